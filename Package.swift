@@ -1,0 +1,32 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "photogrid",
+    products: [
+        .executable(name: "photogrid", targets: ["photogrid"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // C libraries, each reached from exactly one Swift file (see docs/architecture.md).
+        .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
+        .systemLibrary(name: "CLibJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(name: "CSixel", pkgConfig: "libsixel", providers: [.apt(["libsixel-dev"])]),
+        // libjpeg needs setjmp/longjmp for its errors, which Swift cannot do: a thin C layer does.
+        .target(name: "CJPEGShim", dependencies: ["CLibJPEG"]),
+
+        .target(name: "PhotoGridCore", dependencies: ["CNcursesw", "CJPEGShim", "CSixel"]),
+        .executableTarget(name: "photogrid", dependencies: [
+            "PhotoGridCore",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        // Procedural scenes and EXIF writing: makes sample-gallery/ and the test fixtures.
+        .target(name: "PhotoGridSamples", dependencies: ["PhotoGridCore"]),
+        .executableTarget(name: "photogrid-samples", dependencies: ["PhotoGridSamples"]),
+
+        .testTarget(name: "PhotoGridCoreTests", dependencies: ["PhotoGridCore", "PhotoGridSamples"]),
+    ]
+)

@@ -1,0 +1,61 @@
+/* A small C layer over libjpeg-turbo's libjpeg API.
+ *
+ * Why C: libjpeg reports fatal errors through its error manager's error_exit, whose default
+ * calls exit(). Recovering needs setjmp/longjmp, which Swift cannot use, so every libjpeg call
+ * lives here behind a jmp_buf and returns a status instead. We use the libjpeg API rather than
+ * TurboJPEG because it can keep APP markers (EXIF) in the same pass and, later, decode only the
+ * first scans of a progressive file (buffered-image mode).
+ */
+#ifndef PG_JPEG_SHIM_H
+#define PG_JPEG_SHIM_H
+#include <stddef.h>
+
+/* Why a call failed. */
+typedef enum {
+    PG_JPEG_OK = 0,
+    PG_JPEG_NOT_JPEG = 1,     /* no SOI marker: another format or random bytes */
+    PG_JPEG_CORRUPT = 2,      /* libjpeg gave up on the data */
+    PG_JPEG_TRUNCATED = 3,    /* the data ends before the image does */
+    PG_JPEG_UNSUPPORTED = 4,  /* valid JPEG, but a kind libjpeg-turbo cannot decode (12-bit...) */
+    PG_JPEG_TOO_LARGE = 5,    /* dimensions past the caller's pixel cap */
+    PG_JPEG_NO_MEMORY = 6
+} pg_jpeg_status;
+
+typedef struct {
+    int width;                 /* as stored, before any EXIF orientation */
+    int height;
+    int components;            /* 1 grey, 3 colour, 4 CMYK/YCCK */
+    int progressive;
+    unsigned char *exif;       /* APP1 "Exif\0\0" payload after that header, or NULL; free with pg_jpeg_free_header */
+    size_t exif_length;
+} pg_jpeg_header;
+
+typedef struct {
+    int scale_num;             /* output scale is scale_num/8, 1...16 */
+    int fast;                  /* fast integer IDCT and plain upsampling: for small thumbnails */
+    int allow_truncated;       /* decode what is there (grey below) instead of failing */
+    long long max_pixels;      /* refuse if width*height of the output or input exceeds this */
+} pg_jpeg_decode_options;
+
+typedef struct {
+    unsigned char *pixels;     /* RGB888, rows packed, width*3 bytes each; free with pg_jpeg_free */
+    int width;
+    int height;
+} pg_jpeg_image;
+
+/* Reads markers up to the first scan. error gets a message of at most error_length bytes. */
+pg_jpeg_status pg_jpeg_read_header(const unsigned char *data, size_t length, long long max_pixels,
+                                   pg_jpeg_header *header, char *error, size_t error_length);
+void pg_jpeg_free_header(pg_jpeg_header *header);
+
+pg_jpeg_status pg_jpeg_decode(const unsigned char *data, size_t length, const pg_jpeg_decode_options *options,
+                              pg_jpeg_image *image, char *error, size_t error_length);
+
+/* Encodes RGB888 pixels; app1 (may be NULL) is written as one APP1 segment, e.g. "Exif\0\0" + TIFF. */
+pg_jpeg_status pg_jpeg_encode(const unsigned char *rgb, int width, int height, int quality, int progressive,
+                              const unsigned char *app1, size_t app1_length,
+                              unsigned char **output, size_t *output_length, char *error, size_t error_length);
+
+void pg_jpeg_free(void *pointer);
+
+#endif

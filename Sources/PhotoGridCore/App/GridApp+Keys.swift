@@ -1,0 +1,40 @@
+/// Keys of the grid, after less, vim and the file managers.
+extension GridApp {
+    func handle(_ key: Key) {
+        let count = session.photos.count
+        let columns = layout.columns
+        switch key {
+        case .character("q"), .character("Q"): running = false
+        case .left, .character("h"): move(to: position.focus - 1)
+        case .right, .character("l"): move(to: position.focus + 1)
+        case .up, .character("k"), .control("p"): move(to: position.focus - columns)
+        case .down, .character("j"), .control("n"): move(to: position.focus + columns)
+        case .pageDown, .character(" "), .control("f"): page(1)
+        case .pageUp, .character("b"), .control("b"): page(-1)
+        case .control("d"): move(to: position.focus + max(1, layout.fullyVisibleRows / 2) * columns)
+        case .control("u"): move(to: position.focus - max(1, layout.fullyVisibleRows / 2) * columns)
+        case .home, .character("g"): move(to: 0)
+        case .end, .character("G"): move(to: count - 1)
+        case .character("+"), .character("="): setColumns(columns - 1)
+        case .character("-"), .character("_"): setColumns(columns + 1)
+        case .character(let c) where ("1"..."6").contains(c): setColumns(Int(String(c))!)
+        case .character("a"):
+            session.fit = session.fit == .fill ? .fit : .fill
+            needsClear = true
+        case .control("l"): needsClear = true
+        case .resize: relayout()
+        default: break
+        }
+    }
+
+    private func move(to index: Int) {
+        let target = max(0, min(session.photos.count - 1, index))
+        if target != position.focus { direction = target > position.focus ? 1 : -1 }
+        position.focus(target, photos: session.photos.count, layout: layout)
+    }
+
+    private func page(_ screens: Int) {
+        direction = screens > 0 ? 1 : -1
+        position.page(by: screens, photos: session.photos.count, layout: layout)
+    }
+}

@@ -1,0 +1,26 @@
+/// Everything the command line decides, parsed by the executable and handed over here.
+public struct Options: Sendable {
+    /// A folder, or for `--print` a single photo.
+    public var path: String
+    public var columns: Int?
+    public var mode: ModeChoice = .auto
+    public var fit: FitMode = .fill
+    public var cacheMegabytes = 512
+    public var print = false
+    /// `--size COLSxROWS` for `--print`.
+    public var size: (columns: Int, rows: Int)?
+    /// `--cell-size WxH`: pixels of a cell, for sixel.
+    public var cellSize: (width: Int, height: Int)?
+
+    public init(path: String) { self.path = path }
+}
+
+/// A failure that ends the program with a message and a status.
+public struct ExitError: Error, CustomStringConvertible {
+    public let description: String
+    public let status: Int32
+    public init(_ description: String, status: Int32 = 1) {
+        self.description = description
+        self.status = status
+    }
+}

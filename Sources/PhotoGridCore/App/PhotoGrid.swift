@@ -1,0 +1,73 @@
+import Glibc
+
+/// Start-up: what the executable hands its parsed options to.
+public enum PhotoGrid {
+    /// Runs photogrid and returns the exit status; messages for the user go to stderr.
+    public static func main(_ options: Options) -> Int32 {
+        do {
+            return options.print ? try PrintCommand(options: options).run() : try interactive(options)
+        } catch let error as ExitError {
+            printError(error.description)
+            return error.status
+        } catch {
+            printError("\(error)")
+            return 1
+        }
+    }
+
+    static func printError(_ message: String) {
+        let text = "photogrid: \(TerminalText.sanitize(message))\n"
+        _ = try? TTY.writeAll(Array(text.utf8), to: 2)
+    }
+
+    /// The photos of a folder, or a clear error.
+    static func loadPhotos(_ path: String) throws -> [Photo] {
+        let photos: [Photo]
+        do { photos = try FolderScanner().scan(RawPath(path)) } catch { throw ExitError("\(error)") }
+        guard !photos.isEmpty else { throw ExitError("no photos in \(path)") }
+        return photos
+    }
+
+    static func environment() -> [String: String] {
+        var result: [String: String] = [:]
+        for name in ["COLORTERM", "TERM"] { if let value = getenv(name) { result[name] = String(cString: value) } }
+        return result
+    }
+
+    private static func interactive(_ options: Options) throws -> Int32 {
+        guard TTY.isTerminal(0), TTY.isTerminal(1) else {
+            throw ExitError("not a terminal: run photogrid in a terminal, or use --print to write one frame to stdout", status: 2)
+        }
+        let photos = try loadPhotos(options.path)
+        let replies = TerminalProbe.run()
+        var capabilities = Capabilities.decide(replies: replies, window: TTY.windowSize(), environment: environment(),
+                                               choice: options.mode)
+        if let cell = options.cellSize { capabilities.cellWidth = cell.width; capabilities.cellHeight = cell.height }
+
+        let mailbox = Mailbox()
+        let signals = SignalWatcher(mailbox: mailbox)
+        let curses: Curses
+        do { curses = try Curses() } catch { throw ExitError(error.description) }
+        curses.unread(replies.other)
+        let session = GridSession(photos: photos, mode: capabilities.mode, fit: options.fit,
+                                  cacheBytes: options.cacheMegabytes * 1024 * 1024) { _ in mailbox.post(.tileReady) }
+        let app = GridApp(title: RawPath(options.path).lastComponent.description, session: session, mailbox: mailbox,
+                          curses: curses, capabilities: capabilities, columns: options.columns)
+        var status: Int32 = 1
+        var failure: Error?
+        do {
+            try TTY.writeAll(capabilities.enterSequence)
+            status = try app.run()
+        } catch { failure = error }
+        session.pipeline.stop()
+        // Nothing of ours may stay: clear (for terminals without an alternate screen), give back
+        // the private modes we changed, then let ncurses restore the rest.
+        curses.clearAll()
+        curses.refresh()
+        try? TTY.writeAll(capabilities.exitSequence + Array("\u{1B}[0m".utf8))
+        curses.end()
+        withExtendedLifetime(signals) {}
+        if let failure { throw ExitError("terminal write failed: \(failure)") }
+        return status
+    }
+}

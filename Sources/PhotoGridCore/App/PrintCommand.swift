@@ -1,0 +1,90 @@
+import Glibc
+
+/// `--print`: one frame of what the grid would show first, written to stdout once every visible
+/// tile has loaded. A single photo instead of a folder is fitted to the whole area.
+struct PrintCommand {
+    let options: Options
+
+    func run() throws -> Int32 {
+        let (screen, mode) = try terminalSetup()
+        var info = stat()
+        if RawPath(options.path).withCString({ stat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFREG {
+            try TTY.writeAll(try singlePhoto(screen: screen, mode: mode))
+        } else {
+            try TTY.writeAll(try grid(screen: screen, mode: mode))
+        }
+        return 0
+    }
+
+    /// Size from --size, the terminal, or 80x24; mode from --mode, probing only when both ends
+    /// are a terminal (auto without a terminal is half-block).
+    private func terminalSetup() throws -> (ScreenMetrics, RenderMode) {
+        let window = TTY.windowSize(1)
+        let size = options.size ?? window.map { ($0.columns, $0.rows) } ?? (80, 24)
+        guard size.columns > 0, size.rows > 1 else { throw ExitError("--size must be at least 1x2", status: 2) }
+        var replies = TerminalReplies()
+        if options.mode == .auto && TTY.isTerminal(0) && TTY.isTerminal(1) {
+            replies = TerminalProbe.run()
+        }
+        let caps = Capabilities.decide(replies: replies, window: window, environment: PhotoGrid.environment(),
+                                       choice: options.mode)
+        let cell = options.cellSize ?? (caps.cellWidth, caps.cellHeight)
+        return (ScreenMetrics(columns: size.columns, rows: size.rows, cellWidth: cell.width, cellHeight: cell.height), caps.mode)
+    }
+
+    private func grid(screen: ScreenMetrics, mode: RenderMode) throws -> [UInt8] {
+        let photos = try PhotoGrid.loadPhotos(options.path)
+        let mailbox = Mailbox()
+        let session = GridSession(photos: photos, mode: mode, fit: options.fit,
+                                  cacheBytes: options.cacheMegabytes * 1024 * 1024) { _ in mailbox.post(.tileReady) }
+        defer { session.pipeline.stop() }
+        let layout = GridLayout(screen: screen, columns: options.columns ?? GridLayout.startColumns(photos: photos.count, screen: screen))
+        let position = GridPosition()
+        session.pipeline.want(session.wanted(layout: layout, position: position, direction: 1).filter { $0.1 == .visible })
+        while !session.screenIsFinal(layout: layout, position: position) {
+            mailbox.wait(milliseconds: 1000)
+            _ = mailbox.drain()
+        }
+        let tiles = session.paintTiles(layout: layout, position: position)
+        var ops = tiles.flatMap { $0.ops(colors: session.halfBlockColors) }
+        if let first = tiles.first {
+            ops += FocusMarker(tile: first, gridRows: layout.viewportRows, screenColumns: screen.columns)
+                .ops(colors: session.halfBlockColors, erase: false)
+        }
+        let title = RawPath(options.path).lastComponent.description
+        let status = " " + [title, photos[0].relativePath.description, "1 of \(photos.count)",
+                            layout.columns == 1 ? "1 column" : "\(layout.columns) columns", mode.description]
+            .map(TerminalText.sanitize).joined(separator: "  ·  ")
+        let clipped = TerminalText.clip(status, to: screen.columns)
+        let bar = Array(("\u{1B}[7m" + clipped + String(repeating: " ", count: max(0, screen.columns - TerminalText.width(clipped)))
+                         + "\u{1B}[0m\n").utf8)
+        let body = mode.isSixel ? PrintComposer.relative(ops, rows: layout.viewportRows)
+                                : PrintComposer.lines(ops, rows: layout.viewportRows)
+        return body + bar
+    }
+
+    private func singlePhoto(screen: ScreenMetrics, mode: RenderMode) throws -> [UInt8] {
+        let photo = Photo(path: RawPath(options.path), relativePath: RawPath(options.path).lastComponent)
+        let box: (width: Int, height: Int) = mode.isSixel
+            ? (screen.columns * screen.cellWidth, screen.rows * screen.cellHeight)
+            : (screen.columns, screen.rows * 2)
+        let image: RGBImage
+        switch Result(catching: { () throws(DecodeError) -> RGBImage in try fitted(photo, into: box) }) {
+        case .success(let fitted): image = fitted
+        case .failure(let error): throw ExitError("\(options.path): \(error)")
+        }
+        let request = TileRequest(pixels: PixelKey(photo: 0, width: image.width, height: image.height, fit: .fit), mode: mode)
+        switch TileEncoder().encode(image, for: request) {
+        case .sixel(let bytes): return bytes + Array("\n".utf8)
+        case .cells(let lines): return lines.flatMap { $0 + [UInt8(ascii: "\n")] }
+        }
+    }
+
+    /// The photo scaled to fit inside `box`, no larger.
+    private func fitted(_ photo: Photo, into box: (width: Int, height: Int)) throws(DecodeError) -> RGBImage {
+        let upright = try PhotoDecoder.decodeUpright(photo, atLeast: box, fit: .fit)
+        let size = Resampler.fittedSize(width: upright.width, height: upright.height, inside: box.width, box.height)
+        let whole = Resampler.Region(x: 0, y: 0, width: Double(upright.width), height: Double(upright.height))
+        return Resampler.resample(upright, region: whole, width: size.width, height: size.height)
+    }
+}

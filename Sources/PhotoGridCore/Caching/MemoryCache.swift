@@ -1,0 +1,92 @@
+import Synchronization
+
+/// A byte-budgeted least-recently-used cache that answers synchronously, so that a hit paints in
+/// the same frame. Lock-guarded rather than an actor: the event loop reads it directly and the
+/// workers write to it.
+public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    private struct Entry {
+        var value: Value
+        var cost: Int
+        var older: Key?
+        var newer: Key?
+    }
+
+    private struct State {
+        var entries: [Key: Entry] = [:]
+        var oldest: Key?
+        var newest: Key?
+        var totalCost = 0
+        var limit: Int
+    }
+
+    private let state: Mutex<State>
+
+    /// `limit` in bytes. An entry costing more than the whole limit is not kept.
+    public init(limit: Int) {
+        state = Mutex(State(limit: limit))
+    }
+
+    public var totalCost: Int { state.withLock { $0.totalCost } }
+    public var count: Int { state.withLock { $0.entries.count } }
+    public var limit: Int { state.withLock { $0.limit } }
+
+    /// The value, which becomes the most recently used.
+    public func value(for key: Key) -> Value? {
+        state.withLock { s in
+            guard let entry = s.entries[key] else { return nil }
+            MemoryCache.unlink(key, &s)
+            MemoryCache.linkNewest(key, &s)
+            return entry.value
+        }
+    }
+
+    /// Whether the key is held, without touching its age.
+    public func contains(_ key: Key) -> Bool { state.withLock { $0.entries[key] != nil } }
+
+    public func set(_ value: Value, for key: Key, cost: Int) {
+        state.withLock { s in
+            if s.entries[key] != nil { MemoryCache.remove(key, &s) }
+            guard cost <= s.limit else { return }
+            s.entries[key] = Entry(value: value, cost: cost)
+            s.totalCost += cost
+            MemoryCache.linkNewest(key, &s)
+            while s.totalCost > s.limit, let oldest = s.oldest { MemoryCache.remove(oldest, &s) }
+        }
+    }
+
+    public func removeValue(for key: Key) {
+        state.withLock { s in if s.entries[key] != nil { MemoryCache.remove(key, &s) } }
+    }
+
+    /// Drops the least recently used entries until at most `fraction` of the current cost is left.
+    public func trim(toFraction fraction: Double) {
+        state.withLock { s in
+            let target = Int(Double(s.totalCost) * fraction)
+            while s.totalCost > target, let oldest = s.oldest { MemoryCache.remove(oldest, &s) }
+        }
+    }
+
+    public func removeAll() {
+        state.withLock { s in s = State(limit: s.limit) }
+    }
+
+    private static func remove(_ key: Key, _ s: inout State) {
+        unlink(key, &s)
+        if let entry = s.entries.removeValue(forKey: key) { s.totalCost -= entry.cost }
+    }
+
+    private static func unlink(_ key: Key, _ s: inout State) {
+        guard let entry = s.entries[key] else { return }
+        if let older = entry.older { s.entries[older]?.newer = entry.newer } else { s.oldest = entry.newer }
+        if let newer = entry.newer { s.entries[newer]?.older = entry.older } else { s.newest = entry.older }
+        s.entries[key]?.older = nil
+        s.entries[key]?.newer = nil
+    }
+
+    private static func linkNewest(_ key: Key, _ s: inout State) {
+        s.entries[key]?.older = s.newest
+        s.entries[key]?.newer = nil
+        if let newest = s.newest { s.entries[newest]?.newer = key } else { s.oldest = key }
+        s.newest = key
+    }
+}

@@ -1,0 +1,78 @@
+import Glibc
+
+/// Finds the image files below a folder: recursive, sorted by path, hidden files and folders
+/// skipped, symbolic links followed but never round a loop (each folder is entered once, by its
+/// device and inode).
+public struct FolderScanner {
+    public var maxDepth = 64
+
+    public init() {}
+
+    public enum ScanError: Error, CustomStringConvertible {
+        case notFound(String), notAFolder(String), unreadable(String, String)
+        public var description: String {
+            switch self {
+            case .notFound(let p): return "\(p): no such file or folder"
+            case .notAFolder(let p): return "\(p): not a folder"
+            case .unreadable(let p, let why): return "\(p): cannot read (\(why))"
+            }
+        }
+    }
+
+    /// The photos below `root`, sorted by path. Throws only when `root` itself cannot be read.
+    public func scan(_ root: RawPath) throws -> [Photo] {
+        var info = stat()
+        guard root.withCString({ stat($0, &info) }) == 0 else {
+            throw errno == ENOENT ? ScanError.notFound(root.description) : ScanError.unreadable(root.description, FileReader.lastError())
+        }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else { throw ScanError.notAFolder(root.description) }
+        guard let dir = root.withCString({ opendir($0) }) else { throw ScanError.unreadable(root.description, FileReader.lastError()) }
+        closedir(dir)
+        var visited = Set<FileID>()
+        var photos: [Photo] = []
+        walk(root, relative: RawPath([]), info: info, depth: 0, visited: &visited, into: &photos)
+        photos.sort { $0.relativePath < $1.relativePath }
+        return photos
+    }
+
+    private struct FileID: Hashable { let device: UInt64; let inode: UInt64 }
+
+    private func walk(_ folder: RawPath, relative: RawPath, info: stat, depth: Int,
+                      visited: inout Set<FileID>, into photos: inout [Photo]) {
+        let id = FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        guard depth <= maxDepth, visited.insert(id).inserted else { return }
+        for name in entries(of: folder) where name.first != UInt8(ascii: ".") {
+            let path = folder.appending(name)
+            let relativePath = relative.appending(name)
+            var entry = stat()
+            // stat, not lstat: a link to a photo or folder counts as what it points at.
+            guard path.withCString({ stat($0, &entry) }) == 0 else {
+                // A dangling link or a file we may not look at: keep image files, so their tile says why.
+                let photo = Photo(path: path, relativePath: relativePath)
+                if photo.format != .notAnImage { photos.append(photo) }
+                continue
+            }
+            switch entry.st_mode & S_IFMT {
+            case S_IFDIR:
+                walk(path, relative: relativePath, info: entry, depth: depth + 1, visited: &visited, into: &photos)
+            case S_IFREG:
+                let photo = Photo(path: path, relativePath: relativePath)
+                if photo.format != .notAnImage { photos.append(photo) }
+            default: break
+            }
+        }
+    }
+
+    /// Names in a folder, or none if it cannot be read.
+    private func entries(of folder: RawPath) -> [[UInt8]] {
+        guard let dir = folder.withCString({ opendir($0) }) else { return [] }
+        defer { closedir(dir) }
+        var names: [[UInt8]] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            if name == [UInt8(ascii: ".")] || name == [UInt8(ascii: "."), UInt8(ascii: ".")] { continue }
+            names.append(name)
+        }
+        return names
+    }
+}

@@ -1,0 +1,37 @@
+/// One image file of a gallery.
+public struct Photo: Hashable, Sendable {
+    /// Opens the file.
+    public let path: RawPath
+    /// The path below the gallery folder, for the status line.
+    public let relativePath: RawPath
+    public let format: ImageFormat
+
+    public init(path: RawPath, relativePath: RawPath) {
+        self.path = path
+        self.relativePath = relativePath
+        self.format = ImageFormat(fileExtension: path.lowercasedExtension)
+    }
+
+    public var name: String { path.lastComponent.description }
+}
+
+/// What a file's extension says it is. Only JPEG is decoded; other image files get a
+/// placeholder tile that says so, rather than vanishing from the grid.
+public enum ImageFormat: Hashable, Sendable {
+    case jpeg
+    case other(String)
+    case notAnImage
+
+    static let jpegExtensions: Set<String> = ["jpg", "jpeg", "jpe", "jfif"]
+    static let otherImageExtensions: Set<String> = [
+        "png", "gif", "webp", "heic", "heif", "avif", "jxl", "tif", "tiff", "bmp", "ico", "svg",
+        "dng", "cr2", "cr3", "nef", "arw", "orf", "rw2", "raf", "pef", "srw", "psd", "xcf", "tga", "jp2",
+        "ppm", "pgm", "pbm", "qoi",
+    ]
+
+    public init(fileExtension ext: String) {
+        if ImageFormat.jpegExtensions.contains(ext) { self = .jpeg }
+        else if ImageFormat.otherImageExtensions.contains(ext) { self = .other(ext.uppercased()) }
+        else { self = .notAnImage }
+    }
+}

@@ -1,0 +1,44 @@
+/// A file path as the kernel knows it: bytes, which need not be valid UTF-8.
+/// Kept as bytes so that every file a folder holds can be opened, whatever its name.
+public struct RawPath: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public let bytes: [UInt8]
+
+    public init(_ bytes: [UInt8]) { self.bytes = bytes }
+    public init(_ string: String) { self.bytes = Array(string.utf8) }
+
+    /// Joins with a slash.
+    public func appending(_ component: [UInt8]) -> RawPath {
+        if bytes.isEmpty { return RawPath(component) }
+        return RawPath(bytes.last == UInt8(ascii: "/") ? bytes + component : bytes + [UInt8(ascii: "/")] + component)
+    }
+
+    /// The last component.
+    public var lastComponent: RawPath {
+        var trimmed = bytes[...]
+        while trimmed.count > 1, trimmed.last == UInt8(ascii: "/") { trimmed = trimmed.dropLast() }
+        if let slash = trimmed.lastIndex(of: UInt8(ascii: "/")), slash < trimmed.endIndex - 1 {
+            return RawPath(Array(trimmed[(slash + 1)...]))
+        }
+        return RawPath(Array(trimmed))
+    }
+
+    /// The extension after the last dot of the last component, lowercased ASCII.
+    public var lowercasedExtension: String {
+        let name = lastComponent.bytes
+        guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > 0 else { return "" }
+        return String(decoding: name[(dot + 1)...], as: UTF8.self).lowercased()
+    }
+
+    /// For people to read; invalid UTF-8 shows as U+FFFD. Not yet safe for a terminal:
+    /// see `TerminalText.sanitize`.
+    public var description: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// Calls `body` with a NUL-terminated C string of the path.
+    public func withCString<T>(_ body: (UnsafePointer<CChar>) throws -> T) rethrows -> T {
+        try (bytes + [0]).withUnsafeBufferPointer { buffer in
+            try buffer.withMemoryRebound(to: CChar.self) { try body($0.baseAddress!) }
+        }
+    }
+
+    public static func < (a: RawPath, b: RawPath) -> Bool { a.bytes.lexicographicallyPrecedes(b.bytes) }
+}

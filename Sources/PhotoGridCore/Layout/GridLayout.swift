@@ -1,0 +1,115 @@
+/// Cell and pixel sizes of a terminal.
+public struct ScreenMetrics: Hashable, Sendable {
+    public var columns: Int
+    public var rows: Int
+    public var cellWidth: Int
+    public var cellHeight: Int
+
+    public init(columns: Int, rows: Int, cellWidth: Int = 10, cellHeight: Int = 20) {
+        self.columns = columns
+        self.rows = rows
+        self.cellWidth = max(1, cellWidth)
+        self.cellHeight = max(1, cellHeight)
+    }
+}
+
+/// A tile's place on screen, in cells, relative to the grid's first row.
+public struct TileFrame: Hashable, Sendable {
+    public var column: Int
+    public var width: Int
+    public var height: Int
+}
+
+/// The geometry of the grid at one column count: where tiles go and how large they are.
+///
+/// Tiles are square in pixels (their cell height follows the cell's pixel aspect), fill the width
+/// with one cell between them (the leftover cells widen the first tiles by one), and always fit
+/// the screen: where a square as wide as the slot would be taller than the grid area (one
+/// column on a wide terminal) the tile is as tall as the area and centred in its slot.
+public struct GridLayout: Hashable, Sendable {
+    public static let columnRange = 1...6
+    public static let gap = 1
+    /// Rows below the grid: the status line.
+    public static let statusRows = 1
+
+    public let screen: ScreenMetrics
+    public let columns: Int
+    /// The grid's area: every row but the status line.
+    public let viewportRows: Int
+    /// Cell rows of every tile.
+    public let tileRows: Int
+    /// One frame per column, left to right.
+    public let frames: [TileFrame]
+
+    public init(screen: ScreenMetrics, columns: Int) {
+        self.screen = screen
+        self.columns = max(GridLayout.columnRange.lowerBound, min(GridLayout.columnRange.upperBound, columns))
+        let viewport = max(1, screen.rows - GridLayout.statusRows)
+        viewportRows = viewport
+        let usable = max(self.columns, screen.columns - (self.columns - 1) * GridLayout.gap)
+        let base = max(1, usable / self.columns)
+        let squareRows = max(1, Int((Double(base * screen.cellWidth) / Double(screen.cellHeight)).rounded()))
+        var frames: [TileFrame] = []
+        if squareRows <= viewport {
+            tileRows = squareRows
+            var x = 0
+            let extra = max(0, usable - base * self.columns)
+            for i in 0..<self.columns {
+                let width = base + (i < extra ? 1 : 0)
+                frames.append(TileFrame(column: x, width: width, height: squareRows))
+                x += width + GridLayout.gap
+            }
+        } else {
+            tileRows = viewport
+            let width = max(1, min(base, Int((Double(viewport * screen.cellHeight) / Double(screen.cellWidth)).rounded())))
+            let slot = (screen.columns - (self.columns - 1) * GridLayout.gap) / self.columns
+            for i in 0..<self.columns {
+                let slotStart = i * (slot + GridLayout.gap)
+                frames.append(TileFrame(column: slotStart + max(0, (slot - width) / 2), width: width, height: viewport))
+            }
+        }
+        self.frames = frames
+    }
+
+    /// Cell rows from one tile row to the next.
+    public var rowPitch: Int { tileRows + GridLayout.gap }
+
+    /// Tile rows that fit on screen whole (at least one).
+    public var fullyVisibleRows: Int { max(1, (viewportRows + GridLayout.gap) / rowPitch) }
+
+    public func rowCount(photos: Int) -> Int { (photos + columns - 1) / columns }
+
+    /// The largest first row that still fills the screen.
+    public func maxTopRow(photos: Int) -> Int { max(0, rowCount(photos: photos) - fullyVisibleRows) }
+
+    /// Tile `index` with the grid scrolled to `topRow`: its frame and screen row, and how many of
+    /// its cell rows the bottom of the grid leaves visible (nil when it is off screen).
+    public func placement(of index: Int, topRow: Int) -> (frame: TileFrame, row: Int, visibleRows: Int)? {
+        let tileRow = index / columns
+        guard tileRow >= topRow else { return nil }
+        let y = (tileRow - topRow) * rowPitch
+        guard y < viewportRows else { return nil }
+        return (frames[index % columns], y, min(tileRows, viewportRows - y))
+    }
+
+    /// Indexes of the photos with any cell on screen.
+    public func visibleIndexes(topRow: Int, photos: Int) -> Range<Int> {
+        let rows = (viewportRows + GridLayout.gap + rowPitch - 1) / rowPitch
+        let start = min(photos, max(0, topRow * columns))
+        return start..<min(photos, (topRow + rows) * columns)
+    }
+
+    /// Pixel size of a tile in sixel mode.
+    public func pixelSize(of frame: TileFrame) -> (width: Int, height: Int) {
+        (frame.width * screen.cellWidth, frame.height * screen.cellHeight)
+    }
+
+    /// The fewest columns at which every photo fits on one screen; else 4.
+    public static func startColumns(photos: Int, screen: ScreenMetrics) -> Int {
+        for columns in columnRange {
+            let layout = GridLayout(screen: screen, columns: columns)
+            if layout.rowCount(photos: photos) <= layout.fullyVisibleRows { return columns }
+        }
+        return 4
+    }
+}

@@ -1,0 +1,42 @@
+/// Where the user is in the grid: the focused photo and the first tile row on screen.
+/// Every move keeps the focused tile whole on screen.
+public struct GridPosition: Hashable, Sendable {
+    public var focus: Int
+    public var topRow: Int
+
+    public init(focus: Int = 0, topRow: Int = 0) {
+        self.focus = focus
+        self.topRow = topRow
+    }
+
+    /// Focus `index` (clamped), scrolling as little as needed to show it whole.
+    public mutating func focus(_ index: Int, photos: Int, layout: GridLayout) {
+        guard photos > 0 else { focus = 0; topRow = 0; return }
+        focus = max(0, min(photos - 1, index))
+        let row = focus / layout.columns
+        if row < topRow { topRow = row }
+        if row >= topRow + layout.fullyVisibleRows { topRow = row - layout.fullyVisibleRows + 1 }
+        topRow = max(0, min(topRow, layout.maxTopRow(photos: photos)))
+    }
+
+    /// Moves the focus by whole screens and scrolls the page with it, as less does.
+    public mutating func page(by screens: Int, photos: Int, layout: GridLayout) {
+        guard photos > 0 else { return }
+        let rows = screens * layout.fullyVisibleRows
+        let target = focus + rows * layout.columns
+        topRow = max(0, min(layout.maxTopRow(photos: photos), topRow + rows))
+        focus(max(0, min(photos - 1, target)), photos: photos, layout: layout)
+    }
+
+    /// The position after changing from `old` to `new` layout: the focused photo stays on screen,
+    /// as near to the screen row it was on as the new grid allows.
+    public func anchored(from old: GridLayout, to new: GridLayout, photos: Int) -> GridPosition {
+        guard photos > 0 else { return GridPosition() }
+        let screenRow = (focus / old.columns - topRow) * old.rowPitch
+        let newRow = focus / new.columns
+        var top = newRow - Int((Double(screenRow) / Double(new.rowPitch)).rounded())
+        top = max(newRow - new.fullyVisibleRows + 1, min(newRow, top))
+        top = max(0, min(new.maxTopRow(photos: photos), top))
+        return GridPosition(focus: focus, topRow: top)
+    }
+}

@@ -1,0 +1,65 @@
+/// Packed 8-bit RGB pixels, rows top to bottom: what every stage after decoding hands on.
+public struct RGBImage: Sendable, Equatable {
+    public let width: Int
+    public let height: Int
+    /// `width * height * 3` bytes, red, green, blue.
+    public var pixels: [UInt8]
+
+    public init(width: Int, height: Int, pixels: [UInt8]) {
+        precondition(width >= 0 && height >= 0 && pixels.count == width * height * 3, "RGBImage size mismatch")
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+
+    public init(width: Int, height: Int, fill: RGB = RGB(0, 0, 0)) {
+        self.width = width
+        self.height = height
+        var bytes = [UInt8](repeating: 0, count: width * height * 3)
+        if fill != RGB(0, 0, 0) {
+            for i in stride(from: 0, to: bytes.count, by: 3) {
+                bytes[i] = fill.r; bytes[i + 1] = fill.g; bytes[i + 2] = fill.b
+            }
+        }
+        self.pixels = bytes
+    }
+
+    /// What the image costs in a cache.
+    public var byteCount: Int { pixels.count }
+
+    public subscript(x: Int, y: Int) -> RGB {
+        get {
+            let i = (y * width + x) * 3
+            return RGB(pixels[i], pixels[i + 1], pixels[i + 2])
+        }
+        set {
+            let i = (y * width + x) * 3
+            pixels[i] = newValue.r; pixels[i + 1] = newValue.g; pixels[i + 2] = newValue.b
+        }
+    }
+
+    /// The top `rows` rows, for a tile that the bottom of the screen cuts.
+    public func topRows(_ rows: Int) -> RGBImage {
+        let kept = max(0, min(rows, height))
+        return RGBImage(width: width, height: kept, pixels: Array(pixels[0..<(kept * width * 3)]))
+    }
+
+    /// Copies `image` into this one with its top-left corner at (x, y), clipped to the bounds.
+    public mutating func draw(_ image: RGBImage, atX x: Int, y: Int) {
+        let x0 = max(0, x), x1 = min(width, x + image.width)
+        guard x0 < x1 else { return }
+        for row in max(0, y)..<max(max(0, y), min(height, y + image.height)) {
+            let source = ((row - y) * image.width + (x0 - x)) * 3
+            let target = (row * width + x0) * 3
+            let count = (x1 - x0) * 3
+            pixels.replaceSubrange(target..<(target + count), with: image.pixels[source..<(source + count)])
+        }
+    }
+}
+
+/// One colour.
+public struct RGB: Hashable, Sendable, CustomStringConvertible {
+    public var r: UInt8, g: UInt8, b: UInt8
+    public init(_ r: UInt8, _ g: UInt8, _ b: UInt8) { self.r = r; self.g = g; self.b = b }
+    public var description: String { "rgb(\(r),\(g),\(b))" }
+}

@@ -1,0 +1,103 @@
+/// Paints the grid area with escape sequences written after ncurses' update, and remembers what
+/// is on screen so that a frame redraws only the tiles that changed.
+///
+/// ncurses knows nothing of these cells: its picture of the grid area stays blank, so it never
+/// writes there except on a full repaint, after which `invalidate()` makes every tile redraw.
+/// Each frame is wrapped in DECSC/DECRC so that ncurses' idea of the cursor and colours holds.
+public struct GridPainter {
+    struct Slot: Hashable { var row: Int; var column: Int }
+    struct Drawn: Equatable { var index: Int; var content: TileContent.ContentID; var width: Int; var rows: Int }
+
+    private var drawn: [Slot: Drawn] = [:]
+    private var marker: FocusMarker?
+    public let colors: HalfBlock.Colors
+
+    public init(colors: HalfBlock.Colors) { self.colors = colors }
+
+    /// Forget what is on screen: after the screen was cleared.
+    public mutating func invalidate() {
+        drawn = [:]
+        marker = nil
+    }
+
+    /// The bytes that bring the screen from what was drawn to `tiles` with the focus marker
+    /// `focus`; empty when nothing changed.
+    public mutating func paint(_ tiles: [PaintTile], focus: FocusMarker?) -> [UInt8] {
+        var ops: [PaintOp] = []
+        var current: [Slot: Drawn] = [:]
+        for tile in tiles {
+            let slot = Slot(row: tile.row, column: tile.column)
+            let now = Drawn(index: tile.index, content: tile.content.id, width: tile.width, rows: tile.rows)
+            current[slot] = now
+            if drawn[slot] != now { ops += tile.ops(colors: colors) }
+        }
+        // Slots that held a tile and hold none now (the end of the photos scrolled up): erase (ECH).
+        for (slot, old) in drawn where current[slot] == nil {
+            for i in 0..<old.rows {
+                ops.append(PaintOp(row: slot.row + i, column: slot.column, bytes: Array("\u{1B}[\(old.width)X".utf8)))
+            }
+        }
+        drawn = current
+        if focus != marker {
+            if let old = marker { ops += old.ops(colors: colors, erase: true) }
+            if let new = focus { ops += new.ops(colors: colors, erase: false) }
+            marker = focus
+        }
+        guard !ops.isEmpty else { return [] }
+        var out = Array("\u{1B}7".utf8)
+        for op in ops { out += GridPainter.moveTo(row: op.row, column: op.column) + op.bytes }
+        return out + Array("\u{1B}[0m\u{1B}8".utf8)
+    }
+
+    static func moveTo(row: Int, column: Int) -> [UInt8] { Array("\u{1B}[\(row + 1);\(column + 1)H".utf8) }
+}
+
+/// Bytes to write with the cursor at a cell of the grid area.
+public struct PaintOp: Sendable {
+    public var row: Int
+    public var column: Int
+    public var bytes: [UInt8]
+    /// Cells the bytes cover on their row; zero for a sixel image, which covers a block.
+    public var cells: Int = 0
+}
+
+extension PaintTile {
+    func ops(colors: HalfBlock.Colors) -> [PaintOp] {
+        if case .image(_, .sixel(let bytes)) = content { return [PaintOp(row: row, column: column, bytes: bytes)] }
+        return cellLines(colors: colors).enumerated().map {
+            PaintOp(row: row + $0.offset, column: column, bytes: $0.element, cells: width)
+        }
+    }
+}
+
+/// Amber lines in the gap cells around the focused tile: half blocks hugging its edges. (The
+/// thinner one-eighth blocks are missing from many terminal fonts, xterm's among them.)
+public struct FocusMarker: Equatable, Sendable {
+    public var row: Int, column: Int, width: Int, rows: Int
+    /// The grid area's bounds: no line is drawn outside them.
+    public var gridRows: Int, screenColumns: Int
+
+    public init(tile: PaintTile, gridRows: Int, screenColumns: Int) {
+        row = tile.row; column = tile.column; width = tile.width; rows = tile.rows
+        self.gridRows = gridRows; self.screenColumns = screenColumns
+    }
+
+    /// An amber that reads on dark and light backgrounds.
+    static let accent = RGB(255, 196, 0)
+
+    func ops(colors: HalfBlock.Colors, erase: Bool) -> [PaintOp] {
+        let colour = erase ? "\u{1B}[0m" : "\u{1B}[0;\(HalfBlock.sgr(FocusMarker.accent, foreground: true, colors: colors))m"
+        func op(_ r: Int, _ c: Int, _ glyph: String, _ count: Int) -> PaintOp {
+            let text = String(repeating: erase ? " " : glyph, count: count)
+            return PaintOp(row: r, column: c, bytes: Array((colour + text + "\u{1B}[0m").utf8), cells: count)
+        }
+        var ops: [PaintOp] = []
+        if row > 0 { ops.append(op(row - 1, column, "▄", width)) }
+        if row + rows < gridRows { ops.append(op(row + rows, column, "▀", width)) }
+        for i in 0..<rows {
+            if column > 0 { ops.append(op(row + i, column - 1, "▐", 1)) }
+            if column + width < screenColumns { ops.append(op(row + i, column + width, "▌", 1)) }
+        }
+        return ops
+    }
+}

@@ -1,0 +1,36 @@
+/// Lays out a whole frame for `--print`, where the position on screen is not known: half-block
+/// frames become plain lines (what file-manager previewers expect), sixel frames move the cursor
+/// only relative to where the frame starts.
+public enum PrintComposer {
+    /// `rows` lines of cells, each op placed at its column, spaces between.
+    public static func lines(_ ops: [PaintOp], rows: Int) -> [UInt8] {
+        var byRow = [[PaintOp]](repeating: [], count: rows)
+        for op in ops where op.row >= 0 && op.row < rows { byRow[op.row].append(op) }
+        var out: [UInt8] = []
+        for row in byRow {
+            var column = 0
+            for op in row.sorted(by: { $0.column < $1.column }) where op.column >= column {
+                out += [UInt8](repeating: UInt8(ascii: " "), count: op.column - column) + op.bytes
+                column = op.column + op.cells
+            }
+            out += Array("\u{1B}[0m\n".utf8)
+        }
+        return out
+    }
+
+    /// Makes room for `rows` lines below the cursor, then draws every op relative to the first of
+    /// them (DECSC, down, across, draw, DECRC) and leaves the cursor below the frame.
+    public static func relative(_ ops: [PaintOp], rows: Int) -> [UInt8] {
+        guard rows > 0 else { return [] }
+        var out = [UInt8](repeating: UInt8(ascii: "\n"), count: rows - 1) + Array("\r".utf8)
+        if rows > 1 { out += Array("\u{1B}[\(rows - 1)A".utf8) }
+        for op in ops where op.row >= 0 && op.row < rows {
+            out += Array("\u{1B}7".utf8)
+            if op.row > 0 { out += Array("\u{1B}[\(op.row)B".utf8) }
+            if op.column > 0 { out += Array("\u{1B}[\(op.column)C".utf8) }
+            out += op.bytes + Array("\u{1B}[0m\u{1B}8".utf8)
+        }
+        if rows > 1 { out += Array("\u{1B}[\(rows - 1)B".utf8) }
+        return out + Array("\r\n".utf8)
+    }
+}

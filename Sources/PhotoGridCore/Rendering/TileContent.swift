@@ -1,0 +1,46 @@
+/// What a tile slot shows right now.
+public enum TileContent: Sendable {
+    case image(TileRequest, EncodedTile)
+    case failed(String)
+    case loading
+
+    /// Equal ids draw the same thing: what the painter compares to skip unchanged tiles.
+    public var id: ContentID {
+        switch self {
+        case .image(let request, _): return .image(request)
+        case .failed(let reason): return .failed(reason)
+        case .loading: return .loading
+        }
+    }
+
+    public enum ContentID: Hashable, Sendable {
+        case image(TileRequest), failed(String), loading
+    }
+}
+
+/// One tile to paint: where (in cells, from the grid's top-left) and what.
+public struct PaintTile: Sendable {
+    public var index: Int
+    public var column: Int
+    public var row: Int
+    public var width: Int
+    /// Visible cell rows (the screen's bottom edge may cut the tile).
+    public var rows: Int
+    public var content: TileContent
+    public var name: String
+
+    public init(index: Int, column: Int, row: Int, width: Int, rows: Int, content: TileContent, name: String) {
+        self.index = index; self.column = column; self.row = row; self.width = width; self.rows = rows
+        self.content = content; self.name = name
+    }
+
+    /// The tile as rows of cell bytes, for everything but a sixel image.
+    func cellLines(colors: HalfBlock.Colors) -> [[UInt8]] {
+        switch content {
+        case .image(_, .cells(let lines)): return Array(lines.prefix(rows))
+        case .image(_, .sixel): return []
+        case .failed(let reason): return Placeholder.cells(width: width, rows: rows, lines: [reason, name], colors: colors)
+        case .loading: return Placeholder.cells(width: width, rows: rows, lines: [], colors: colors)
+        }
+    }
+}

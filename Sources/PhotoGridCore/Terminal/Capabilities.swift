@@ -1,0 +1,77 @@
+/// `--mode`: how the user asked tiles to be drawn.
+public enum ModeChoice: String, CaseIterable, Sendable {
+    case auto, sixel, halfblock
+}
+
+/// What photogrid will do with this terminal: render mode, cell size in pixels, and the private
+/// modes it changes for its run (and gives back at exit).
+public struct Capabilities: Sendable, Equatable {
+    public var mode: RenderMode
+    public var cellWidth: Int
+    public var cellHeight: Int
+    /// Where the cell size came from, for `--debug` and the docs.
+    public var cellSizeSource: String
+    /// Sent after start-up and at exit.
+    public var enterSequence: [UInt8] = []
+    public var exitSequence: [UInt8] = []
+
+    public static let defaultCell = (width: 10, height: 20)
+
+    /// Picks the mode and cell size. Cell size: TIOCGWINSZ pixels, else `CSI 16 t`, else `CSI 14 t`
+    /// or XTSMGRAPHICS divided by the cells, else 10x20.
+    public static func decide(replies: TerminalReplies, window: TTY.WindowSize?, environment: [String: String],
+                              choice: ModeChoice) -> Capabilities {
+        let colors: HalfBlock.Colors = colorDepth(environment)
+        let sixel = choice == .sixel || (choice == .auto && replies.supportsSixel)
+        let registers = max(2, min(256, replies.colorRegisters ?? 256))
+        var (width, height, source) = (defaultCell.width, defaultCell.height, "default 10x20")
+        if let w = window, w.pixelWidth > 0, w.pixelHeight > 0, w.pixelWidth >= w.columns, w.pixelHeight >= w.rows {
+            (width, height, source) = (w.pixelWidth / w.columns, w.pixelHeight / w.rows, "TIOCGWINSZ")
+        } else if let cell = replies.cellSize, cell.width > 0, cell.height > 0 {
+            (width, height, source) = (cell.width, cell.height, "CSI 16 t")
+        } else if let area = replies.textAreaSize, let w = window, area.width >= w.columns, area.height >= w.rows {
+            (width, height, source) = (area.width / w.columns, area.height / w.rows, "CSI 14 t")
+        } else if let area = replies.graphicsSize, let w = window, area.width >= w.columns, area.height >= w.rows {
+            (width, height, source) = (area.width / w.columns, area.height / w.rows, "XTSMGRAPHICS")
+        }
+        var caps = Capabilities(mode: sixel ? .sixel(colors: registers) : .halfBlock(colors),
+                                cellWidth: width, cellHeight: height, cellSizeSource: source)
+        if sixel {
+            // Images must be drawn at the cursor (sixel display mode off) and keep their own palette.
+            if replies.privateModes[80] == 1 {
+                caps.enterSequence += Array("\u{1B}[?80l".utf8); caps.exitSequence += Array("\u{1B}[?80h".utf8)
+            }
+            if replies.privateModes[1070] == 2 {
+                caps.enterSequence += Array("\u{1B}[?1070h".utf8); caps.exitSequence += Array("\u{1B}[?1070l".utf8)
+            }
+        }
+        return caps
+    }
+
+    public static func colorDepth(_ environment: [String: String]) -> HalfBlock.Colors {
+        let value = (environment["COLORTERM"] ?? "").lowercased()
+        return value == "truecolor" || value == "24bit" ? .trueColor : .palette256
+    }
+}
+
+/// Asks the terminal what it can do, before ncurses starts.
+public enum TerminalProbe {
+    /// Sends the queries in one batch ending with DA1 and reads until the DA1 reply or the timeout.
+    public static func run(input: Int32 = 0, output: Int32 = 1, timeoutMilliseconds: Int = 1000) -> TerminalReplies {
+        TTY.withRawInput(input) {
+            var replies = TerminalReplies()
+            guard (try? TTY.writeAll(TerminalReplies.query, to: output)) != nil else { return replies }
+            let deadline = TTY.now() + timeoutMilliseconds
+            var pending: [UInt8] = []
+            while replies.deviceAttributes == nil {
+                let left = deadline - TTY.now()
+                guard left > 0, let bytes = TTY.read(input, waitingUpTo: Int32(left)) else { break }
+                let (parsed, incomplete) = TerminalReplies.parse(pending + bytes)
+                replies.merge(parsed)
+                pending = incomplete
+            }
+            replies.other += pending
+            return replies
+        }
+    }
+}

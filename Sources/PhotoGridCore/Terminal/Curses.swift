@@ -1,0 +1,124 @@
+import CNcursesw
+import Glibc
+
+/// A key as the event loop sees it.
+public enum Key: Equatable, Sendable {
+    case character(Character)
+    case control(Character)          // Ctrl-A ... Ctrl-Z as their letter
+    case up, down, left, right, pageUp, pageDown, home, end, enter, escape, backspace
+    case resize
+}
+
+/// ncurses: the only Swift file that calls it. It owns the screen modes (alternate screen,
+/// echo, cursor), decodes keys through terminfo and draws the text rows. Images are written
+/// beside it (see `Screen`), never through it.
+public final class Curses {
+    public struct StartError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    private var screen: OpaquePointer?
+    private var ended = false
+
+    /// Starts curses on stdin/stdout: cbreak, no echo, keypad keys, non-blocking reads, no cursor.
+    public init() throws(StartError) {
+        // UTF-8 for the status line whatever LANG says: names are shown as UTF-8.
+        if setlocale(LC_ALL, "") == nil || !Curses.localeIsUTF8() { _ = setlocale(LC_ALL, "C.UTF-8") }
+        guard let screen = newterm(nil, pg_stdout(), pg_stdin()) else {
+            throw StartError(description: "cannot start the terminal (TERM=\(getenv("TERM").map { String(cString: $0) } ?? "unset"))")
+        }
+        self.screen = screen
+        set_term(screen)
+        cbreak()
+        noecho()
+        nonl()
+        keypad(pg_stdscr(), true)
+        nodelay(pg_stdscr(), true)
+        leaveok(pg_stdscr(), true)
+        idlok(pg_stdscr(), false)
+        scrollok(pg_stdscr(), false)
+        set_escdelay(25)
+        curs_set(0)
+        if has_colors() {
+            start_color()
+            use_default_colors()
+        }
+    }
+
+    deinit { end() }
+
+    /// Gives the terminal back: normal screen, echo, cursor. Safe to call twice.
+    public func end() {
+        guard !ended else { return }
+        ended = true
+        curs_set(1)
+        endwin()
+        if let screen { delscreen(screen) }
+        screen = nil
+    }
+
+    public var size: (columns: Int, rows: Int) { (Int(pg_cols()), Int(pg_lines())) }
+
+    /// Tells ncurses the terminal's new size; it will repaint everything on the next refresh.
+    public func resize(columns: Int, rows: Int) {
+        resizeterm(Int32(rows), Int32(columns))
+    }
+
+    /// The next key, or nil when none is waiting.
+    public func readKey() -> Key? {
+        let code = wgetch(pg_stdscr())
+        if code == ERR { return nil }
+        switch code {
+        case KEY_UP: return .up
+        case KEY_DOWN: return .down
+        case KEY_LEFT: return .left
+        case KEY_RIGHT: return .right
+        case KEY_PPAGE: return .pageUp
+        case KEY_NPAGE: return .pageDown
+        case KEY_HOME: return .home
+        case KEY_END: return .end
+        case KEY_ENTER, 10, 13: return .enter
+        case KEY_BACKSPACE, 127, 8: return .backspace
+        case KEY_RESIZE: return .resize
+        case 27: return .escape
+        case 1...26: return .control(Character(UnicodeScalar(UInt8(code) + 96)))
+        case 32...126: return .character(Character(UnicodeScalar(UInt8(code))))
+        default: return nil
+        }
+    }
+
+    /// Puts bytes back to be read as keys (typed while the probe was reading replies).
+    public func unread(_ bytes: [UInt8]) {
+        for byte in bytes.reversed() { ungetch(Int32(byte)) }
+    }
+
+    /// Writes `text` on `row` from column 0, padded to the width, in reverse video.
+    public func drawBar(_ text: String, row: Int) {
+        let width = size.columns
+        let clipped = TerminalText.clip(text, to: width)
+        let padded = clipped + String(repeating: " ", count: max(0, width - TerminalText.width(clipped)))
+        wattr_on(pg_stdscr(), pg_attr_reverse(), nil)
+        // The last cell of the last row is left alone: writing it scrolls some terminals.
+        let cut = row == size.rows - 1 ? String(padded.prefix(max(0, width - 1))) : padded
+        mvwaddstr(pg_stdscr(), Int32(row), 0, cut)
+        wattr_off(pg_stdscr(), pg_attr_reverse(), nil)
+    }
+
+    /// Asks for a full repaint (after which every image must be drawn again).
+    public func clearAll() {
+        werase(pg_stdscr())
+        clearok(pg_stdscr(), true)
+    }
+
+    /// Sends ncurses' changes to the terminal.
+    public func refresh() {
+        wnoutrefresh(pg_stdscr())
+        doupdate()
+    }
+
+    private static func localeIsUTF8() -> Bool {
+        guard let codeset = nl_langinfo(nl_item(CODESET)) else { return false }
+        let name = String(cString: codeset).uppercased()
+        return name == "UTF-8" || name == "UTF8"
+    }
+}

@@ -1,0 +1,75 @@
+import Glibc
+
+/// The terminal device below ncurses: size, raw reads for the capability probe, and writes.
+public enum TTY {
+    public struct WindowSize: Equatable, Sendable {
+        public var columns: Int, rows: Int
+        /// Zero where the terminal does not report pixels.
+        public var pixelWidth: Int, pixelHeight: Int
+    }
+
+    public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+
+    public static func windowSize(_ fd: Int32 = 1) -> WindowSize? {
+        var size = winsize()
+        guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
+        return WindowSize(columns: Int(size.ws_col), rows: Int(size.ws_row),
+                          pixelWidth: Int(size.ws_xpixel), pixelHeight: Int(size.ws_ypixel))
+    }
+
+    public struct WriteError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Writes every byte, through interrupted and partial writes.
+    public static func writeAll(_ bytes: [UInt8], to fd: Int32 = 1) throws(WriteError) {
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN {
+                    var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&p, 1, 100)
+                    continue
+                }
+                throw WriteError(description: String(cString: strerror(errno)))
+            }
+            written += n
+        }
+    }
+
+    /// Non-canonical, no-echo input for the length of `body`, then the modes as they were.
+    public static func withRawInput<T>(_ fd: Int32, _ body: () -> T) -> T {
+        var saved = termios()
+        guard tcgetattr(fd, &saved) == 0 else { return body() }
+        var raw = saved
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+            cc[Int(VMIN)] = 0
+            cc[Int(VTIME)] = 0
+        }
+        tcsetattr(fd, TCSANOW, &raw)
+        defer { tcsetattr(fd, TCSANOW, &saved) }
+        return body()
+    }
+
+    /// Bytes available on `fd` within `milliseconds`; empty when none came; nil at end of input.
+    public static func read(_ fd: Int32, waitingUpTo milliseconds: Int32) -> [UInt8]? {
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&p, 1, milliseconds)
+        guard ready > 0 else { return [] }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
+        if n < 0 { return errno == EINTR || errno == EAGAIN ? [] : nil }
+        if n == 0 { return nil }
+        return Array(buffer[0..<n])
+    }
+
+    /// Monotonic milliseconds.
+    public static func now() -> Int {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return t.tv_sec * 1000 + t.tv_nsec / 1_000_000
+    }
+}

@@ -1,0 +1,69 @@
+import ArgumentParser
+import Glibc
+import PhotoGridCore
+
+/// The command line. Parses, then hands over to PhotoGridCore.
+@main
+struct PhotoGridCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "photogrid",
+        abstract: "Browse a folder of photos as a grid in the terminal (sixel or Unicode half-blocks).",
+        discussion: """
+        Keys: arrows or h j k l move, PgUp/PgDn/Space/b a screen, Ctrl-D/Ctrl-U half a screen,
+        g/G (Home/End) first and last, + (or =) fewer and larger photos, - more and smaller,
+        1-6 that many columns, a whole photo (fit) or square crop (fill), Ctrl-L redraw, q quit.
+        """)
+
+    @Argument(help: "A folder of photos, searched recursively (with --print, also a single photo).")
+    var path: String = "."
+
+    @Option(help: "Columns, 1-6 (default: the fewest at which every photo fits on one screen, else 4).")
+    var columns: Int?
+
+    @Option(help: "auto, sixel or halfblock.")
+    var mode: ModeChoice = .auto
+
+    @Flag(help: "Show whole photos, letterboxed, instead of square crops.")
+    var fit = false
+
+    @Option(name: .customLong("cache-mb"), help: "Memory for decoded and encoded tiles, in MB.")
+    var cacheMegabytes = 512
+
+    @Flag(help: "Write one frame to stdout once every visible photo has loaded, then exit.")
+    var print = false
+
+    @Option(help: "With --print: the frame's size in cells, COLSxROWS (default: the terminal's, else 80x24).")
+    var size: String?
+
+    @Option(name: .customLong("cell-size"), help: "A cell's size in pixels, WxH, for sixel (default: asked of the terminal, else 10x20).")
+    var cellSize: String?
+
+    func validate() throws {
+        if let columns, !(1...6).contains(columns) { throw ValidationError("--columns must be between 1 and 6") }
+        if let size, PhotoGridCommand.pair(size) == nil { throw ValidationError("--size must look like 120x40") }
+        if let cellSize, PhotoGridCommand.pair(cellSize) == nil { throw ValidationError("--cell-size must look like 10x20") }
+        if cacheMegabytes < 16 { throw ValidationError("--cache-mb must be at least 16") }
+        if size != nil && !print { throw ValidationError("--size goes with --print") }
+    }
+
+    func run() throws {
+        var options = Options(path: path)
+        options.columns = columns
+        options.mode = mode
+        options.fit = fit ? .fit : .fill
+        options.cacheMegabytes = cacheMegabytes
+        options.print = print
+        options.size = size.flatMap(PhotoGridCommand.pair).map { (columns: $0.0, rows: $0.1) }
+        options.cellSize = cellSize.flatMap(PhotoGridCommand.pair).map { (width: $0.0, height: $0.1) }
+        Glibc.exit(PhotoGrid.main(options))
+    }
+
+    /// "120x40" as (120, 40); positive numbers only.
+    static func pair(_ text: String) -> (Int, Int)? {
+        let parts = text.lowercased().split(separator: "x")
+        guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]), a > 0, b > 0, a <= 10_000, b <= 10_000 else { return nil }
+        return (a, b)
+    }
+}
+
+extension ModeChoice: ExpressibleByArgument {}
