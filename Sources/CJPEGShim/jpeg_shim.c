@@ -40,6 +40,9 @@ static pg_jpeg_status pg_status_for_code(int code) {
     case JERR_OUT_OF_MEMORY:
     case JERR_VIRTUAL_BUG:
         return PG_JPEG_NO_MEMORY;
+    case JERR_IMAGE_TOO_BIG:
+    case JERR_WIDTH_OVERFLOW:
+        return PG_JPEG_TOO_LARGE;
     case JERR_INPUT_EMPTY:
     case JERR_INPUT_EOF:
         return PG_JPEG_TRUNCATED;

@@ -23,9 +23,10 @@ public struct GridPosition: Hashable, Sendable {
     public mutating func page(by screens: Int, photos: Int, layout: GridLayout) {
         guard photos > 0 else { return }
         let rows = screens * layout.fullyVisibleRows
-        let target = focus + rows * layout.columns
+        // Past either end the focus stops in the first or last row, in the same column.
+        let row = max(0, min(layout.rowCount(photos: photos) - 1, focus / layout.columns + rows))
         topRow = max(0, min(layout.maxTopRow(photos: photos), topRow + rows))
-        focus(max(0, min(photos - 1, target)), photos: photos, layout: layout)
+        focus(min(photos - 1, row * layout.columns + focus % layout.columns), photos: photos, layout: layout)
     }
 
     /// The position after changing from `old` to `new` layout: the focused photo stays on screen,

@@ -1,0 +1,41 @@
+import Testing
+@testable import PhotoGridCore
+
+@Suite struct MemoryCacheTests {
+    @Test func evictsTheLeastRecentlyUsedPastTheBudget() {
+        let cache = MemoryCache<String, Int>(limit: 100)
+        cache.set(1, for: "a", cost: 40)
+        cache.set(2, for: "b", cost: 40)
+        #expect(cache.value(for: "a") == 1)          // a is now the most recent
+        cache.set(3, for: "c", cost: 40)              // over budget: b goes
+        #expect(cache.value(for: "b") == nil)
+        #expect(cache.value(for: "a") == 1 && cache.value(for: "c") == 3)
+        #expect(cache.totalCost == 80)
+        cache.set(4, for: "a", cost: 10)              // replacing updates the cost
+        #expect(cache.totalCost == 50)
+        cache.set(5, for: "huge", cost: 101)          // larger than the whole budget: not kept
+        #expect(cache.value(for: "huge") == nil && cache.count == 2)
+    }
+
+    @Test func trimKeepsTheNewestFraction() {
+        let cache = MemoryCache<Int, Int>(limit: 1000)
+        for i in 0..<10 { cache.set(i, for: i, cost: 10) }
+        cache.trim(toFraction: 0.5)
+        #expect(cache.totalCost == 50)
+        #expect((0..<5).allSatisfy { cache.value(for: $0) == nil })
+        #expect((5..<10).allSatisfy { cache.value(for: $0) == $0 })
+    }
+
+    @Test func pixelsAndEncodedTilesShareOneBudget() {
+        let cache = TileCache(limitBytes: 10_000)
+        let key = PixelKey(photo: 1, width: 40, height: 40, fit: .fill)
+        cache.store(RGBImage(width: 40, height: 40), for: key)          // 4,800 bytes
+        let request = TileRequest(pixels: key, mode: .halfBlock(.trueColor))
+        cache.store(.cells([[UInt8](repeating: 0, count: 4_000)]), for: request)
+        #expect(cache.totalBytes == 8_800)
+        cache.store(.cells([[UInt8](repeating: 0, count: 3_000)]), for: TileRequest(pixels: key, mode: .sixel(colors: 256)))
+        #expect(cache.totalBytes <= 10_000)
+        #expect(cache.pixels(key) == nil)                               // the oldest went first
+        #expect(cache.encoded(request) != nil)
+    }
+}

@@ -1,0 +1,153 @@
+import Testing
+@testable import PhotoGridCore
+
+/// Reads half-block output back into pixels, as a terminal would show it.
+enum HalfBlockReader {
+    static func pixels(_ lines: [[UInt8]], colors: HalfBlock.Colors) -> RGBImage? {
+        var rows: [[(RGB, RGB)]] = []
+        for line in lines {
+            var cells: [(RGB, RGB)] = []
+            var fg = RGB(0, 0, 0), bg = RGB(0, 0, 0)
+            var i = 0
+            while i < line.count {
+                if line[i] == 0x1B {
+                    guard i + 1 < line.count, line[i + 1] == UInt8(ascii: "[") else { return nil }
+                    var j = i + 2
+                    while j < line.count, line[j] != UInt8(ascii: "m") { j += 1 }
+                    let params = String(decoding: line[(i + 2)..<j], as: UTF8.self).split(separator: ";").map { Int($0)! }
+                    var k = 0
+                    while k < params.count {
+                        switch params[k] {
+                        case 0: k += 1
+                        case 38, 48:
+                            let colour: RGB
+                            if params[k + 1] == 2 {
+                                colour = RGB(UInt8(params[k + 2]), UInt8(params[k + 3]), UInt8(params[k + 4])); k += 5
+                            } else {
+                                colour = XtermPalette.color(params[k + 2]); k += 3
+                            }
+                            if paramsIsForeground(params, end: k) { fg = colour } else { bg = colour }
+                        default: return nil
+                        }
+                    }
+                    i = j + 1
+                } else if line[i] == UInt8(ascii: " ") {
+                    cells.append((bg, bg)); i += 1
+                } else if Array(line[i..<min(line.count, i + 3)]) == [0xE2, 0x96, 0x80] {
+                    cells.append((fg, bg)); i += 3
+                } else {
+                    return nil
+                }
+            }
+            rows.append(cells)
+        }
+        guard let width = rows.first?.count, rows.allSatisfy({ $0.count == width }) else { return nil }
+        var image = RGBImage(width: width, height: rows.count * 2)
+        for (y, row) in rows.enumerated() {
+            for (x, cell) in row.enumerated() { image[x, 2 * y] = cell.0; image[x, 2 * y + 1] = cell.1 }
+        }
+        return image
+    }
+
+    /// Whether the colour ending at parameter `end` was a foreground (38) one.
+    private static func paramsIsForeground(_ params: [Int], end: Int) -> Bool {
+        var k = 0
+        var last = 0
+        while k < end {
+            if params[k] == 38 || params[k] == 48 {
+                last = params[k]
+                k += params[k + 1] == 2 ? 5 : 3
+            } else { k += 1 }
+        }
+        return last == 38
+    }
+}
+
+@Suite struct RenderingTests {
+    @Test func sixelDecodesBackToTheSourcePixels() throws {
+        let source = TestImages.gradient(width: 120, height: 90)
+        let sixel = try Sixel.encode(source, colors: 256)
+        #expect(sixel.starts(with: [0x1B, UInt8(ascii: "P")]))
+        #expect(sixel.suffix(2) == [0x1B, UInt8(ascii: "\\")])
+        let back = try #require(Sixel.decode(sixel))
+        #expect(back.width == 120 && back.height == 90)
+        // 256 adaptive colours with dithering: close on average, and no pixel far off.
+        #expect(TestImages.meanAbsoluteError(source, back) < 6)
+        let quadrants = TestImages.quadrants(width: 60, height: 48)
+        let exact = try #require(Sixel.decode(try Sixel.encode(quadrants)))
+        // libsixel keeps 5 bits per channel in its palette: flat colours within half a step (4).
+        #expect(TestImages.meanAbsoluteError(quadrants, exact) <= 4)
+        #expect(exact[5, 5].r > 200 && exact[55, 5].g > 180 && exact[5, 40].b > 200)
+    }
+
+    @Test func sixelTileIsCutWhereTheScreenEnds() throws {
+        let image = TestImages.quadrants(width: 40, height: 60)
+        let request = TileRequest(pixels: PixelKey(photo: 0, width: 40, height: 60, fit: .fill), mode: .sixel(colors: 256), keptRows: 24)
+        guard case .sixel(let bytes) = TileEncoder().encode(image, for: request) else { Issue.record("not sixel"); return }
+        let back = try #require(Sixel.decode(bytes))
+        #expect(back.width == 40 && back.height == 24)
+        #expect(TestImages.meanAbsoluteError(image.topRows(24), back) <= 4)
+    }
+
+    @Test(arguments: [HalfBlock.Colors.trueColor, .palette256])
+    func halfBlocksParseBackToTheSourcePixels(colors: HalfBlock.Colors) throws {
+        let source = TestImages.gradient(width: 30, height: 20)
+        let lines = HalfBlock.encode(source, colors: colors)
+        #expect(lines.count == 10)
+        let back = try #require(HalfBlockReader.pixels(lines, colors: colors))
+        #expect(back.width == 30 && back.height == 20)
+        if colors == .trueColor {
+            #expect(back == source)
+        } else {
+            var shown = source
+            for y in 0..<20 { for x in 0..<30 { shown[x, y] = HalfBlock.shown(source[x, y], colors: .palette256) } }
+            #expect(back == shown)
+            #expect(TestImages.meanAbsoluteError(source, back) < 25)
+        }
+    }
+
+    @Test func palette256MapsToTheNearestEntry() {
+        #expect(XtermPalette.nearest(RGB(0, 0, 0)) == 16)
+        #expect(XtermPalette.nearest(RGB(255, 255, 255)) == 231)
+        #expect(XtermPalette.nearest(RGB(255, 0, 0)) == 196)
+        #expect(XtermPalette.color(196) == RGB(255, 0, 0))
+        #expect(XtermPalette.nearest(RGB(128, 128, 128)) == 244)     // grey ramp: 8 + 10 * 12 = 128
+        for index in 16...255 { #expect(XtermPalette.nearest(XtermPalette.color(index)) == index || XtermPalette.color(XtermPalette.nearest(XtermPalette.color(index))) == XtermPalette.color(index)) }
+    }
+
+    @Test func placeholdersAreTheTileSizeAndCarryTheReason() {
+        let lines = Placeholder.cells(width: 20, rows: 5, lines: ["corrupt JPEG", "bad.jpg"], colors: .trueColor)
+        #expect(lines.count == 5)
+        let text = lines.map { String(decoding: $0, as: UTF8.self) }
+        #expect(text[1].contains("corrupt JPEG") && text[2].contains("bad.jpg"))
+        for line in text {
+            let visible = line.replacing(/\u{1B}\[[0-9;]*m/, with: "")
+            #expect(visible.count == 20)
+        }
+    }
+
+    @Test func printedHalfBlockFramesArePlainLines() {
+        let ops = [PaintOp(row: 0, column: 2, bytes: Array("ab".utf8), cells: 2),
+                   PaintOp(row: 1, column: 0, bytes: Array("c".utf8), cells: 1),
+                   PaintOp(row: 1, column: 3, bytes: Array("d".utf8), cells: 1)]
+        let text = String(decoding: PrintComposer.lines(ops, rows: 3), as: UTF8.self)
+        #expect(text == "  ab\u{1B}[0m\nc  d\u{1B}[0m\n\u{1B}[0m\n")
+    }
+}
+
+@Suite struct TerminalTextTests {
+    @Test func controlSequencesInNamesAreShownInert() {
+        let hostile = "a\u{1B}]0;pwned\u{07}b\u{1B}P1$qm\u{1B}\\c\u{9B}31m\u{202E}gpj.exe"
+        let safe = TerminalText.sanitize(hostile)
+        #expect(!safe.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || (0x80...0x9F).contains($0.value) })
+        #expect(!safe.unicodeScalars.contains { $0.value == 0x202E })
+        #expect(safe.hasPrefix("a^[]0;pwned^Gb^[P1$qm^[\\c<9B>31m?gpj.exe"))
+    }
+
+    @Test func clippingCountsCellsAndMarksTheCut() {
+        #expect(TerminalText.clip("holiday-2024.jpg", to: 8) == "holiday…")
+        #expect(TerminalText.clip("short", to: 8) == "short")
+        #expect(TerminalText.width("写真.jpg") == 8)
+        #expect(TerminalText.width(TerminalText.clip("写真写真写真.jpg", to: 7)) <= 7)
+    }
+}
