@@ -50,6 +50,17 @@ import Testing
         #expect(cut.row == 63 && cut.visibleRows == 3)
     }
 
+    @Test(arguments: screens, Array(GridLayout.columnRange))
+    func visibleIndexesAreExactlyThoseWithACellOnScreen(screen: ScreenMetrics, columns: Int) {
+        let layout = GridLayout(screen: screen, columns: columns)
+        for top in [0, 1, 5] {
+            let visible = layout.visibleIndexes(topRow: top, photos: 1000)
+            for index in 0..<min(1000, (top + 20) * columns) {
+                #expect(visible.contains(index) == (layout.placement(of: index, topRow: top) != nil), "index \(index)")
+            }
+        }
+    }
+
     @Test func oneColumnOnAWideTerminalIsASquareAsTallAsTheGrid() {
         let screen = ScreenMetrics(columns: 120, rows: 40)
         let layout = GridLayout(screen: screen, columns: 1)

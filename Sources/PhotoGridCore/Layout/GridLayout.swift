@@ -94,7 +94,7 @@ public struct GridLayout: Hashable, Sendable {
 
     /// Indexes of the photos with any cell on screen.
     public func visibleIndexes(topRow: Int, photos: Int) -> Range<Int> {
-        let rows = (viewportRows + GridLayout.gap + rowPitch - 1) / rowPitch
+        let rows = (viewportRows + rowPitch - 1) / rowPitch
         let start = min(photos, max(0, topRow * columns))
         return start..<min(photos, (topRow + rows) * columns)
     }

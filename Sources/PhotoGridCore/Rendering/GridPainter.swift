@@ -70,8 +70,9 @@ extension PaintTile {
     }
 }
 
-/// Amber lines in the gap cells around the focused tile: half blocks hugging its edges. (The
-/// thinner one-eighth blocks are missing from many terminal fonts, xterm's among them.)
+/// An amber frame in the gap cells around the focused tile, drawn as coloured spaces: any font
+/// has a space, while the thinner block characters are missing from many terminal fonts
+/// (xterm's `10x20` among them).
 public struct FocusMarker: Equatable, Sendable {
     public var row: Int, column: Int, width: Int, rows: Int
     /// The grid area's bounds: no line is drawn outside them.
@@ -86,17 +87,18 @@ public struct FocusMarker: Equatable, Sendable {
     static let accent = RGB(255, 196, 0)
 
     func ops(colors: HalfBlock.Colors, erase: Bool) -> [PaintOp] {
-        let colour = erase ? "\u{1B}[0m" : "\u{1B}[0;\(HalfBlock.sgr(FocusMarker.accent, foreground: true, colors: colors))m"
-        func op(_ r: Int, _ c: Int, _ glyph: String, _ count: Int) -> PaintOp {
-            let text = String(repeating: erase ? " " : glyph, count: count)
-            return PaintOp(row: r, column: c, bytes: Array((colour + text + "\u{1B}[0m").utf8), cells: count)
+        let colour = erase ? "\u{1B}[0m" : "\u{1B}[0;\(HalfBlock.sgr(FocusMarker.accent, foreground: false, colors: colors))m"
+        func op(_ r: Int, _ c: Int, _ count: Int) -> PaintOp {
+            PaintOp(row: r, column: c, bytes: Array((colour + String(repeating: " ", count: count) + "\u{1B}[0m").utf8), cells: count)
         }
+        // The frame's corners are drawn too where there is room, so that it reads as a frame.
+        let left = max(0, column - 1), right = min(screenColumns, column + width + 1)
         var ops: [PaintOp] = []
-        if row > 0 { ops.append(op(row - 1, column, "▄", width)) }
-        if row + rows < gridRows { ops.append(op(row + rows, column, "▀", width)) }
+        if row > 0 { ops.append(op(row - 1, left, right - left)) }
+        if row + rows < gridRows { ops.append(op(row + rows, left, right - left)) }
         for i in 0..<rows {
-            if column > 0 { ops.append(op(row + i, column - 1, "▐", 1)) }
-            if column + width < screenColumns { ops.append(op(row + i, column + width, "▌", 1)) }
+            if column > 0 { ops.append(op(row + i, column - 1, 1)) }
+            if column + width < screenColumns { ops.append(op(row + i, column + width, 1)) }
         }
         return ops
     }

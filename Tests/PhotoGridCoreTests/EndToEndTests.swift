@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+@testable import PhotoGridCore
+
+/// The built binary, run for real: in tmux for the interactive grid, and with --print.
+@Suite(.serialized) struct EndToEndTests {
+    func galleryCount() throws -> Int { try FolderScanner().scan(RawPath(Paths.gallery)).count }
+
+    func status(_ screen: String) -> String {
+        screen.split(separator: "\n", omittingEmptySubsequences: false).last { $0.contains(" of ") }.map(String.init) ?? ""
+    }
+
+    @Test func gridChangesColumnsWithPlusAndMinusAndQuitsCleanly() throws {
+        let count = try galleryCount()
+        let tmux = try Tmux(columns: 100, rows: 30, command: "\(Paths.binary) \(Paths.gallery)")
+        var (ok, screen) = try tmux.waitFor { $0.contains("1 of \(count)") }
+        #expect(ok, "status line never showed: \(screen)")
+        // Every photo does not fit at any column count, so it starts at 4.
+        #expect(status(screen).contains("4 columns"))
+        #expect(status(screen).contains("half-block"))
+        // The grid fills in with pictures: half-block cells on the screen, no grey placeholders left.
+        (ok, screen) = try tmux.waitFor(escapes: true) { !$0.contains("48;5;236m ") && $0.contains("▀") }
+        #expect(ok, "tiles did not load")
+
+        try tmux.send("-")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("5 columns") }
+        #expect(ok, "- did not zoom out: \(status(screen))")
+        try tmux.send("-", "-")
+        (ok, _) = try tmux.waitFor { self.status($0).contains("6 columns") }
+        #expect(ok, "- stops at 6")
+        try tmux.send("+")
+        (ok, _) = try tmux.waitFor { self.status($0).contains("5 columns") }
+        #expect(ok)
+        try tmux.send("=", "+", "+", "+", "+")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("1 column ") }
+        #expect(ok, "+ stops at 1: \(status(screen))")
+        try tmux.send("3")
+        (ok, _) = try tmux.waitFor { self.status($0).contains("3 columns") }
+        #expect(ok, "digits jump to a column count")
+
+        // Focus: right, down, end, home.
+        try tmux.send("l")
+        (ok, _) = try tmux.waitFor { self.status($0).contains("2 of \(count)") }
+        #expect(ok)
+        try tmux.send("j")
+        (ok, _) = try tmux.waitFor { self.status($0).contains("5 of \(count)") }
+        #expect(ok, "j moves down a row of 3")
+        try tmux.send("G")
+        (ok, _) = try tmux.waitFor { self.status($0).contains("\(count) of \(count)") }
+        #expect(ok)
+        try tmux.send("g")
+        (ok, _) = try tmux.waitFor { self.status($0).contains("1 of \(count)") }
+        #expect(ok)
+
+        try tmux.send("q")
+        (ok, screen) = try tmux.waitFor { $0.contains("[exit 0]") }
+        #expect(ok, "q did not quit: \(screen)")
+        #expect(try tmux.value("#{alternate_on}") == "0")
+        #expect(try tmux.value("#{cursor_flag}") == "1")
+        // The shell's screen is back: nothing of the grid is left on it.
+        #expect(!screen.contains("▀") && !screen.contains("columns"))
+    }
+
+    @Test(arguments: [("C-c", 130), ("TERM", 143), ("HUP", 129)])
+    func signalsGiveTheTerminalBack(signal: String, status: Int) throws {
+        let tmux = try Tmux(columns: 80, rows: 24, command: "\(Paths.binary) \(Paths.gallery)")
+        var (ok, screen) = try tmux.waitFor { $0.contains(" of ") }
+        #expect(ok)
+        if signal == "C-c" {
+            try tmux.send("C-c")
+        } else {
+            // The pane's shell runs photogrid as its child.
+            let children = try Tmux.command(["pgrep", "-P", "\(try tmux.pid())", "-f", "photogrid"])
+            let pid = try #require(Int32(children.split(separator: "\n").first ?? ""))
+            _ = try Tmux.command(["kill", "-\(signal)", "\(pid)"])
+        }
+        (ok, screen) = try tmux.waitFor { $0.contains("[exit \(status)]") }
+        #expect(ok, "after \(signal): \(screen)")
+        #expect(try tmux.value("#{alternate_on}") == "0")
+        #expect(try tmux.value("#{cursor_flag}") == "1")
+        #expect(!screen.contains("▀"))
+    }
+
+    @Test func keysWorkWhilePhotosAreStillLoading() throws {
+        // Keys sent straight after start-up, before the tiles can have decoded.
+        let tmux = try Tmux(columns: 120, rows: 40, command: "\(Paths.binary) --columns 6 \(Paths.gallery)")
+        try tmux.send("-", "l", "l")
+        let count = try galleryCount()
+        let (ok, screen) = try tmux.waitFor { self.status($0).contains("3 of \(count)") }
+        #expect(ok, "\(screen)")
+        try tmux.send("q")
+        #expect(try tmux.waitFor { $0.contains("[exit 0]") }.0)
+    }
+
+    @Test func notATerminalIsAClearErrorWithStatus2() throws {
+        let (status, _, error) = try Paths.photogrid([Paths.gallery])
+        #expect(status == 2)
+        #expect(error.contains("not a terminal"))
+        let (missing, _, message) = try Paths.photogrid(["--print", "/nonexistent/folder"])
+        #expect(missing == 1 && message.contains("no such file or folder"))
+        let (badColumns, _, usage) = try Paths.photogrid(["--columns", "9", Paths.gallery])
+        #expect(badColumns != 0 && usage.contains("between 1 and 6"))
+    }
+}

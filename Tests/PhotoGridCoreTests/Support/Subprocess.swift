@@ -1,0 +1,80 @@
+import Glibc
+
+/// Runs a program and collects its output, with posix_spawn and waitpid. (Foundation's Process
+/// was seen to hang in waitUntilExit when the child starts a daemon, as `tmux new-session` does.)
+enum Subprocess {
+    struct Result {
+        var status: Int32
+        var output: [UInt8]
+        var error: [UInt8]
+        var errorText: String { String(decoding: error, as: UTF8.self) }
+    }
+
+    enum Failure: Error { case spawn(Int32) }
+
+    /// `arguments[0]` is looked up on PATH. Without `capture` the output goes to /dev/null (for
+    /// a command that leaves a daemon behind holding its stdout).
+    @discardableResult
+    static func run(_ arguments: [String], environment: [String: String]? = nil, capture: Bool = true) throws -> Result {
+        var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1]
+        if capture { pipe(&outPipe); pipe(&errPipe) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if capture {
+            posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+            posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+            for fd in outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
+        let env = environment.map { $0.map { "\($0.key)=\($0.value)" } }
+        var pid: pid_t = 0
+        let status = withCStrings(arguments) { argv in
+            if let env {
+                return withCStrings(env) { envp in posix_spawnp(&pid, arguments[0], &actions, nil, argv, envp) }
+            }
+            return posix_spawnp(&pid, arguments[0], &actions, nil, argv, environ)
+        }
+        if capture { close(outPipe[1]); close(errPipe[1]) }
+        guard status == 0 else {
+            if capture { close(outPipe[0]); close(errPipe[0]) }
+            throw Failure.spawn(status)
+        }
+        var output: [UInt8] = [], error: [UInt8] = []
+        if capture {
+            drain(outPipe[0], errPipe[0], into: &output, &error)
+            close(outPipe[0]); close(errPipe[0])
+        }
+        var exit: Int32 = 0
+        while waitpid(pid, &exit, 0) < 0 && errno == EINTR {}
+        let code = (exit & 0x7F) == 0 ? (exit >> 8) & 0xFF : 128 + (exit & 0x7F)
+        return Result(status: code, output: output, error: error)
+    }
+
+    /// Reads two pipes to their ends at once, so that neither fills up and blocks the child.
+    private static func drain(_ a: Int32, _ b: Int32, into outA: inout [UInt8], _ outB: inout [UInt8]) {
+        var open = [a, b]
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while !open.isEmpty {
+            var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            if poll(&fds, nfds_t(fds.count), -1) < 0 { if errno == EINTR { continue } else { return } }
+            for p in fds where p.revents != 0 {
+                let n = buffer.withUnsafeMutableBytes { read(p.fd, $0.baseAddress!, $0.count) }
+                if n > 0 {
+                    if p.fd == a { outA += buffer[0..<n] } else { outB += buffer[0..<n] }
+                } else if n == 0 || errno != EINTR {
+                    open.removeAll { $0 == p.fd }
+                }
+            }
+        }
+    }
+
+    private static func withCStrings<T>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> T) -> T {
+        var pointers: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) } + [nil]
+        defer { pointers.forEach { free($0) } }
+        return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+}
