@@ -32,6 +32,9 @@ struct PhotoGridCommand: ParsableCommand {
     @Flag(help: "Write one frame to stdout once every visible photo has loaded, then exit.")
     var print = false
 
+    @Flag(help: "Report what the terminal answers (sixel, cell size) and what photogrid would use, then exit.")
+    var probe = false
+
     @Option(help: "With --print: the frame's size in cells, COLSxROWS (default: the terminal's, else 80x24).")
     var size: String?
 
@@ -53,6 +56,7 @@ struct PhotoGridCommand: ParsableCommand {
         options.fit = fit ? .fit : .fill
         options.cacheMegabytes = cacheMegabytes
         options.print = print
+        options.probe = probe
         options.size = size.flatMap(PhotoGridCommand.pair).map { (columns: $0.0, rows: $0.1) }
         options.cellSize = cellSize.flatMap(PhotoGridCommand.pair).map { (width: $0.0, height: $0.1) }
         Glibc.exit(PhotoGrid.main(options))

@@ -92,6 +92,38 @@ import Testing
         #expect(try tmux.waitFor { $0.contains("[exit 0]") }.0)
     }
 
+    @Test func resizingRelaysOutTheGrid() throws {
+        let count = try galleryCount()
+        let tmux = try Tmux(columns: 120, rows: 40, command: "\(Paths.binary) --columns 3 \(Paths.gallery)")
+        var (ok, screen) = try tmux.waitFor { self.status($0).contains("3 columns") }
+        #expect(ok)
+        // Focus the 8th photo, then shrink the window: the status line moves to the new last row
+        // and the grid is laid out for the new width (3 tiles of (60 - 2) / 3 cells).
+        try tmux.send("j", "j", "l")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("8 of \(count)") }
+        #expect(ok, "\(screen)")
+        try tmux.run(["resize-window", "-t", "t", "-x", "60", "-y", "20"])
+        (ok, screen) = try tmux.waitFor { screen in
+            let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+            return lines.count >= 20 && lines[19].contains("8 of")
+        }
+        #expect(ok, "status line not on row 20 after resize: \(screen)")
+        let layout = GridLayout(screen: ScreenMetrics(columns: 60, rows: 20), columns: 3)
+        (ok, screen) = try tmux.waitFor { screen in
+            // The focused tile is on screen: its frame's row and columns hold half-blocks.
+            let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(Array.init)
+            var position = GridPosition()
+            position.focus(7, photos: count, layout: layout)
+            guard let place = layout.placement(of: 7, topRow: position.topRow), place.row < lines.count else { return false }
+            let line = lines[place.row]
+            let start = place.frame.column, end = place.frame.column + place.frame.width
+            return line.count >= end && line[start..<end].contains("▀")
+        }
+        #expect(ok, "the focused tile is not where the new layout puts it: \(screen)")
+        try tmux.send("q")
+        #expect(try tmux.waitFor { $0.contains("[exit 0]") }.0)
+    }
+
     @Test func notATerminalIsAClearErrorWithStatus2() throws {
         let (status, _, error) = try Paths.photogrid([Paths.gallery])
         #expect(status == 2)

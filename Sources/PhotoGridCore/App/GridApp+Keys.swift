@@ -22,7 +22,7 @@ extension GridApp {
             session.fit = session.fit == .fill ? .fit : .fill
             needsClear = true
         case .control("l"): needsClear = true
-        case .resize: relayout()
+        case .resize: relayout(tellCurses: false)
         default: break
         }
     }

@@ -50,7 +50,7 @@ public final class GridApp {
     private func handle(_ event: Mailbox.Event) {
         switch event {
         case .tileReady: break                       // the next frame shows whatever is ready
-        case .resize: relayout()
+        case .resize: relayout(tellCurses: true)
         case .resume: needsClear = true
         case .quit(let signal):
             running = false
@@ -88,9 +88,11 @@ public final class GridApp {
         return gap >= 2 ? left + String(repeating: " ", count: gap) + hint : left
     }
 
-    /// Takes the terminal's new size and keeps the focused photo where it was.
-    func relayout() {
-        if let size = TTY.windowSize() { curses.resize(columns: size.columns, rows: size.rows) }
+    /// Takes the terminal's new size and keeps the focused photo where it was. After SIGWINCH
+    /// ncurses is told the size; after its own KEY_RESIZE it already knows (and telling it again
+    /// would queue another KEY_RESIZE).
+    func relayout(tellCurses: Bool) {
+        if tellCurses, let size = TTY.windowSize() { curses.resize(columns: size.columns, rows: size.rows) }
         let old = layout
         screen = GridApp.metrics(curses: curses, capabilities: capabilities)
         layout = GridLayout(screen: screen, columns: old.columns)

@@ -7,6 +7,8 @@ public struct Options: Sendable {
     public var fit: FitMode = .fill
     public var cacheMegabytes = 512
     public var print = false
+    /// `--probe`: report what the terminal answered and what photogrid would do, then exit.
+    public var probe = false
     /// `--size COLSxROWS` for `--print`.
     public var size: (columns: Int, rows: Int)?
     /// `--cell-size WxH`: pixels of a cell, for sixel.

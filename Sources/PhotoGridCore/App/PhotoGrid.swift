@@ -5,6 +5,7 @@ public enum PhotoGrid {
     /// Runs photogrid and returns the exit status; messages for the user go to stderr.
     public static func main(_ options: Options) -> Int32 {
         do {
+            if options.probe { return try probe(options) }
             return options.print ? try PrintCommand(options: options).run() : try interactive(options)
         } catch let error as ExitError {
             printError(error.description)
@@ -32,6 +33,31 @@ public enum PhotoGrid {
         var result: [String: String] = [:]
         for name in ["COLORTERM", "TERM"] { if let value = getenv(name) { result[name] = String(cString: value) } }
         return result
+    }
+
+    /// What the terminal says of itself, for bug reports and for checking a new terminal.
+    private static func probe(_ options: Options) throws -> Int32 {
+        guard TTY.isTerminal(0), TTY.isTerminal(1) else { throw ExitError("--probe needs a terminal", status: 2) }
+        let started = TTY.now()
+        let replies = TerminalProbe.run()
+        let elapsed = TTY.now() - started
+        let window = TTY.windowSize()
+        let caps = Capabilities.decide(replies: replies, window: window, environment: environment(), choice: options.mode)
+        let env = environment()
+        var lines = [
+            "TERM=\(env["TERM"] ?? "") COLORTERM=\(env["COLORTERM"] ?? "")",
+            "DA1: \(replies.deviceAttributes.map { $0.map(String.init).joined(separator: ";") } ?? "no answer") (in \(elapsed) ms)",
+            "sixel: \(replies.supportsSixel ? "yes" : "no"), colour registers: \(replies.colorRegisters.map(String.init) ?? "not said")",
+            "window: " + (window.map { "\($0.columns)x\($0.rows) cells, \($0.pixelWidth)x\($0.pixelHeight) pixels" } ?? "unknown"),
+            "CSI 16 t: " + (replies.cellSize.map { "\($0.width)x\($0.height)" } ?? "no answer")
+                + ", CSI 14 t: " + (replies.textAreaSize.map { "\($0.width)x\($0.height)" } ?? "no answer")
+                + ", XTSMGRAPHICS geometry: " + (replies.graphicsSize.map { "\($0.width)x\($0.height)" } ?? "no answer"),
+            "cell: \(caps.cellWidth)x\(caps.cellHeight) pixels (from \(caps.cellSizeSource))",
+            "mode: \(caps.mode)",
+        ]
+        if !replies.other.isEmpty { lines.append("other input: \(replies.other.count) bytes") }
+        try TTY.writeAll(Array((lines.map(TerminalText.sanitize).joined(separator: "\n") + "\n").utf8))
+        return 0
     }
 
     private static func interactive(_ options: Options) throws -> Int32 {

@@ -30,13 +30,24 @@ enum Subprocess {
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         }
+        // Children start with every signal at its default and none blocked, whatever the test
+        // runner ignores: else `sleep` in a tmux pane outlives tmux's SIGHUP and its server.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var all = sigset_t(), none = sigset_t()
+        sigfillset(&all)
+        sigemptyset(&none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
         let env = environment.map { $0.map { "\($0.key)=\($0.value)" } }
         var pid: pid_t = 0
         let status = withCStrings(arguments) { argv in
             if let env {
-                return withCStrings(env) { envp in posix_spawnp(&pid, arguments[0], &actions, nil, argv, envp) }
+                return withCStrings(env) { envp in posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp) }
             }
-            return posix_spawnp(&pid, arguments[0], &actions, nil, argv, environ)
+            return posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, environ)
         }
         if capture { close(outPipe[1]); close(errPipe[1]) }
         guard status == 0 else {
