@@ -18,9 +18,9 @@ import Testing
         // Every photo does not fit at any column count, so it starts at 4.
         #expect(status(screen).contains("4 columns"))
         #expect(status(screen).contains("half-block"))
-        // The grid fills in with pictures: half-block cells on the screen, no grey placeholders left.
-        (ok, screen) = try tmux.waitFor(escapes: true) { !$0.contains("48;5;236m ") && $0.contains("▀") }
-        #expect(ok, "tiles did not load")
+        // The grid fills in with pictures: nothing left loading, half-block cells on the screen.
+        (ok, screen) = try tmux.waitFor { !self.status($0).contains("loading") && $0.contains("▀") }
+        #expect(ok, "tiles did not load: \(status(screen))")
 
         try tmux.send("-")
         (ok, screen) = try tmux.waitFor { self.status($0).contains("5 columns") }

@@ -65,23 +65,26 @@ public final class GridApp {
             painter.invalidate()
             needsClear = false
         }
-        curses.drawBar(statusText(), row: screen.rows - 1)
-        curses.refresh()
         session.pipeline.want(session.wanted(layout: layout, position: position, direction: direction))
-        let tiles = session.paintTiles(layout: layout, position: position)
+        let tiles = screen.rows >= 2 ? session.paintTiles(layout: layout, position: position) : []
+        let loading = tiles.filter { if case .loading = $0.content { return true } else { return false } }.count
+        curses.drawBar(statusText(loading: loading), row: screen.rows - 1)
+        curses.refresh()
         let focused = tiles.first { $0.index == position.focus }
         let marker = focused.map { FocusMarker(tile: $0, gridRows: layout.viewportRows, screenColumns: screen.columns) }
         let bytes = painter.paint(tiles, focus: marker)
         if !bytes.isEmpty { try TTY.writeAll(bytes) }
     }
 
-    func statusText() -> String {
+    /// Folder, file, "N of M", columns, mode, and how many tiles on screen are still loading.
+    func statusText(loading: Int) -> String {
         let count = session.photos.count
         let photo = session.photos[min(position.focus, count - 1)]
         let columns = layout.columns == 1 ? "1 column" : "\(layout.columns) columns"
         var parts = [title, photo.relativePath.description, "\(position.focus + 1) of \(count)", columns,
                      capabilities.mode.description]
         if session.fit == .fit { parts.append("fit") }
+        if loading > 0 { parts.append("loading \(loading)") }
         let left = " " + parts.map(TerminalText.sanitize).joined(separator: "  ·  ")
         let hint = "+/- columns  a fit  q quit "
         let gap = screen.columns - TerminalText.width(left) - TerminalText.width(hint)
