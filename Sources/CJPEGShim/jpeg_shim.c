@@ -152,6 +152,15 @@ static void pg_cmyk_row_to_rgb(const unsigned char *cmyk, unsigned char *rgb, in
     }
 }
 
+/* Whether every component's DC coefficients have begun to arrive (progressive files). */
+static int pg_all_dc_present(j_decompress_ptr cinfo) {
+    if (!cinfo->coef_bits) return 0;
+    for (int c = 0; c < cinfo->num_components; c++) {
+        if (cinfo->coef_bits[c][0] < 0) return 0;
+    }
+    return 1;
+}
+
 pg_jpeg_status pg_jpeg_decode(const unsigned char *data, size_t length, const pg_jpeg_decode_options *options,
                               pg_jpeg_image *image, char *error, size_t error_length) {
     struct jpeg_decompress_struct cinfo;
@@ -205,14 +214,34 @@ pg_jpeg_status pg_jpeg_decode(const unsigned char *data, size_t length, const pg
         longjmp(manager.jump, 1);
     }
 
+    int dc_only = options->dc_scans_only && cinfo.scale_num == 1 && jpeg_has_multiple_scans(&cinfo);
+    cinfo.buffered_image = dc_only ? TRUE : FALSE;
     jpeg_start_decompress(&cinfo);
+    if (dc_only) {
+        /* Read scans until every component has some DC data (coef_bits[c][0] >= 0), then draw
+           the picture as it stands: at 1/8 scale that is already the final picture, less the
+           DC's last refinement bit. */
+        for (;;) {
+            int status = jpeg_consume_input(&cinfo);
+            if (status == JPEG_REACHED_EOI || status == JPEG_SUSPENDED) break;
+            if (status == JPEG_SCAN_COMPLETED && pg_all_dc_present(&cinfo)) break;
+        }
+        image->scans_read = cinfo.input_scan_number;
+        jpeg_start_output(&cinfo, cinfo.input_scan_number);
+    }
     while (cinfo.output_scanline < cinfo.output_height) {
         unsigned char *row = pixels + stride * cinfo.output_scanline;
         JSAMPROW target = is_cmyk ? cmyk_row : row;
         if (jpeg_read_scanlines(&cinfo, &target, 1) != 1) break;
         if (is_cmyk) pg_cmyk_row_to_rgb(cmyk_row, row, (int)cinfo.output_width, cinfo.saw_Adobe_marker);
     }
-    jpeg_finish_decompress(&cinfo);
+    if (!dc_only) image->scans_read = cinfo.input_scan_number;
+    if (dc_only) {
+        jpeg_finish_output(&cinfo);
+        jpeg_abort_decompress(&cinfo);   /* the rest of the file is not needed */
+    } else {
+        jpeg_finish_decompress(&cinfo);
+    }
 
     image->pixels = pixels;
     image->width = (int)cinfo.output_width;

@@ -26,16 +26,21 @@ import Testing
         #expect((5..<10).allSatisfy { cache.value(for: $0) == $0 })
     }
 
-    @Test func pixelsAndEncodedTilesShareOneBudget() {
+    @Test func tiersThumbnailsAndEncodedTilesShareOneBudget() {
         let cache = TileCache(limitBytes: 10_000)
-        let key = PixelKey(photo: 1, width: 40, height: 40, fit: .fill)
-        cache.store(RGBImage(width: 40, height: 40), for: key)          // 4,800 bytes
-        let request = TileRequest(pixels: key, mode: .halfBlock(.trueColor))
+        let key = TierKey(photo: 1, tier: .t64)
+        cache.store(tier: RGBImage(width: 40, height: 40), for: key)               // 4,800 bytes
+        let request = TileRequest(photo: 1, width: 40, height: 40, fit: .fill, mode: .halfBlock(.trueColor))
         cache.store(.cells([[UInt8](repeating: 0, count: 4_000)]), for: request)
         #expect(cache.totalBytes == 8_800)
-        cache.store(.cells([[UInt8](repeating: 0, count: 3_000)]), for: TileRequest(pixels: key, mode: .sixel(colors: 256)))
+        cache.store(thumbnail: RGBImage(width: 20, height: 20), for: 1)            // 1,200 bytes: fits exactly
+        #expect(cache.totalBytes == 10_000 && cache.hasTier(key))
+        cache.store(.cells([[UInt8](repeating: 0, count: 3_000)]), for: request.preview)
         #expect(cache.totalBytes <= 10_000)
-        #expect(cache.pixels(key) == nil)                               // the oldest went first
-        #expect(cache.encoded(request) != nil)
+        #expect(cache.tier(key) == nil)                                            // the oldest went first
+        #expect(cache.encoded(request) != nil && cache.thumbnail(1) != nil)
+        // Recency now, oldest first: preview tile (3,000), tile (4,000), thumbnail (1,200).
+        cache.evictOldestHalf()
+        #expect(cache.totalBytes == 1_200 && cache.thumbnail(1) != nil)
     }
 }

@@ -41,6 +41,23 @@ import Testing
         #expect(TestImages.meanAbsoluteError(source, progressive) < 3)
     }
 
+    @Test func progressiveFilesAtOneEighthStopAfterTheDCScans() throws {
+        let source = TestImages.gradient(width: 480, height: 320)
+        let data = try JPEG.encode(source, quality: 90, progressive: true)
+        let full = try JPEG.decodeCountingScans(data, options: JPEG.DecodeOptions(scaleEighths: 1))
+        let dc = try JPEG.decodeCountingScans(data, options: JPEG.DecodeOptions(scaleEighths: 1, dcScansOnly: true))
+        #expect(dc.scans < full.scans)
+        #expect(dc.scans == 1)                  // libjpeg's progression sends all DC first, in one scan
+        #expect(dc.image.width == 60 && dc.image.height == 40)
+        #expect(TestImages.meanAbsoluteError(dc.image, full.image) < 3)
+        // At larger scales the AC scans matter, so the option changes nothing there.
+        let half = try JPEG.decodeCountingScans(data, options: JPEG.DecodeOptions(scaleEighths: 4, dcScansOnly: true))
+        #expect(half.scans == full.scans)
+        // Baseline files have one scan either way.
+        let baseline = try JPEG.encode(source, quality: 90)
+        #expect(try JPEG.decodeCountingScans(baseline, options: JPEG.DecodeOptions(scaleEighths: 1, dcScansOnly: true)).scans == 1)
+    }
+
     @Test func tileImagesHaveTheExactBoxSize() throws {
         let jpeg = try JPEG.encode(TestImages.quadrants(width: 400, height: 200), quality: 95)
         let fill = try PhotoDecoder.tileImage(fromJPEG: jpeg, width: 50, height: 50, fit: .fill)
@@ -89,10 +106,10 @@ import Testing
         let folder = TestImages.scratchFolder("unreadable")
         defer { TestImages.remove(folder) }
         let missing = Photo(path: RawPath(folder + "/gone.jpg"), relativePath: RawPath("gone.jpg"))
-        #expect(throws: DecodeError.self) { try PhotoDecoder().tileImage(of: missing, width: 10, height: 10, fit: .fill) }
-        #expect((try? PhotoDecoder().tileImage(of: missing, width: 10, height: 10, fit: .fill)) == nil)
+        #expect(throws: DecodeError.self) { try PhotoDecoder().image(of: missing, shortSide: 10) }
+        #expect(PhotoDecoder().thumbnail(of: missing) == nil)
         let heic = Photo(path: RawPath(folder + "/a.heic"), relativePath: RawPath("a.heic"))
-        #expect(throws: DecodeError.unsupportedFormat("HEIC")) { try PhotoDecoder().tileImage(of: heic, width: 10, height: 10, fit: .fill) }
+        #expect(throws: DecodeError.unsupportedFormat("HEIC")) { try PhotoDecoder().image(of: heic, shortSide: 10) }
         #expect(DecodeError.unsupportedFormat("HEIC").reason == "unsupported format (HEIC)")
         #expect(DecodeError.unreadable("x").reason == "unreadable")
         #expect(DecodeError.corrupt("x").reason == "corrupt JPEG")

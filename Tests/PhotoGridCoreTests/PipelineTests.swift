@@ -3,29 +3,52 @@ import Synchronization
 import Testing
 @testable import PhotoGridCore
 
-/// A decoder that records what it was asked for, can hold a photo until released, and can fail.
+/// A decoder that records what it was asked for, can hold a photo until released, can fail,
+/// and has EXIF thumbnails for some photos.
 final class FakeDecoder: PhotoDecoding {
     let calls = Mutex<[Int]>([])
+    let sizes = Mutex<[Int]>([])
+    let thumbnailCalls = Mutex<[Int]>([])
     let started = DispatchSemaphore(value: 0)
     private let held: Set<Int>
     private let failing: Set<Int>
+    private let withThumbnails: Set<Int>
     private let gate = DispatchSemaphore(value: 0)
 
-    init(holding held: Set<Int> = [], failing: Set<Int> = []) {
+    init(holding held: Set<Int> = [], failing: Set<Int> = [], thumbnails: Set<Int> = []) {
         self.held = held
         self.failing = failing
+        self.withThumbnails = thumbnails
     }
 
     func release() { gate.signal() }
 
-    func tileImage(of photo: Photo, width: Int, height: Int, fit: FitMode) throws(DecodeError) -> RGBImage {
-        let index = Int(photo.name.prefix { $0.isNumber })!
+    static func index(_ photo: Photo) -> Int { Int(photo.name.prefix { $0.isNumber })! }
+
+    func image(of photo: Photo, shortSide: Int) throws(DecodeError) -> DecodedImage {
+        let index = FakeDecoder.index(photo)
         calls.withLock { $0.append(index) }
+        sizes.withLock { $0.append(shortSide) }
         started.signal()
         if held.contains(index) { gate.wait() }
         if failing.contains(index) { throw .corrupt("fake") }
-        return RGBImage(width: width, height: height, fill: RGB(UInt8(index), 0, 0))
+        let image = RGBImage(width: shortSide * 3 / 2, height: shortSide, fill: RGB(UInt8(index), 0, 0))
+        return DecodedImage(image: image, origin: .file(scaleEighths: 1, scans: 1))
     }
+
+    func thumbnail(of photo: Photo) -> RGBImage? {
+        let index = FakeDecoder.index(photo)
+        thumbnailCalls.withLock { $0.append(index) }
+        return withThumbnails.contains(index) ? RGBImage(width: 24, height: 16, fill: RGB(0, UInt8(index), 0)) : nil
+    }
+}
+
+/// A disk cache in memory.
+final class FakeTierStore: TierStoring {
+    let saved = Mutex<[String: RGBImage]>([:])
+    func name(_ photo: Photo, _ tier: Tier) -> String { "\(photo.path)#\(tier.size)" }
+    func load(_ photo: Photo, tier: Tier) -> RGBImage? { saved.withLock { $0[name(photo, tier)] } }
+    func save(_ image: RGBImage, of photo: Photo, tier: Tier) { saved.withLock { $0[name(photo, tier)] = image } }
 }
 
 /// Collects finished requests.
@@ -42,35 +65,39 @@ final class Finished: Sendable {
 @Suite struct PipelineTests {
     let photos = (0..<20).map { Photo(path: RawPath("/nonexistent/\($0).jpg"), relativePath: RawPath("\($0).jpg")) }
 
-    func request(_ photo: Int, kept: Int? = nil) -> TileRequest {
-        TileRequest(pixels: PixelKey(photo: photo, width: 8, height: 8, fit: .fill), mode: .halfBlock(.trueColor), keptRows: kept)
+    func request(_ photo: Int, size: Int = 40, kept: Int? = nil) -> TileRequest {
+        TileRequest(photo: photo, width: size, height: size, fit: .fill, mode: .halfBlock(.trueColor), keptRows: kept)
+    }
+
+    func pipeline(_ decoder: FakeDecoder, _ finished: Finished, workers: Int = 2, store: TierStoring? = nil,
+                  cache: TileCache = TileCache(limitBytes: 1 << 24)) -> TilePipeline {
+        TilePipeline(photos: photos, cache: cache, decoder: decoder, tierStore: store, workers: workers, onFinish: finished.add)
     }
 
     @Test func theSameKeyInFlightIsOneTask() throws {
         let decoder = FakeDecoder(holding: [0])
         let finished = Finished()
-        let pipeline = TilePipeline(photos: photos, cache: TileCache(limitBytes: 1 << 20), decoder: decoder, workers: 2,
-                                    onFinish: finished.add)
+        let pipeline = pipeline(decoder, finished)
         defer { pipeline.stop() }
-        // A whole tile and the same tile cut by the screen's edge share their pixels; asked
-        // for twice over, and again while the decode is running.
-        pipeline.want([(request(0), .visible), (request(0, kept: 4), .visible), (request(0), .prefetch)])
+        // A whole tile, the same tile cut by the screen's edge, and the tile at another column
+        // count in the same tier share one decode; asked for twice over, and again mid-decode.
+        pipeline.want([(request(0), .visible), (request(0, kept: 4), .visible), (request(0), .prefetch),
+                       (request(0, size: 50), .background)])
         decoder.started.wait()
-        pipeline.want([(request(0), .visible), (request(0, kept: 4), .visible)])
+        pipeline.want([(request(0), .visible), (request(0, kept: 4), .visible), (request(0, size: 50), .background)])
         decoder.release()
-        #expect(finished.wait(for: 2))
+        #expect(finished.wait(for: 3))
         #expect(decoder.calls.withLock { $0 } == [0])
-        #expect(pipeline.workDone == TilePipeline.Counters(decodes: 1, encodes: 2))
+        #expect(pipeline.workDone.decodes == 1 && pipeline.workDone.encodes == 3)
         // Asked again once cached: nothing more is made.
         pipeline.want([(request(0), .visible)])
-        #expect(pipeline.workDone.decodes == 1)
+        #expect(pipeline.workDone.decodes == 1 && pipeline.workDone.encodes == 3)
     }
 
     @Test func tilesNoLongerWantedAreDroppedBeforeTheyStart() throws {
         let decoder = FakeDecoder(holding: [0])
         let finished = Finished()
-        let pipeline = TilePipeline(photos: photos, cache: TileCache(limitBytes: 1 << 20), decoder: decoder, workers: 1,
-                                    onFinish: finished.add)
+        let pipeline = pipeline(decoder, finished, workers: 1)
         defer { pipeline.stop() }
         pipeline.want([(request(0), .visible), (request(1), .visible), (request(2), .visible)])
         decoder.started.wait()
@@ -79,14 +106,13 @@ final class Finished: Sendable {
         decoder.release()
         #expect(finished.wait(for: 2))
         #expect(decoder.calls.withLock { $0 } == [0, 3])
-        #expect(Set(finished.list.withLock { $0 }.map(\.pixels.photo)) == [0, 3])
+        #expect(Set(finished.list.withLock { $0 }.map(\.photo)) == [0, 3])
     }
 
     @Test func visibleTilesGoBeforePrefetchedOnes() throws {
         let decoder = FakeDecoder(holding: [0])
         let finished = Finished()
-        let pipeline = TilePipeline(photos: photos, cache: TileCache(limitBytes: 1 << 20), decoder: decoder, workers: 1,
-                                    onFinish: finished.add)
+        let pipeline = pipeline(decoder, finished, workers: 1)
         defer { pipeline.stop() }
         pipeline.want([(request(0), .visible)])
         decoder.started.wait()
@@ -96,11 +122,70 @@ final class Finished: Sendable {
         #expect(decoder.calls.withLock { $0 } == [0, 7, 5, 6])
     }
 
+    @Test func aSmallerTierIsMadeFromALargerOneNotDecodedAgain() throws {
+        let decoder = FakeDecoder()
+        let finished = Finished()
+        let pipeline = pipeline(decoder, finished)
+        defer { pipeline.stop() }
+        pipeline.want([(request(3, size: 390), .visible)])            // tier 512
+        #expect(finished.wait(for: 1))
+        pipeline.want([(request(3, size: 200), .visible), (request(3, size: 60), .visible)])   // tiers 256 and 64
+        #expect(finished.wait(for: 2))
+        #expect(decoder.sizes.withLock { $0 } == [512])
+        #expect(pipeline.workDone.derived == 2)
+        // Going up needs a decode: nothing larger is in memory.
+        pipeline.want([(request(3, size: 900), .visible)])
+        #expect(finished.wait(for: 1))
+        #expect(decoder.sizes.withLock { $0 } == [512, 1024])
+    }
+
+    @Test func previewsComeFromThumbnailsFirstAndOnlyWhereThereAreAny() throws {
+        let decoder = FakeDecoder(holding: [1], thumbnails: [1])
+        let finished = Finished()
+        let cache = TileCache(limitBytes: 1 << 24)
+        let pipeline = pipeline(decoder, finished, workers: 1, cache: cache)
+        defer { pipeline.stop() }
+        // As the grid asks: the screen's previews first, then its real tiles.
+        pipeline.want([(request(1).preview, .visible), (request(2).preview, .visible), (request(1), .visible), (request(2), .visible)])
+        // Photo 1's preview is drawn while its decode is still held.
+        decoder.started.wait()
+        #expect(cache.encoded(request(1).preview) != nil)
+        #expect(cache.encoded(request(1)) == nil)
+        decoder.release()
+        #expect(finished.wait(for: 3))
+        #expect(cache.encoded(request(1)) != nil && cache.encoded(request(2)) != nil)
+        // Photo 2 has no thumbnail: no preview, and it is not asked for again.
+        #expect(cache.encoded(request(2).preview) == nil)
+        pipeline.want([(request(2, size: 30).preview, .visible)])
+        #expect(decoder.thumbnailCalls.withLock { $0.filter { $0 == 2 }.count } == 1)
+    }
+
+    @Test func newTiersGoToTheDiskCacheWhenIdleAndAreReadBackNextTime() throws {
+        let store = FakeTierStore()
+        let decoder = FakeDecoder()
+        let finished = Finished()
+        let first = pipeline(decoder, finished, store: store)
+        first.want([(request(4), .visible), (request(5), .visible)])
+        #expect(finished.wait(for: 2))
+        first.waitForStores()
+        first.stop()
+        #expect(store.saved.withLock { $0.count } == 2)
+        #expect(first.workDone.stores == 2)
+        // A new process: the tiers come from the disk cache, nothing is decoded.
+        let again = FakeDecoder()
+        let second = pipeline(again, finished, store: store)
+        defer { second.stop() }
+        second.want([(request(4), .visible), (request(5), .visible)])
+        #expect(finished.wait(for: 2))
+        #expect(again.calls.withLock { $0 }.isEmpty)
+        #expect(second.workDone.diskHits == 2)
+    }
+
     @Test func aFailedDecodeIsReportedWithItsReason() throws {
         let decoder = FakeDecoder(failing: [4])
         let finished = Finished()
         let cache = TileCache(limitBytes: 1 << 20)
-        let pipeline = TilePipeline(photos: photos, cache: cache, decoder: decoder, workers: 2, onFinish: finished.add)
+        let pipeline = pipeline(decoder, finished, cache: cache)
         defer { pipeline.stop() }
         pipeline.want([(request(4), .visible), (request(4, kept: 2), .visible), (request(5), .visible)])
         #expect(finished.wait(for: 3))

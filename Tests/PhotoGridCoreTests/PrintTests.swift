@@ -43,7 +43,10 @@ import Testing
         }
         let shown = try #require(HalfBlockReader.pixels(tileLines, colors: .trueColor))
         #expect(shown.width == frame.width && shown.height == layout.tileRows * 2)
-        let expected = try PhotoDecoder().tileImage(of: photos[0], width: frame.width, height: layout.tileRows * 2, fit: .fill)
+        // What the pipeline makes: the tier image covering the tile, then cropped to it.
+        let (w, h) = (frame.width, layout.tileRows * 2)
+        let tier = try PhotoDecoder().image(of: photos[0], shortSide: Tier.covering(max(w, h)).size).image
+        let expected = PhotoDecoder.shape(tier, width: w, height: h, fit: .fill)
         #expect(shown == expected)
     }
 
@@ -62,7 +65,9 @@ import Testing
             let (w, h) = layout.pixelSize(of: place.frame)
             #expect(decoded.width == w && decoded.height == place.visibleRows * 20)
             // The sixel shows the photo's tile: close to the decoded, resampled pixels.
-            if case .jpeg = photos[index].format, let tile = try? PhotoDecoder().tileImage(of: photos[index], width: w, height: h, fit: .fill) {
+            if case .jpeg = photos[index].format,
+               let tier = try? PhotoDecoder(usesThumbnails: false).image(of: photos[index], shortSide: Tier.covering(max(w, h)).size) {
+                let tile = PhotoDecoder.shape(tier.image, width: w, height: h, fit: .fill)
                 #expect(TestImages.meanAbsoluteError(tile.topRows(decoded.height), decoded) < 8)
             }
         }

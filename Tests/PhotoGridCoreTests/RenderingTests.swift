@@ -82,7 +82,7 @@ enum HalfBlockReader {
 
     @Test func sixelTileIsCutWhereTheScreenEnds() throws {
         let image = TestImages.quadrants(width: 40, height: 60)
-        let request = TileRequest(pixels: PixelKey(photo: 0, width: 40, height: 60, fit: .fill), mode: .sixel(colors: 256), keptRows: 24)
+        let request = TileRequest(photo: 0, width: 40, height: 60, fit: .fill, mode: .sixel(colors: 256), keptRows: 24)
         guard case .sixel(let bytes) = TileEncoder().encode(image, for: request) else { Issue.record("not sixel"); return }
         let back = try #require(Sixel.decode(bytes))
         #expect(back.width == 40 && back.height == 24)

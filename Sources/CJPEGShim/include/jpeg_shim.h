@@ -34,6 +34,9 @@ typedef struct {
     int scale_num;             /* output scale is scale_num/8, 1...16 */
     int fast;                  /* fast integer IDCT and plain upsampling: for small thumbnails */
     int allow_truncated;       /* decode what is there (grey below) instead of failing */
+    int dc_scans_only;         /* progressive files at scale 1/8: stop reading once every component's
+                                  DC coefficients have arrived (buffered-image mode); at 1/8 a pixel is
+                                  a block's DC value, so the later (AC) scans would change nothing */
     long long max_pixels;      /* refuse if width*height of the output or input exceeds this */
 } pg_jpeg_decode_options;
 
@@ -41,6 +44,7 @@ typedef struct {
     unsigned char *pixels;     /* RGB888, rows packed, width*3 bytes each; free with pg_jpeg_free */
     int width;
     int height;
+    int scans_read;            /* scans consumed: fewer than the file has when dc_scans_only cut it short */
 } pg_jpeg_image;
 
 /* Reads markers up to the first scan. error gets a message of at most error_length bytes. */

@@ -67,7 +67,7 @@ public final class GridApp {
         }
         session.pipeline.want(session.wanted(layout: layout, position: position, direction: direction))
         let tiles = screen.rows >= 2 ? session.paintTiles(layout: layout, position: position) : []
-        let loading = tiles.filter { if case .loading = $0.content { return true } else { return false } }.count
+        let loading = tiles.filter { $0.content.isPending }.count
         curses.drawBar(statusText(loading: loading), row: screen.rows - 1)
         curses.refresh()
         let focused = tiles.first { $0.index == position.focus }

@@ -1,4 +1,4 @@
-/// The photos of one gallery with their cache and pipeline, and how a screen of them is asked
+/// The photos of one gallery with their caches and pipeline, and how a screen of them is asked
 /// for and painted. Shared by the interactive grid and `--print`.
 public final class GridSession {
     public let photos: [Photo]
@@ -8,12 +8,13 @@ public final class GridSession {
     public var fit: FitMode
 
     public init(photos: [Photo], mode: RenderMode, fit: FitMode, cacheBytes: Int,
-                decoder: PhotoDecoding = PhotoDecoder(), onFinish: @escaping @Sendable (TileRequest) -> Void) {
+                decoder: PhotoDecoding = PhotoDecoder(), tierStore: TierStoring? = nil,
+                onFinish: @escaping @Sendable (TileRequest) -> Void) {
         self.photos = photos
         self.mode = mode
         self.fit = fit
         cache = TileCache(limitBytes: cacheBytes)
-        pipeline = TilePipeline(photos: photos, cache: cache, decoder: decoder, onFinish: onFinish)
+        pipeline = TilePipeline(photos: photos, cache: cache, decoder: decoder, tierStore: tierStore, onFinish: onFinish)
     }
 
     public var halfBlockColors: HalfBlock.Colors {
@@ -21,22 +22,20 @@ public final class GridSession {
         return .palette256
     }
 
-    /// What tile `index` needs in a frame of `frame`'s size with `visibleRows` of it on screen.
+    /// The final tile for photo `index` in a frame of `frame`'s size with `visibleRows` on screen.
     public func request(_ index: Int, frame: TileFrame, visibleRows: Int, screen: ScreenMetrics) -> TileRequest {
-        let key: PixelKey
-        let kept: Int
         switch mode {
         case .sixel:
-            key = PixelKey(photo: index, width: frame.width * screen.cellWidth, height: frame.height * screen.cellHeight, fit: fit)
-            kept = visibleRows * screen.cellHeight
+            return TileRequest(photo: index, width: frame.width * screen.cellWidth, height: frame.height * screen.cellHeight,
+                               fit: fit, mode: mode, keptRows: visibleRows * screen.cellHeight)
         case .halfBlock:
-            key = PixelKey(photo: index, width: frame.width, height: frame.height * 2, fit: fit)
-            kept = visibleRows * 2
+            return TileRequest(photo: index, width: frame.width, height: frame.height * 2, fit: fit, mode: mode,
+                               keptRows: visibleRows * 2)
         }
-        return TileRequest(pixels: key, mode: mode, keptRows: kept)
     }
 
-    /// The tiles on screen, each with what it can show now.
+    /// The tiles on screen, each with the best it can show now: its picture, else the soft
+    /// picture from the EXIF thumbnail, else why it failed, else a grey square.
     public func paintTiles(layout: GridLayout, position: GridPosition) -> [PaintTile] {
         layout.visibleIndexes(topRow: position.topRow, photos: photos.count).compactMap { index in
             guard let place = layout.placement(of: index, topRow: position.topRow) else { return nil }
@@ -44,41 +43,55 @@ public final class GridSession {
             let content: TileContent
             if let tile = cache.encoded(request) { content = .image(request, tile) }
             else if let error = pipeline.failure(forPhoto: index) { content = .failed(error.reason) }
+            else if let preview = cache.encoded(request.preview) { content = .preview(request.preview, preview) }
             else { content = .loading }
             return PaintTile(index: index, column: place.frame.column, row: place.row, width: place.frame.width,
                              rows: place.visibleRows, content: content, name: photos[index].name)
         }
     }
 
-    /// Everything worth making now, most urgent first: the screen, then the next screen in the
-    /// direction of travel, then the one behind.
+    /// Everything worth making now, most urgent first: soft previews of the screen, the screen,
+    /// the next screen in the direction of travel, the one behind, and the screen as it would be
+    /// at one column more and one fewer, so that `+` and `-` find their tiles ready.
     public func wanted(layout: GridLayout, position: GridPosition, direction: Int) -> [(TileRequest, Priority)] {
-        var result: [(TileRequest, Priority)] = []
-        for index in layout.visibleIndexes(topRow: position.topRow, photos: photos.count) {
-            guard let place = layout.placement(of: index, topRow: position.topRow) else { continue }
-            result.append((request(index, frame: place.frame, visibleRows: place.visibleRows, screen: layout.screen), .visible))
-        }
+        let visible = onScreen(layout: layout, position: position)
+        var result = visible.map { ($0.preview, Priority.visible) } + visible.map { ($0, Priority.visible) }
         let screenRows = layout.fullyVisibleRows
         let ahead = direction >= 0 ? position.topRow + screenRows : position.topRow - screenRows
         let behind = direction >= 0 ? position.topRow - screenRows : position.topRow + screenRows
-        for (top, priority) in [(ahead, Priority.prefetch), (behind, Priority.background)] {
-            let rows = max(0, top)..<max(0, min(layout.rowCount(photos: photos.count), top + screenRows + 1))
-            for row in rows {
-                for column in 0..<layout.columns {
-                    let index = row * layout.columns + column
-                    guard index < photos.count else { break }
-                    let frame = layout.frames[column]
-                    result.append((request(index, frame: frame, visibleRows: frame.height, screen: layout.screen), priority))
-                }
-            }
+        result += rows(from: ahead, count: screenRows + 1, layout: layout).map { ($0, .prefetch) }
+        result += rows(from: behind, count: screenRows + 1, layout: layout).map { ($0, .background) }
+        for columns in [layout.columns - 1, layout.columns + 1] where GridLayout.columnRange.contains(columns) {
+            let neighbour = GridLayout(screen: layout.screen, columns: columns)
+            let anchored = position.anchored(from: layout, to: neighbour, photos: photos.count)
+            result += onScreen(layout: neighbour, position: anchored).map { ($0, .background) }
         }
         return result
     }
 
     /// Whether every tile on screen shows its final picture or its failure.
     public func screenIsFinal(layout: GridLayout, position: GridPosition) -> Bool {
-        paintTiles(layout: layout, position: position).allSatisfy {
-            if case .loading = $0.content { return false } else { return true }
+        paintTiles(layout: layout, position: position).allSatisfy { !$0.content.isPending }
+    }
+
+    private func onScreen(layout: GridLayout, position: GridPosition) -> [TileRequest] {
+        layout.visibleIndexes(topRow: position.topRow, photos: photos.count).compactMap { index in
+            layout.placement(of: index, topRow: position.topRow).map {
+                request(index, frame: $0.frame, visibleRows: $0.visibleRows, screen: layout.screen)
+            }
+        }
+    }
+
+    /// Whole tiles of `count` rows from tile row `top`.
+    private func rows(from top: Int, count: Int, layout: GridLayout) -> [TileRequest] {
+        let rows = max(0, top)..<max(0, min(layout.rowCount(photos: photos.count), top + count))
+        return rows.flatMap { row in
+            (0..<layout.columns).compactMap { column -> TileRequest? in
+                let index = row * layout.columns + column
+                guard index < photos.count else { return nil }
+                let frame = layout.frames[column]
+                return request(index, frame: frame, visibleRows: frame.height, screen: layout.screen)
+            }
         }
     }
 }

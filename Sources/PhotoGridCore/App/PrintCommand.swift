@@ -73,7 +73,7 @@ struct PrintCommand {
         case .success(let fitted): image = fitted
         case .failure(let error): throw ExitError("\(options.path): \(error)")
         }
-        let request = TileRequest(pixels: PixelKey(photo: 0, width: image.width, height: image.height, fit: .fit), mode: mode)
+        let request = TileRequest(photo: 0, width: image.width, height: image.height, fit: .fit, mode: mode)
         switch TileEncoder().encode(image, for: request) {
         case .sixel(let bytes): return bytes + Array("\n".utf8)
         case .cells(let lines): return lines.flatMap { $0 + [UInt8(ascii: "\n")] }

@@ -1,13 +1,14 @@
-/// The decoded pixels and the terminal-ready bytes of tiles, under one byte budget with
-/// least-recently-used eviction across both, so that neither starves the other.
+/// Decoded tier images, EXIF thumbnails and terminal-ready tiles, under one byte budget with
+/// least-recently-used eviction across all of them, so that no kind starves the others.
 public final class TileCache: Sendable {
     enum Key: Hashable, Sendable {
-        case pixels(PixelKey)
+        case tier(TierKey)
+        case thumbnail(Int)
         case encoded(TileRequest)
     }
 
     enum Value: Sendable {
-        case pixels(RGBImage)
+        case image(RGBImage)
         case encoded(EncodedTile)
     }
 
@@ -20,10 +21,10 @@ public final class TileCache: Sendable {
     public var totalBytes: Int { store.totalCost }
     public var limitBytes: Int { store.limit }
 
-    public func pixels(_ key: PixelKey) -> RGBImage? {
-        if case .pixels(let image)? = store.value(for: .pixels(key)) { return image }
-        return nil
-    }
+    public func tier(_ key: TierKey) -> RGBImage? { image(.tier(key)) }
+    public func hasTier(_ key: TierKey) -> Bool { store.contains(.tier(key)) }
+    public func thumbnail(_ photo: Int) -> RGBImage? { image(.thumbnail(photo)) }
+    public func hasThumbnail(_ photo: Int) -> Bool { store.contains(.thumbnail(photo)) }
 
     public func encoded(_ request: TileRequest) -> EncodedTile? {
         if case .encoded(let tile)? = store.value(for: .encoded(request)) { return tile }
@@ -32,13 +33,17 @@ public final class TileCache: Sendable {
 
     public func hasEncoded(_ request: TileRequest) -> Bool { store.contains(.encoded(request)) }
 
-    public func store(_ image: RGBImage, for key: PixelKey) {
-        store.set(.pixels(image), for: .pixels(key), cost: image.byteCount)
-    }
+    public func store(tier image: RGBImage, for key: TierKey) { store.set(.image(image), for: .tier(key), cost: image.byteCount) }
+    public func store(thumbnail image: RGBImage, for photo: Int) { store.set(.image(image), for: .thumbnail(photo), cost: image.byteCount) }
+    public func store(_ tile: EncodedTile, for request: TileRequest) { store.set(.encoded(tile), for: .encoded(request), cost: tile.byteCount) }
 
-    public func store(_ tile: EncodedTile, for request: TileRequest) {
-        store.set(.encoded(tile), for: .encoded(request), cost: tile.byteCount)
-    }
+    /// On memory pressure: the least recently used half goes.
+    public func evictOldestHalf() { store.trim(toFraction: 0.5) }
 
     public func removeAll() { store.removeAll() }
+
+    private func image(_ key: Key) -> RGBImage? {
+        if case .image(let image)? = store.value(for: key) { return image }
+        return nil
+    }
 }

@@ -18,10 +18,13 @@ public enum JPEG {
         /// Fast integer IDCT and simple upsampling, for thumbnails.
         public var fast = false
         public var allowTruncated = false
+        /// Progressive files at 1/8: read only until the DC scans are in.
+        public var dcScansOnly = false
         public var maxPixels = JPEG.defaultMaxPixels
-        public init(scaleEighths: Int = 8, fast: Bool = false) {
+        public init(scaleEighths: Int = 8, fast: Bool = false, dcScansOnly: Bool = false) {
             self.scaleEighths = scaleEighths
             self.fast = fast
+            self.dcScansOnly = dcScansOnly
         }
     }
 
@@ -43,10 +46,16 @@ public enum JPEG {
     }
 
     public static func decode(_ data: [UInt8], options: DecodeOptions = DecodeOptions()) throws(DecodeError) -> RGBImage {
+        try decodeCountingScans(data, options: options).image
+    }
+
+    /// Also says how many scans were read (a progressive file cut short reads fewer).
+    public static func decodeCountingScans(_ data: [UInt8], options: DecodeOptions) throws(DecodeError) -> (image: RGBImage, scans: Int) {
         var image = pg_jpeg_image()
         var message = [CChar](repeating: 0, count: 256)
         var cOptions = pg_jpeg_decode_options(scale_num: Int32(options.scaleEighths), fast: options.fast ? 1 : 0,
                                               allow_truncated: options.allowTruncated ? 1 : 0,
+                                              dc_scans_only: options.dcScansOnly ? 1 : 0,
                                               max_pixels: Int64(options.maxPixels))
         let status = data.withUnsafeBufferPointer { bytes in
             pg_jpeg_decode(bytes.baseAddress, bytes.count, &cOptions, &image, &message, message.count)
@@ -55,7 +64,7 @@ public enum JPEG {
         defer { pg_jpeg_free(image.pixels) }
         let width = Int(image.width), height = Int(image.height)
         let pixels = Array(UnsafeBufferPointer(start: image.pixels, count: width * height * 3))
-        return RGBImage(width: width, height: height, pixels: pixels)
+        return (RGBImage(width: width, height: height, pixels: pixels), Int(image.scans_read))
     }
 
     /// Encodes baseline or progressive JPEG; `app1` is a whole APP1 payload ("Exif\0\0" + TIFF).

@@ -6,18 +6,92 @@ public enum FitMode: String, Hashable, Sendable {
     case fit
 }
 
-/// Makes the pixels of one tile from a photo. The seam where tests put a fake.
-public protocol PhotoDecoding: Sendable {
-    func tileImage(of photo: Photo, width: Int, height: Int, fit: FitMode) throws(DecodeError) -> RGBImage
+/// A photo decoded for the caches: upright, scaled so that its short side is what was asked.
+public struct DecodedImage: Sendable {
+    public enum Origin: Equatable, Sendable {
+        /// The EXIF thumbnail was large enough: the photo itself was not read.
+        case exifThumbnail
+        /// Decoded from the file at this DCT scale, reading this many scans.
+        case file(scaleEighths: Int, scans: Int)
+    }
+
+    public var image: RGBImage
+    public var origin: Origin
 }
 
-/// Turns a photo file into the pixels of one tile: read, decode at the smallest DCT scale that is
-/// still large enough, stand it upright by its EXIF orientation, then resample to the exact box.
-public struct PhotoDecoder: PhotoDecoding {
-    public init() {}
+/// Makes images of photos for the pipeline. The seam where tests put a fake.
+public protocol PhotoDecoding: Sendable {
+    /// The photo upright, its short side `shortSide` pixels (its own size, when smaller).
+    func image(of photo: Photo, shortSide: Int) throws(DecodeError) -> DecodedImage
+    /// The photo's embedded EXIF thumbnail, upright and cut to the photo's shape; nil when there is none.
+    func thumbnail(of photo: Photo) -> RGBImage?
+}
 
-    public func tileImage(of photo: Photo, width: Int, height: Int, fit: FitMode) throws(DecodeError) -> RGBImage {
-        try PhotoDecoder.tileImage(of: photo, width: width, height: height, fit: fit)
+/// Decodes photo files with libjpeg-turbo, doing as little work as the size asked for allows:
+/// the EXIF thumbnail when it is large enough; else the smallest DCT scale whose output still
+/// covers the size, with the fast IDCT and plain upsampling at the two smallest scales, and for
+/// progressive files at 1/8 only the DC scans. The result is turned upright and resampled to size.
+public struct PhotoDecoder: PhotoDecoding {
+    /// Off for benchmarks that measure decoding itself.
+    public var usesThumbnails: Bool
+    /// Off for benchmarks that measure libjpeg's full decode.
+    public var usesShortcuts: Bool
+
+    public init(usesThumbnails: Bool = true, usesShortcuts: Bool = true) {
+        self.usesThumbnails = usesThumbnails
+        self.usesShortcuts = usesShortcuts
+    }
+
+    /// Bytes read first: enough for the markers before the image data of nearly every file, the
+    /// EXIF segment (at most 64 KB) with its thumbnail among them.
+    static let headLength = 128 * 1024
+
+    public func image(of photo: Photo, shortSide: Int) throws(DecodeError) -> DecodedImage {
+        try PhotoDecoder.checkFormat(photo)
+        let head = try FileReader.read(photo.path, limit: FileReader.defaultLimit, prefix: PhotoDecoder.headLength)
+        if let format = PhotoDecoder.sniffOtherFormat(head) { throw .unsupportedFormat(format) }
+        if usesThumbnails, let header = try? JPEG.readHeader(head),
+           let thumbnail = PhotoDecoder.thumbnail(header: header, data: head),
+           min(thumbnail.width, thumbnail.height) >= min(shortSide, header.width, header.height) {
+            return DecodedImage(image: PhotoDecoder.scaled(thumbnail, shortSide: shortSide), origin: .exifThumbnail)
+        }
+        let data = head.count < PhotoDecoder.headLength ? head : try FileReader.read(photo.path)
+        return try decode(data, shortSide: shortSide)
+    }
+
+    public func thumbnail(of photo: Photo) -> RGBImage? {
+        guard photo.format == .jpeg,
+              let head = try? FileReader.read(photo.path, limit: FileReader.defaultLimit, prefix: PhotoDecoder.headLength),
+              let header = try? JPEG.readHeader(head) else { return nil }
+        return PhotoDecoder.thumbnail(header: header, data: head)
+    }
+
+    /// Decodes JPEG data upright with its short side `shortSide`.
+    public func decode(_ data: [UInt8], shortSide: Int) throws(DecodeError) -> DecodedImage {
+        if let format = PhotoDecoder.sniffOtherFormat(data) { throw .unsupportedFormat(format) }
+        let header = try JPEG.readHeader(data)
+        let orientation = header.exif.map { ExifInfo.parse($0).orientation } ?? .up
+        let short = min(header.width, header.height)
+        let scale = PhotoDecoder.scaleEighths(forFactor: Double(shortSide) / Double(short))
+        var options = JPEG.DecodeOptions(scaleEighths: scale)
+        if usesShortcuts {
+            options.fast = scale <= 2
+            options.dcScansOnly = scale == 1
+        }
+        let (decoded, scans) = try JPEG.decodeCountingScans(data, options: options)
+        let upright = orientation.apply(to: decoded)
+        return DecodedImage(image: PhotoDecoder.scaled(upright, shortSide: shortSide), origin: .file(scaleEighths: scale, scans: scans))
+    }
+
+    /// `image` shrunk so that its short side is `shortSide`; never enlarged.
+    public static func scaled(_ image: RGBImage, shortSide: Int) -> RGBImage {
+        let short = min(image.width, image.height)
+        guard short > shortSide, shortSide > 0 else { return image }
+        let factor = Double(shortSide) / Double(short)
+        let width = max(1, Int((Double(image.width) * factor).rounded()))
+        let height = max(1, Int((Double(image.height) * factor).rounded()))
+        let whole = Resampler.Region(x: 0, y: 0, width: Double(image.width), height: Double(image.height))
+        return Resampler.resample(image, region: whole, width: width, height: height)
     }
 
     /// The smallest libjpeg scale k/8 (k in 1...8) at which an image needs no enlarging to be
@@ -32,37 +106,38 @@ public struct PhotoDecoder: PhotoDecoding {
         return fit == .fill ? max(fx, fy) : min(fx, fy)
     }
 
-    public static func tileImage(of photo: Photo, width: Int, height: Int, fit: FitMode) throws(DecodeError) -> RGBImage {
-        shape(try decodeUpright(photo, atLeast: (width, height), fit: fit), width: width, height: height, fit: fit)
-    }
-
-    /// The photo decoded large enough for `box`, oriented for display.
-    public static func decodeUpright(_ photo: Photo, atLeast box: (width: Int, height: Int), fit: FitMode) throws(DecodeError) -> RGBImage {
-        guard photo.format == .jpeg else {
-            if case .other(let name) = photo.format { throw .unsupportedFormat(name) }
-            throw .unsupportedFormat("")
-        }
-        return try decodeUpright(try FileReader.read(photo.path), atLeast: box, fit: fit)
-    }
-
-    public static func tileImage(fromJPEG data: [UInt8], width: Int, height: Int, fit: FitMode) throws(DecodeError) -> RGBImage {
-        shape(try decodeUpright(data, atLeast: (width, height), fit: fit), width: width, height: height, fit: fit)
-    }
-
-    static func shape(_ upright: RGBImage, width: Int, height: Int, fit: FitMode) -> RGBImage {
+    /// A tile's pixels from an upright image: centre-cropped (fill) or letterboxed (fit).
+    public static func shape(_ upright: RGBImage, width: Int, height: Int, fit: FitMode) -> RGBImage {
         fit == .fill ? Resampler.fill(upright, width: width, height: height)
                      : Resampler.fit(upright, width: width, height: height)
     }
 
-    /// Decodes at the smallest scale that still covers `box` in the given fit, oriented for display.
+    /// JPEG data decoded large enough for `box`, upright: for `--print` of a single photo.
     public static func decodeUpright(_ data: [UInt8], atLeast box: (width: Int, height: Int), fit: FitMode) throws(DecodeError) -> RGBImage {
         if let format = sniffOtherFormat(data) { throw .unsupportedFormat(format) }
         let header = try JPEG.readHeader(data)
         let orientation = header.exif.map { ExifInfo.parse($0).orientation } ?? .up
         let shown = orientation.displaySize(width: header.width, height: header.height)
         let scale = scaleEighths(forFactor: factor(width: shown.width, height: shown.height, box: box, fit: fit))
-        let decoded = try JPEG.decode(data, options: JPEG.DecodeOptions(scaleEighths: scale))
-        return orientation.apply(to: decoded)
+        return orientation.apply(to: try JPEG.decode(data, options: JPEG.DecodeOptions(scaleEighths: scale)))
+    }
+
+    public static func decodeUpright(_ photo: Photo, atLeast box: (width: Int, height: Int), fit: FitMode) throws(DecodeError) -> RGBImage {
+        try checkFormat(photo)
+        return try decodeUpright(try FileReader.read(photo.path), atLeast: box, fit: fit)
+    }
+
+    /// A tile straight from JPEG data, without the caches.
+    public static func tileImage(fromJPEG data: [UInt8], width: Int, height: Int, fit: FitMode) throws(DecodeError) -> RGBImage {
+        shape(try decodeUpright(data, atLeast: (width, height), fit: fit), width: width, height: height, fit: fit)
+    }
+
+    static func checkFormat(_ photo: Photo) throws(DecodeError) {
+        switch photo.format {
+        case .jpeg: return
+        case .other(let name): throw .unsupportedFormat(name)
+        case .notAnImage: throw .unsupportedFormat("")
+        }
     }
 
     /// Names the format of data that is plainly not JPEG, for files with a .jpg name.

@@ -1,20 +1,21 @@
-/// Turns a tile's pixels into what the terminal is sent. The seam where tests put a fake.
+/// Turns an upright image into what the terminal is sent for one tile. The seam where tests put a fake.
 public protocol TileEncoding: Sendable {
-    func encode(_ image: RGBImage, for request: TileRequest) -> EncodedTile
+    func encode(_ source: RGBImage, for request: TileRequest) -> EncodedTile
 }
 
-/// Sixel through libsixel, or half-block cells.
+/// Crops or letterboxes the source to the tile's box, then encodes sixel (libsixel) or half-block cells.
 public struct TileEncoder: TileEncoding {
     public init() {}
 
-    public func encode(_ image: RGBImage, for request: TileRequest) -> EncodedTile {
-        let kept = request.keptRows < image.height ? image.topRows(request.keptRows) : image
+    public func encode(_ source: RGBImage, for request: TileRequest) -> EncodedTile {
+        var image = PhotoDecoder.shape(source, width: request.width, height: request.height, fit: request.fit)
+        if request.keptRows < image.height { image = image.topRows(request.keptRows) }
         switch request.mode {
         case .sixel(let colors):
             // libsixel fails only on an empty image or no memory; an empty tile draws nothing.
-            return .sixel((try? Sixel.encode(kept, colors: colors)) ?? [])
+            return .sixel((try? Sixel.encode(image, colors: colors)) ?? [])
         case .halfBlock(let colors):
-            return .cells(HalfBlock.encode(kept, colors: colors))
+            return .cells(HalfBlock.encode(image, colors: colors))
         }
     }
 }

@@ -1,19 +1,26 @@
 import Foundation
 
-/// Makes tiles in the background: a decode stage (photo to pixels) and an encode stage (pixels
-/// to terminal bytes), run by a fixed pool of worker threads, never on the event loop.
+/// Makes tiles in the background on a fixed pool of worker threads, never on the event loop.
 ///
-/// The loop says what it wants with `want(_:)`, the whole set each frame, most urgent first.
-/// The same key is one task however often it is wanted (a clipped and a whole tile share one
-/// decode); a task's priority is the highest of those wanting it; tasks no longer wanted are
-/// dropped before they start. A task already running finishes and its result is cached, but
-/// the loop draws only what is on screen, so a stale result is never shown.
+/// Three kinds of task, each keyed: *fetch* a tier image (derived from a larger tier in memory,
+/// else loaded from the disk cache, else decoded) or a photo's EXIF thumbnail; *encode* a tile
+/// from one of those; and, when nothing else is left, *store* new tier images to the disk cache.
+///
+/// The loop says what it wants with `want(_:)`, the whole list each frame, most urgent first.
+/// The same key is one task however often it is wanted (a cut and a whole tile share one tier
+/// image; tiles at every column count within a tier share one decode). A fetch task's priority
+/// is the highest of the encode tasks waiting for it. Tasks no longer wanted are dropped before
+/// they start; one already running finishes into the cache, and the loop draws only what is on
+/// screen, so a stale result is never shown.
 public final class TilePipeline: @unchecked Sendable {
     // Everything below `condition` is guarded by it.
     private let condition = NSCondition()
-    private var encodeTasks: [TileRequest: EncodeTask] = [:]
-    private var decodeTasks: [PixelKey: DecodeTask] = [:]
+    private var encodeTasks: [TileRequest: Task] = [:]
+    private var fetchTasks: [Source: Task] = [:]
+    private var storeQueue: [(TierKey, RGBImage)] = []
+    private var storesRunning = 0
     private var failures: [Int: DecodeError] = [:]
+    private var noThumbnail: Set<Int> = []
     private var stopped = false
     private var counters = Counters()
 
@@ -21,16 +28,12 @@ public final class TilePipeline: @unchecked Sendable {
     private let cache: TileCache
     private let decoder: PhotoDecoding
     private let encoder: TileEncoding
+    private let tierStore: TierStoring?
     private let onFinish: @Sendable (TileRequest) -> Void
 
-    struct EncodeTask {
-        var priority: Priority
-        var order: Int
-        var ready: Bool          // its pixels are in the cache
-        var running = false
-    }
+    enum Source: Hashable { case tier(TierKey), thumbnail(Int) }
 
-    struct DecodeTask {
+    struct Task {
         var priority: Priority
         var order: Int
         var running = false
@@ -38,19 +41,28 @@ public final class TilePipeline: @unchecked Sendable {
 
     /// How much work was started: what the coalescing and cancelling tests count.
     public struct Counters: Sendable, Equatable {
+        /// Photos decoded (from their file or their EXIF thumbnail).
         public var decodes = 0
+        public var thumbnails = 0
+        /// Tier images made from a larger tier in memory.
+        public var derived = 0
+        public var diskHits = 0
         public var encodes = 0
+        public var stores = 0
+        public init() {}
     }
 
-    private enum Job { case decode(PixelKey), encode(TileRequest) }
+    private enum Job { case fetch(Source), encode(TileRequest), store(TierKey, RGBImage) }
 
     public init(photos: [Photo], cache: TileCache, decoder: PhotoDecoding = PhotoDecoder(),
-                encoder: TileEncoding = TileEncoder(), workers: Int = ProcessInfo.processInfo.activeProcessorCount,
+                encoder: TileEncoding = TileEncoder(), tierStore: TierStoring? = nil,
+                workers: Int = ProcessInfo.processInfo.activeProcessorCount,
                 onFinish: @escaping @Sendable (TileRequest) -> Void) {
         self.photos = photos
         self.cache = cache
         self.decoder = decoder
         self.encoder = encoder
+        self.tierStore = tierStore
         self.onFinish = onFinish
         for i in 0..<max(1, workers) {
             let thread = Thread { [self] in work() }
@@ -59,57 +71,80 @@ public final class TilePipeline: @unchecked Sendable {
         }
     }
 
-    public var workDone: Counters { condition.lock(); defer { condition.unlock() }; return counters }
+    public var workDone: Counters { locked { counters } }
 
     /// Why the photo could not be decoded, once a decode has failed.
-    public func failure(forPhoto index: Int) -> DecodeError? {
-        condition.lock(); defer { condition.unlock() }
-        return failures[index]
-    }
+    public func failure(forPhoto index: Int) -> DecodeError? { locked { failures[index] } }
 
     /// Replaces what is wanted. Earlier entries of equal priority are done first.
     public func want(_ requests: [(TileRequest, Priority)]) {
-        condition.lock(); defer { condition.unlock() }
-        var wanted = Set<TileRequest>()
-        for (order, (request, priority)) in requests.enumerated() {
-            guard failures[request.pixels.photo] == nil, !cache.hasEncoded(request) else { continue }
-            wanted.insert(request)
-            if var task = encodeTasks[request] {
-                task.priority = priority; task.order = order
-                encodeTasks[request] = task
-            } else {
-                encodeTasks[request] = EncodeTask(priority: priority, order: order,
-                                                  ready: cache.pixels(request.pixels) != nil)
+        locked {
+            var wanted = Set<TileRequest>()
+            for (order, (request, priority)) in requests.enumerated() {
+                guard failures[request.photo] == nil, !cache.hasEncoded(request) else { continue }
+                // A preview is worth making only while the real picture is still far off.
+                if request.isPreview && (noThumbnail.contains(request.photo) || cache.hasTier(request.tierKey)
+                                         || cache.hasEncoded(request.final)) { continue }
+                wanted.insert(request)
+                if encodeTasks[request] != nil {
+                    encodeTasks[request]!.priority = priority
+                    encodeTasks[request]!.order = order
+                } else {
+                    encodeTasks[request] = Task(priority: priority, order: order)
+                }
             }
+            encodeTasks = encodeTasks.filter { wanted.contains($0.key) || $0.value.running }
+            rebuildFetchTasks()
+            condition.broadcast()
         }
-        encodeTasks = encodeTasks.filter { wanted.contains($0.key) || $0.value.running }
-        rebuildDecodeTasks()
-        condition.broadcast()
+    }
+
+    /// Waits until every new tier image has been written to the disk cache: before `--print` exits.
+    public func waitForStores() {
+        condition.lock()
+        while !stopped && (!storeQueue.isEmpty || storesRunning > 0) { condition.wait() }
+        condition.unlock()
     }
 
     /// Stops the workers after their current job.
     public func stop() {
-        condition.lock(); stopped = true; condition.broadcast(); condition.unlock()
+        locked { stopped = true; condition.broadcast() }
     }
 
-    /// A decode task for every pixel key that a waiting encode task needs, at the highest
-    /// priority among them; the rest are dropped unless running.
-    private func rebuildDecodeTasks() {
-        var needed: [PixelKey: DecodeTask] = [:]
-        for (request, task) in encodeTasks where !task.ready && !task.running {
-            let key = request.pixels
-            if var existing = needed[key] {
+    private func locked<T>(_ body: () -> T) -> T {
+        condition.lock()
+        defer { condition.unlock() }
+        return body()
+    }
+
+    private func source(of request: TileRequest) -> Source {
+        request.isPreview ? .thumbnail(request.photo) : .tier(request.tierKey)
+    }
+
+    private func isAvailable(_ source: Source) -> Bool {
+        switch source {
+        case .tier(let key): return cache.hasTier(key)
+        case .thumbnail(let photo): return cache.hasThumbnail(photo)
+        }
+    }
+
+    /// A fetch task for every source that a waiting encode task lacks, at the highest priority
+    /// among them; fetches no one waits for are dropped unless running.
+    private func rebuildFetchTasks() {
+        var needed: [Source: Task] = [:]
+        for (request, task) in encodeTasks where !task.running {
+            let source = source(of: request)
+            guard !isAvailable(source) else { continue }
+            if var existing = needed[source] {
                 existing.priority = max(existing.priority, task.priority)
                 existing.order = min(existing.order, task.order)
-                needed[key] = existing
+                needed[source] = existing
             } else {
-                needed[key] = DecodeTask(priority: task.priority, order: task.order)
+                needed[source] = Task(priority: task.priority, order: task.order)
             }
         }
-        for (key, task) in decodeTasks where task.running {
-            needed[key, default: task].running = true
-        }
-        decodeTasks = needed
+        for (source, task) in fetchTasks where task.running { needed[source, default: task].running = true }
+        fetchTasks = needed
     }
 
     private func nextJob() -> Job? {
@@ -118,8 +153,14 @@ public final class TilePipeline: @unchecked Sendable {
             if let b = best, (b.1, -b.2) >= (priority, -order) { return }
             best = (job, priority, order)
         }
-        for (key, task) in decodeTasks where !task.running { consider(.decode(key), task.priority, task.order) }
-        for (request, task) in encodeTasks where task.ready && !task.running { consider(.encode(request), task.priority, task.order) }
+        for (source, task) in fetchTasks where !task.running { consider(.fetch(source), task.priority, task.order) }
+        for (request, task) in encodeTasks where !task.running && isAvailable(source(of: request)) {
+            consider(.encode(request), task.priority, task.order)
+        }
+        if best == nil, let (key, image) = storeQueue.first {
+            storeQueue.removeFirst()
+            return .store(key, image)
+        }
         return best?.0
     }
 
@@ -133,59 +174,93 @@ public final class TilePipeline: @unchecked Sendable {
             }
             guard !stopped, let job else { condition.unlock(); return }
             switch job {
-            case .decode(let key): decodeTasks[key]?.running = true; counters.decodes += 1
+            case .fetch(let source): fetchTasks[source]?.running = true
             case .encode(let request): encodeTasks[request]?.running = true; counters.encodes += 1
+            case .store: storesRunning += 1; counters.stores += 1
             }
             condition.unlock()
             switch job {
-            case .decode(let key): decode(key)
+            case .fetch(.tier(let key)): fetchTier(key)
+            case .fetch(.thumbnail(let photo)): fetchThumbnail(photo)
             case .encode(let request): encode(request)
+            case .store(let key, let image):
+                tierStore?.save(image, of: photos[key.photo], tier: key.tier)
+                locked { storesRunning -= 1; condition.broadcast() }
             }
         }
     }
 
-    private func decode(_ key: PixelKey) {
-        let result: Result<RGBImage, DecodeError>
-        if photos.indices.contains(key.photo) {
+    /// A tier image: from a larger tier in memory, else the disk cache, else the decoder.
+    private func fetchTier(_ key: TierKey) {
+        var result: Result<RGBImage, DecodeError>
+        var worthStoring = false
+        if let larger = key.tier.larger.lazy.compactMap({ self.cache.tier(TierKey(photo: key.photo, tier: $0)) }).first {
+            result = .success(PhotoDecoder.scaled(larger, shortSide: key.tier.size))
+            locked { counters.derived += 1 }
+        } else if photos.indices.contains(key.photo), let image = tierStore?.load(photos[key.photo], tier: key.tier) {
+            result = .success(image)
+            locked { counters.diskHits += 1 }
+        } else if photos.indices.contains(key.photo) {
+            locked { counters.decodes += 1 }
             do throws(DecodeError) {
-                result = .success(try decoder.tileImage(of: photos[key.photo], width: key.width, height: key.height, fit: key.fit))
+                let decoded = try decoder.image(of: photos[key.photo], shortSide: key.tier.size)
+                result = .success(decoded.image)
+                // Decodes are worth keeping on disk; an EXIF thumbnail is as quick to read again.
+                worthStoring = decoded.origin != .exifThumbnail
             } catch { result = .failure(error) }
         } else {
             result = .failure(.unreadable("no such photo"))
         }
         var failed: [TileRequest] = []
-        condition.lock()
-        decodeTasks[key] = nil
-        switch result {
-        case .success(let image):
-            cache.store(image, for: key)
-            for (request, _) in encodeTasks where request.pixels == key { encodeTasks[request]?.ready = true }
-        case .failure(let error):
-            failures[key.photo] = error
-            failed = encodeTasks.keys.filter { $0.pixels.photo == key.photo && encodeTasks[$0]?.running == false }
-            for request in failed { encodeTasks[request] = nil }
+        locked {
+            fetchTasks[.tier(key)] = nil
+            switch result {
+            case .success(let image):
+                cache.store(tier: image, for: key)
+                if worthStoring && tierStore != nil { storeQueue.append((key, image)) }
+            case .failure(let error):
+                failures[key.photo] = error
+                failed = encodeTasks.filter { $0.key.photo == key.photo && !$0.value.running }.map(\.key)
+                failed.forEach { encodeTasks[$0] = nil }
+                rebuildFetchTasks()
+            }
+            condition.broadcast()
         }
-        condition.broadcast()
-        condition.unlock()
         failed.forEach(onFinish)
     }
 
-    private func encode(_ request: TileRequest) {
-        guard let pixels = cache.pixels(request.pixels) else {
-            // Evicted between decode and encode: decode again.
-            condition.lock()
-            encodeTasks[request]?.running = false
-            encodeTasks[request]?.ready = false
-            rebuildDecodeTasks()
+    private func fetchThumbnail(_ photo: Int) {
+        let thumbnail = photos.indices.contains(photo) ? decoder.thumbnail(of: photos[photo]) : nil
+        locked {
+            counters.thumbnails += 1
+            fetchTasks[.thumbnail(photo)] = nil
+            if let thumbnail {
+                cache.store(thumbnail: thumbnail, for: photo)
+            } else {
+                noThumbnail.insert(photo)
+                encodeTasks = encodeTasks.filter { !($0.key.isPreview && $0.key.photo == photo) || $0.value.running }
+            }
             condition.broadcast()
-            condition.unlock()
+        }
+    }
+
+    private func encode(_ request: TileRequest) {
+        let image: RGBImage?
+        switch source(of: request) {
+        case .tier(let key): image = cache.tier(key)
+        case .thumbnail(let photo): image = cache.thumbnail(photo)
+        }
+        guard let image else {
+            // Evicted between fetch and encode: fetch again.
+            locked {
+                encodeTasks[request]?.running = false
+                rebuildFetchTasks()
+                condition.broadcast()
+            }
             return
         }
-        let tile = encoder.encode(pixels, for: request)
-        cache.store(tile, for: request)
-        condition.lock()
-        encodeTasks[request] = nil
-        condition.unlock()
+        cache.store(encoder.encode(image, for: request), for: request)
+        locked { encodeTasks[request] = nil }
         onFinish(request)
     }
 }

@@ -63,7 +63,10 @@ public struct PaintOp: Sendable {
 
 extension PaintTile {
     func ops(colors: HalfBlock.Colors) -> [PaintOp] {
-        if case .image(_, .sixel(let bytes)) = content { return [PaintOp(row: row, column: column, bytes: bytes)] }
+        switch content {
+        case .image(_, .sixel(let bytes)), .preview(_, .sixel(let bytes)): return [PaintOp(row: row, column: column, bytes: bytes)]
+        default: break
+        }
         return cellLines(colors: colors).enumerated().map {
             PaintOp(row: row + $0.offset, column: column, bytes: $0.element, cells: width)
         }

@@ -1,13 +1,23 @@
 /// What a tile slot shows right now.
 public enum TileContent: Sendable {
     case image(TileRequest, EncodedTile)
+    /// A soft first picture (from the EXIF thumbnail) until the real one is ready.
+    case preview(TileRequest, EncodedTile)
     case failed(String)
     case loading
+
+    /// Still waiting for its final picture.
+    public var isPending: Bool {
+        switch self {
+        case .image, .failed: return false
+        case .preview, .loading: return true
+        }
+    }
 
     /// Equal ids draw the same thing: what the painter compares to skip unchanged tiles.
     public var id: ContentID {
         switch self {
-        case .image(let request, _): return .image(request)
+        case .image(let request, _), .preview(let request, _): return .image(request)
         case .failed(let reason): return .failed(reason)
         case .loading: return .loading
         }
@@ -37,8 +47,8 @@ public struct PaintTile: Sendable {
     /// The tile as rows of cell bytes, for everything but a sixel image.
     func cellLines(colors: HalfBlock.Colors) -> [[UInt8]] {
         switch content {
-        case .image(_, .cells(let lines)): return Array(lines.prefix(rows))
-        case .image(_, .sixel): return []
+        case .image(_, .cells(let lines)), .preview(_, .cells(let lines)): return Array(lines.prefix(rows))
+        case .image(_, .sixel), .preview(_, .sixel): return []
         case .failed(let reason): return Placeholder.cells(width: width, rows: rows, lines: [reason, name], colors: colors)
         case .loading: return Placeholder.cells(width: width, rows: rows, lines: [], colors: colors)
         }
