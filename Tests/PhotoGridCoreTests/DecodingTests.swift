@@ -106,10 +106,10 @@ import Testing
         let folder = TestImages.scratchFolder("unreadable")
         defer { TestImages.remove(folder) }
         let missing = Photo(path: RawPath(folder + "/gone.jpg"), relativePath: RawPath("gone.jpg"))
-        #expect(throws: DecodeError.self) { try PhotoDecoder().image(of: missing, shortSide: 10) }
+        #expect(throws: DecodeError.self) { try PhotoDecoder().image(of: missing, covering: 10, atMost: 64) }
         #expect(PhotoDecoder().thumbnail(of: missing) == nil)
         let heic = Photo(path: RawPath(folder + "/a.heic"), relativePath: RawPath("a.heic"))
-        #expect(throws: DecodeError.unsupportedFormat("HEIC")) { try PhotoDecoder().image(of: heic, shortSide: 10) }
+        #expect(throws: DecodeError.unsupportedFormat("HEIC")) { try PhotoDecoder().image(of: heic, covering: 10, atMost: 64) }
         #expect(DecodeError.unsupportedFormat("HEIC").reason == "unsupported format (HEIC)")
         #expect(DecodeError.unreadable("x").reason == "unreadable")
         #expect(DecodeError.corrupt("x").reason == "corrupt JPEG")

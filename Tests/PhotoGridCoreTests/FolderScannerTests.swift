@@ -36,7 +36,7 @@ import Testing
         #expect(photos.count == 1)
         #expect(photos[0].path == path)
         #expect(photos[0].name == "caf\u{FFFD}.jpg")
-        #expect(try PhotoDecoder().image(of: photos[0], shortSide: 8).image.width == 8)
+        #expect(try PhotoDecoder().image(of: photos[0], covering: 8, atMost: 8).image.width == 8)
     }
 
     @Test func aMissingOrPlainFileRootIsAClearError() {

@@ -25,14 +25,16 @@ final class FakeDecoder: PhotoDecoding {
 
     static func index(_ photo: Photo) -> Int { Int(photo.name.prefix { $0.isNumber })! }
 
-    func image(of photo: Photo, shortSide: Int) throws(DecodeError) -> DecodedImage {
+    /// A large photo, "decoded" to exactly the size asked for (as a DCT scale would, roughly).
+    func image(of photo: Photo, covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
         let index = FakeDecoder.index(photo)
         calls.withLock { $0.append(index) }
-        sizes.withLock { $0.append(shortSide) }
+        sizes.withLock { $0.append(size) }
         started.signal()
         if held.contains(index) { gate.wait() }
         if failing.contains(index) { throw .corrupt("fake") }
-        let image = RGBImage(width: shortSide * 3 / 2, height: shortSide, fill: RGB(UInt8(index), 0, 0))
+        let short = min(size, limit)
+        let image = RGBImage(width: short * 3 / 2, height: short, fill: RGB(UInt8(index), 0, 0))
         return DecodedImage(image: image, origin: .file(scaleEighths: 1, scans: 1))
     }
 
@@ -45,10 +47,10 @@ final class FakeDecoder: PhotoDecoding {
 
 /// A disk cache in memory.
 final class FakeTierStore: TierStoring {
-    let saved = Mutex<[String: RGBImage]>([:])
+    let saved = Mutex<[String: DecodedImage]>([:])
     func name(_ photo: Photo, _ tier: Tier) -> String { "\(photo.path)#\(tier.size)" }
-    func load(_ photo: Photo, tier: Tier) -> RGBImage? { saved.withLock { $0[name(photo, tier)] } }
-    func save(_ image: RGBImage, of photo: Photo, tier: Tier) { saved.withLock { $0[name(photo, tier)] = image } }
+    func load(_ photo: Photo, tier: Tier) -> DecodedImage? { saved.withLock { $0[name(photo, tier)] } }
+    func save(_ image: DecodedImage, of photo: Photo, tier: Tier) { saved.withLock { $0[name(photo, tier)] = image } }
 }
 
 /// Collects finished requests.
@@ -127,16 +129,23 @@ final class Finished: Sendable {
         let finished = Finished()
         let pipeline = pipeline(decoder, finished)
         defer { pipeline.stop() }
-        pipeline.want([(request(3, size: 390), .visible)])            // tier 512
+        pipeline.want([(request(3, size: 390), .visible)])            // tier 512, decoded for 390
         #expect(finished.wait(for: 1))
         pipeline.want([(request(3, size: 200), .visible), (request(3, size: 60), .visible)])   // tiers 256 and 64
         #expect(finished.wait(for: 2))
-        #expect(decoder.sizes.withLock { $0 } == [512])
+        #expect(decoder.sizes.withLock { $0 } == [390])
         #expect(pipeline.workDone.derived == 2)
-        // Going up needs a decode: nothing larger is in memory.
+        // Larger tiles within the same tier need more than was decoded: decoded again, for them.
+        pipeline.want([(request(3, size: 470), .visible)])
+        #expect(finished.wait(for: 1))
+        // Going up a tier needs a decode too: nothing larger is in memory.
         pipeline.want([(request(3, size: 900), .visible)])
         #expect(finished.wait(for: 1))
-        #expect(decoder.sizes.withLock { $0 } == [512, 1024])
+        #expect(decoder.sizes.withLock { $0 } == [390, 470, 900])
+        // And a tile smaller than what tier 1024 holds now is cut from it, in tier 512.
+        pipeline.want([(request(3, size: 500), .visible)])
+        #expect(finished.wait(for: 1))
+        #expect(decoder.sizes.withLock { $0 }.count == 3)
     }
 
     @Test func previewsComeFromThumbnailsFirstAndOnlyWhereThereAreAny() throws {

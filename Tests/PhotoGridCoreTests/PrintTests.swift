@@ -45,7 +45,7 @@ import Testing
         #expect(shown.width == frame.width && shown.height == layout.tileRows * 2)
         // What the pipeline makes: the tier image covering the tile, then cropped to it.
         let (w, h) = (frame.width, layout.tileRows * 2)
-        let tier = try PhotoDecoder().image(of: photos[0], shortSide: Tier.covering(max(w, h)).size).image
+        let tier = try PhotoDecoder().image(of: photos[0], covering: max(w, h), atMost: Tier.covering(max(w, h)).size).image
         let expected = PhotoDecoder.shape(tier, width: w, height: h, fit: .fill)
         #expect(shown == expected)
     }
@@ -66,7 +66,7 @@ import Testing
             #expect(decoded.width == w && decoded.height == place.visibleRows * 20)
             // The sixel shows the photo's tile: close to the decoded, resampled pixels.
             if case .jpeg = photos[index].format,
-               let tier = try? PhotoDecoder(usesThumbnails: false).image(of: photos[index], shortSide: Tier.covering(max(w, h)).size) {
+               let tier = try? PhotoDecoder(usesThumbnails: false).image(of: photos[index], covering: max(w, h), atMost: Tier.covering(max(w, h)).size) {
                 let tile = PhotoDecoder.shape(tier.image, width: w, height: h, fit: .fill)
                 #expect(TestImages.meanAbsoluteError(tile.topRows(decoded.height), decoded) < 8)
             }

@@ -40,7 +40,9 @@ struct PrintCommand {
         defer { session.pipeline.stop() }
         let layout = GridLayout(screen: screen, columns: options.columns ?? GridLayout.startColumns(photos: photos.count, screen: screen))
         let position = GridPosition()
-        session.pipeline.want(session.wanted(layout: layout, position: position, direction: 1).filter { $0.1 == .visible })
+        // Only the final tiles of the screen: nobody sees a preview of a printed frame.
+        session.pipeline.want(session.wanted(layout: layout, position: position, direction: 1)
+            .filter { $0.1 == .visible && !$0.0.isPreview })
         while !session.screenIsFinal(layout: layout, position: position) {
             mailbox.wait(milliseconds: 1000)
             _ = mailbox.drain()

@@ -9,6 +9,7 @@ public final class TileCache: Sendable {
 
     enum Value: Sendable {
         case image(RGBImage)
+        case tier(DecodedImage)
         case encoded(EncodedTile)
     }
 
@@ -21,7 +22,10 @@ public final class TileCache: Sendable {
     public var totalBytes: Int { store.totalCost }
     public var limitBytes: Int { store.limit }
 
-    public func tier(_ key: TierKey) -> RGBImage? { image(.tier(key)) }
+    public func tier(_ key: TierKey) -> DecodedImage? {
+        if case .tier(let image)? = store.value(for: .tier(key)) { return image }
+        return nil
+    }
     public func hasTier(_ key: TierKey) -> Bool { store.contains(.tier(key)) }
     public func thumbnail(_ photo: Int) -> RGBImage? { image(.thumbnail(photo)) }
     public func hasThumbnail(_ photo: Int) -> Bool { store.contains(.thumbnail(photo)) }
@@ -33,7 +37,7 @@ public final class TileCache: Sendable {
 
     public func hasEncoded(_ request: TileRequest) -> Bool { store.contains(.encoded(request)) }
 
-    public func store(tier image: RGBImage, for key: TierKey) { store.set(.image(image), for: .tier(key), cost: image.byteCount) }
+    public func store(tier image: DecodedImage, for key: TierKey) { store.set(.tier(image), for: .tier(key), cost: image.image.byteCount) }
     public func store(thumbnail image: RGBImage, for photo: Int) { store.set(.image(image), for: .thumbnail(photo), cost: image.byteCount) }
     public func store(_ tile: EncodedTile, for request: TileRequest) { store.set(.encoded(tile), for: .encoded(request), cost: tile.byteCount) }
 

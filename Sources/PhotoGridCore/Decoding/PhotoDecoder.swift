@@ -6,7 +6,8 @@ public enum FitMode: String, Hashable, Sendable {
     case fit
 }
 
-/// A photo decoded for the caches: upright, scaled so that its short side is what was asked.
+/// A photo decoded for the caches: upright, its short side at least what was asked for (unless
+/// the photo is smaller) and at most the limit given.
 public struct DecodedImage: Sendable {
     public enum Origin: Equatable, Sendable {
         /// The EXIF thumbnail was large enough: the photo itself was not read.
@@ -17,12 +18,24 @@ public struct DecodedImage: Sendable {
 
     public var image: RGBImage
     public var origin: Origin
+    /// The photo at its full size: no larger image of it exists.
+    public var isComplete: Bool
+
+    public init(image: RGBImage, origin: Origin, isComplete: Bool = false) {
+        self.image = image
+        self.origin = origin
+        self.isComplete = isComplete
+    }
+
+    /// Whether tiles `size` pixels wide and tall can be cut from it without enlarging.
+    public func covers(_ size: Int) -> Bool { isComplete || min(image.width, image.height) >= size }
 }
 
 /// Makes images of photos for the pipeline. The seam where tests put a fake.
 public protocol PhotoDecoding: Sendable {
-    /// The photo upright, its short side `shortSide` pixels (its own size, when smaller).
-    func image(of photo: Photo, shortSide: Int) throws(DecodeError) -> DecodedImage
+    /// The photo upright, its short side at least `size` pixels (its own size, when smaller) and
+    /// at most `limit`: decoded for `size`, kept up to `limit` so that larger tiles can use it too.
+    func image(of photo: Photo, covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage
     /// The photo's embedded EXIF thumbnail, upright and cut to the photo's shape; nil when there is none.
     func thumbnail(of photo: Photo) -> RGBImage?
 }
@@ -46,17 +59,17 @@ public struct PhotoDecoder: PhotoDecoding {
     /// EXIF segment (at most 64 KB) with its thumbnail among them.
     static let headLength = 128 * 1024
 
-    public func image(of photo: Photo, shortSide: Int) throws(DecodeError) -> DecodedImage {
+    public func image(of photo: Photo, covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
         try PhotoDecoder.checkFormat(photo)
         let head = try FileReader.read(photo.path, limit: FileReader.defaultLimit, prefix: PhotoDecoder.headLength)
         if let format = PhotoDecoder.sniffOtherFormat(head) { throw .unsupportedFormat(format) }
         if usesThumbnails, let header = try? JPEG.readHeader(head),
            let thumbnail = PhotoDecoder.thumbnail(header: header, data: head),
-           min(thumbnail.width, thumbnail.height) >= min(shortSide, header.width, header.height) {
-            return DecodedImage(image: PhotoDecoder.scaled(thumbnail, shortSide: shortSide), origin: .exifThumbnail)
+           min(thumbnail.width, thumbnail.height) >= min(size, header.width, header.height) {
+            return DecodedImage(image: PhotoDecoder.scaled(thumbnail, shortSide: limit), origin: .exifThumbnail)
         }
         let data = head.count < PhotoDecoder.headLength ? head : try FileReader.read(photo.path)
-        return try decode(data, shortSide: shortSide)
+        return try decode(data, covering: size, atMost: limit)
     }
 
     public func thumbnail(of photo: Photo) -> RGBImage? {
@@ -66,13 +79,13 @@ public struct PhotoDecoder: PhotoDecoding {
         return PhotoDecoder.thumbnail(header: header, data: head)
     }
 
-    /// Decodes JPEG data upright with its short side `shortSide`.
-    public func decode(_ data: [UInt8], shortSide: Int) throws(DecodeError) -> DecodedImage {
+    /// Decodes JPEG data upright, its short side between `size` and `limit` where the photo allows.
+    public func decode(_ data: [UInt8], covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
         if let format = PhotoDecoder.sniffOtherFormat(data) { throw .unsupportedFormat(format) }
         let header = try JPEG.readHeader(data)
         let orientation = header.exif.map { ExifInfo.parse($0).orientation } ?? .up
         let short = min(header.width, header.height)
-        let scale = PhotoDecoder.scaleEighths(forFactor: Double(shortSide) / Double(short))
+        let scale = PhotoDecoder.scaleEighths(forFactor: Double(size) / Double(short))
         var options = JPEG.DecodeOptions(scaleEighths: scale)
         if usesShortcuts {
             options.fast = scale <= 2
@@ -80,7 +93,9 @@ public struct PhotoDecoder: PhotoDecoding {
         }
         let (decoded, scans) = try JPEG.decodeCountingScans(data, options: options)
         let upright = orientation.apply(to: decoded)
-        return DecodedImage(image: PhotoDecoder.scaled(upright, shortSide: shortSide), origin: .file(scaleEighths: scale, scans: scans))
+        let kept = PhotoDecoder.scaled(upright, shortSide: limit)
+        let complete = scale == 8 && kept.width == upright.width
+        return DecodedImage(image: kept, origin: .file(scaleEighths: scale, scans: scans), isComplete: complete)
     }
 
     /// `image` shrunk so that its short side is `shortSide`; never enlarged.

@@ -17,7 +17,7 @@ public final class TilePipeline: @unchecked Sendable {
     private let condition = NSCondition()
     private var encodeTasks: [TileRequest: Task] = [:]
     private var fetchTasks: [Source: Task] = [:]
-    private var storeQueue: [(TierKey, RGBImage)] = []
+    private var storeQueue: [(TierKey, DecodedImage)] = []
     private var storesRunning = 0
     private var failures: [Int: DecodeError] = [:]
     private var noThumbnail: Set<Int> = []
@@ -37,6 +37,8 @@ public final class TilePipeline: @unchecked Sendable {
         var priority: Priority
         var order: Int
         var running = false
+        /// For a tier fetch: the short side the waiting tiles need.
+        var size = 0
     }
 
     /// How much work was started: what the coalescing and cancelling tests count.
@@ -52,7 +54,7 @@ public final class TilePipeline: @unchecked Sendable {
         public init() {}
     }
 
-    private enum Job { case fetch(Source), encode(TileRequest), store(TierKey, RGBImage) }
+    private enum Job { case fetch(Source, size: Int), encode(TileRequest), store(TierKey, DecodedImage) }
 
     public init(photos: [Photo], cache: TileCache, decoder: PhotoDecoding = PhotoDecoder(),
                 encoder: TileEncoding = TileEncoder(), tierStore: TierStoring? = nil,
@@ -83,7 +85,7 @@ public final class TilePipeline: @unchecked Sendable {
             for (order, (request, priority)) in requests.enumerated() {
                 guard failures[request.photo] == nil, !cache.hasEncoded(request) else { continue }
                 // A preview is worth making only while the real picture is still far off.
-                if request.isPreview && (noThumbnail.contains(request.photo) || cache.hasTier(request.tierKey)
+                if request.isPreview && (noThumbnail.contains(request.photo) || tierImage(for: request.final) != nil
                                          || cache.hasEncoded(request.final)) { continue }
                 wanted.insert(request)
                 if encodeTasks[request] != nil {
@@ -121,26 +123,30 @@ public final class TilePipeline: @unchecked Sendable {
         request.isPreview ? .thumbnail(request.photo) : .tier(request.tierKey)
     }
 
-    private func isAvailable(_ source: Source) -> Bool {
-        switch source {
-        case .tier(let key): return cache.hasTier(key)
-        case .thumbnail(let photo): return cache.hasThumbnail(photo)
-        }
+    /// The tier image a final tile is cut from, if one in memory is large enough.
+    private func tierImage(for request: TileRequest) -> DecodedImage? {
+        guard let image = cache.tier(request.tierKey), image.covers(request.neededSize) else { return nil }
+        return image
+    }
+
+    private func isAvailable(_ request: TileRequest) -> Bool {
+        request.isPreview ? cache.hasThumbnail(request.photo) : tierImage(for: request) != nil
     }
 
     /// A fetch task for every source that a waiting encode task lacks, at the highest priority
     /// among them; fetches no one waits for are dropped unless running.
     private func rebuildFetchTasks() {
         var needed: [Source: Task] = [:]
-        for (request, task) in encodeTasks where !task.running {
+        for (request, task) in encodeTasks where !task.running && !isAvailable(request) {
             let source = source(of: request)
-            guard !isAvailable(source) else { continue }
+            let size = request.isPreview ? 0 : request.neededSize
             if var existing = needed[source] {
                 existing.priority = max(existing.priority, task.priority)
                 existing.order = min(existing.order, task.order)
+                existing.size = max(existing.size, size)
                 needed[source] = existing
             } else {
-                needed[source] = Task(priority: task.priority, order: task.order)
+                needed[source] = Task(priority: task.priority, order: task.order, size: size)
             }
         }
         for (source, task) in fetchTasks where task.running { needed[source, default: task].running = true }
@@ -153,8 +159,8 @@ public final class TilePipeline: @unchecked Sendable {
             if let b = best, (b.1, -b.2) >= (priority, -order) { return }
             best = (job, priority, order)
         }
-        for (source, task) in fetchTasks where !task.running { consider(.fetch(source), task.priority, task.order) }
-        for (request, task) in encodeTasks where !task.running && isAvailable(source(of: request)) {
+        for (source, task) in fetchTasks where !task.running { consider(.fetch(source, size: task.size), task.priority, task.order) }
+        for (request, task) in encodeTasks where !task.running && isAvailable(request) {
             consider(.encode(request), task.priority, task.order)
         }
         if best == nil, let (key, image) = storeQueue.first {
@@ -174,14 +180,14 @@ public final class TilePipeline: @unchecked Sendable {
             }
             guard !stopped, let job else { condition.unlock(); return }
             switch job {
-            case .fetch(let source): fetchTasks[source]?.running = true
+            case .fetch(let source, _): fetchTasks[source]?.running = true
             case .encode(let request): encodeTasks[request]?.running = true; counters.encodes += 1
             case .store: storesRunning += 1; counters.stores += 1
             }
             condition.unlock()
             switch job {
-            case .fetch(.tier(let key)): fetchTier(key)
-            case .fetch(.thumbnail(let photo)): fetchThumbnail(photo)
+            case .fetch(.tier(let key), let size): fetchTier(key, size: size)
+            case .fetch(.thumbnail(let photo), _): fetchThumbnail(photo)
             case .encode(let request): encode(request)
             case .store(let key, let image):
                 tierStore?.save(image, of: photos[key.photo], tier: key.tier)
@@ -190,21 +196,24 @@ public final class TilePipeline: @unchecked Sendable {
         }
     }
 
-    /// A tier image: from a larger tier in memory, else the disk cache, else the decoder.
-    private func fetchTier(_ key: TierKey) {
-        var result: Result<RGBImage, DecodeError>
+    /// A tier image whose short side is at least `size`: from a larger tier in memory, else the
+    /// disk cache, else the decoder (which decodes for `size` and keeps up to the tier's size).
+    private func fetchTier(_ key: TierKey, size: Int) {
+        var result: Result<DecodedImage, DecodeError>
         var worthStoring = false
-        if let larger = key.tier.larger.lazy.compactMap({ self.cache.tier(TierKey(photo: key.photo, tier: $0)) }).first {
-            result = .success(PhotoDecoder.scaled(larger, shortSide: key.tier.size))
+        let larger = key.tier.larger.lazy.compactMap { self.cache.tier(TierKey(photo: key.photo, tier: $0)) }.first { $0.covers(size) }
+        if let larger {
+            let image = PhotoDecoder.scaled(larger.image, shortSide: key.tier.size)
+            result = .success(DecodedImage(image: image, origin: larger.origin, isComplete: larger.isComplete && image.width == larger.image.width))
             locked { counters.derived += 1 }
-        } else if photos.indices.contains(key.photo), let image = tierStore?.load(photos[key.photo], tier: key.tier) {
+        } else if photos.indices.contains(key.photo), let image = tierStore?.load(photos[key.photo], tier: key.tier), image.covers(size) {
             result = .success(image)
             locked { counters.diskHits += 1 }
         } else if photos.indices.contains(key.photo) {
             locked { counters.decodes += 1 }
             do throws(DecodeError) {
-                let decoded = try decoder.image(of: photos[key.photo], shortSide: key.tier.size)
-                result = .success(decoded.image)
+                let decoded = try decoder.image(of: photos[key.photo], covering: size, atMost: key.tier.size)
+                result = .success(decoded)
                 // Decodes are worth keeping on disk; an EXIF thumbnail is as quick to read again.
                 worthStoring = decoded.origin != .exifThumbnail
             } catch { result = .failure(error) }
@@ -245,11 +254,7 @@ public final class TilePipeline: @unchecked Sendable {
     }
 
     private func encode(_ request: TileRequest) {
-        let image: RGBImage?
-        switch source(of: request) {
-        case .tier(let key): image = cache.tier(key)
-        case .thumbnail(let photo): image = cache.thumbnail(photo)
-        }
+        let image = request.isPreview ? cache.thumbnail(request.photo) : tierImage(for: request)?.image
         guard let image else {
             // Evicted between fetch and encode: fetch again.
             locked {

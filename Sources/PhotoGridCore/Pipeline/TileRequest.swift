@@ -63,8 +63,10 @@ public struct TileRequest: Hashable, Sendable {
         self.isPreview = isPreview
     }
 
+    /// Pixels the source image's short side needs so that the tile is cut without enlarging.
+    public var neededSize: Int { max(width, height) }
     /// The tier the final tile is made from.
-    public var tier: Tier { Tier.covering(max(width, height)) }
+    public var tier: Tier { Tier.covering(neededSize) }
     public var tierKey: TierKey { TierKey(photo: photo, tier: tier) }
 
     /// The same tile as a preview.
