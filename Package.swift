@@ -26,6 +26,8 @@ let package = Package(
         // Procedural scenes and EXIF writing: makes sample-gallery/ and the test fixtures.
         .target(name: "PhotoGridSamples", dependencies: ["PhotoGridCore"]),
         .executableTarget(name: "photogrid-samples", dependencies: ["PhotoGridSamples"]),
+        // Benchmarks are a program that prints figures (docs/benchmarks.md), not timed tests.
+        .executableTarget(name: "photogrid-bench", dependencies: ["PhotoGridCore", "PhotoGridSamples"]),
 
         .testTarget(name: "PhotoGridCoreTests", dependencies: ["PhotoGridCore", "PhotoGridSamples"]),
     ]

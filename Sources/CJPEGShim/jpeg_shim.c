@@ -152,11 +152,23 @@ static void pg_cmyk_row_to_rgb(const unsigned char *cmyk, unsigned char *rgb, in
     }
 }
 
-/* Whether every component's DC coefficients have begun to arrive (progressive files). */
-static int pg_all_dc_present(j_decompress_ptr cinfo) {
+/* The position in the block (row * 8 + column) of each coefficient in JPEG's zigzag order. */
+static const int pg_zigzag_to_natural[64] = {
+     0,  1,  8, 16,  9,  2,  3, 10, 17, 24, 32, 25, 18, 11,  4,  5,
+    12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13,  6,  7, 14, 21, 28,
+    35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51,
+    58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63
+};
+
+/* Whether every coefficient that an IDCT scaled to k/8 reads (the top-left k x k of the block)
+   has begun to arrive, in every component. coef_bits is indexed in zigzag order; -1 is none yet. */
+static int pg_scaled_coefficients_present(j_decompress_ptr cinfo, int k) {
     if (!cinfo->coef_bits) return 0;
     for (int c = 0; c < cinfo->num_components; c++) {
-        if (cinfo->coef_bits[c][0] < 0) return 0;
+        for (int z = 0; z < 64; z++) {
+            int natural = pg_zigzag_to_natural[z];
+            if (natural / 8 < k && natural % 8 < k && cinfo->coef_bits[c][z] < 0) return 0;
+        }
     }
     return 1;
 }
@@ -214,17 +226,16 @@ pg_jpeg_status pg_jpeg_decode(const unsigned char *data, size_t length, const pg
         longjmp(manager.jump, 1);
     }
 
-    int dc_only = options->dc_scans_only && cinfo.scale_num == 1 && jpeg_has_multiple_scans(&cinfo);
-    cinfo.buffered_image = dc_only ? TRUE : FALSE;
+    int partial = options->partial_scans && cinfo.scale_num <= 2 && jpeg_has_multiple_scans(&cinfo);
+    cinfo.buffered_image = partial ? TRUE : FALSE;
     jpeg_start_decompress(&cinfo);
-    if (dc_only) {
-        /* Read scans until every component has some DC data (coef_bits[c][0] >= 0), then draw
-           the picture as it stands: at 1/8 scale that is already the final picture, less the
-           DC's last refinement bit. */
+    if (partial) {
+        /* Read scans until the coefficients the scaled IDCT uses have arrived, then draw the
+           picture as it stands, less the later refinement bits of those coefficients. */
         for (;;) {
             int status = jpeg_consume_input(&cinfo);
             if (status == JPEG_REACHED_EOI || status == JPEG_SUSPENDED) break;
-            if (status == JPEG_SCAN_COMPLETED && pg_all_dc_present(&cinfo)) break;
+            if (status == JPEG_SCAN_COMPLETED && pg_scaled_coefficients_present(&cinfo, (int)cinfo.scale_num)) break;
         }
         image->scans_read = cinfo.input_scan_number;
         jpeg_start_output(&cinfo, cinfo.input_scan_number);
@@ -235,8 +246,8 @@ pg_jpeg_status pg_jpeg_decode(const unsigned char *data, size_t length, const pg
         if (jpeg_read_scanlines(&cinfo, &target, 1) != 1) break;
         if (is_cmyk) pg_cmyk_row_to_rgb(cmyk_row, row, (int)cinfo.output_width, cinfo.saw_Adobe_marker);
     }
-    if (!dc_only) image->scans_read = cinfo.input_scan_number;
-    if (dc_only) {
+    if (!partial) image->scans_read = cinfo.input_scan_number;
+    if (partial) {
         jpeg_finish_output(&cinfo);
         jpeg_abort_decompress(&cinfo);   /* the rest of the file is not needed */
     } else {

@@ -41,21 +41,26 @@ import Testing
         #expect(TestImages.meanAbsoluteError(source, progressive) < 3)
     }
 
-    @Test func progressiveFilesAtOneEighthStopAfterTheDCScans() throws {
+    @Test func progressiveFilesAtSmallScalesStopAfterTheScansTheyUse() throws {
         let source = TestImages.gradient(width: 480, height: 320)
         let data = try JPEG.encode(source, quality: 90, progressive: true)
         let full = try JPEG.decodeCountingScans(data, options: JPEG.DecodeOptions(scaleEighths: 1))
-        let dc = try JPEG.decodeCountingScans(data, options: JPEG.DecodeOptions(scaleEighths: 1, dcScansOnly: true))
+        let dc = try JPEG.decodeCountingScans(data, options: JPEG.DecodeOptions(scaleEighths: 1, partialScans: true))
         #expect(dc.scans < full.scans)
         #expect(dc.scans == 1)                  // libjpeg's progression sends all DC first, in one scan
         #expect(dc.image.width == 60 && dc.image.height == 40)
         #expect(TestImages.meanAbsoluteError(dc.image, full.image) < 3)
-        // At larger scales the AC scans matter, so the option changes nothing there.
-        let half = try JPEG.decodeCountingScans(data, options: JPEG.DecodeOptions(scaleEighths: 4, dcScansOnly: true))
+        // At 2/8 the first AC scans are needed too, but not the refinements.
+        let fullQuarter = try JPEG.decodeCountingScans(data, options: JPEG.DecodeOptions(scaleEighths: 2))
+        let quarter = try JPEG.decodeCountingScans(data, options: JPEG.DecodeOptions(scaleEighths: 2, partialScans: true))
+        #expect(quarter.scans > dc.scans && quarter.scans < fullQuarter.scans)
+        #expect(TestImages.meanAbsoluteError(quarter.image, fullQuarter.image) < 3)
+        // At larger scales the option changes nothing.
+        let half = try JPEG.decodeCountingScans(data, options: JPEG.DecodeOptions(scaleEighths: 4, partialScans: true))
         #expect(half.scans == full.scans)
         // Baseline files have one scan either way.
         let baseline = try JPEG.encode(source, quality: 90)
-        #expect(try JPEG.decodeCountingScans(baseline, options: JPEG.DecodeOptions(scaleEighths: 1, dcScansOnly: true)).scans == 1)
+        #expect(try JPEG.decodeCountingScans(baseline, options: JPEG.DecodeOptions(scaleEighths: 1, partialScans: true)).scans == 1)
     }
 
     @Test func tileImagesHaveTheExactBoxSize() throws {

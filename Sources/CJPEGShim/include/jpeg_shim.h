@@ -34,9 +34,10 @@ typedef struct {
     int scale_num;             /* output scale is scale_num/8, 1...16 */
     int fast;                  /* fast integer IDCT and plain upsampling: for small thumbnails */
     int allow_truncated;       /* decode what is there (grey below) instead of failing */
-    int dc_scans_only;         /* progressive files at scale 1/8: stop reading once every component's
-                                  DC coefficients have arrived (buffered-image mode); at 1/8 a pixel is
-                                  a block's DC value, so the later (AC) scans would change nothing */
+    int partial_scans;         /* progressive files at scales up to 2/8: stop reading once every
+                                  coefficient the scaled IDCT uses (the top-left k x k of each block at
+                                  k/8) has arrived, at whatever precision (buffered-image mode). At 1/8
+                                  a pixel is a block's DC value, so the AC scans would change nothing */
     long long max_pixels;      /* refuse if width*height of the output or input exceeds this */
 } pg_jpeg_decode_options;
 

@@ -18,13 +18,14 @@ public enum JPEG {
         /// Fast integer IDCT and simple upsampling, for thumbnails.
         public var fast = false
         public var allowTruncated = false
-        /// Progressive files at 1/8: read only until the DC scans are in.
-        public var dcScansOnly = false
+        /// Progressive files at 1/8 or 2/8: read only the scans that carry the coefficients the
+        /// scaled IDCT uses.
+        public var partialScans = false
         public var maxPixels = JPEG.defaultMaxPixels
-        public init(scaleEighths: Int = 8, fast: Bool = false, dcScansOnly: Bool = false) {
+        public init(scaleEighths: Int = 8, fast: Bool = false, partialScans: Bool = false) {
             self.scaleEighths = scaleEighths
             self.fast = fast
-            self.dcScansOnly = dcScansOnly
+            self.partialScans = partialScans
         }
     }
 
@@ -55,7 +56,7 @@ public enum JPEG {
         var message = [CChar](repeating: 0, count: 256)
         var cOptions = pg_jpeg_decode_options(scale_num: Int32(options.scaleEighths), fast: options.fast ? 1 : 0,
                                               allow_truncated: options.allowTruncated ? 1 : 0,
-                                              dc_scans_only: options.dcScansOnly ? 1 : 0,
+                                              partial_scans: options.partialScans ? 1 : 0,
                                               max_pixels: Int64(options.maxPixels))
         let status = data.withUnsafeBufferPointer { bytes in
             pg_jpeg_decode(bytes.baseAddress, bytes.count, &cOptions, &image, &message, message.count)

@@ -43,7 +43,8 @@ public protocol PhotoDecoding: Sendable {
 /// Decodes photo files with libjpeg-turbo, doing as little work as the size asked for allows:
 /// the EXIF thumbnail when it is large enough; else the smallest DCT scale whose output still
 /// covers the size, with the fast IDCT and plain upsampling at the two smallest scales, and for
-/// progressive files at 1/8 only the DC scans. The result is turned upright and resampled to size.
+/// progressive files at those scales only the scans that carry the coefficients they use. The
+/// result is turned upright and resampled to size.
 public struct PhotoDecoder: PhotoDecoding {
     /// Off for benchmarks that measure decoding itself.
     public var usesThumbnails: Bool
@@ -89,7 +90,7 @@ public struct PhotoDecoder: PhotoDecoding {
         var options = JPEG.DecodeOptions(scaleEighths: scale)
         if usesShortcuts {
             options.fast = scale <= 2
-            options.dcScansOnly = scale == 1
+            options.partialScans = scale <= 2
         }
         let (decoded, scans) = try JPEG.decodeCountingScans(data, options: options)
         let upright = orientation.apply(to: decoded)
