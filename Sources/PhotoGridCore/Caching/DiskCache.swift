@@ -1,0 +1,151 @@
+import Glibc
+import Synchronization
+
+/// Small thumbnail files kept between runs, so that a second look at a folder starts fast.
+///
+/// It stores opaque payload bytes under a key made of a photo's path, size and modification time
+/// and a variant name ("t64", "t512"): a photo that changes gets a new key and so misses. Each key
+/// hashes to a file name, `<dir>/ab/ab…(32 hex digits)`, spread over 256 subfolders so that no
+/// folder grows huge. Each file carries its full key (see `DiskCacheRecord`), so a collision or a
+/// damaged file reads as a miss and is deleted.
+///
+/// Several worker threads, and several photogrid processes, may use one directory at once.
+/// Files are written under a temporary name and renamed into place, so a reader sees a whole old
+/// file, a whole new one, or none. The only shared state in memory is a running byte total, which
+/// decides when to trim; the file operations themselves need no lock.
+///
+/// This directory is the only place photogrid writes to.
+public final class DiskCache: Sendable {
+    /// What an entry is for. `modified` is the photo's mtime in nanoseconds since the epoch.
+    /// The path is used as given: the same photo reached by two different paths (a relative one,
+    /// a link) has two entries, which wastes a little space but is never wrong.
+    public struct Key: Hashable, Sendable {
+        public var path: RawPath
+        public var size: Int
+        public var modified: Int64
+        public var variant: String
+
+        public init(path: RawPath, size: Int, modified: Int64, variant: String) {
+            self.path = path
+            self.size = size
+            self.modified = modified
+            self.variant = variant
+        }
+
+        /// 32 hex digits. Stable across runs and machines: it names a file.
+        var hashName: String {
+            var hash = Hash128()
+            hash.combine(field: path.bytes)
+            hash.combine(UInt64(bitPattern: Int64(size)))
+            hash.combine(UInt64(bitPattern: modified))
+            hash.combine(field: Array(variant.utf8))
+            return hash.hex
+        }
+    }
+
+    struct State {
+        /// Approximate bytes on disk; nil until the first write needs it, so that start-up never
+        /// waits for a directory scan.
+        var total: Int?
+        /// Bytes this instance has written, ever. A scan notes it at its start; what was written
+        /// while the scan ran is added afterwards, so those bytes are not lost from `total`.
+        var written = 0
+        /// One trim at a time per instance; a writer that finds one running leaves it the work.
+        var trimming = false
+        /// Part of each temporary file's name, with the pid and a random number.
+        var serial: UInt64 = 0
+    }
+
+    public let directory: String
+    public let limitBytes: Int
+    let state: Mutex<State>
+
+    /// Trimming stops at this fraction of the limit, so that it does not run again at once.
+    static let trimTarget = 0.8
+    /// Temporary files this old are strays of a process that died while writing.
+    static let strayAge: Int64 = 60 * 1_000_000_000
+
+    /// Nil when caching cannot work: the directory cannot be created (with its parents, mode
+    /// 0700) or written, or `limitBytes` is not positive. photogrid then simply runs uncached.
+    public init?(directory: String, limitBytes: Int) {
+        var trimmed = directory
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
+        guard !trimmed.isEmpty, limitBytes > 0 else { return nil }
+        self.directory = trimmed
+        self.limitBytes = limitBytes
+        state = Mutex(State())
+        guard DiskCache.makeDirectories(trimmed), canWrite(in: trimmed) else { return nil }
+    }
+
+    /// Where the cache lives: `$XDG_CACHE_HOME/photogrid`, else `$HOME/.cache/photogrid`.
+    /// The XDG spec says a relative `XDG_CACHE_HOME` is invalid and must be ignored; a relative
+    /// `HOME` is refused too, since the cache would move with the working directory.
+    public static func defaultDirectory(environment: [String: String]) -> String? {
+        func under(_ base: String, _ rest: String) -> String {
+            var base = base
+            while base.hasSuffix("/") { base.removeLast() }
+            return base + "/" + rest
+        }
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return under(xdg, "photogrid") }
+        if let home = environment["HOME"], home.hasPrefix("/") { return under(home, ".cache/photogrid") }
+        return nil
+    }
+
+    /// Stat a photo file for its key: size and mtime in ns; nil if it cannot be stat'ed or is
+    /// not a regular file (links are followed, as the folder scanner does).
+    public static func key(for path: RawPath, variant: String) -> Key? {
+        var info = stat()
+        guard path.withCString({ stat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Key(path: path, size: Int(info.st_size), modified: nanoseconds(info.st_mtim), variant: variant)
+    }
+
+    /// The payload stored for `key`, or nil on a miss. A damaged entry, or one holding another
+    /// key, is deleted. A hit becomes the most recently used entry.
+    public func read(_ key: Key) -> [UInt8]? {
+        let path = entryPath(for: key)
+        // O_NOFOLLOW: only our own files are read, never what a planted link points at.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        // Larger than the limit: written by a process with a larger limit, perhaps. Not read,
+        // and not deleted either; trimming judges it like any other entry.
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) <= limitBytes else { return nil }
+        guard let bytes = DiskCache.readAll(fd, count: Int(info.st_size)),
+              let payload = DiskCacheRecord.decode(bytes, expecting: key) else {
+            DiskCache.discard(path, opened: info)
+            return nil
+        }
+        // The mtime is the "last used" time trimming sorts by: atime cannot be trusted, since
+        // most systems mount with relatime or noatime.
+        _ = futimens(fd, nil)
+        return payload
+    }
+
+    /// Stores `payload` for `key`, replacing what was there. Best effort: a full disk or a
+    /// vanished directory costs the entry, never an error. An entry larger than the whole limit
+    /// is not kept.
+    public func write(_ key: Key, _ payload: [UInt8]) {
+        let record = DiskCacheRecord.encode(key, payload: payload)
+        guard record.count <= limitBytes else { return }
+        let name = key.hashName
+        let folder = directory + "/" + String(name.prefix(2))
+        // The subfolder is made on the first failure rather than checked on every write.
+        guard let (temporary, fd) = createTemporary(in: folder)
+                ?? (DiskCache.makeDirectories(folder) ? createTemporary(in: folder) : nil) else { return }
+        let written = DiskCache.writeAll(fd, record)
+        // close can report a delayed write error (NFS, quota): the file must not go in then.
+        let closed = close(fd) == 0
+        guard written, closed, rename(temporary, folder + "/" + name) == 0 else {
+            unlink(temporary)
+            return
+        }
+        noteWritten(record.count)
+    }
+
+    /// The file an entry lives in, whether it exists or not.
+    func entryPath(for key: Key) -> String {
+        let name = key.hashName
+        return directory + "/" + String(name.prefix(2)) + "/" + name
+    }
+}
