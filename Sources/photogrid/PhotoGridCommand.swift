@@ -29,6 +29,12 @@ struct PhotoGridCommand: ParsableCommand {
     @Option(name: .customLong("cache-mb"), help: "Memory for decoded and encoded tiles, in MB.")
     var cacheMegabytes = 512
 
+    @Option(name: .customLong("disk-cache-mb"), help: "Thumbnails kept on disk between runs (in $XDG_CACHE_HOME/photogrid), in MB.")
+    var diskCacheMegabytes = 512
+
+    @Flag(name: .customLong("no-disk-cache"), help: "Neither read nor write the disk cache of thumbnails.")
+    var noDiskCache = false
+
     @Flag(help: "Write one frame to stdout once every visible photo has loaded, then exit.")
     var print = false
 
@@ -46,6 +52,7 @@ struct PhotoGridCommand: ParsableCommand {
         if let size, PhotoGridCommand.pair(size) == nil { throw ValidationError("--size must look like 120x40") }
         if let cellSize, PhotoGridCommand.pair(cellSize) == nil { throw ValidationError("--cell-size must look like 10x20") }
         if cacheMegabytes < 16 { throw ValidationError("--cache-mb must be at least 16") }
+        if diskCacheMegabytes < 1 { throw ValidationError("--disk-cache-mb must be at least 1 (--no-disk-cache turns it off)") }
         if size != nil && !print { throw ValidationError("--size goes with --print") }
     }
 
@@ -55,6 +62,7 @@ struct PhotoGridCommand: ParsableCommand {
         options.mode = mode
         options.fit = fit ? .fit : .fill
         options.cacheMegabytes = cacheMegabytes
+        options.diskCacheMegabytes = noDiskCache ? 0 : diskCacheMegabytes
         options.print = print
         options.probe = probe
         options.size = size.flatMap(PhotoGridCommand.pair).map { (columns: $0.0, rows: $0.1) }

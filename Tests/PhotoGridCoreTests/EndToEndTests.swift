@@ -12,6 +12,7 @@ import Testing
 
     @Test func gridChangesColumnsWithPlusAndMinusAndQuitsCleanly() throws {
         let count = try galleryCount()
+        let before = try Subprocess.run(["find", Paths.gallery, "-printf", "%p %s %T@\\n"]).output
         let tmux = try Tmux(columns: 100, rows: 30, command: "\(Paths.binary) \(Paths.gallery)")
         var (ok, screen) = try tmux.waitFor { $0.contains("1 of \(count)") }
         #expect(ok, "status line never showed: \(screen)")
@@ -59,6 +60,8 @@ import Testing
         #expect(try tmux.value("#{cursor_flag}") == "1")
         // The shell's screen is back: nothing of the grid is left on it.
         #expect(!screen.contains("▀") && !screen.contains("columns"))
+        // Nothing was written beside the photos.
+        #expect(try Subprocess.run(["find", Paths.gallery, "-printf", "%p %s %T@\\n"]).output == before)
     }
 
     @Test(arguments: [("C-c", 130), ("TERM", 143), ("HUP", 129)])

@@ -73,6 +73,41 @@ import Testing
         }
     }
 
+    /// Every file's name, size and mtime below a folder.
+    func listing(_ folder: String) throws -> String {
+        String(decoding: try Subprocess.run(["find", folder, "-printf", "%p %s %T@\\n"]).output, as: UTF8.self)
+    }
+
+    @Test func aSecondRunReadsTheDiskCacheAndNothingIsWrittenBesideThePhotos() throws {
+        let home = TestImages.scratchFolder("xdg")
+        defer { TestImages.remove(home) }
+        let before = try listing(Paths.gallery)
+        let environment = ["XDG_CACHE_HOME": home, "PATH": "/usr/bin:/bin"]
+        let arguments = ["--print", "--mode", "halfblock", "--size", "100x30", "--columns", "4", Paths.gallery]
+        let (first, firstOut, _) = try Paths.photogrid(arguments, environment: environment)
+        #expect(first == 0)
+        let entries = try Subprocess.run(["find", home + "/photogrid", "-type", "f", "-name", "[0-9a-f]*"]).output
+        let files = String(decoding: entries, as: UTF8.self).split(separator: "\n").map(String.init)
+        #expect(!files.isEmpty)
+        // Age the entries, run again: the second run reads them (a hit refreshes an entry's mtime)
+        // and decodes nothing new, so no entry is added.
+        _ = try Subprocess.run(["touch", "-d", "2020-01-01"] + files)
+        let (second, secondOut, _) = try Paths.photogrid(arguments, environment: environment)
+        #expect(second == 0)
+        let after = String(decoding: try Subprocess.run(["find", home + "/photogrid", "-type", "f", "-name", "[0-9a-f]*",
+                                                          "-newermt", "2021-01-01"]).output, as: UTF8.self)
+        #expect(after.split(separator: "\n").count == files.count)
+        #expect(split(firstOut).count == split(secondOut).count)
+        // --no-disk-cache neither reads nor writes it.
+        let other = TestImages.scratchFolder("xdg-off")
+        defer { TestImages.remove(other) }
+        let (third, _, _) = try Paths.photogrid(["--no-disk-cache"] + arguments, environment: ["XDG_CACHE_HOME": other])
+        #expect(third == 0)
+        #expect(try Subprocess.run(["find", other, "-mindepth", "1"]).output.isEmpty)
+        // And the photos' folder is exactly as it was.
+        #expect(try listing(Paths.gallery) == before)
+    }
+
     @Test func aSinglePhotoIsFittedToTheWholeArea() throws {
         let photos = try FolderScanner().scan(RawPath(Paths.gallery))
         let path = photos.first { $0.format == .jpeg }!.path.description

@@ -6,6 +6,8 @@ public struct Options: Sendable {
     public var mode: ModeChoice = .auto
     public var fit: FitMode = .fill
     public var cacheMegabytes = 512
+    /// Thumbnails kept on disk between runs, under $XDG_CACHE_HOME/photogrid; 0 turns it off.
+    public var diskCacheMegabytes = 512
     public var print = false
     /// `--probe`: report what the terminal answered and what photogrid would do, then exit.
     public var probe = false

@@ -21,17 +21,17 @@ public enum PhotoGrid {
         _ = try? TTY.writeAll(Array(text.utf8), to: 2)
     }
 
-    /// The photos of a folder, or a clear error.
+    /// The photos of a folder, or a clear error. Their paths are absolute (disk cache keys).
     static func loadPhotos(_ path: String) throws -> [Photo] {
         let photos: [Photo]
-        do { photos = try FolderScanner().scan(RawPath(path)) } catch { throw ExitError("\(error)") }
+        do { photos = try FolderScanner().scan(RawPath(Caches.absolute(path))) } catch { throw ExitError("\(error)") }
         guard !photos.isEmpty else { throw ExitError("no photos in \(path)") }
         return photos
     }
 
-    static func environment() -> [String: String] {
+    static func environment(_ names: [String] = ["COLORTERM", "TERM"]) -> [String: String] {
         var result: [String: String] = [:]
-        for name in ["COLORTERM", "TERM"] { if let value = getenv(name) { result[name] = String(cString: value) } }
+        for name in names { if let value = getenv(name) { result[name] = String(cString: value) } }
         return result
     }
 
@@ -76,7 +76,10 @@ public enum PhotoGrid {
         do { curses = try Curses() } catch { throw ExitError(error.description) }
         curses.unread(replies.other)
         let session = GridSession(photos: photos, mode: capabilities.mode, fit: options.fit,
-                                  cacheBytes: options.cacheMegabytes * 1024 * 1024) { _ in mailbox.post(.tileReady) }
+                                  cacheBytes: options.cacheMegabytes * 1024 * 1024, tierStore: Caches.tierStore(options)) { _ in
+            mailbox.post(.tileReady)
+        }
+        let pressure = Caches.watchPressure(on: session.cache)
         let app = GridApp(title: RawPath(options.path).lastComponent.description, session: session, mailbox: mailbox,
                           curses: curses, capabilities: capabilities, columns: options.columns)
         var status: Int32 = 1
@@ -92,6 +95,7 @@ public enum PhotoGrid {
         curses.refresh()
         try? TTY.writeAll(capabilities.exitSequence + Array("\u{1B}[0m".utf8))
         curses.end()
+        pressure.stop()
         withExtendedLifetime(signals) {}
         if let failure { throw ExitError("terminal write failed: \(failure)") }
         return status

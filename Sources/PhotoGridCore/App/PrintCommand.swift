@@ -11,7 +11,13 @@ struct PrintCommand {
         if RawPath(options.path).withCString({ stat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFREG {
             try TTY.writeAll(try singlePhoto(screen: screen, mode: mode))
         } else {
-            try TTY.writeAll(try grid(screen: screen, mode: mode))
+            let (frame, session) = try grid(screen: screen, mode: mode)
+            try TTY.writeAll(frame)
+            // The frame is complete: let whoever reads it go on (a previewer, a benchmark) while
+            // the new thumbnails are written to the disk cache for next time.
+            close(1)
+            session.pipeline.waitForStores()
+            session.pipeline.stop()
         }
         return 0
     }
@@ -32,12 +38,13 @@ struct PrintCommand {
         return (ScreenMetrics(columns: size.columns, rows: size.rows, cellWidth: cell.width, cellHeight: cell.height), caps.mode)
     }
 
-    private func grid(screen: ScreenMetrics, mode: RenderMode) throws -> [UInt8] {
+    private func grid(screen: ScreenMetrics, mode: RenderMode) throws -> ([UInt8], GridSession) {
         let photos = try PhotoGrid.loadPhotos(options.path)
         let mailbox = Mailbox()
         let session = GridSession(photos: photos, mode: mode, fit: options.fit,
-                                  cacheBytes: options.cacheMegabytes * 1024 * 1024) { _ in mailbox.post(.tileReady) }
-        defer { session.pipeline.stop() }
+                                  cacheBytes: options.cacheMegabytes * 1024 * 1024, tierStore: Caches.tierStore(options)) { _ in
+            mailbox.post(.tileReady)
+        }
         let layout = GridLayout(screen: screen, columns: options.columns ?? GridLayout.startColumns(photos: photos.count, screen: screen))
         let position = GridPosition()
         // Only the final tiles of the screen: nobody sees a preview of a printed frame.
@@ -62,7 +69,7 @@ struct PrintCommand {
                          + "\u{1B}[0m\n").utf8)
         let body = mode.isSixel ? PrintComposer.relative(ops, rows: layout.viewportRows)
                                 : PrintComposer.lines(ops, rows: layout.viewportRows)
-        return body + bar
+        return (body + bar, session)
     }
 
     private func singlePhoto(screen: ScreenMetrics, mode: RenderMode) throws -> [UInt8] {

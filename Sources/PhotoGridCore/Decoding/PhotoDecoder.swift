@@ -14,6 +14,8 @@ public struct DecodedImage: Sendable {
         case exifThumbnail
         /// Decoded from the file at this DCT scale, reading this many scans.
         case file(scaleEighths: Int, scans: Int)
+        /// Read back from the disk cache.
+        case diskCache
     }
 
     public var image: RGBImage

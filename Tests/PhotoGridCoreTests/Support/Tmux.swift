@@ -5,10 +5,13 @@ import Foundation
 final class Tmux {
     let socket: String
     let session = "t"
+    /// The run's own disk cache, so that tests never touch the user's.
+    let cacheHome = TestImages.scratchFolder("tmux-cache")
 
     init(columns: Int, rows: Int, command: String, environment: [String: String] = [:]) throws {
         socket = "photogrid-test-\(getpid())-\(UUID().uuidString.prefix(8))"
-        let env = environment.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        let env = (["XDG_CACHE_HOME": cacheHome].merging(environment) { $1 }).map { "\($0.key)=\($0.value)" }
+            .joined(separator: " ")
         // The trailing sleep keeps the pane after the command ends, to look at what it left.
         let shellCommand = "env \(env) \(command); echo \"[exit $?]\"; sleep 120"
         // The server this starts keeps whatever stdout it inherits open: give it none to hold.
@@ -16,7 +19,10 @@ final class Tmux {
                           "-x", "\(columns)", "-y", "\(rows)", shellCommand], output: false)
     }
 
-    deinit { _ = try? run(["kill-server"]) }
+    deinit {
+        _ = try? run(["kill-server"])
+        TestImages.remove(cacheHome)
+    }
 
     @discardableResult
     func run(_ arguments: [String]) throws -> String {

@@ -1,0 +1,27 @@
+import Glibc
+
+/// The caches a run of photogrid uses besides memory: the disk cache of tier images, and the
+/// watch on the kernel's memory pressure that halves the memory cache.
+enum Caches {
+    /// The disk cache, unless turned off or impossible (no HOME, a read-only disk): then none,
+    /// and photogrid simply decodes every time.
+    static func tierStore(_ options: Options) -> TierStoring? {
+        guard options.diskCacheMegabytes > 0,
+              let directory = DiskCache.defaultDirectory(environment: PhotoGrid.environment(["XDG_CACHE_HOME", "HOME"])),
+              let cache = DiskCache(directory: directory, limitBytes: options.diskCacheMegabytes * 1024 * 1024) else { return nil }
+        return DiskTierStore(cache: cache)
+    }
+
+    /// Halves the memory cache when the system runs short, as the iOS apps do on a memory warning.
+    static func watchPressure(on cache: TileCache) -> MemoryPressureWatcher {
+        MemoryPressureWatcher { _ in cache.evictOldestHalf() }
+    }
+
+    /// The absolute, link-free form of a path, so that disk cache keys are the same from
+    /// wherever photogrid is started; the path as given when it cannot be resolved.
+    static func absolute(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}

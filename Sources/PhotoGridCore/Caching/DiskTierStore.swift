@@ -1,0 +1,24 @@
+/// Tier images in the disk cache: each a small JPEG (quality 90) under the photo's path, size and
+/// mtime and the tier ("t512"), behind one byte saying whether it is the photo at full size.
+/// What a second run of photogrid reads instead of decoding.
+public final class DiskTierStore: TierStoring {
+    public let cache: DiskCache
+    static let quality = 90
+
+    public init(cache: DiskCache) { self.cache = cache }
+
+    public func load(_ photo: Photo, tier: Tier) -> DecodedImage? {
+        // Stat the photo now, not at scan time: a file replaced since must miss.
+        guard let key = DiskCache.key(for: photo.path, variant: "t\(tier.size)"),
+              let payload = cache.read(key), payload.count > 1,
+              let image = try? JPEG.decode(Array(payload.dropFirst()), options: JPEG.DecodeOptions(scaleEighths: 8)),
+              min(image.width, image.height) <= tier.size else { return nil }
+        return DecodedImage(image: image, origin: .diskCache, isComplete: payload[0] == 1)
+    }
+
+    public func save(_ image: DecodedImage, of photo: Photo, tier: Tier) {
+        guard let key = DiskCache.key(for: photo.path, variant: "t\(tier.size)"),
+              let jpeg = try? JPEG.encode(image.image, quality: DiskTierStore.quality) else { return }
+        cache.write(key, [image.isComplete ? 1 : 0] + jpeg)
+    }
+}
