@@ -80,8 +80,10 @@ public enum PhotoGrid {
             mailbox.post(.tileReady)
         }
         let pressure = Caches.watchPressure(on: session.cache)
-        let app = GridApp(title: RawPath(options.path).lastComponent.description, session: session, mailbox: mailbox,
-                          curses: curses, capabilities: capabilities, columns: options.columns)
+        let controller = GridController(title: RawPath(options.path).lastComponent.description, session: session,
+                                        screen: GridApp.metrics(curses: curses, capabilities: capabilities),
+                                        columns: options.columns, modeName: capabilities.mode.description)
+        let app = GridApp(controller: controller, mailbox: mailbox, curses: curses, capabilities: capabilities)
         var status: Int32 = 1
         var failure: Error?
         do {

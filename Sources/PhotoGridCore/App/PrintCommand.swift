@@ -45,8 +45,9 @@ struct PrintCommand {
                                   cacheBytes: options.cacheMegabytes * 1024 * 1024, tierStore: Caches.tierStore(options)) { _ in
             mailbox.post(.tileReady)
         }
-        let layout = GridLayout(screen: screen, columns: options.columns ?? GridLayout.startColumns(photos: photos.count, screen: screen))
-        let position = GridPosition()
+        let controller = GridController(title: RawPath(options.path).lastComponent.description, session: session,
+                                        screen: screen, columns: options.columns, modeName: mode.description)
+        let (layout, position) = (controller.layout, controller.position)
         // Only the final tiles of the screen: nobody sees a preview of a printed frame.
         session.pipeline.want(session.wanted(layout: layout, position: position, direction: 1)
             .filter { $0.1 == .visible && !$0.0.isPreview })
@@ -54,18 +55,10 @@ struct PrintCommand {
             mailbox.wait(milliseconds: 1000)
             _ = mailbox.drain()
         }
-        let tiles = session.paintTiles(layout: layout, position: position)
-        var ops = tiles.flatMap { $0.ops(colors: session.halfBlockColors) }
-        if let first = tiles.first {
-            ops += FocusMarker(tile: first, gridRows: layout.viewportRows, screenColumns: screen.columns)
-                .ops(colors: session.halfBlockColors, erase: false)
-        }
-        let title = RawPath(options.path).lastComponent.description
-        let status = " " + [title, photos[0].relativePath.description, "1 of \(photos.count)",
-                            layout.columns == 1 ? "1 column" : "\(layout.columns) columns", mode.description]
-            .map(TerminalText.sanitize).joined(separator: "  ·  ")
-        let clipped = TerminalText.clip(status, to: screen.columns)
-        let bar = Array(("\u{1B}[7m" + clipped + String(repeating: " ", count: max(0, screen.columns - TerminalText.width(clipped)))
+        let (tiles, marker, _) = controller.contents()
+        let ops = tiles.flatMap { $0.ops(colors: session.halfBlockColors) } + (marker?.ops(colors: session.halfBlockColors, erase: false) ?? [])
+        let status = TerminalText.clip(controller.statusText(loading: 0, hints: false), to: screen.columns)
+        let bar = Array(("\u{1B}[7m" + status + String(repeating: " ", count: max(0, screen.columns - TerminalText.width(status)))
                          + "\u{1B}[0m\n").utf8)
         let body = mode.isSixel ? PrintComposer.relative(ops, rows: layout.viewportRows)
                                 : PrintComposer.lines(ops, rows: layout.viewportRows)

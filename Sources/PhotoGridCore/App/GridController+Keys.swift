@@ -1,10 +1,14 @@
 /// Keys of the grid, after less, vim and the file managers.
-extension GridApp {
-    func handle(_ key: Key) {
+extension GridController {
+    /// What a key asks of the event loop beyond changing the state.
+    public enum KeyEffect { case none, quit, resize }
+
+    @discardableResult
+    public func handle(_ key: Key) -> KeyEffect {
         let count = session.photos.count
         let columns = layout.columns
         switch key {
-        case .character("q"), .character("Q"): running = false
+        case .character("q"), .character("Q"): quitRequested = true; return .quit
         case .left, .character("h"): move(to: position.focus - 1)
         case .right, .character("l"): move(to: position.focus + 1)
         case .up, .character("k"), .control("p"): move(to: position.focus - columns)
@@ -18,22 +22,21 @@ extension GridApp {
         case .character("+"), .character("="): setColumns(columns - 1)
         case .character("-"), .character("_"): setColumns(columns + 1)
         case .character(let c) where ("1"..."6").contains(c): setColumns(Int(String(c))!)
-        case .character("a"):
-            session.fit = session.fit == .fill ? .fit : .fill
-            needsClear = true
-        case .control("l"): needsClear = true
-        case .resize: relayout(tellCurses: false)
+        case .character("a"): session.fit = session.fit == .fill ? .fit : .fill
+        case .control("l"): repaint()
+        case .resize: return .resize
         default: break
         }
+        return .none
     }
 
-    private func move(to index: Int) {
+    func move(to index: Int) {
         let target = max(0, min(session.photos.count - 1, index))
         if target != position.focus { direction = target > position.focus ? 1 : -1 }
         position.focus(target, photos: session.photos.count, layout: layout)
     }
 
-    private func page(_ screens: Int) {
+    func page(_ screens: Int) {
         direction = screens > 0 ? 1 : -1
         position.page(by: screens, photos: session.photos.count, layout: layout)
     }

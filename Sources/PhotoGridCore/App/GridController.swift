@@ -1,0 +1,95 @@
+/// The grid's state and what a frame of it is, without a terminal: the layout, the focus, the
+/// direction of travel, and the escape sequences that bring the screen up to date. The event
+/// loop (`GridApp`) feeds it keys and sizes and writes out its frames; the benchmark drives it
+/// the same way to measure a scroll without a terminal in the way.
+public final class GridController {
+    public let title: String
+    public let session: GridSession
+    public let modeName: String
+    public private(set) var painter: GridPainter
+    public private(set) var screen: ScreenMetrics
+    public private(set) var layout: GridLayout
+    public internal(set) var position = GridPosition()
+    /// +1 after moving down, -1 after moving up: where prefetching looks.
+    var direction = 1
+    /// The whole screen must be repainted (after a resize, a column change, Ctrl-L, a resume).
+    public internal(set) var needsClear = true
+    /// `q` was pressed.
+    public internal(set) var quitRequested = false
+
+    /// What one frame changes on screen.
+    public struct Frame {
+        /// Clear the screen first (and forget what was drawn).
+        public var clear: Bool
+        public var status: String
+        /// The grid's changes, escape sequences to write after the status line.
+        public var bytes: [UInt8]
+        public var tilesLoading: Int
+    }
+
+    public init(title: String, session: GridSession, screen: ScreenMetrics, columns: Int?, modeName: String) {
+        self.title = title
+        self.session = session
+        self.modeName = modeName
+        self.screen = screen
+        painter = GridPainter(colors: session.halfBlockColors)
+        layout = GridLayout(screen: screen, columns: columns ?? GridLayout.startColumns(photos: session.photos.count, screen: screen))
+    }
+
+    /// Asks the pipeline for what the state needs and says what to draw now.
+    public func frame() -> Frame {
+        let clear = needsClear
+        if needsClear {
+            painter.invalidate()
+            needsClear = false
+        }
+        session.pipeline.want(session.wanted(layout: layout, position: position, direction: direction))
+        let (tiles, marker, loading) = contents()
+        return Frame(clear: clear, status: statusText(loading: loading), bytes: painter.paint(tiles, focus: marker),
+                     tilesLoading: loading)
+    }
+
+    /// The tiles on screen with what each shows now, the focus frame, and how many still load.
+    public func contents() -> (tiles: [PaintTile], marker: FocusMarker?, loading: Int) {
+        let tiles = screen.rows >= 2 ? session.paintTiles(layout: layout, position: position) : []
+        let focused = tiles.first { $0.index == position.focus }
+        let marker = focused.map { FocusMarker(tile: $0, gridRows: layout.viewportRows, screenColumns: screen.columns) }
+        return (tiles, marker, tiles.filter { $0.content.isPending }.count)
+    }
+
+    /// Folder, file, "N of M", columns, mode, and how many tiles on screen are still loading;
+    /// with `hints`, the main keys at the right.
+    func statusText(loading: Int, hints: Bool = true) -> String {
+        let count = session.photos.count
+        let photo = session.photos[min(position.focus, count - 1)]
+        let columns = layout.columns == 1 ? "1 column" : "\(layout.columns) columns"
+        var parts = [title, photo.relativePath.description, "\(position.focus + 1) of \(count)", columns, modeName]
+        if session.fit == .fit { parts.append("fit") }
+        if loading > 0 { parts.append("loading \(loading)") }
+        let left = " " + parts.map(TerminalText.sanitize).joined(separator: "  ·  ")
+        let hint = "+/- columns  a fit  q quit "
+        let gap = screen.columns - TerminalText.width(left) - TerminalText.width(hint)
+        return hints && gap >= 2 ? left + String(repeating: " ", count: gap) + hint : left
+    }
+
+    /// Takes a new screen size and keeps the focused photo where it was.
+    public func resize(to newScreen: ScreenMetrics) {
+        let old = layout
+        screen = newScreen
+        layout = GridLayout(screen: screen, columns: old.columns)
+        position = position.anchored(from: old, to: layout, photos: session.photos.count)
+        needsClear = true
+    }
+
+    public func setColumns(_ columns: Int) {
+        let clamped = max(GridLayout.columnRange.lowerBound, min(GridLayout.columnRange.upperBound, columns))
+        guard clamped != layout.columns else { return }
+        let old = layout
+        layout = GridLayout(screen: screen, columns: clamped)
+        position = position.anchored(from: old, to: layout, photos: session.photos.count)
+        needsClear = true
+    }
+
+    /// Asks for a full repaint: Ctrl-L, or the terminal was handed back after a suspend.
+    public func repaint() { needsClear = true }
+}
