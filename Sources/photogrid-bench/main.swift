@@ -1,14 +1,23 @@
 import Glibc
 import PhotoGridCore
 
+// photogrid-bench run DIR [RUNS]        the figures of docs/benchmarks.md (DIR: ../shared/tools/real-photos)
 // photogrid-bench decode DIR [SIZE]     full libjpeg decodes against photogrid's shortcuts
+// photogrid-bench sixel DIR [SIZE]      libsixel's diffusion methods: bytes, time, error
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
+    case "run" where arguments.count >= 2:
+        // photogrid itself is beside this program, built by the same `swift build`.
+        let directory = String(CommandLine.arguments[0].reversed().drop { $0 != "/" }.reversed())
+        try Report.run(source: arguments[1], photogrid: (directory.isEmpty ? "./" : directory) + "photogrid",
+                       runs: arguments.count > 2 ? Int(arguments[2]) ?? 5 : 5)
+    case "sixel" where arguments.count >= 2:
+        try SixelReport.run(folder: arguments[1], size: arguments.count > 2 ? Int(arguments[2]) ?? 400 : 400)
     case "decode" where arguments.count >= 2:
         try DecodeReport.run(folder: arguments[1], size: arguments.count > 2 ? Int(arguments[2]) ?? 400 : 400)
     default:
-        print("usage: photogrid-bench decode DIR [SIZE]")
+        print("usage: photogrid-bench run DIR [RUNS] | decode DIR [SIZE] | sixel DIR [SIZE]")
         exit(2)
     }
 } catch {

@@ -1,3 +1,4 @@
+import PhotoGridSamples
 import Foundation
 import Testing
 @testable import PhotoGridCore

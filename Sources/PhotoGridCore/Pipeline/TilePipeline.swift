@@ -1,5 +1,3 @@
-import Foundation
-
 /// Makes tiles in the background on a fixed pool of worker threads, never on the event loop.
 ///
 /// Three kinds of task, each keyed: *fetch* a tier image (derived from a larger tier in memory,
@@ -14,7 +12,7 @@ import Foundation
 /// screen, so a stale result is never shown.
 public final class TilePipeline: @unchecked Sendable {
     // Everything below `condition` is guarded by it.
-    private let condition = NSCondition()
+    private let condition = Condition()
     private var encodeTasks: [TileRequest: Task] = [:]
     private var fetchTasks: [Source: Task] = [:]
     private var storeQueue: [(TierKey, DecodedImage)] = []
@@ -58,7 +56,7 @@ public final class TilePipeline: @unchecked Sendable {
 
     public init(photos: [Photo], cache: TileCache, decoder: PhotoDecoding = PhotoDecoder(),
                 encoder: TileEncoding = TileEncoder(), tierStore: TierStoring? = nil,
-                workers: Int = ProcessInfo.processInfo.activeProcessorCount,
+                workers: Int = WorkerThreads.cores,
                 onFinish: @escaping @Sendable (TileRequest) -> Void) {
         self.photos = photos
         self.cache = cache
@@ -66,10 +64,8 @@ public final class TilePipeline: @unchecked Sendable {
         self.encoder = encoder
         self.tierStore = tierStore
         self.onFinish = onFinish
-        for i in 0..<max(1, workers) {
-            let thread = Thread { [self] in work() }
-            thread.name = "photogrid-worker-\(i)"
-            thread.start()
+        for _ in 0..<max(1, workers) {
+            WorkerThreads.start { [self] in work() }
         }
     }
 
@@ -99,6 +95,12 @@ public final class TilePipeline: @unchecked Sendable {
             rebuildFetchTasks()
             condition.broadcast()
         }
+    }
+
+    /// Nothing wanted is left to make and nothing is being written: for the benchmark, which
+    /// measures a scroll once everything prefetched is in.
+    public var isIdle: Bool {
+        locked { encodeTasks.isEmpty && fetchTasks.isEmpty && storeQueue.isEmpty && storesRunning == 0 }
     }
 
     /// Waits until every new tier image has been written to the disk cache: before `--print` exits.

@@ -7,9 +7,23 @@ public enum Sixel {
         public let description: String
     }
 
+    /// How the palette's error is spread over neighbouring pixels.
+    public enum Diffusion: String, CaseIterable, Sendable {
+        case floydSteinberg, atkinson, positional, none
+
+        var libsixel: Int32 {
+            switch self {
+            case .floydSteinberg: return SIXEL_DIFFUSE_FS
+            case .atkinson: return SIXEL_DIFFUSE_ATKINSON
+            case .positional: return SIXEL_DIFFUSE_A_DITHER
+            case .none: return SIXEL_DIFFUSE_NONE
+            }
+        }
+    }
+
     /// A whole DCS sixel sequence (`ESC P q ... ESC \`) drawing `image` with an adaptive palette
-    /// of at most `colors` registers, Floyd-Steinberg dithered.
-    public static func encode(_ image: RGBImage, colors: Int = 256) throws(Failure) -> [UInt8] {
+    /// of at most `colors` registers.
+    public static func encode(_ image: RGBImage, colors: Int = 256, diffusion: Diffusion = .floydSteinberg) throws(Failure) -> [UInt8] {
         guard image.width > 0, image.height > 0 else { throw Failure(description: "empty image") }
         let sink = Sink()
         var output: OpaquePointer? = nil
@@ -34,7 +48,7 @@ public enum Sixel {
                                     pg_sixel_pixelformat_rgb888, SIXEL_LARGE_AUTO, SIXEL_REP_AUTO, SIXEL_QUALITY_AUTO)
         }
         if failed(initialized) { throw Failure(description: "libsixel could not build a palette (status \(initialized))") }
-        sixel_dither_set_diffusion_type(dither, SIXEL_DIFFUSE_FS)
+        sixel_dither_set_diffusion_type(dither, diffusion.libsixel)
         let status: SIXELSTATUS = pixels.withUnsafeMutableBufferPointer { buffer in
             sixel_encode(buffer.baseAddress, Int32(image.width), Int32(image.height), 3, dither, output)
         }

@@ -1,3 +1,4 @@
+import PhotoGridSamples
 import Foundation
 
 /// A tmux server of the test's own (its own socket), running one command in a pane of a given

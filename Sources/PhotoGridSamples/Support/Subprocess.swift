@@ -1,21 +1,28 @@
 import Glibc
 
-/// Runs a program and collects its output, with posix_spawn and waitpid. (Foundation's Process
-/// was seen to hang in waitUntilExit when the child starts a daemon, as `tmux new-session` does.)
-enum Subprocess {
-    struct Result {
-        var status: Int32
-        var output: [UInt8]
-        var error: [UInt8]
-        var errorText: String { String(decoding: error, as: UTF8.self) }
+/// Runs a program and collects its output, its times and its peak memory, with posix_spawn and
+/// wait4: for the end-to-end tests and the benchmark. (Foundation's Process was seen to hang in
+/// waitUntilExit when the child starts a daemon, as `tmux new-session` does.)
+public enum Subprocess {
+    public struct Result: Sendable {
+        public var status: Int32
+        public var output: [UInt8]
+        public var error: [UInt8]
+        /// Seconds from the start to the end of its output (EOF on stdout), and to its exit.
+        public var outputSeconds: Double
+        public var seconds: Double
+        /// Peak resident memory, from the kernel's accounting of the child.
+        public var maxResidentKilobytes: Int
+        public var errorText: String { String(decoding: error, as: UTF8.self) }
     }
 
-    enum Failure: Error { case spawn(Int32) }
+    public enum Failure: Error { case spawn(Int32) }
 
     /// `arguments[0]` is looked up on PATH. Without `capture` the output goes to /dev/null (for
     /// a command that leaves a daemon behind holding its stdout).
     @discardableResult
-    static func run(_ arguments: [String], environment: [String: String]? = nil, capture: Bool = true) throws -> Result {
+    public static func run(_ arguments: [String], environment: [String: String]? = nil, capture: Bool = true) throws -> Result {
+        let started = now()
         var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1]
         if capture { pipe(&outPipe); pipe(&errPipe) }
         var actions = posix_spawn_file_actions_t()
@@ -55,18 +62,28 @@ enum Subprocess {
             throw Failure.spawn(status)
         }
         var output: [UInt8] = [], error: [UInt8] = []
+        var outputEnd = started
         if capture {
-            drain(outPipe[0], errPipe[0], into: &output, &error)
+            drain(outPipe[0], errPipe[0], into: &output, &error, outputEnd: &outputEnd)
             close(outPipe[0]); close(errPipe[0])
         }
         var exit: Int32 = 0
-        while waitpid(pid, &exit, 0) < 0 && errno == EINTR {}
+        var usage = rusage()
+        while wait4(pid, &exit, 0, &usage) < 0 && errno == EINTR {}
+        let finished = now()
         let code = (exit & 0x7F) == 0 ? (exit >> 8) & 0xFF : 128 + (exit & 0x7F)
-        return Result(status: code, output: output, error: error)
+        return Result(status: code, output: output, error: error, outputSeconds: (capture ? outputEnd : finished) - started,
+                      seconds: finished - started, maxResidentKilobytes: usage.ru_maxrss)
+    }
+
+    static func now() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 
     /// Reads two pipes to their ends at once, so that neither fills up and blocks the child.
-    private static func drain(_ a: Int32, _ b: Int32, into outA: inout [UInt8], _ outB: inout [UInt8]) {
+    private static func drain(_ a: Int32, _ b: Int32, into outA: inout [UInt8], _ outB: inout [UInt8], outputEnd: inout Double) {
         var open = [a, b]
         var buffer = [UInt8](repeating: 0, count: 65536)
         while !open.isEmpty {
@@ -78,6 +95,7 @@ enum Subprocess {
                     if p.fd == a { outA += buffer[0..<n] } else { outB += buffer[0..<n] }
                 } else if n == 0 || errno != EINTR {
                     open.removeAll { $0 == p.fd }
+                    if p.fd == a { outputEnd = now() }
                 }
             }
         }
