@@ -1,5 +1,6 @@
 import Testing
 @testable import PhotoGridCore
+import PhotoGridSamples
 
 @Suite struct DecodingTests {
     @Test func scaleIsTheSmallestEighthThatStillCovers() {
@@ -105,6 +106,54 @@ import Testing
         jpeg[sof + 5] = 0x75; jpeg[sof + 6] = 0x30; jpeg[sof + 7] = 0x75; jpeg[sof + 8] = 0x30
         #expect(throws: DecodeError.tooLarge) { try JPEG.readHeader(jpeg) }
         #expect(throws: DecodeError.tooLarge) { try JPEG.decode(jpeg) }
+    }
+
+    @Test func photoFilesDecodeFromTheirDescriptorLikeFromMemory() throws {
+        let folder = TestImages.scratchFolder("fd")
+        defer { TestImages.remove(folder) }
+        let source = TestImages.gradient(width: 800, height: 600)
+        for progressive in [false, true] {
+            let jpeg = try JPEG.encode(source, quality: 90, progressive: progressive)
+            let path = folder + "/p\(progressive).jpg"
+            TestImages.write(jpeg, to: path)
+            let photo = Photo(path: RawPath(path), relativePath: RawPath("p.jpg"))
+            let fromFile = try PhotoDecoder().image(of: photo, covering: 150, atMost: 256)
+            let fromMemory = try PhotoDecoder().decode(jpeg, covering: 150, atMost: 256)
+            #expect(fromFile.image == fromMemory.image)
+            #expect(fromFile.origin == fromMemory.origin)
+            #expect(min(fromFile.image.width, fromFile.image.height) == 150)      // decoded at 2/8: 1/8 gives 75
+            // Cut in half on disk: an error, not a grey half picture. (A progressive file's
+            // first half can hold every scan a small scale needs: then it is whole at that scale.)
+            TestImages.write(Array(jpeg.prefix(jpeg.count / 2)), to: path)
+            if !progressive {
+                #expect(throws: DecodeError.truncated) { try PhotoDecoder().image(of: photo, covering: 150, atMost: 256) }
+            }
+            #expect(throws: DecodeError.truncated) { try PhotoDecoder().image(of: photo, covering: 600, atMost: 1024) }
+        }
+    }
+
+    @Test func anEXIFThumbnailLargeEnoughStandsInForTheDecode() throws {
+        let folder = TestImages.scratchFolder("thumb")
+        defer { TestImages.remove(folder) }
+        let image = TestImages.quadrants(width: 1200, height: 800)
+        let thumbnail = try JPEG.encode(Resampler.fit(image, width: 160, height: 120), quality: 85)
+        let plain = try JPEG.encode(image, quality: 85)
+        let app1 = ExifBuilder.app1(ExifFields(orientation: 1, thumbnail: thumbnail))
+        let length = app1.count + 2
+        let withThumbnail = Array(plain[0..<2]) + [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + app1 + Array(plain[2...])
+        let path = folder + "/t.jpg"
+        TestImages.write(withThumbnail, to: path)
+        let photo = Photo(path: RawPath(path), relativePath: RawPath("t.jpg"))
+        // The thumbnail is letterboxed 160x120; cut to the photo's 3:2 it is 160x107.
+        let small = try PhotoDecoder().image(of: photo, covering: 64, atMost: 64)
+        #expect(small.origin == .exifThumbnail)
+        #expect(small.image.height == 64 && small.image.width == 96)
+        #expect(small.image[4, 4].r > 180 && small.image[91, 60].g > 180)    // red top-left, yellow bottom-right
+        let preview = try #require(PhotoDecoder().thumbnail(of: photo))
+        #expect(preview.width == 160 && abs(preview.height - 107) <= 1)
+        // Too small for a 400-pixel tile: the photo itself is decoded.
+        if case .file = try PhotoDecoder().image(of: photo, covering: 400, atMost: 512).origin {} else { Issue.record("not decoded") }
+        #expect(try PhotoDecoder(usesThumbnails: false).image(of: photo, covering: 64, atMost: 64).origin != .exifThumbnail)
     }
 
     @Test func unreadableAndUnsupportedFilesSayWhy() throws {

@@ -56,6 +56,11 @@ void pg_jpeg_free_header(pg_jpeg_header *header);
 pg_jpeg_status pg_jpeg_decode(const unsigned char *data, size_t length, const pg_jpeg_decode_options *options,
                               pg_jpeg_image *image, char *error, size_t error_length);
 
+/* The same, reading the file open on `fd` from its start in 64 KB chunks: no copy of the whole
+   file in memory, and a progressive file cut short by partial_scans is only read that far. */
+pg_jpeg_status pg_jpeg_decode_fd(int fd, const pg_jpeg_decode_options *options,
+                                 pg_jpeg_image *image, char *error, size_t error_length);
+
 /* Encodes RGB888 pixels; app1 (may be NULL) is written as one APP1 segment, e.g. "Exif\0\0" + TIFF. */
 pg_jpeg_status pg_jpeg_encode(const unsigned char *rgb, int width, int height, int quality, int progressive,
                               const unsigned char *app1, size_t app1_length,

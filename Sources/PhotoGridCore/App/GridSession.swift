@@ -51,11 +51,14 @@ public final class GridSession {
     }
 
     /// Everything worth making now, most urgent first: soft previews of the screen, the screen,
-    /// the next screen in the direction of travel, the one behind, and the screen as it would be
-    /// at one column more and one fewer, so that `+` and `-` find their tiles ready.
+    /// the screen one row on in the direction of travel (its cut bottom row is a tile of its own),
+    /// the next screen, the one behind, and the screen as it would be at one column more and one
+    /// fewer, so that `+` and `-` find their tiles ready.
     public func wanted(layout: GridLayout, position: GridPosition, direction: Int) -> [(TileRequest, Priority)] {
         let visible = onScreen(layout: layout, position: position)
         var result = visible.map { ($0.preview, Priority.visible) } + visible.map { ($0, Priority.visible) }
+        let nextRow = GridPosition(focus: position.focus, topRow: max(0, position.topRow + (direction >= 0 ? 1 : -1)))
+        result += onScreen(layout: layout, position: nextRow).map { ($0, .prefetch) }
         let screenRows = layout.fullyVisibleRows
         let ahead = direction >= 0 ? position.topRow + screenRows : position.topRow - screenRows
         let behind = direction >= 0 ? position.topRow - screenRows : position.topRow + screenRows

@@ -48,9 +48,11 @@ struct PrintCommand {
         let controller = GridController(title: RawPath(options.path).lastComponent.description, session: session,
                                         screen: screen, columns: options.columns, modeName: mode.description)
         let (layout, position) = (controller.layout, controller.position)
-        // Only the final tiles of the screen: nobody sees a preview of a printed frame.
+        // Only the final tiles of the screen: nobody sees a preview of a printed frame. Largest
+        // files first, so that the last decode to finish is a short one: the frame waits for all.
         session.pipeline.want(session.wanted(layout: layout, position: position, direction: 1)
-            .filter { $0.1 == .visible && !$0.0.isPreview })
+            .filter { $0.1 == .visible && !$0.0.isPreview }
+            .sorted { photos[$0.0.photo].fileSize > photos[$1.0.photo].fileSize })
         while !session.screenIsFinal(layout: layout, position: position) {
             mailbox.wait(milliseconds: 1000)
             _ = mailbox.drain()

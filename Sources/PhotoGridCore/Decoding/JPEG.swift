@@ -52,15 +52,28 @@ public enum JPEG {
 
     /// Also says how many scans were read (a progressive file cut short reads fewer).
     public static func decodeCountingScans(_ data: [UInt8], options: DecodeOptions) throws(DecodeError) -> (image: RGBImage, scans: Int) {
+        try decode(options) { cOptions, image, message in
+            data.withUnsafeBufferPointer { bytes in
+                pg_jpeg_decode(bytes.baseAddress, bytes.count, &cOptions, &image, &message, message.count)
+            }
+        }
+    }
+
+    /// Decodes the file open on `fd`, reading it in chunks from its start.
+    public static func decode(descriptor fd: Int32, options: DecodeOptions) throws(DecodeError) -> (image: RGBImage, scans: Int) {
+        try decode(options) { cOptions, image, message in pg_jpeg_decode_fd(fd, &cOptions, &image, &message, message.count) }
+    }
+
+    private static func decode(_ options: DecodeOptions,
+                               _ call: (inout pg_jpeg_decode_options, inout pg_jpeg_image, inout [CChar]) -> pg_jpeg_status)
+        throws(DecodeError) -> (image: RGBImage, scans: Int) {
         var image = pg_jpeg_image()
         var message = [CChar](repeating: 0, count: 256)
         var cOptions = pg_jpeg_decode_options(scale_num: Int32(options.scaleEighths), fast: options.fast ? 1 : 0,
                                               allow_truncated: options.allowTruncated ? 1 : 0,
                                               partial_scans: options.partialScans ? 1 : 0,
                                               max_pixels: Int64(options.maxPixels))
-        let status = data.withUnsafeBufferPointer { bytes in
-            pg_jpeg_decode(bytes.baseAddress, bytes.count, &cOptions, &image, &message, message.count)
-        }
+        let status = call(&cOptions, &image, &message)
         try check(status, message)
         defer { pg_jpeg_free(image.pixels) }
         let width = Int(image.width), height = Int(image.height)

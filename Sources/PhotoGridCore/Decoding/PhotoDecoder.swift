@@ -64,15 +64,22 @@ public struct PhotoDecoder: PhotoDecoding {
 
     public func image(of photo: Photo, covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
         try PhotoDecoder.checkFormat(photo)
-        let head = try FileReader.read(photo.path, limit: FileReader.defaultLimit, prefix: PhotoDecoder.headLength)
+        let file = try OpenFile(photo.path)
+        let head = try file.head(PhotoDecoder.headLength)
         if let format = PhotoDecoder.sniffOtherFormat(head) { throw .unsupportedFormat(format) }
-        if usesThumbnails, let header = try? JPEG.readHeader(head),
-           let thumbnail = PhotoDecoder.thumbnail(header: header, data: head),
+        guard let header = try? JPEG.readHeader(head) else {
+            // The markers run past the head (huge ICC or XMP segments), or the file is damaged:
+            // the whole file then, which also gives the right error.
+            return try decode(try file.all(), covering: size, atMost: limit)
+        }
+        if usesThumbnails, let thumbnail = PhotoDecoder.thumbnail(header: header, data: head),
            min(thumbnail.width, thumbnail.height) >= min(size, header.width, header.height) {
             return DecodedImage(image: PhotoDecoder.scaled(thumbnail, shortSide: limit), origin: .exifThumbnail)
         }
-        let data = head.count < PhotoDecoder.headLength ? head : try FileReader.read(photo.path)
-        return try decode(data, covering: size, atMost: limit)
+        // libjpeg reads the file itself, in chunks: no copy of it all in memory.
+        return try decode(header: header, covering: size, atMost: limit) { options throws(DecodeError) in
+            try file.withDescriptor { fd throws(DecodeError) in try JPEG.decode(descriptor: fd, options: options) }
+        }
     }
 
     public func thumbnail(of photo: Photo) -> RGBImage? {
@@ -85,7 +92,14 @@ public struct PhotoDecoder: PhotoDecoding {
     /// Decodes JPEG data upright, its short side between `size` and `limit` where the photo allows.
     public func decode(_ data: [UInt8], covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
         if let format = PhotoDecoder.sniffOtherFormat(data) { throw .unsupportedFormat(format) }
-        let header = try JPEG.readHeader(data)
+        return try decode(header: try JPEG.readHeader(data), covering: size, atMost: limit) { options throws(DecodeError) in
+            try JPEG.decodeCountingScans(data, options: options)
+        }
+    }
+
+    /// The decode itself, from whichever source: the scale, the shortcuts, orientation and size.
+    private func decode(header: JPEG.Header, covering size: Int, atMost limit: Int,
+                        _ source: (JPEG.DecodeOptions) throws(DecodeError) -> (image: RGBImage, scans: Int)) throws(DecodeError) -> DecodedImage {
         let orientation = header.exif.map { ExifInfo.parse($0).orientation } ?? .up
         let short = min(header.width, header.height)
         let scale = PhotoDecoder.scaleEighths(forFactor: Double(size) / Double(short))
@@ -94,7 +108,7 @@ public struct PhotoDecoder: PhotoDecoding {
             options.fast = scale <= 2
             options.partialScans = scale <= 2
         }
-        let (decoded, scans) = try JPEG.decodeCountingScans(data, options: options)
+        let (decoded, scans) = try source(options)
         let upright = orientation.apply(to: decoded)
         let kept = PhotoDecoder.scaled(upright, shortSide: limit)
         let complete = scale == 8 && kept.width == upright.width

@@ -5,11 +5,14 @@ public struct Photo: Hashable, Sendable {
     /// The path below the gallery folder, for the status line.
     public let relativePath: RawPath
     public let format: ImageFormat
+    /// Bytes when the folder was read (0 if unknown): a guess at what decoding it costs.
+    public let fileSize: Int
 
-    public init(path: RawPath, relativePath: RawPath) {
+    public init(path: RawPath, relativePath: RawPath, fileSize: Int = 0) {
         self.path = path
         self.relativePath = relativePath
         self.format = ImageFormat(fileExtension: path.lowercasedExtension)
+        self.fileSize = fileSize
     }
 
     public var name: String { path.lastComponent.description }

@@ -74,11 +74,16 @@ public final class TilePipeline: @unchecked Sendable {
     /// Why the photo could not be decoded, once a decode has failed.
     public func failure(forPhoto index: Int) -> DecodeError? { locked { failures[index] } }
 
-    /// Replaces what is wanted. Earlier entries of equal priority are done first.
+    /// Replaces what is wanted. Earlier entries of equal priority are done first; a request listed
+    /// twice keeps its highest priority and its first place.
     public func want(_ requests: [(TileRequest, Priority)]) {
         locked {
             var wanted = Set<TileRequest>()
             for (order, (request, priority)) in requests.enumerated() {
+                if wanted.contains(request) {
+                    if let task = encodeTasks[request], task.priority < priority { encodeTasks[request]!.priority = priority }
+                    continue
+                }
                 guard failures[request.photo] == nil, !cache.hasEncoded(request) else { continue }
                 // A preview is worth making only while the real picture is still far off.
                 if request.isPreview && (noThumbnail.contains(request.photo) || tierImage(for: request.final) != nil
@@ -216,8 +221,7 @@ public final class TilePipeline: @unchecked Sendable {
             do throws(DecodeError) {
                 let decoded = try decoder.image(of: photos[key.photo], covering: size, atMost: key.tier.size)
                 result = .success(decoded)
-                // Decodes are worth keeping on disk; an EXIF thumbnail is as quick to read again.
-                worthStoring = decoded.origin != .exifThumbnail
+                worthStoring = true
             } catch { result = .failure(error) }
         } else {
             result = .failure(.unreadable("no such photo"))

@@ -44,9 +44,16 @@ public struct GridPainter {
             marker = focus
         }
         guard !ops.isEmpty else { return [] }
-        var out = Array("\u{1B}7".utf8)
-        for op in ops { out += GridPainter.moveTo(row: op.row, column: op.column) + op.bytes }
-        return out + Array("\u{1B}[0m\u{1B}8".utf8)
+        // One buffer of the final size: a sixel frame is megabytes, copied once.
+        var out: [UInt8] = []
+        out.reserveCapacity(ops.reduce(16) { $0 + $1.bytes.count + 12 })
+        out += Array("\u{1B}7".utf8)
+        for op in ops {
+            out += GridPainter.moveTo(row: op.row, column: op.column)
+            out += op.bytes
+        }
+        out += Array("\u{1B}[0m\u{1B}8".utf8)
+        return out
     }
 
     static func moveTo(row: Int, column: Int) -> [UInt8] { Array("\u{1B}[\(row + 1);\(column + 1)H".utf8) }

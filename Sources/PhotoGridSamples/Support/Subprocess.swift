@@ -102,7 +102,7 @@ public enum Subprocess {
     }
 
     private static func withCStrings<T>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> T) -> T {
-        var pointers: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) } + [nil]
+        let pointers: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) } + [nil]
         defer { pointers.forEach { free($0) } }
         return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
     }
