@@ -8,7 +8,8 @@ import PhotoGridSamples
 ///  - `baseline/`: re-encoded as baseline JPEGs, quality 90, no EXIF, as `djpeg | cjpeg` would,
 ///  - `exif/`: those with an EXIF segment and a 160x120 thumbnail, as cameras and phones write,
 ///  - `scroll/`: 60 links to the baseline files, enough rows to scroll,
-///  - `many/`: 10,000 links to the baseline files.
+///  - `many/`: 10,000 links to the baseline files,
+///  - `all/`: links to every photo at the source's top level, as shipped.
 struct Inputs {
     let root: String
     let count: Int
@@ -17,6 +18,9 @@ struct Inputs {
     var exif: String { root + "/exif" }
     var scroll: String { root + "/scroll" }
     var many: String { root + "/many" }
+    var all: String { root + "/all" }
+    /// Photos in `all/`.
+    var allCount = 0
     /// Size, pixels and kind of the 18 originals, for the report.
     var summary: [String] = []
 
@@ -24,10 +28,13 @@ struct Inputs {
         var template = Array("/tmp/photogrid-bench-XXXXXX".utf8CString)
         root = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
         count = firstScreen
-        let originals = try FolderScanner().scan(RawPath(source))
-            .filter { $0.format == .jpeg && !$0.relativePath.description.contains("/") }.prefix(firstScreen)
+        let everything = try FolderScanner().scan(RawPath(source))
+            .filter { $0.format == .jpeg && !$0.relativePath.description.contains("/") }
+        let originals = everything.prefix(firstScreen)
         guard originals.count == firstScreen else { throw BenchError("\(source) has fewer than \(firstScreen) JPEGs at its top level") }
-        for dir in [progressive, baseline, exif, scroll, self.many] { mkdir(dir, 0o755) }
+        for dir in [progressive, baseline, exif, scroll, self.many, all] { mkdir(dir, 0o755) }
+        for photo in everything { link(photo.path.description, all + "/" + photo.path.lastComponent.description) }
+        allCount = everything.count
         var megapixels = 0.0, progressiveCount = 0, bytes = 0
         for photo in originals {
             let name = photo.path.lastComponent.description

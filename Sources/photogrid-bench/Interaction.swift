@@ -26,10 +26,25 @@ struct Interaction {
         } while controller.contents().loading > 0 || !session.pipeline.isIdle
     }
 
-    /// One row down: the focus moved to the last whole row, then `j`, which scrolls by one row.
-    func scrollOneRow() -> Figure {
+    /// One row down: the focus moved to the last whole row, then `j`, each of which scrolls by
+    /// one row; the median of `times`.
+    func scrollOneRow(times: Int) -> Figure {
         for _ in 1..<controller.layout.fullyVisibleRows { controller.handle(.character("j")) }
-        return measure(.character("j"))
+        return Interaction.median((0..<times).map { _ in measure(.character("j")) })
+    }
+
+    /// `+` and `-` in turn, from 6 columns: the medians of each.
+    func columnChanges(times: Int) -> (plus: Figure, minus: Figure) {
+        var plus: [Figure] = [], minus: [Figure] = []
+        for _ in 0..<times {
+            plus.append(measure(.character("+")))
+            minus.append(measure(.character("-")))
+        }
+        return (Interaction.median(plus), Interaction.median(minus))
+    }
+
+    static func median(_ figures: [Figure]) -> Figure {
+        figures.sorted { $0.seconds < $1.seconds }[figures.count / 2]
     }
 
     func measure(_ key: Key) -> Figure {

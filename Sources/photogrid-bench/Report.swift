@@ -32,24 +32,23 @@ enum Report {
             }
         }
 
-        print("\n## Keys with the memory cache warm (app-side, no terminal write)\n")
+        print("\n## Keys with the memory cache warm (app-side, no terminal write; median of 5)\n")
         print(Table.row(["mode", "key", "time", "bytes written", "tiles still loading"]))
         print(Table.rule(5))
         for mode in [RenderMode.halfBlock(.trueColor), .sixel(colors: 256)] {
             let interaction = try Interaction(folder: inputs.scroll, mode: mode)
             defer { interaction.stop() }
-            let scroll = interaction.scrollOneRow()
-            let plus = interaction.measure(.character("+"))
-            let minus = interaction.measure(.character("-"))
+            let scroll = interaction.scrollOneRow(times: 5)
+            let (plus, minus) = interaction.columnChanges(times: 5)
             for (key, figure) in [("one row down (j)", scroll), ("6 to 5 columns (+)", plus), ("5 to 6 columns (-)", minus)] {
                 print(Table.row([mode.description, key, ms(figure.seconds, digits: 2), "\(figure.bytes)", "\(figure.tilesLoading)"]))
             }
         }
 
-        print("\n## Thumbnails per second, whole folder, from cold\n")
+        print("\n## Thumbnails per second, whole folder, from cold (in-process, no disk cache)\n")
         print(Table.row(["photos", "mode", "count", "seconds", "per second"]))
         print(Table.rule(5))
-        for (name, folder) in sets {
+        for (name, folder) in [("all \(inputs.allCount) as shipped", inputs.all)] + sets {
             for mode in [RenderMode.halfBlock(.trueColor), .sixel(colors: 256)] {
                 let (count, seconds) = try Throughput.run(folder: folder, mode: mode)
                 print(Table.row([name, mode.description, "\(count)", Table.fixed(seconds, 2), Table.fixed(Double(count) / seconds, 1)]))
