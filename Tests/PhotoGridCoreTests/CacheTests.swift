@@ -43,4 +43,18 @@ import Testing
         cache.evictOldestHalf()
         #expect(cache.totalBytes == 1_200 && cache.thumbnail(1) != nil)
     }
+
+    @Test func atMostThreeZoomImagesAreKept() {
+        let cache = TileCache(limitBytes: 1 << 30)
+        func image(_ side: Int) -> DecodedImage { DecodedImage(image: RGBImage(width: side, height: side), origin: .diskCache) }
+        cache.store(tier: image(100), for: TierKey(photo: 9, tier: .t2048))         // not a zoom image
+        for photo in 0..<5 { cache.store(tier: image(200), for: TierKey(photo: photo, tier: .full)) }
+        #expect((0..<5).filter { cache.hasTier(TierKey(photo: $0, tier: .full)) } == [2, 3, 4])
+        #expect(cache.hasTier(TierKey(photo: 9, tier: .t2048)))
+        // And at most 200 MB of them: one 150 MB image pushes the two before it out.
+        cache.store(tier: image(7_100), for: TierKey(photo: 7, tier: .t4096))      // 151 MB
+        #expect(cache.hasTier(TierKey(photo: 7, tier: .t4096)))
+        #expect((0..<5).filter { cache.hasTier(TierKey(photo: $0, tier: .full)) }.count <= 1)
+        #expect(cache.largestTier(of: 7)?.image.width == 7_100)
+    }
 }

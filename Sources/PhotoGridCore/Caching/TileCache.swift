@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Decoded tier images, EXIF thumbnails and terminal-ready tiles, under one byte budget with
 /// least-recently-used eviction across all of them, so that no kind starves the others.
 public final class TileCache: Sendable {
@@ -14,6 +16,12 @@ public final class TileCache: Sendable {
     }
 
     let store: MemoryCache<Key, Value>
+    /// Zoom images (tiers 4096 and full), oldest first: at most `zoomLimit` of them, or
+    /// `zoomBytes`, are kept, inside the one budget, so that a few big photos cannot push out
+    /// the grid.
+    private let zoomKeys = Mutex<[(TierKey, Int)]>([])
+    public static let zoomLimit = 3
+    public static let zoomBytes = 200 * 1024 * 1024
 
     public init(limitBytes: Int) {
         store = MemoryCache(limit: limitBytes)
@@ -37,7 +45,30 @@ public final class TileCache: Sendable {
 
     public func hasEncoded(_ request: TileRequest) -> Bool { store.contains(.encoded(request)) }
 
-    public func store(tier image: DecodedImage, for key: TierKey) { store.set(.tier(image), for: .tier(key), cost: image.image.byteCount) }
+    public func store(tier image: DecodedImage, for key: TierKey) {
+        store.set(.tier(image), for: .tier(key), cost: image.image.byteCount)
+        guard key.tier.isZoom else { return }
+        let evicted: [TierKey] = zoomKeys.withLock { keys in
+            keys.removeAll { $0.0 == key }
+            keys.append((key, image.image.byteCount))
+            var gone: [TierKey] = []
+            while keys.count > TileCache.zoomLimit || keys.reduce(0, { $0 + $1.1 }) > TileCache.zoomBytes, keys.count > 1 {
+                gone.append(keys.removeFirst().0)
+            }
+            return gone
+        }
+        for key in evicted { store.removeValue(for: .tier(key)) }
+    }
+
+    /// The largest tier image of a photo in memory, if any: a preview's source.
+    public func largestTier(of photo: Int) -> DecodedImage? {
+        for size in Tier.allCases.reversed() { if let image = tier(TierKey(photo: photo, tier: size)) { return image } }
+        return nil
+    }
+
+    public func hasAnyImage(of photo: Int) -> Bool {
+        hasThumbnail(photo) || Tier.allCases.contains { hasTier(TierKey(photo: photo, tier: $0)) }
+    }
     public func store(thumbnail image: RGBImage, for photo: Int) { store.set(.image(image), for: .thumbnail(photo), cost: image.byteCount) }
     public func store(_ tile: EncodedTile, for request: TileRequest) { store.set(.encoded(tile), for: .encoded(request), cost: tile.byteCount) }
 

@@ -8,7 +8,14 @@ public struct TileEncoder: TileEncoding {
     public init() {}
 
     public func encode(_ source: RGBImage, for request: TileRequest) -> EncodedTile {
-        var image = PhotoDecoder.shape(source, width: request.width, height: request.height, fit: request.fit)
+        var image: RGBImage
+        if let crop = request.crop {
+            let region = Resampler.Region(x: crop.x * Double(source.width), y: crop.y * Double(source.height),
+                                          width: crop.width * Double(source.width), height: crop.height * Double(source.height))
+            image = Resampler.resample(source, region: region, width: request.width, height: request.height)
+        } else {
+            image = PhotoDecoder.shape(source, width: request.width, height: request.height, fit: request.fit)
+        }
         if request.keptRows < image.height { image = image.topRows(request.keptRows) }
         switch request.mode {
         case .sixel(let colors):

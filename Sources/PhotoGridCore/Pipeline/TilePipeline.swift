@@ -85,9 +85,10 @@ public final class TilePipeline: @unchecked Sendable {
                     continue
                 }
                 guard failures[request.photo] == nil, !cache.hasEncoded(request) else { continue }
-                // A preview is worth making only while the real picture is still far off.
-                if request.isPreview && (noThumbnail.contains(request.photo) || tierImage(for: request.final) != nil
-                                         || cache.hasEncoded(request.final)) { continue }
+                // A preview is worth making only while the real picture is still far off, and only
+                // from something: another tier in memory, or the EXIF thumbnail.
+                if request.isPreview && ((noThumbnail.contains(request.photo) && !cache.hasAnyImage(of: request.photo))
+                                         || tierImage(for: request.final) != nil || cache.hasEncoded(request.final)) { continue }
                 wanted.insert(request)
                 if encodeTasks[request] != nil {
                     encodeTasks[request]!.priority = priority
@@ -137,7 +138,12 @@ public final class TilePipeline: @unchecked Sendable {
     }
 
     private func isAvailable(_ request: TileRequest) -> Bool {
-        request.isPreview ? cache.hasThumbnail(request.photo) : tierImage(for: request) != nil
+        request.isPreview ? cache.hasAnyImage(of: request.photo) : tierImage(for: request) != nil
+    }
+
+    /// What a preview is made from: the largest tier image in memory, else the EXIF thumbnail.
+    private func previewImage(for photo: Int) -> RGBImage? {
+        cache.largestTier(of: photo)?.image ?? cache.thumbnail(photo)
     }
 
     /// A fetch task for every source that a waiting encode task lacks, at the highest priority
@@ -253,14 +259,16 @@ public final class TilePipeline: @unchecked Sendable {
                 cache.store(thumbnail: thumbnail, for: photo)
             } else {
                 noThumbnail.insert(photo)
-                encodeTasks = encodeTasks.filter { !($0.key.isPreview && $0.key.photo == photo) || $0.value.running }
+                if !cache.hasAnyImage(of: photo) {
+                    encodeTasks = encodeTasks.filter { !($0.key.isPreview && $0.key.photo == photo) || $0.value.running }
+                }
             }
             condition.broadcast()
         }
     }
 
     private func encode(_ request: TileRequest) {
-        let image = request.isPreview ? cache.thumbnail(request.photo) : tierImage(for: request)?.image
+        let image = request.isPreview ? previewImage(for: request.photo) : tierImage(for: request)?.image
         guard let image else {
             // Evicted between fetch and encode: fetch again.
             locked {

@@ -15,17 +15,24 @@ public enum RenderMode: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Size classes of decoded photos: a tier's image is the photo upright with its short side
-/// that many pixels. A tile takes the smallest tier that covers it; a smaller tier is made from a
-/// larger one in memory by downsampling, never by decoding again.
+/// Size classes of decoded photos: a tier's image is the photo upright with its short side at
+/// most that many pixels. A tile takes the smallest tier that covers it; a smaller tier is made
+/// from a larger one in memory by downsampling, never by decoding again. The grid uses 64 to 1024;
+/// 2048 is the display tier of the zoom view at fit on most screens; 4096 and `full` hold zoomed-in
+/// views, of which the cache keeps only a few (`TileCache.zoomLimit`).
 public enum Tier: Int, CaseIterable, Comparable, Hashable, Sendable {
-    case t64 = 64, t128 = 128, t256 = 256, t512 = 512, t1024 = 1024, t2048 = 2048
+    case t64 = 64, t128 = 128, t256 = 256, t512 = 512, t1024 = 1024, t2048 = 2048, t4096 = 4096
+    /// The photo at whatever scale the zoom needs, up to its full size.
+    case full = 1_048_576
 
     public var size: Int { rawValue }
 
-    /// The smallest tier whose images cover `pixels` (the largest, past its size).
+    /// Tiers kept few at a time: images of zoomed-in views, up to a whole photo's pixels.
+    public var isZoom: Bool { self >= .t4096 }
+
+    /// The smallest tier whose images cover `pixels`.
     public static func covering(_ pixels: Int) -> Tier {
-        allCases.first { $0.size >= pixels } ?? .t2048
+        allCases.first { $0.size >= pixels } ?? .full
     }
 
     public var larger: [Tier] { Tier.allCases.filter { $0 > self } }
@@ -40,31 +47,52 @@ public struct TierKey: Hashable, Sendable {
     public init(photo: Int, tier: Tier) { self.photo = photo; self.tier = tier }
 }
 
-/// A tile as the terminal gets it: a photo in a pixel box, drawn in a mode, maybe cut at the
-/// screen's edge, from its tier image or (a preview) from its EXIF thumbnail.
+/// A part of a photo, in fractions of its upright width and height.
+public struct CropRegion: Hashable, Sendable {
+    public var x: Double, y: Double, width: Double, height: Double
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x; self.y = y; self.width = width; self.height = height
+    }
+}
+
+/// A tile as the terminal gets it: a photo (or a part of one, in the zoom view) in a pixel box,
+/// drawn in a mode, maybe cut at the screen's edge, from its tier image or, as a preview, from
+/// the best image already in memory (another tier, or the EXIF thumbnail).
 public struct TileRequest: Hashable, Sendable {
     public var photo: Int
     public var width: Int
     public var height: Int
     public var fit: FitMode
+    /// The part of the photo drawn, scaled to exactly `width` x `height` (its shape already
+    /// matches); nil for the whole photo, cropped or letterboxed by `fit`.
+    public var crop: CropRegion?
     public var mode: RenderMode
     /// Pixel rows kept from the top: fewer than `height` where the screen's edge cuts the tile.
     public var keptRows: Int
     /// A soft first picture from the EXIF thumbnail, shown until the real one is ready.
     public var isPreview: Bool
 
-    public init(photo: Int, width: Int, height: Int, fit: FitMode, mode: RenderMode, keptRows: Int? = nil, isPreview: Bool = false) {
+    public init(photo: Int, width: Int, height: Int, fit: FitMode, mode: RenderMode, keptRows: Int? = nil,
+                isPreview: Bool = false, crop: CropRegion? = nil) {
         self.photo = photo
         self.width = width
         self.height = height
         self.fit = fit
+        self.crop = crop
         self.mode = mode
         self.keptRows = keptRows ?? height
         self.isPreview = isPreview
     }
 
-    /// Pixels the source image's short side needs so that the tile is cut without enlarging.
-    public var neededSize: Int { max(width, height) }
+    /// Pixels the source image's short side needs so that the tile is made without enlarging.
+    /// Filling a box shows the short side at most as long as the box's long side; fitting, at most
+    /// as long as its short side; a crop shows its fraction of the photo at the box's size.
+    public var neededSize: Int {
+        if let crop {
+            return Int((min(Double(width) / max(crop.width, 1e-6), Double(height) / max(crop.height, 1e-6))).rounded(.up))
+        }
+        return fit == .fill ? max(width, height) : min(width, height)
+    }
     /// The tier the final tile is made from.
     public var tier: Tier { Tier.covering(neededSize) }
     public var tierKey: TierKey { TierKey(photo: photo, tier: tier) }
