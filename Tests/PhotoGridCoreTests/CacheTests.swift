@@ -51,10 +51,13 @@ import Testing
         for photo in 0..<5 { cache.store(tier: image(200), for: TierKey(photo: photo, tier: .full)) }
         #expect((0..<5).filter { cache.hasTier(TierKey(photo: $0, tier: .full)) } == [2, 3, 4])
         #expect(cache.hasTier(TierKey(photo: 9, tier: .t2048)))
-        // And at most 200 MB of them: one 150 MB image pushes the two before it out.
-        cache.store(tier: image(7_100), for: TierKey(photo: 7, tier: .t4096))      // 151 MB
-        #expect(cache.hasTier(TierKey(photo: 7, tier: .t4096)))
-        #expect((0..<5).filter { cache.hasTier(TierKey(photo: $0, tier: .full)) }.count <= 1)
-        #expect(cache.largestTier(of: 7)?.image.width == 7_100)
+        // And at most 200 MB of them: two of 61 MB and one of 101 MB pass it, so the oldest goes.
+        cache.store(tier: image(4_500), for: TierKey(photo: 5, tier: .full))       // 61 MB
+        cache.store(tier: image(4_500), for: TierKey(photo: 6, tier: .full))       // 61 MB
+        cache.store(tier: image(5_800), for: TierKey(photo: 7, tier: .t4096))      // 101 MB
+        #expect(!cache.hasTier(TierKey(photo: 5, tier: .full)))
+        #expect(cache.hasTier(TierKey(photo: 6, tier: .full)) && cache.hasTier(TierKey(photo: 7, tier: .t4096)))
+        #expect((0..<5).allSatisfy { !cache.hasTier(TierKey(photo: $0, tier: .full)) })
+        #expect(cache.largestTier(of: 7)?.image.width == 5_800)
     }
 }
