@@ -5,6 +5,7 @@ extension GridController {
 
     @discardableResult
     public func handle(_ key: Key) -> KeyEffect {
+        if zoom != nil { return handleZoom(key) }
         let count = session.photos.count
         let columns = layout.columns
         switch key {
@@ -19,7 +20,9 @@ extension GridController {
         case .control("u"): move(to: position.focus - max(1, layout.fullyVisibleRows / 2) * columns)
         case .home, .character("g"): move(to: 0)
         case .end, .character("G"): move(to: count - 1)
-        case .character("+"), .character("="): setColumns(columns - 1)
+        case .enter, .character("z"): openZoom(position.focus)
+        // Past one column, + opens the photo, as spreading the fingers does in the photo apps.
+        case .character("+"), .character("="): if columns == 1 { openZoom(position.focus) } else { setColumns(columns - 1) }
         case .character("-"), .character("_"): setColumns(columns + 1)
         case .character(let c) where ("1"..."6").contains(c): setColumns(Int(String(c))!)
         case .character("a"): session.fit = session.fit == .fill ? .fit : .fill

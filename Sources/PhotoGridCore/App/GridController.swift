@@ -7,6 +7,9 @@ public final class GridController {
     public let session: GridSession
     public let modeName: String
     public private(set) var painter: GridPainter
+    var viewPainter: ViewPainter
+    /// The zoom view, when it is open.
+    public internal(set) var zoom: ZoomState?
     public private(set) var screen: ScreenMetrics
     public private(set) var layout: GridLayout
     public internal(set) var position = GridPosition()
@@ -33,6 +36,7 @@ public final class GridController {
         self.modeName = modeName
         self.screen = screen
         painter = GridPainter(colors: session.halfBlockColors)
+        viewPainter = ViewPainter(colors: session.halfBlockColors)
         layout = GridLayout(screen: screen, columns: columns ?? GridLayout.startColumns(photos: session.photos.count, screen: screen))
     }
 
@@ -41,8 +45,10 @@ public final class GridController {
         let clear = needsClear
         if needsClear {
             painter.invalidate()
+            viewPainter.invalidate()
             needsClear = false
         }
+        if zoom != nil { return zoomFrame(clear: clear) }
         session.pipeline.want(session.wanted(layout: layout, position: position, direction: direction))
         let (tiles, marker, loading) = contents()
         return Frame(clear: clear, status: statusText(loading: loading), bytes: painter.paint(tiles, focus: marker),

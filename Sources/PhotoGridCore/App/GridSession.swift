@@ -72,6 +72,14 @@ public final class GridSession {
         return result
     }
 
+    /// The photo's upright shape, from the largest image of it in memory (or its thumbnail);
+    /// nil until one has been made.
+    public func photoShape(_ index: Int) -> (width: Int, height: Int)? {
+        if let image = cache.largestTier(of: index)?.image { return (image.width, image.height) }
+        if let thumbnail = cache.thumbnail(index) { return (thumbnail.width, thumbnail.height) }
+        return nil
+    }
+
     /// Whether every tile on screen shows its final picture or its failure.
     public func screenIsFinal(layout: GridLayout, position: GridPosition) -> Bool {
         paintTiles(layout: layout, position: position).allSatisfy { !$0.content.isPending }

@@ -1,0 +1,144 @@
+/// The zoom view: one photo fitted to the whole screen, drawn at once from the best image in
+/// memory and replaced by a sharp one decoded for the screen (or for the zoom) when that arrives.
+extension GridController {
+    /// The view's size in the mode's pixels, and a cell in those pixels.
+    var zoomArea: (area: (width: Int, height: Int), cell: (width: Int, height: Int)) {
+        switch session.mode {
+        case .sixel:
+            return ((screen.columns * screen.cellWidth, layout.viewportRows * screen.cellHeight), (screen.cellWidth, screen.cellHeight))
+        case .halfBlock:
+            return ((screen.columns, layout.viewportRows * 2), (1, 2))
+        }
+    }
+
+    /// The tile the view asks for, and where it goes; nil until the photo's shape is known.
+    func zoomRequest(_ state: inout ZoomState) -> (TileRequest, ZoomGeometry)? {
+        guard let shape = session.photoShape(state.photo) else { return nil }
+        let (area, cell) = zoomArea
+        let geometry = ZoomGeometry.compute(state: &state, area: area, cell: cell, image: shape)
+        let request = TileRequest(photo: state.photo, width: geometry.width, height: geometry.height, fit: .fit,
+                                  mode: session.mode, crop: geometry.region)
+        return (request, geometry)
+    }
+
+    func zoomFrame(clear: Bool) -> Frame {
+        guard var state = zoom else { return Frame(clear: clear, status: "", bytes: [], tilesLoading: 0) }
+        let found = zoomRequest(&state)
+        zoom = state
+        session.pipeline.want(zoomWanted(found?.0))
+        var content = TileContent.loading
+        if let (request, _) = found {
+            if let tile = session.cache.encoded(request) { content = .image(request, tile) }
+            else if let error = session.pipeline.failure(forPhoto: state.photo) { content = .failed(error.reason) }
+            else if let preview = session.cache.encoded(request.preview) { content = .preview(request.preview, preview) }
+        } else if let error = session.pipeline.failure(forPhoto: state.photo) {
+            content = .failed(error.reason)
+        }
+        var bytes: [UInt8] = []
+        if screen.rows >= 2 {
+            let (_, cell) = zoomArea
+            let geometry = found?.1
+            let columns = geometry.map { ($0.width + cell.width - 1) / cell.width } ?? 0
+            let rows = geometry.map { ($0.height + cell.height - 1) / cell.height } ?? 0
+            bytes = viewPainter.paint(content, column: geometry?.column ?? 0, row: geometry?.row ?? 0, columns: columns, rows: rows,
+                                      areaColumns: screen.columns, areaRows: layout.viewportRows,
+                                      message: "loading " + session.photos[state.photo].name)
+        }
+        let loading = content.isPending ? 1 : 0
+        return Frame(clear: clear, status: zoomStatus(state, loading: loading > 0), bytes: bytes, tilesLoading: loading)
+    }
+
+    /// The photo on screen (its preview first), then the photos next to it at fit, in the
+    /// direction of travel first, so that stepping through a folder is immediate.
+    func zoomWanted(_ current: TileRequest?) -> [(TileRequest, Priority)] {
+        guard let state = zoom else { return [] }
+        var result: [(TileRequest, Priority)] = []
+        if let current { result += [(current.preview, .visible), (current, .visible)] }
+        else { result += [(shapeProbe(state.photo), .visible)] }
+        let count = session.photos.count
+        for (offset, priority) in [(direction, Priority.prefetch), (-direction, .prefetch), (2 * direction, .background)] {
+            let photo = state.photo + offset
+            guard photo >= 0 && photo < count else { continue }
+            var neighbour = ZoomState(photo: photo)
+            result.append((zoomRequest(&neighbour)?.0 ?? shapeProbe(photo), priority))
+        }
+        return result
+    }
+
+    /// A small tile of a photo whose shape is not known yet: its tier image tells the shape.
+    private func shapeProbe(_ photo: Int) -> TileRequest {
+        TileRequest(photo: photo, width: 64, height: 64, fit: .fit, mode: session.mode)
+    }
+
+    func zoomStatus(_ state: ZoomState, loading: Bool) -> String {
+        let photo = session.photos[state.photo]
+        var parts = [title, photo.relativePath.description, "\(state.photo + 1) of \(session.photos.count)"]
+        if let shape = session.photoShape(state.photo) { parts.append("\(shape.width)x\(shape.height)") }
+        parts.append(state.isZoomedIn ? "zoom \(ZoomStatus.factor(state.zoom))" : "fit")
+        parts.append(modeName)
+        if loading { parts.append("loading") }
+        let left = " " + parts.map(TerminalText.sanitize).joined(separator: "  ·  ")
+        let hint = "+/- zoom  n/p photo  i details  q grid "
+        let gap = screen.columns - TerminalText.width(left) - TerminalText.width(hint)
+        return gap >= 2 ? left + String(repeating: " ", count: gap) + hint : left
+    }
+
+    /// Opens the zoom view on a photo.
+    public func openZoom(_ photo: Int) {
+        guard session.photos.indices.contains(photo) else { return }
+        zoom = ZoomState(photo: photo)
+        needsClear = true
+    }
+
+    /// Back to the grid, with the photo last shown focused and on screen.
+    public func closeZoom() {
+        guard let state = zoom else { return }
+        zoom = nil
+        position.focus(state.photo, photos: session.photos.count, layout: layout)
+        needsClear = true
+    }
+
+    /// Keys of the zoom view.
+    func handleZoom(_ key: Key) -> KeyEffect {
+        guard var state = zoom else { return .none }
+        let count = session.photos.count
+        func step(_ by: Int) {
+            let target = max(0, min(count - 1, state.photo + by))
+            guard target != state.photo else { return }
+            direction = by > 0 ? 1 : -1
+            state = ZoomState(photo: target)
+        }
+        func pan(_ dx: Double, _ dy: Double) {
+            guard let (_, geometry) = zoomRequest(&state) else { return }
+            state.pan(dx: dx, dy: dy, visible: geometry.region)
+        }
+        switch key {
+        case .character("Q"): quitRequested = true; return .quit
+        case .character("q"), .escape: closeZoom(); return .none
+        case .character("+"): state.zoomIn()
+        case .character("-"), .character("_"):
+            if state.isZoomedIn { state.zoomOut() } else { closeZoom(); return .none }
+        case .character("0"), .character("="): state.fit()
+        case .character("n"), .pageDown, .character(" "): step(1)
+        case .character("p"), .pageUp, .backspace: step(-1)
+        case .character("g"), .home: step(-state.photo)
+        case .character("G"), .end: step(count - 1 - state.photo)
+        case .left, .character("h"): if state.isZoomedIn { pan(-1, 0) } else { step(-1) }
+        case .right, .character("l"): if state.isZoomedIn { pan(1, 0) } else { step(1) }
+        case .up, .character("k"): if state.isZoomedIn { pan(0, -1) }
+        case .down, .character("j"): if state.isZoomedIn { pan(0, 1) }
+        case .control("l"): repaint()
+        case .resize: return .resize
+        default: break
+        }
+        zoom = state
+        return .none
+    }
+}
+
+/// How a zoom factor reads in the status line: "1.5x", "2x".
+enum ZoomStatus {
+    static func factor(_ zoom: Double) -> String {
+        zoom == zoom.rounded() ? "\(Int(zoom))x" : "\(zoom)x"
+    }
+}

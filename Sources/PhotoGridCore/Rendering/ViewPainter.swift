@@ -1,0 +1,57 @@
+/// Paints the zoom view: one image (or a placeholder line) at a cell position, with the rest of
+/// the view cleared around it. Like `GridPainter` it writes after ncurses' update, remembers what
+/// it drew, and writes nothing when nothing changed.
+public struct ViewPainter {
+    struct Drawn: Equatable {
+        var content: TileContent.ContentID
+        var column: Int, row: Int, columns: Int, rows: Int
+    }
+
+    private var drawn: Drawn?
+    public let colors: HalfBlock.Colors
+
+    public init(colors: HalfBlock.Colors) { self.colors = colors }
+
+    public mutating func invalidate() { drawn = nil }
+
+    /// The view shows `content` at (`column`, `row`), `columns` x `rows` cells, in an area of
+    /// `areaColumns` x `areaRows`; `message` is shown centred when there is no picture yet.
+    public mutating func paint(_ content: TileContent, column: Int, row: Int, columns: Int, rows: Int,
+                               areaColumns: Int, areaRows: Int, message: String) -> [UInt8] {
+        let now = Drawn(content: content.id, column: column, row: row, columns: columns, rows: rows)
+        guard now != drawn else { return [] }
+        var out = Array("\u{1B}7".utf8)
+        // Clear what the new picture will not cover; the picture is drawn over the rest.
+        for y in 0..<areaRows {
+            out += GridPainter.moveTo(row: y, column: 0)
+            if y < row || y >= row + rows {
+                out += Array("\u{1B}[\(areaColumns)X".utf8)
+            } else {
+                if column > 0 { out += Array("\u{1B}[\(column)X".utf8) }
+                let right = column + columns
+                if right - 1 < areaColumns {
+                    // The last cell may be only partly covered by a sixel image: clear it too.
+                    out += GridPainter.moveTo(row: y, column: max(0, right - 1)) + Array("\u{1B}[\(areaColumns - right + 1)X".utf8)
+                }
+            }
+        }
+        switch content {
+        case .image(_, .sixel(let bytes)), .preview(_, .sixel(let bytes)):
+            out += GridPainter.moveTo(row: row, column: column) + bytes
+        case .image(_, .cells(let lines)), .preview(_, .cells(let lines)):
+            for (i, line) in lines.prefix(rows).enumerated() { out += GridPainter.moveTo(row: row + i, column: column) + line }
+        case .failed(let reason):
+            out += centred(reason, areaColumns: areaColumns, areaRows: areaRows)
+        case .loading:
+            out += centred(message, areaColumns: areaColumns, areaRows: areaRows)
+        }
+        drawn = now
+        return out + Array("\u{1B}[0m\u{1B}8".utf8)
+    }
+
+    private func centred(_ text: String, areaColumns: Int, areaRows: Int) -> [UInt8] {
+        let shown = TerminalText.clip(text, to: areaColumns)
+        let column = max(0, (areaColumns - TerminalText.width(shown)) / 2)
+        return GridPainter.moveTo(row: areaRows / 2, column: column) + Array(shown.utf8)
+    }
+}
