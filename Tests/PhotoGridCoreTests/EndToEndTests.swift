@@ -128,6 +128,38 @@ import Testing
         #expect(try tmux.waitFor { $0.contains("[exit 0]") }.0)
     }
 
+    @Test func zoomViewOpensZoomsPansStepsAndReturns() throws {
+        let count = try galleryCount()
+        let tmux = try Tmux(columns: 100, rows: 30, command: "\(Paths.binary) --columns 4 \(Paths.gallery)")
+        var (ok, screen) = try tmux.waitFor { self.status($0).contains("1 of \(count)") && !self.status($0).contains("loading") }
+        #expect(ok)
+        try tmux.send("l", "Enter")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("2 of \(count)") && self.status($0).contains("fit")
+                                          && !self.status($0).contains("loading") }
+        #expect(ok, "Enter did not open the zoom view: \(status(screen))")
+        // The photo fills the view from the top row down to the status line: coloured cells on each.
+        let coloured = try tmux.screen(escapes: true).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(coloured.prefix(29).filter { $0.contains("48;5;") }.count >= 28)
+        try tmux.send("+")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("zoom 1.5x") && !self.status($0).contains("loading") }
+        #expect(ok, "+ did not zoom in: \(status(screen))")
+        let zoomed = screen
+        try tmux.send("l", "j", "j")                             // pan (across if it is wider than the view, and down)
+        (ok, screen) = try tmux.waitFor { $0 != zoomed && !self.status($0).contains("loading") }
+        #expect(ok && self.status(screen).contains("zoom 1.5x"))
+        try tmux.send("0", "n")                                  // back to fit, then the next photo
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("3 of \(count)") && self.status($0).contains("fit") }
+        #expect(ok, "n did not step: \(status(screen))")
+        try tmux.send("Right")
+        (ok, _) = try tmux.waitFor { self.status($0).contains("4 of \(count)") }
+        #expect(ok, "Right at fit steps to the next photo")
+        try tmux.send("q")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("4 of \(count)") && self.status($0).contains("4 columns") }
+        #expect(ok, "q did not return to the grid with the photo focused: \(status(screen))")
+        try tmux.send("q")
+        #expect(try tmux.waitFor { $0.contains("[exit 0]") }.0)
+    }
+
     @Test func notATerminalIsAClearErrorWithStatus2() throws {
         let (status, _, error) = try Paths.photogrid([Paths.gallery])
         #expect(status == 2)
