@@ -33,9 +33,16 @@ import Testing
         try tmux.send("+")
         (ok, _) = try tmux.waitFor { self.status($0).contains("5 columns") }
         #expect(ok)
-        try tmux.send("=", "+", "+", "+", "+")
+        try tmux.send("=", "+", "+", "+")
         (ok, screen) = try tmux.waitFor { self.status($0).contains("1 column ") }
-        #expect(ok, "+ stops at 1: \(status(screen))")
+        #expect(ok, "+ goes down to 1 column: \(status(screen))")
+        // One more + opens the photo, as spreading the fingers does; q comes back.
+        try tmux.send("+")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("fit") }
+        #expect(ok, "+ at 1 column did not open the photo: \(status(screen))")
+        try tmux.send("q")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("1 column ") }
+        #expect(ok)
         try tmux.send("3")
         (ok, _) = try tmux.waitFor { self.status($0).contains("3 columns") }
         #expect(ok, "digits jump to a column count")
@@ -138,8 +145,10 @@ import Testing
                                           && !self.status($0).contains("loading") }
         #expect(ok, "Enter did not open the zoom view: \(status(screen))")
         // The photo fills the view from the top row down to the status line: coloured cells on each.
-        let coloured = try tmux.screen(escapes: true).split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(coloured.prefix(29).filter { $0.contains("48;5;") }.count >= 28)
+        (ok, _) = try tmux.waitFor(escapes: true) { screen in
+            screen.split(separator: "\n", omittingEmptySubsequences: false).prefix(29).filter { $0.contains("48;5;") }.count >= 28
+        }
+        #expect(ok, "the photo does not fill the view")
         try tmux.send("+")
         (ok, screen) = try tmux.waitFor { self.status($0).contains("zoom 1.5x") && !self.status($0).contains("loading") }
         #expect(ok, "+ did not zoom in: \(status(screen))")
