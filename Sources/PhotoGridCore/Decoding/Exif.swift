@@ -11,6 +11,17 @@ public struct ExifInfo: Sendable, Equatable {
     /// Degrees, negative in the south and west.
     public var latitude: Double?
     public var longitude: Double?
+    /// Seconds (ExposureTime, 0x829A).
+    public var exposureTime: Double?
+    /// The f-number (FNumber, 0x829D).
+    public var fNumber: Double?
+    /// PhotographicSensitivity (0x8827), formerly ISOSpeedRatings.
+    public var iso: Int?
+    /// Millimetres, as the lens saw it, not the 35 mm equivalent (FocalLength, 0x920A).
+    public var focalLength: Double?
+    /// LensModel (0xA434) and LensMake (0xA433).
+    public var lensModel: String?
+    public var lensMake: String?
     /// Where IFD1's JPEG thumbnail lies in the TIFF data.
     public var thumbnail: Range<Int>?
 
@@ -29,11 +40,7 @@ public struct ExifInfo: Sendable, Equatable {
             case 0x010F: info.make = reader.string(entry)
             case 0x0110: info.model = reader.string(entry)
             case 0x8769:
-                if let offset = reader.integer(entry) {
-                    for sub in reader.entries(at: offset, visited: &visited).entries where sub.tag == 0x9003 {
-                        info.dateTimeOriginal = reader.string(sub)
-                    }
-                }
+                if let offset = reader.integer(entry) { info.readExifIFD(reader.entries(at: offset, visited: &visited).entries, reader) }
             case 0x8825:
                 if let offset = reader.integer(entry) { info.readGPS(reader.entries(at: offset, visited: &visited).entries, reader) }
             default: break
@@ -48,19 +55,6 @@ public struct ExifInfo: Sendable, Equatable {
             }
         }
         return info
-    }
-
-    private mutating func readGPS(_ entries: [TIFFReader.Entry], _ reader: TIFFReader) {
-        func coordinate(_ valueTag: UInt16, _ refTag: UInt16, negative: String) -> Double? {
-            guard let entry = entries.first(where: { $0.tag == valueTag }),
-                  let parts = reader.rationals(entry), parts.count == 3 else { return nil }
-            let degrees = parts[0] + parts[1] / 60 + parts[2] / 3600
-            guard degrees.isFinite else { return nil }
-            let ref = entries.first { $0.tag == refTag }.flatMap(reader.string)
-            return ref?.uppercased() == negative ? -degrees : degrees
-        }
-        latitude = coordinate(2, 1, negative: "S").flatMap { abs($0) <= 90 ? $0 : nil }
-        longitude = coordinate(4, 3, negative: "W").flatMap { abs($0) <= 180 ? $0 : nil }
     }
 }
 

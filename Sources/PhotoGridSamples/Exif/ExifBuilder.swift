@@ -19,11 +19,17 @@ public enum ExifBuilder {
         if let value = fields.orientation { ifd0.set(0x0112, .short([UInt16(truncatingIfNeeded: value)])) }
 
         var exif: TIFFDirectory?
-        if let date = fields.dateTimeOriginal {
+        if fields.hasExifIFD {
             var dir = TIFFDirectory()
             // ExifVersion is mandatory in an Exif IFD; strict readers warn without it.
             dir.set(0x9000, .undefined(Array("0232".utf8)))
-            dir.set(0x9003, .ascii(date))
+            if let date = fields.dateTimeOriginal { dir.set(0x9003, .ascii(date)) }
+            if let time = fields.exposureTime { dir.set(0x829A, .rational([(time.numerator, time.denominator)])) }
+            if let f = fields.fNumber { dir.set(0x829D, .rational([(f.numerator, f.denominator)])) }
+            if let iso = fields.iso { dir.set(0x8827, .short([UInt16(clamping: iso)])) }
+            if let focal = fields.focalLength { dir.set(0x920A, .rational([(focal.numerator, focal.denominator)])) }
+            if let make = fields.lensMake { dir.set(0xA433, .ascii(make)) }
+            if let model = fields.lensModel { dir.set(0xA434, .ascii(model)) }
             exif = dir
             ifd0.set(0x8769, .long([0]))
         }

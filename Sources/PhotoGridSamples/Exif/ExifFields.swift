@@ -14,6 +14,16 @@ public struct ExifFields: Sendable, Equatable {
     public var latitude: Double?
     /// Signed degrees: negative in the west.
     public var longitude: Double?
+    /// Seconds, as the fraction cameras write: `Rational(1, 250)`.
+    public var exposureTime: Rational?
+    /// `Rational(28, 10)` for f/2.8.
+    public var fNumber: Rational?
+    /// PhotographicSensitivity, a SHORT: values above 65535 are written as 65535, as cameras do.
+    public var iso: Int?
+    /// Millimetres: `Rational(35, 1)`.
+    public var focalLength: Rational?
+    public var lensMake: String?
+    public var lensModel: String?
     /// A small JPEG stored in IFD1, as cameras do for quick previews.
     public var thumbnail: [UInt8]?
     /// "MM" (Motorola) instead of "II" (Intel): some cameras write one, some the other, and readers must take both.
@@ -21,7 +31,8 @@ public struct ExifFields: Sendable, Equatable {
 
     public init(orientation: Int? = nil, dateTimeOriginal: String? = nil, imageDescription: String? = nil,
                 make: String? = nil, model: String? = nil, latitude: Double? = nil, longitude: Double? = nil,
-                thumbnail: [UInt8]? = nil, bigEndian: Bool = false) {
+                exposureTime: Rational? = nil, fNumber: Rational? = nil, iso: Int? = nil, focalLength: Rational? = nil,
+                lensMake: String? = nil, lensModel: String? = nil, thumbnail: [UInt8]? = nil, bigEndian: Bool = false) {
         self.orientation = orientation
         self.dateTimeOriginal = dateTimeOriginal
         self.imageDescription = imageDescription
@@ -29,10 +40,37 @@ public struct ExifFields: Sendable, Equatable {
         self.model = model
         self.latitude = latitude
         self.longitude = longitude
+        self.exposureTime = exposureTime
+        self.fNumber = fNumber
+        self.iso = iso
+        self.focalLength = focalLength
+        self.lensMake = lensMake
+        self.lensModel = lensModel
         self.thumbnail = thumbnail
         self.bigEndian = bigEndian
     }
 
     /// Whether anything would be written into a GPS IFD.
     var hasPosition: Bool { latitude != nil || longitude != nil }
+
+    /// Whether anything would be written into the Exif sub-IFD.
+    var hasExifIFD: Bool {
+        dateTimeOriginal != nil || exposureTime != nil || fNumber != nil || iso != nil || focalLength != nil
+            || lensMake != nil || lensModel != nil
+    }
+
+    /// A TIFF RATIONAL: two unsigned 32-bit numbers. Kept as written, so that a test can also
+    /// write a zero denominator.
+    public struct Rational: Sendable, Equatable {
+        public var numerator: UInt32
+        public var denominator: UInt32
+
+        public init(_ numerator: UInt32, _ denominator: UInt32) {
+            self.numerator = numerator
+            self.denominator = denominator
+        }
+
+        /// The value a reader should see; nil for a zero denominator.
+        public var value: Double? { denominator == 0 ? nil : Double(numerator) / Double(denominator) }
+    }
 }

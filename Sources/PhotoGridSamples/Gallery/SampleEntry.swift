@@ -1,6 +1,7 @@
 import PhotoGridCore
 
-/// One photo of the sample gallery: what it shows, its shape, how it is encoded and what its EXIF says.
+/// One photo of the sample gallery: what it shows, its shape, how it is encoded and what its
+/// metadata (EXIF, XMP, IPTC) says.
 public struct SampleEntry: Sendable, Equatable {
     /// Relative to the gallery folder, e.g. "travel/desert-01.jpg".
     public var path: String
@@ -15,9 +16,15 @@ public struct SampleEntry: Sendable, Equatable {
     public var exif: ExifFields?
     /// Whether IFD1 carries a small JPEG of the same scene (at most 160x120, stored the same way up).
     public var hasThumbnail: Bool
+    /// A caption in an XMP APP1 segment (dc:description, element form); nil for no XMP segment.
+    public var xmpCaption: String?
+    /// A caption in an IPTC APP13 segment (record 2:120); nil for no APP13 segment.
+    public var iptcCaption: String?
+    public var iptcEncoding: IPTCBuilder.Encoding
 
     public init(path: String, scene: Scene, width: Int, height: Int, quality: Int = 85, progressive: Bool = false,
-                exif: ExifFields? = nil, hasThumbnail: Bool = false) {
+                exif: ExifFields? = nil, hasThumbnail: Bool = false, xmpCaption: String? = nil,
+                iptcCaption: String? = nil, iptcEncoding: IPTCBuilder.Encoding = .utf8) {
         self.path = path
         self.scene = scene
         self.width = width
@@ -26,6 +33,25 @@ public struct SampleEntry: Sendable, Equatable {
         self.progressive = progressive
         self.exif = exif
         self.hasThumbnail = hasThumbnail
+        self.xmpCaption = xmpCaption
+        self.iptcCaption = iptcCaption
+        self.iptcEncoding = iptcEncoding
+    }
+
+    /// The caption a reader should show and where it comes from: EXIF first, then XMP, then IPTC.
+    public var caption: (text: String, source: PhotoInfo.CaptionSource)? {
+        if let text = exif?.imageDescription { return (text, .exif) }
+        if let text = xmpCaption { return (text, .xmp) }
+        if let text = iptcCaption { return (text, .iptc) }
+        return nil
+    }
+
+    /// The APPn segments that follow the Exif one: XMP, then IPTC.
+    var extraSegments: [(marker: UInt8, payload: [UInt8])] {
+        var segments: [(marker: UInt8, payload: [UInt8])] = []
+        if let text = xmpCaption { segments.append((0xE1, XMPBuilder.app1(description: text))) }
+        if let text = iptcCaption { segments.append((0xED, IPTCBuilder.app13(caption: text, encoding: iptcEncoding))) }
+        return segments
     }
 
     /// The Orientation tag's meaning; `.up` when there is none.

@@ -4,8 +4,9 @@ import PhotoGridCore
 extension SampleGallery {
     /// Every way the gallery in `folder` differs from `entries`, as "path: problem" lines;
     /// empty when all is well. It checks the stored size, baseline or progressive, each EXIF
-    /// field as `ExifInfo` reads it, the IFD1 thumbnail, and that the pixels, turned upright by
-    /// their Orientation tag, show the planned scene.
+    /// field as `ExifInfo` reads it, the IFD1 thumbnail, the details as `PhotoInfo` reads them
+    /// (lens, exposure, XMP and IPTC captions), and that the pixels, turned upright by their
+    /// Orientation tag, show the planned scene.
     public static func check(folder: String) -> [String] {
         var problems: [String] = []
         for entry in entries {
@@ -46,6 +47,7 @@ extension SampleGallery {
         } else {
             expect(header.exif == nil, "unplanned EXIF")
         }
+        problems += checkDetails(bytes, header, entry)
         problems += checkPicture(bytes, entry)
         return problems
     }
@@ -83,7 +85,7 @@ extension SampleGallery {
     /// painted at that size (JPEG loss and DCT scaling make up most of it).
     static let pictureTolerance = 6.0
 
-    private static func close(_ a: Double?, _ b: Double?) -> Bool {
+    static func close(_ a: Double?, _ b: Double?) -> Bool {
         switch (a, b) {
         case (nil, nil): true
         case let (a?, b?): abs(a - b) < 1e-5          // a hundredth of a second of arc is 2.8e-6 degrees

@@ -15,7 +15,7 @@ public enum SampleGallery {
     }
 
     /// The JPEG file of one entry: the scene rendered upright, turned to its stored orientation,
-    /// with its EXIF (and thumbnail) in APP1.
+    /// with its EXIF (and thumbnail) in APP1, then its XMP and IPTC segments if it has them.
     public static func jpeg(for entry: SampleEntry) throws(DecodeError) -> [UInt8] {
         let upright = Scene.render(entry.scene, width: entry.width, height: entry.height, seed: entry.seed)
         let stored = entry.orientation == .up ? upright : entry.orientation.stored(from: upright)
@@ -24,7 +24,9 @@ public enum SampleGallery {
             if entry.hasThumbnail { exif.thumbnail = try thumbnail(for: entry) }
             app1 = ExifBuilder.app1(exif)
         }
-        return try JPEG.encode(stored, quality: entry.quality, progressive: entry.progressive, app1: app1)
+        let jpeg = try JPEG.encode(stored, quality: entry.quality, progressive: entry.progressive, app1: app1)
+        let extra = entry.extraSegments
+        return extra.isEmpty ? jpeg : JPEGSegmentsWriter.insert(segments: extra, into: jpeg)
     }
 
     /// The IFD1 thumbnail of an entry: the same scene fitted in 160x120 and stored the same way up

@@ -1,0 +1,88 @@
+/// What a JPEG file says about itself, for the details panel: its size as displayed, when and with
+/// what it was taken, how it was exposed, where, and its caption.
+///
+/// Everything comes from the head of the file (the segments before the first scan), read with
+/// photogrid's own bounds-checked parsers: `JPEGSegments`, `ExifInfo`, `XMPReader`, `IPTCReader`.
+/// Text is as the file has it, without NULs and trailing spaces; making it safe to print is the
+/// terminal's concern (`TerminalText`), not this one's.
+public struct PhotoInfo: Sendable, Equatable {
+    /// Where the caption came from.
+    public enum CaptionSource: String, Sendable, Equatable {
+        case exif, xmp, iptc
+    }
+
+    /// Pixels as displayed, i.e. with width and height swapped for EXIF orientations 5-8;
+    /// nil when the head ends before the frame header.
+    public var width: Int?
+    public var height: Int?
+    public var orientation: Orientation = .up
+    /// EXIF DateTimeOriginal as written, "YYYY:MM:DD HH:MM:SS".
+    public var dateTaken: String?
+    public var make: String?
+    public var model: String?
+    /// The lens model, led by the lens maker's name when the model does not already start with it.
+    public var lens: String?
+    public var iso: Int?
+    public var fNumber: Double?
+    /// Seconds.
+    public var exposureTime: Double?
+    /// Millimetres.
+    public var focalLength: Double?
+    /// Degrees, negative in the south and west.
+    public var latitude: Double?
+    public var longitude: Double?
+    public var caption: String?
+    public var captionSource: CaptionSource?
+
+    public init() {}
+
+    /// Descriptions cameras write by themselves, which say nothing about the photo.
+    static let cameraCaptions: Set<String> = ["OLYMPUS DIGITAL CAMERA", "SONY DSC", "DCIM", ""]
+
+    /// The details in the head of a JPEG file (or the whole file); nil if it is not a JPEG.
+    public static func read(_ head: [UInt8]) -> PhotoInfo? {
+        guard head.count >= 2, head[0] == 0xFF, head[1] == 0xD8 else { return nil }
+        let segments = JPEGSegments.parse(head)
+        let exif = segments.exif.map(ExifInfo.parse) ?? ExifInfo()
+        var info = PhotoInfo()
+        info.orientation = exif.orientation
+        if let width = segments.width, let height = segments.height {
+            (info.width, info.height) = exif.orientation.displaySize(width: width, height: height)
+        }
+        info.dateTaken = exif.dateTimeOriginal
+        info.make = exif.make
+        info.model = exif.model
+        info.lens = lensName(make: exif.lensMake, model: exif.lensModel)
+        info.iso = exif.iso
+        info.fNumber = exif.fNumber
+        info.exposureTime = exif.exposureTime
+        info.focalLength = exif.focalLength
+        info.latitude = exif.latitude
+        info.longitude = exif.longitude
+
+        // EXIF first: it is what the camera or the last editor wrote into the photo itself.
+        let candidates: [(CaptionSource, () -> String?)] = [
+            (.exif, { exif.imageDescription.flatMap { cameraCaptions.contains($0) ? nil : $0 } }),
+            (.xmp, { segments.xmp.flatMap(XMPReader.description) }),
+            (.iptc, { segments.iptc.flatMap(IPTCReader.caption) }),
+        ]
+        for (source, read) in candidates {
+            if let text = read(), !isBlank(text) {
+                info.caption = text
+                info.captionSource = source
+                break
+            }
+        }
+        return info
+    }
+
+    static func lensName(make: String?, model: String?) -> String? {
+        guard let model else { return nil }
+        guard let make, !model.lowercased().hasPrefix(make.lowercased()) else { return model }
+        return make + " " + model
+    }
+
+    static func isBlank(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy { $0.properties.isWhitespace || $0 == "\0" }
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+@testable import PhotoGridCore
+import PhotoGridSamples
+
+/// photogrid's metadata readers against exiftool on the same files: the whole sample gallery,
+/// and files made here with what the gallery lacks (XMP in attribute form, a camera-written
+/// caption, several XMP languages). Skipped where exiftool is not installed, as on a bare CI machine.
+@Suite struct ExiftoolTests {
+    static let installed = (try? Subprocess.run(["exiftool", "-ver"]))?.status == 0
+
+    @Test(.enabled(if: ExiftoolTests.installed, "exiftool is not installed"))
+    func theSampleGalleryReadsAsExiftoolReadsIt() throws {
+        let paths = SampleGallery.entries.map { Paths.gallery + "/" + $0.path }
+        let (differences, compared) = try ExiftoolComparison.compare(paths)
+        #expect(differences == [])
+        // Not a vacuous pass: the gallery has hundreds of values to agree on, captions from all three places among them.
+        #expect(compared.values > 400 && Set(compared.captionSources) == [.exif, .xmp, .iptc])
+    }
+
+    @Test(.enabled(if: ExiftoolTests.installed, "exiftool is not installed"))
+    func filesMadeHereReadAsExiftoolReadsThem() throws {
+        let folder = TestImages.scratchFolder("exiftool")
+        defer { TestImages.remove(folder) }
+        var jpegs: [(String, [UInt8])] = [
+            ("all-le.jpg", try MetadataFixtures.jpeg(exif: MetadataFixtures.allFields())),
+            ("all-be.jpg", try MetadataFixtures.jpeg(exif: MetadataFixtures.allFields(bigEndian: true, caption: nil),
+                                                     xmp: "Fish & chips <3", iptc: "ignored")),
+            ("camera-caption.jpg", try MetadataFixtures.jpeg(exif: ExifFields(imageDescription: "OLYMPUS DIGITAL CAMERA", make: "OLYMPUS"),
+                                                             iptc: "Lindau, Bodensee: Blick über den Hafen", iptcEncoding: .latin1)),
+        ]
+        let plain = try MetadataFixtures.jpeg()
+        jpegs.append(("attribute.jpg", JPEGSegmentsWriter.insert(
+            segments: [(0xE1, XMPBuilder.app1(description: "Quotes \"and\" 'apostrophes'", form: .attribute))], into: plain)))
+        jpegs.append(("languages.jpg", JPEGSegmentsWriter.insert(
+            segments: [(0xE1, XMPBuilder.app1(descriptions: [("de", "Hafen"), ("x-default", "Harbour")]))], into: plain)))
+        for (name, bytes) in jpegs { TestImages.write(bytes, to: folder + "/" + name) }
+        let (differences, compared) = try ExiftoolComparison.compare(jpegs.map { folder + "/" + $0.0 })
+        #expect(differences == [])
+        #expect(compared.captionSources == [.exif, .xmp, .iptc, .xmp, .xmp])
+    }
+}
+
+/// Runs exiftool over files and lists where `PhotoInfo.read` disagrees with it.
+enum ExiftoolComparison {
+    static let arguments = ["exiftool", "-j", "-n", "-charset", "iptc=Latin1",
+                            "-DateTimeOriginal", "-Make", "-Model", "-LensMake", "-LensModel", "-ISO", "-FNumber",
+                            "-ExposureTime", "-FocalLength", "-Composite:GPSLatitude", "-Composite:GPSLongitude",
+                            "-IFD0:ImageDescription", "-XMP-dc:Description", "-IPTC:Caption-Abstract",
+                            "-IFD0:Orientation", "-File:ImageWidth", "-File:ImageHeight"]
+
+    struct Compared { var values = 0; var captionSources: [PhotoInfo.CaptionSource] = [] }
+
+    static func compare(_ paths: [String]) throws -> (differences: [String], compared: Compared) {
+        let result = try Subprocess.run(arguments + paths)
+        guard result.status == 0,
+              let records = try JSONSerialization.jsonObject(with: Data(result.output)) as? [[String: Any]],
+              records.count == paths.count else {
+            return (["exiftool failed with status \(result.status): \(result.errorText)"], Compared())
+        }
+        var differences: [String] = []
+        var compared = Compared()
+        for (path, record) in zip(paths, records) {
+            let bytes = try FileReader.read(RawPath(path))
+            guard let info = PhotoInfo.read(bytes) else { differences.append("\(path): not read"); continue }
+            differences += compare(info, record, &compared).map { "\(path): \($0)" }
+        }
+        return (differences, compared)
+    }
+
+    private static func compare(_ info: PhotoInfo, _ record: [String: Any], _ compared: inout Compared) -> [String] {
+        var differences: [String] = []
+        func text(_ key: String) -> String? {
+            if let string = record[key] as? String { return string }
+            return (record[key] as? NSNumber)?.stringValue
+        }
+        func number(_ key: String) -> Double? { (record[key] as? NSNumber)?.doubleValue }
+        func same<T: Equatable>(_ name: String, _ ours: T?, _ theirs: T?) {
+            if ours != theirs { differences.append("\(name): ours \(String(describing: ours)), exiftool's \(String(describing: theirs))") }
+            if theirs != nil { compared.values += 1 }
+        }
+        func close(_ name: String, _ ours: Double?, _ theirs: Double?) {
+            let agree = switch (ours, theirs) {
+            case (nil, nil): true
+            case let (a?, b?): abs(a - b) <= 1e-9 * max(1, abs(b))
+            default: false
+            }
+            if !agree { differences.append("\(name): ours \(String(describing: ours)), exiftool's \(String(describing: theirs))") }
+            if theirs != nil { compared.values += 1 }
+        }
+
+        let orientation = Int(number("Orientation") ?? 1)
+        let stored = (number("ImageWidth").map(Int.init), number("ImageHeight").map(Int.init))
+        let shown = orientation >= 5 ? (stored.1, stored.0) : stored
+        same("orientation", info.orientation.rawValue, orientation)
+        same("width", info.width, shown.0)
+        same("height", info.height, shown.1)
+        same("date", info.dateTaken, text("DateTimeOriginal"))
+        same("make", info.make, text("Make"))
+        same("model", info.model, text("Model"))
+        same("lens", info.lens, PhotoInfo.lensName(make: text("LensMake"), model: text("LensModel")))
+        same("ISO", info.iso, number("ISO").map(Int.init))
+        close("f-number", info.fNumber, number("FNumber"))
+        close("exposure", info.exposureTime, number("ExposureTime"))
+        close("focal length", info.focalLength, number("FocalLength"))
+        close("latitude", info.latitude, number("GPSLatitude"))
+        close("longitude", info.longitude, number("GPSLongitude"))
+
+        // The same choice as PhotoInfo's, made from exiftool's values.
+        let candidates: [(PhotoInfo.CaptionSource, String?)] = [
+            (.exif, text("ImageDescription").flatMap { PhotoInfo.cameraCaptions.contains($0) ? nil : $0 }),
+            (.xmp, text("Description")), (.iptc, text("Caption-Abstract")),
+        ]
+        let expected = candidates.lazy.compactMap { source, text in
+            text.flatMap { PhotoInfo.isBlank($0) ? nil : (source, $0) }
+        }.first
+        same("caption", info.caption, expected?.1)
+        same("caption source", info.captionSource, expected?.0)
+        if let source = info.captionSource { compared.captionSources.append(source) }
+        return differences
+    }
+}
