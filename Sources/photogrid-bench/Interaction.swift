@@ -12,7 +12,7 @@ struct Interaction {
 
     init(folder: String, mode: RenderMode) throws {
         let photos = try FolderScanner().scan(RawPath(folder))
-        session = GridSession(photos: photos, mode: mode, fit: .fill, cacheBytes: 512 * 1024 * 1024) { _ in }
+        session = GridSession(photos: photos, mode: mode, fit: .fill, cacheBytes: 512 * 1024 * 1024) {}
         controller = GridController(title: "bench", session: session,
                                     screen: ScreenMetrics(columns: 240, rows: 67, cellWidth: 10, cellHeight: 20),
                                     columns: 6, modeName: mode.description)
@@ -64,7 +64,7 @@ enum Throughput {
     static func run(folder: String, mode: RenderMode) throws -> (photos: Int, seconds: Double) {
         let photos = try FolderScanner().scan(RawPath(folder))
         let done = DispatchSemaphore(value: 0)
-        let session = GridSession(photos: photos, mode: mode, fit: .fill, cacheBytes: 1 << 30) { _ in done.signal() }
+        let session = GridSession(photos: photos, mode: mode, fit: .fill, cacheBytes: 1 << 30) { done.signal() }
         defer { session.pipeline.stop() }
         let layout = GridLayout(screen: ScreenMetrics(columns: 240, rows: 67, cellWidth: 10, cellHeight: 20), columns: 6)
         let requests = photos.indices.map { index in

@@ -26,6 +26,7 @@ extension GridController {
         case .character("-"), .character("_"): setColumns(columns + 1)
         case .character(let c) where ("1"..."6").contains(c): setColumns(Int(String(c))!)
         case .character("a"): session.fit = session.fit == .fill ? .fit : .fill
+        case .character("i"): toggleDetails()
         case .control("l"): repaint()
         case .resize: return .resize
         default: break

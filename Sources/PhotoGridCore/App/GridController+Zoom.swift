@@ -13,8 +13,15 @@ extension GridController {
 
     /// The tile the view asks for, and where it goes; nil until the photo's shape is known.
     func zoomRequest(_ state: inout ZoomState) -> (TileRequest, ZoomGeometry)? {
-        guard let shape = session.photoShape(state.photo) else { return nil }
         let (area, cell) = zoomArea
+        guard let shape = session.photoShape(state.photo) else {
+            // A file whose header says nothing (not a JPEG, or damaged): ask for it letterboxed in
+            // the whole view, which shows it if it decodes after all and else says why not.
+            guard session.pipeline.hasReadInfo(state.photo) else { return nil }
+            let whole = ZoomGeometry(region: CropRegion(x: 0, y: 0, width: 1, height: 1), width: area.width, height: area.height,
+                                     column: 0, row: 0)
+            return (TileRequest(photo: state.photo, width: area.width, height: area.height, fit: .fit, mode: session.mode), whole)
+        }
         let geometry = ZoomGeometry.compute(state: &state, area: area, cell: cell, image: shape)
         let request = TileRequest(photo: state.photo, width: geometry.width, height: geometry.height, fit: .fit,
                                   mode: session.mode, crop: geometry.region)
@@ -25,7 +32,10 @@ extension GridController {
         guard var state = zoom else { return Frame(clear: clear, status: "", bytes: [], tilesLoading: 0) }
         let found = zoomRequest(&state)
         zoom = state
-        session.pipeline.want(zoomWanted(found?.0))
+        let count = session.photos.count
+        let neighbours = [state.photo, state.photo + direction, state.photo - direction, state.photo + 2 * direction]
+        session.pipeline.want(zoomWanted(found?.0),
+                              infos: neighbours.filter { $0 >= 0 && $0 < count }.map { ($0, $0 == state.photo ? .visible : .prefetch) })
         var content = TileContent.loading
         if let (request, _) = found {
             if let tile = session.cache.encoded(request) { content = .image(request, tile) }
@@ -54,20 +64,15 @@ extension GridController {
         guard let state = zoom else { return [] }
         var result: [(TileRequest, Priority)] = []
         if let current { result += [(current.preview, .visible), (current, .visible)] }
-        else { result += [(shapeProbe(state.photo), .visible)] }
         let count = session.photos.count
+        // Neighbours whose shape is not known yet are asked for once their details are read.
         for (offset, priority) in [(direction, Priority.prefetch), (-direction, .prefetch), (2 * direction, .background)] {
             let photo = state.photo + offset
             guard photo >= 0 && photo < count else { continue }
             var neighbour = ZoomState(photo: photo)
-            result.append((zoomRequest(&neighbour)?.0 ?? shapeProbe(photo), priority))
+            if let request = zoomRequest(&neighbour)?.0 { result.append((request, priority)) }
         }
         return result
-    }
-
-    /// A small tile of a photo whose shape is not known yet: its tier image tells the shape.
-    private func shapeProbe(_ photo: Int) -> TileRequest {
-        TileRequest(photo: photo, width: 64, height: 64, fit: .fit, mode: session.mode)
     }
 
     func zoomStatus(_ state: ZoomState, loading: Bool) -> String {
@@ -127,6 +132,7 @@ extension GridController {
         case .right, .character("l"): if state.isZoomedIn { pan(1, 0) } else { step(1) }
         case .up, .character("k"): if state.isZoomedIn { pan(0, -1) }
         case .down, .character("j"): if state.isZoomedIn { pan(0, 1) }
+        case .character("i"): toggleDetails()
         case .control("l"): repaint()
         case .resize: return .resize
         default: break

@@ -10,6 +10,10 @@ public final class GridController {
     var viewPainter: ViewPainter
     /// The zoom view, when it is open.
     public internal(set) var zoom: ZoomState?
+    /// The details panel is open.
+    public internal(set) var showDetails = false
+    /// The panel as last written, so that an unchanged one is not written again.
+    var drawnDetails: [UInt8]?
     public private(set) var screen: ScreenMetrics
     public private(set) var layout: GridLayout
     public internal(set) var position = GridPosition()
@@ -46,13 +50,30 @@ public final class GridController {
         if needsClear {
             painter.invalidate()
             viewPainter.invalidate()
+            drawnDetails = nil
             needsClear = false
         }
-        if zoom != nil { return zoomFrame(clear: clear) }
-        session.pipeline.want(session.wanted(layout: layout, position: position, direction: direction))
-        let (tiles, marker, loading) = contents()
-        return Frame(clear: clear, status: statusText(loading: loading), bytes: painter.paint(tiles, focus: marker),
-                     tilesLoading: loading)
+        var frame: Frame
+        if zoom != nil {
+            frame = zoomFrame(clear: clear)
+        } else {
+            session.pipeline.want(session.wanted(layout: layout, position: position, direction: direction), infos: wantedInfos())
+            let (tiles, marker, loading) = contents()
+            frame = Frame(clear: clear, status: statusText(loading: loading), bytes: painter.paint(tiles, focus: marker),
+                          tilesLoading: loading)
+        }
+        frame.bytes = withDetails(frame.bytes)
+        return frame
+    }
+
+    /// Photos whose details the grid needs: the focused one for the panel, and every one on
+    /// screen at 1-3 columns, for the badges.
+    func wantedInfos() -> [(Int, Priority)] {
+        var infos: [(Int, Priority)] = showDetails ? [(position.focus, .visible)] : []
+        if layout.columns <= GridSession.badgeColumns {
+            infos += layout.visibleIndexes(topRow: position.topRow, photos: session.photos.count).map { ($0, Priority.background) }
+        }
+        return infos
     }
 
     /// The tiles on screen with what each shows now, the focus frame, and how many still load.

@@ -7,15 +7,20 @@ public final class GridSession {
     public let mode: RenderMode
     public var fit: FitMode
 
+    /// `onFinish` is called, on a worker, whenever something new can be drawn: a tile or a photo's details.
     public init(photos: [Photo], mode: RenderMode, fit: FitMode, cacheBytes: Int,
                 decoder: PhotoDecoding = PhotoDecoder(), tierStore: TierStoring? = nil,
-                onFinish: @escaping @Sendable (TileRequest) -> Void) {
+                onFinish: @escaping @Sendable () -> Void) {
         self.photos = photos
         self.mode = mode
         self.fit = fit
         cache = TileCache(limitBytes: cacheBytes)
-        pipeline = TilePipeline(photos: photos, cache: cache, decoder: decoder, tierStore: tierStore, onFinish: onFinish)
+        pipeline = TilePipeline(photos: photos, cache: cache, decoder: decoder, tierStore: tierStore,
+                                onInfo: { _ in onFinish() }, onFinish: { _ in onFinish() })
     }
+
+    /// At this many columns or fewer, tiles show badges for a caption and a position.
+    public static let badgeColumns = 3
 
     public var halfBlockColors: HalfBlock.Colors {
         if case .halfBlock(let colors) = mode { return colors }
@@ -45,8 +50,12 @@ public final class GridSession {
             else if let error = pipeline.failure(forPhoto: index) { content = .failed(error.reason) }
             else if let preview = cache.encoded(request.preview) { content = .preview(request.preview, preview) }
             else { content = .loading }
-            return PaintTile(index: index, column: place.frame.column, row: place.row, width: place.frame.width,
-                             rows: place.visibleRows, content: content, name: photos[index].name)
+            var tile = PaintTile(index: index, column: place.frame.column, row: place.row, width: place.frame.width,
+                                 rows: place.visibleRows, content: content, name: photos[index].name)
+            if layout.columns <= GridSession.badgeColumns, place.visibleRows == layout.tileRows, let info = pipeline.info(index) {
+                tile.badges = (info.caption != nil ? "¶" : "") + (info.latitude != nil && info.longitude != nil ? "°" : "")
+            }
+            return tile
         }
     }
 
@@ -72,9 +81,10 @@ public final class GridSession {
         return result
     }
 
-    /// The photo's upright shape, from the largest image of it in memory (or its thumbnail);
-    /// nil until one has been made.
+    /// The photo's upright size from its file's header, else its shape from the largest image of
+    /// it in memory (or its thumbnail); nil until one of those is known.
     public func photoShape(_ index: Int) -> (width: Int, height: Int)? {
+        if let info = pipeline.info(index), let width = info.width, let height = info.height { return (width, height) }
         if let image = cache.largestTier(of: index)?.image { return (image.width, image.height) }
         if let thumbnail = cache.thumbnail(index) { return (thumbnail.width, thumbnail.height) }
         return nil

@@ -76,7 +76,7 @@ public enum PhotoGrid {
         do { curses = try Curses() } catch { throw ExitError(error.description) }
         curses.unread(replies.other)
         let session = GridSession(photos: photos, mode: capabilities.mode, fit: options.fit,
-                                  cacheBytes: options.cacheMegabytes * 1024 * 1024, tierStore: Caches.tierStore(options)) { _ in
+                                  cacheBytes: options.cacheMegabytes * 1024 * 1024, tierStore: Caches.tierStore(options)) {
             mailbox.post(.tileReady)
         }
         let pressure = Caches.watchPressure(on: session.cache)

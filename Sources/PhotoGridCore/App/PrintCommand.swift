@@ -42,7 +42,7 @@ struct PrintCommand {
         let photos = try PhotoGrid.loadPhotos(options.path)
         let mailbox = Mailbox()
         let session = GridSession(photos: photos, mode: mode, fit: options.fit,
-                                  cacheBytes: options.cacheMegabytes * 1024 * 1024, tierStore: Caches.tierStore(options)) { _ in
+                                  cacheBytes: options.cacheMegabytes * 1024 * 1024, tierStore: Caches.tierStore(options)) {
             mailbox.post(.tileReady)
         }
         let controller = GridController(title: RawPath(options.path).lastComponent.description, session: session,

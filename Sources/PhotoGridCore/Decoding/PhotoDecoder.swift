@@ -40,6 +40,12 @@ public protocol PhotoDecoding: Sendable {
     func image(of photo: Photo, covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage
     /// The photo's embedded EXIF thumbnail, upright and cut to the photo's shape; nil when there is none.
     func thumbnail(of photo: Photo) -> RGBImage?
+    /// What the photo's file says about itself (size, date, camera, caption...); nil if not a JPEG.
+    func info(of photo: Photo) -> PhotoInfo?
+}
+
+extension PhotoDecoding {
+    public func info(of photo: Photo) -> PhotoInfo? { PhotoDecoder.readInfo(photo) }
 }
 
 /// Decodes photo files with libjpeg-turbo, doing as little work as the size asked for allows:
@@ -79,6 +85,18 @@ public struct PhotoDecoder: PhotoDecoding {
         // libjpeg reads the file itself, in chunks: no copy of it all in memory.
         return try decode(header: header, covering: size, atMost: limit) { options throws(DecodeError) in
             try file.withDescriptor { fd throws(DecodeError) in try JPEG.decode(descriptor: fd, options: options) }
+        }
+    }
+
+    /// The head of the file, and more of it when large segments (ICC, XMP) push the frame header
+    /// past the first read: at most 2 MB.
+    static func readInfo(_ photo: Photo) -> PhotoInfo? {
+        guard photo.format == .jpeg, let file = try? OpenFile(photo.path) else { return nil }
+        var length = headLength
+        while true {
+            guard let head = try? file.head(length), let info = PhotoInfo.read(head) else { return nil }
+            if info.width != nil || head.count < length || length >= 2 * 1024 * 1024 { return info }
+            length *= 4
         }
     }
 

@@ -19,6 +19,9 @@ public final class TilePipeline: @unchecked Sendable {
     private var storesRunning = 0
     private var failures: [Int: DecodeError] = [:]
     private var noThumbnail: Set<Int> = []
+    /// What each photo's file says about itself, once read (nil: not a JPEG, or unreadable).
+    private var infos: [Int: PhotoInfo?] = [:]
+    private var wantedInfos: [Int: Task] = [:]
     private var stopped = false
     private var counters = Counters()
 
@@ -28,8 +31,9 @@ public final class TilePipeline: @unchecked Sendable {
     private let encoder: TileEncoding
     private let tierStore: TierStoring?
     private let onFinish: @Sendable (TileRequest) -> Void
+    private let onInfo: @Sendable (Int) -> Void
 
-    enum Source: Hashable { case tier(TierKey), thumbnail(Int) }
+    enum Source: Hashable { case tier(TierKey), thumbnail(Int), info(Int) }
 
     struct Task {
         var priority: Priority
@@ -57,6 +61,7 @@ public final class TilePipeline: @unchecked Sendable {
     public init(photos: [Photo], cache: TileCache, decoder: PhotoDecoding = PhotoDecoder(),
                 encoder: TileEncoding = TileEncoder(), tierStore: TierStoring? = nil,
                 workers: Int = WorkerThreads.cores,
+                onInfo: @escaping @Sendable (Int) -> Void = { _ in },
                 onFinish: @escaping @Sendable (TileRequest) -> Void) {
         self.photos = photos
         self.cache = cache
@@ -64,6 +69,7 @@ public final class TilePipeline: @unchecked Sendable {
         self.encoder = encoder
         self.tierStore = tierStore
         self.onFinish = onFinish
+        self.onInfo = onInfo
         for _ in 0..<max(1, workers) {
             WorkerThreads.start { [self] in work() }
         }
@@ -74,10 +80,21 @@ public final class TilePipeline: @unchecked Sendable {
     /// Why the photo could not be decoded, once a decode has failed.
     public func failure(forPhoto index: Int) -> DecodeError? { locked { failures[index] } }
 
+    /// What the photo's file says about itself, once read; asked for with `want(_:infos:)`.
+    public func info(_ index: Int) -> PhotoInfo? { locked { infos[index] ?? nil } }
+
+    /// Whether the photo's details have been read, even if there were none to read.
+    public func hasReadInfo(_ index: Int) -> Bool { locked { infos[index] != nil } }
+
     /// Replaces what is wanted. Earlier entries of equal priority are done first; a request listed
-    /// twice keeps its highest priority and its first place.
-    public func want(_ requests: [(TileRequest, Priority)]) {
+    /// twice keeps its highest priority and its first place. `infos` are photos whose metadata is
+    /// wanted (for the details panel, the grid's badges, the zoom view's shape): a short read each.
+    public func want(_ requests: [(TileRequest, Priority)], infos photos: [(Int, Priority)] = []) {
         locked {
+            wantedInfos = [:]
+            for (order, (photo, priority)) in photos.enumerated() where infos[photo] == nil && wantedInfos[photo] == nil {
+                wantedInfos[photo] = Task(priority: priority, order: order)
+            }
             var wanted = Set<TileRequest>()
             for (order, (request, priority)) in requests.enumerated() {
                 if wanted.contains(request) {
@@ -162,6 +179,7 @@ public final class TilePipeline: @unchecked Sendable {
                 needed[source] = Task(priority: task.priority, order: task.order, size: size)
             }
         }
+        for (photo, task) in wantedInfos { needed[.info(photo)] = task }
         for (source, task) in fetchTasks where task.running { needed[source, default: task].running = true }
         fetchTasks = needed
     }
@@ -201,6 +219,7 @@ public final class TilePipeline: @unchecked Sendable {
             switch job {
             case .fetch(.tier(let key), let size): fetchTier(key, size: size)
             case .fetch(.thumbnail(let photo), _): fetchThumbnail(photo)
+            case .fetch(.info(let photo), _): fetchInfo(photo)
             case .encode(let request): encode(request)
             case .store(let key, let image):
                 tierStore?.save(image, of: photos[key.photo], tier: key.tier)
@@ -248,6 +267,17 @@ public final class TilePipeline: @unchecked Sendable {
             condition.broadcast()
         }
         failed.forEach(onFinish)
+    }
+
+    private func fetchInfo(_ photo: Int) {
+        let info = photos.indices.contains(photo) ? decoder.info(of: photos[photo]) : nil
+        locked {
+            infos[photo] = .some(info)
+            wantedInfos[photo] = nil
+            fetchTasks[.info(photo)] = nil
+            condition.broadcast()
+        }
+        onInfo(photo)
     }
 
     private func fetchThumbnail(_ photo: Int) {

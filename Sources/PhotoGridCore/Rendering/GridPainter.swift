@@ -6,7 +6,7 @@
 /// Each frame is wrapped in DECSC/DECRC so that ncurses' idea of the cursor and colours holds.
 public struct GridPainter {
     struct Slot: Hashable { var row: Int; var column: Int }
-    struct Drawn: Equatable { var index: Int; var content: TileContent.ContentID; var width: Int; var rows: Int }
+    struct Drawn: Equatable { var index: Int; var content: TileContent.ContentID; var width: Int; var rows: Int; var badges: String }
 
     private var drawn: [Slot: Drawn] = [:]
     private var marker: FocusMarker?
@@ -27,7 +27,7 @@ public struct GridPainter {
         var current: [Slot: Drawn] = [:]
         for tile in tiles {
             let slot = Slot(row: tile.row, column: tile.column)
-            let now = Drawn(index: tile.index, content: tile.content.id, width: tile.width, rows: tile.rows)
+            let now = Drawn(index: tile.index, content: tile.content.id, width: tile.width, rows: tile.rows, badges: tile.badges)
             current[slot] = now
             if drawn[slot] != now { ops += tile.ops(colors: colors) }
         }
@@ -70,13 +70,23 @@ public struct PaintOp: Sendable {
 
 extension PaintTile {
     func ops(colors: HalfBlock.Colors) -> [PaintOp] {
+        var ops: [PaintOp]
         switch content {
-        case .image(_, .sixel(let bytes)), .preview(_, .sixel(let bytes)): return [PaintOp(row: row, column: column, bytes: bytes)]
-        default: break
+        case .image(_, .sixel(let bytes)), .preview(_, .sixel(let bytes)): ops = [PaintOp(row: row, column: column, bytes: bytes)]
+        default:
+            ops = cellLines(colors: colors).enumerated().map {
+                PaintOp(row: row + $0.offset, column: column, bytes: $0.element, cells: width)
+            }
         }
-        return cellLines(colors: colors).enumerated().map {
-            PaintOp(row: row + $0.offset, column: column, bytes: $0.element, cells: width)
+        if !badges.isEmpty, rows > 0, width > badges.count + 2 {
+            // Drawn over the picture's last cells, after it.
+            let bg = HalfBlock.sgr(RGB(20, 20, 22), foreground: false, colors: colors)
+            let fg = HalfBlock.sgr(RGB(255, 255, 255), foreground: true, colors: colors)
+            let text = " " + badges + " "
+            ops.append(PaintOp(row: row + rows - 1, column: column + width - text.count,
+                               bytes: Array("\u{1B}[0;\(bg);\(fg)m\(text)\u{1B}[0m".utf8), cells: text.count))
         }
+        return ops
     }
 }
 

@@ -38,6 +38,9 @@ public struct PaintTile: Sendable {
     public var rows: Int
     public var content: TileContent
     public var name: String
+    /// Small marks in the tile's bottom-right corner: ¶ a caption, ° a position (at 1-3 columns).
+    /// Latin-1 characters, which every terminal font has.
+    public var badges = ""
 
     public init(index: Int, column: Int, row: Int, width: Int, rows: Int, content: TileContent, name: String) {
         self.index = index; self.column = column; self.row = row; self.width = width; self.rows = rows

@@ -1,0 +1,82 @@
+import Glibc
+
+/// The details panel (`i`), for the focused photo in the grid or the photo in the zoom view.
+extension GridController {
+    /// The photo the panel describes.
+    var detailsPhoto: Int { zoom?.photo ?? position.focus }
+
+    /// Rows from the photo's file name and size and what its file says about itself.
+    func detailsPanel() -> DetailsPanel {
+        let index = detailsPhoto
+        let photo = session.photos[index]
+        var rows: [DetailsPanel.Row] = [DetailsPanel.Row("name", photo.name)]
+        let relative = photo.relativePath.description
+        let folder = relative.contains("/") ? String(relative[..<relative.lastIndex(of: "/")!]) : "."
+        rows.append(DetailsPanel.Row("folder", folder == "." ? title : title + "/" + folder))
+        if photo.fileSize > 0 { rows.append(DetailsPanel.Row("file", GridController.byteText(photo.fileSize))) }
+        guard let info = session.pipeline.info(index) else {
+            rows.append(DetailsPanel.Row("", session.pipeline.failure(forPhoto: index)?.reason ?? (photo.format == .jpeg ? "reading…" : "no details")))
+            return DetailsPanel(title: "Details", rows: rows)
+        }
+        if let width = info.width, let height = info.height { rows.append(DetailsPanel.Row("pixels", "\(width) x \(height)")) }
+        if let date = info.dateTaken { rows.append(DetailsPanel.Row("taken", GridController.dateText(date))) }
+        let camera = [info.make, info.model].compactMap { $0 }
+        if !camera.isEmpty {
+            // "Canon" + "Canon EOS R6" reads as "Canon EOS R6".
+            let joined = camera.count == 2 && camera[1].lowercased().hasPrefix(camera[0].lowercased()) ? camera[1] : camera.joined(separator: " ")
+            rows.append(DetailsPanel.Row("camera", joined))
+        }
+        if let lens = info.lens { rows.append(DetailsPanel.Row("lens", lens)) }
+        let exposure = [info.iso.map { "ISO \($0)" }, info.fNumberText, info.exposureText, info.focalLengthText].compactMap { $0 }
+        if !exposure.isEmpty { rows.append(DetailsPanel.Row("exposure", exposure.joined(separator: "  "))) }
+        if let position = info.positionText {
+            rows.append(DetailsPanel.Row("position", position, link: info.openStreetMapURL))
+            if let url = info.openStreetMapURL { rows.append(DetailsPanel.Row("map", url, link: url)) }
+        }
+        if let caption = info.caption {
+            rows.append(DetailsPanel.Row("caption", caption))
+            if let source = info.captionSource { rows.append(DetailsPanel.Row("from", source.rawValue.uppercased())) }
+        }
+        return DetailsPanel(title: "Details", rows: rows)
+    }
+
+    /// The panel's bytes, at the top right of the view.
+    func detailsBytes() -> [UInt8] {
+        let width = DetailsPanel.width(forScreenColumns: screen.columns)
+        let lines = detailsPanel().lines(width: width, maxRows: layout.viewportRows, colors: session.halfBlockColors)
+        guard !lines.isEmpty else { return [] }
+        var out = Array("\u{1B}7".utf8)
+        for (i, line) in lines.enumerated() { out += GridPainter.moveTo(row: i, column: screen.columns - width) + line }
+        return out + Array("\u{1B}[0m\u{1B}8".utf8)
+    }
+
+    public func toggleDetails() {
+        showDetails.toggle()
+        // What the panel covered must be drawn again.
+        if !showDetails { needsClear = true }
+        drawnDetails = nil
+    }
+
+    /// The panel drawn over what the frame wrote, when it is open and anything under it or in it changed.
+    func withDetails(_ bytes: [UInt8]) -> [UInt8] {
+        guard showDetails else { return bytes }
+        let panel = detailsBytes()
+        if bytes.isEmpty && panel == drawnDetails { return bytes }
+        drawnDetails = panel
+        return bytes + panel
+    }
+
+    /// "3.4 MB", "812 KB", "640 bytes".
+    static func byteText(_ bytes: Int) -> String {
+        if bytes >= 1_000_000 { return "\(Double(bytes / 100_000) / 10) MB" }
+        if bytes >= 1_000 { return "\(bytes / 1_000) KB" }
+        return "\(bytes) bytes"
+    }
+
+    /// EXIF's "2024:07:14 19:42:05" as "2024-07-14 19:42:05".
+    static func dateText(_ exif: String) -> String {
+        var characters = Array(exif)
+        if characters.count >= 10, characters[4] == ":", characters[7] == ":" { characters[4] = "-"; characters[7] = "-" }
+        return String(characters)
+    }
+}
