@@ -105,7 +105,8 @@ public final class GridSession {
 
     /// Whole tiles of `count` rows from tile row `top`.
     private func rows(from top: Int, count: Int, layout: GridLayout) -> [TileRequest] {
-        let rows = max(0, top)..<max(0, min(layout.rowCount(photos: photos.count), top + count))
+        let first = max(0, top)
+        let rows = first..<max(first, min(layout.rowCount(photos: photos.count), top + count))
         return rows.flatMap { row in
             (0..<layout.columns).compactMap { column -> TileRequest? in
                 let index = row * layout.columns + column
