@@ -10,12 +10,12 @@ struct Interaction {
     let controller: GridController
     let session: GridSession
 
-    init(folder: String, mode: RenderMode) throws {
+    init(folder: String, mode: RenderMode, columns: Int = 6) throws {
         let photos = try FolderScanner().scan(RawPath(folder))
         session = GridSession(photos: photos, mode: mode, fit: .fill, cacheBytes: 512 * 1024 * 1024) {}
         controller = GridController(title: "bench", session: session,
                                     screen: ScreenMetrics(columns: 240, rows: 67, cellWidth: 10, cellHeight: 20),
-                                    columns: 6, modeName: mode.description)
+                                    columns: columns, modeName: mode.description)
     }
 
     /// Frames until the screen is final and everything prefetched is made.
@@ -76,5 +76,45 @@ enum Throughput {
             for _ in requests { done.wait() }
         }
         return (photos.count, seconds)
+    }
+}
+
+/// The zoom view, in-process: how long from Enter to the first picture (a preview from the
+/// grid's tier image) and to the sharp one, and how long a step to the next photo takes once its
+/// neighbours are prefetched.
+struct ZoomTimes {
+    struct Figure { var first: Double; var sharp: Double }
+
+    let interaction: Interaction
+
+    /// Frames until the view shows something (`first`) and its final picture (`sharp`).
+    func timeToPictures(after key: Key) -> Figure {
+        let controller = interaction.controller
+        let start = Clock.now()
+        controller.handle(key)
+        var first: Double? = nil
+        while true {
+            let frame = controller.frame()
+            let now = Clock.now() - start
+            if first == nil, !frame.bytes.isEmpty, controller.zoomShowsPicture { first = now }
+            if frame.tilesLoading == 0 && controller.zoomShowsPicture { return Figure(first: first ?? now, sharp: now) }
+            usleep(500)
+        }
+    }
+
+    /// Opens the zoom view on the focused photo, then steps `steps` times; medians.
+    func run(steps: Int) -> (open: Figure, zoomIn: Figure, step: Figure) {
+        interaction.settle()
+        let open = timeToPictures(after: .enter)
+        interaction.settle()
+        let zoomIn = timeToPictures(after: .character("+"))
+        _ = timeToPictures(after: .character("0"))
+        var figures: [Figure] = []
+        for _ in 0..<steps {
+            interaction.settle()
+            figures.append(timeToPictures(after: .character("n")))
+        }
+        let sorted = figures.sorted { $0.sharp < $1.sharp }
+        return (open, zoomIn, sorted[sorted.count / 2])
     }
 }

@@ -45,6 +45,19 @@ enum Report {
             }
         }
 
+        print("\n## Zoom view on 240x67 cells, from a 4-column grid (in-process, no disk cache)\n")
+        print(Table.row(["photos", "mode", "Enter: first picture", "Enter: sharp", "+: sharp at 1.5x", "n: next photo sharp (median of 5)"]))
+        print(Table.rule(6))
+        for (name, folder) in [("all \(inputs.allCount) as shipped", inputs.all)] {
+            for mode in [RenderMode.halfBlock(.trueColor), .sixel(colors: 256)] {
+                let interaction = try Interaction(folder: folder, mode: mode, columns: 4)
+                defer { interaction.stop() }
+                let (open, zoomIn, step) = ZoomTimes(interaction: interaction).run(steps: 5)
+                print(Table.row([name, mode.description, ms(open.first, digits: 1), ms(open.sharp, digits: 1),
+                                 ms(zoomIn.sharp, digits: 1), ms(step.sharp, digits: 1)]))
+            }
+        }
+
         print("\n## Thumbnails per second, whole folder, from cold (in-process, no disk cache)\n")
         print(Table.row(["photos", "mode", "count", "seconds", "per second"]))
         print(Table.rule(5))

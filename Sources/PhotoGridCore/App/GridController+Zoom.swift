@@ -23,8 +23,9 @@ extension GridController {
             return (TileRequest(photo: state.photo, width: area.width, height: area.height, fit: .fit, mode: session.mode), whole)
         }
         let geometry = ZoomGeometry.compute(state: &state, area: area, cell: cell, image: shape)
-        let request = TileRequest(photo: state.photo, width: geometry.width, height: geometry.height, fit: .fit,
+        var request = TileRequest(photo: state.photo, width: geometry.width, height: geometry.height, fit: .fit,
                                   mode: session.mode, crop: geometry.region)
+        request.bandCellHeight = cell.height
         return (request, geometry)
     }
 
@@ -86,6 +87,12 @@ extension GridController {
         let hint = "+/- zoom  n/p photo  i details  q grid "
         let gap = screen.columns - TerminalText.width(left) - TerminalText.width(hint)
         return gap >= 2 ? left + String(repeating: " ", count: gap) + hint : left
+    }
+
+    /// Whether the zoom view has a picture of its photo on screen (a preview or the final one).
+    public var zoomShowsPicture: Bool {
+        guard var state = zoom, let (request, _) = zoomRequest(&state) else { return false }
+        return session.cache.hasEncoded(request) || session.cache.hasEncoded(request.preview)
     }
 
     /// Opens the zoom view on a photo.

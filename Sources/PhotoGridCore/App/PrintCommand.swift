@@ -80,6 +80,7 @@ struct PrintCommand {
         let request = TileRequest(photo: 0, width: image.width, height: image.height, fit: .fit, mode: mode)
         switch TileEncoder().encode(image, for: request) {
         case .sixel(let bytes): return bytes + Array("\n".utf8)
+        case .sixelBands(let bands): return bands.flatMap(\.bytes) + Array("\n".utf8)
         case .cells(let lines): return lines.flatMap { $0 + [UInt8(ascii: "\n")] }
         }
     }

@@ -71,6 +71,9 @@ public struct TileRequest: Hashable, Sendable {
     public var keptRows: Int
     /// A soft first picture from the EXIF thumbnail, shown until the real one is ready.
     public var isPreview: Bool
+    /// A cell's height in the mode's pixels, when a large sixel picture may be encoded in bands
+    /// (which must start on cell rows); 0 for one piece.
+    public var bandCellHeight = 0
 
     public init(photo: Int, width: Int, height: Int, fit: FitMode, mode: RenderMode, keptRows: Int? = nil,
                 isPreview: Bool = false, crop: CropRegion? = nil) {

@@ -2,13 +2,33 @@
 public enum EncodedTile: Sendable {
     /// One DCS sixel sequence, drawn from the cursor position.
     case sixel([UInt8])
+    /// A large picture as sixel bands encoded side by side on several cores, each drawn from
+    /// its cell row below the picture's top.
+    case sixelBands([SixelBand])
     /// One line of bytes per cell row, each drawing the tile's width in cells.
     case cells([[UInt8]])
 
     public var byteCount: Int {
         switch self {
         case .sixel(let bytes): return bytes.count
+        case .sixelBands(let bands): return bands.reduce(0) { $0 + $1.bytes.count }
         case .cells(let lines): return lines.reduce(0) { $0 + $1.count }
         }
     }
+
+    /// What to write, and where, in cell rows from the picture's top.
+    public var sixelParts: [SixelBand]? {
+        switch self {
+        case .sixel(let bytes): return [SixelBand(row: 0, bytes: bytes)]
+        case .sixelBands(let bands): return bands
+        case .cells: return nil
+        }
+    }
+}
+
+/// One band of a sixel picture.
+public struct SixelBand: Sendable {
+    /// Cell rows below the picture's top where the band starts.
+    public var row: Int
+    public var bytes: [UInt8]
 }

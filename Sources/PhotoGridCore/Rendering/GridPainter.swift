@@ -72,7 +72,10 @@ extension PaintTile {
     func ops(colors: HalfBlock.Colors) -> [PaintOp] {
         var ops: [PaintOp]
         switch content {
-        case .image(_, .sixel(let bytes)), .preview(_, .sixel(let bytes)): ops = [PaintOp(row: row, column: column, bytes: bytes)]
+        case .image(_, let tile) where tile.sixelParts != nil:
+            ops = tile.sixelParts!.map { PaintOp(row: row + $0.row, column: column, bytes: $0.bytes) }
+        case .preview(_, let tile) where tile.sixelParts != nil:
+            ops = tile.sixelParts!.map { PaintOp(row: row + $0.row, column: column, bytes: $0.bytes) }
         default:
             ops = cellLines(colors: colors).enumerated().map {
                 PaintOp(row: row + $0.offset, column: column, bytes: $0.element, cells: width)

@@ -51,7 +51,7 @@ public struct PaintTile: Sendable {
     func cellLines(colors: HalfBlock.Colors) -> [[UInt8]] {
         switch content {
         case .image(_, .cells(let lines)), .preview(_, .cells(let lines)): return Array(lines.prefix(rows))
-        case .image(_, .sixel), .preview(_, .sixel): return []
+        case .image, .preview: return []
         case .failed(let reason): return Placeholder.cells(width: width, rows: rows, lines: [reason, name], colors: colors)
         case .loading: return Placeholder.cells(width: width, rows: rows, lines: [], colors: colors)
         }

@@ -36,10 +36,12 @@ public struct ViewPainter {
             }
         }
         switch content {
-        case .image(_, .sixel(let bytes)), .preview(_, .sixel(let bytes)):
-            out += GridPainter.moveTo(row: row, column: column) + bytes
-        case .image(_, .cells(let lines)), .preview(_, .cells(let lines)):
-            for (i, line) in lines.prefix(rows).enumerated() { out += GridPainter.moveTo(row: row + i, column: column) + line }
+        case .image(_, let tile), .preview(_, let tile):
+            if case .cells(let lines) = tile {
+                for (i, line) in lines.prefix(rows).enumerated() { out += GridPainter.moveTo(row: row + i, column: column) + line }
+            } else {
+                for band in tile.sixelParts ?? [] { out += GridPainter.moveTo(row: row + band.row, column: column) + band.bytes }
+            }
         case .failed(let reason):
             out += centred(reason, areaColumns: areaColumns, areaRows: areaRows)
         case .loading:
