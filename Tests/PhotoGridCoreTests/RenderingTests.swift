@@ -89,6 +89,32 @@ enum HalfBlockReader {
         #expect(TestImages.meanAbsoluteError(image.topRows(24), back) <= 4)
     }
 
+    @Test func largeSixelPicturesComeInBandsThatStartOnCellRows() throws {
+        let source = TestImages.gradient(width: 1000, height: 1010)
+        var request = TileRequest(photo: 0, width: 1000, height: 1010, fit: .fit, mode: .sixel(colors: 256),
+                                  crop: CropRegion(x: 0, y: 0, width: 1, height: 1))
+        request.bandCellHeight = 20
+        let tile = TileEncoder().encode(source, for: request)
+        guard case .sixelBands(let bands) = tile else { Issue.record("not banded"); return }
+        #expect(bands.count == WorkerThreads.cores)
+        #expect(bands.first?.row == 0)
+        var y = 0
+        for band in bands {
+            #expect(band.row * 20 == y)                      // each band starts where the last ended, on a cell row
+            let back = try #require(Sixel.decode(band.bytes))
+            #expect(back.width == 1000)
+            let part = RGBImage(width: 1000, height: back.height,
+                                pixels: Array(source.pixels[(y * 3000)..<((y + back.height) * 3000)]))
+            #expect(TestImages.meanAbsoluteError(part, back) < 6)
+            y += back.height
+        }
+        #expect(y == 1010)
+        // Small pictures stay in one piece.
+        var small = TileRequest(photo: 0, width: 100, height: 100, fit: .fit, mode: .sixel(colors: 256))
+        small.bandCellHeight = 20
+        if case .sixel = TileEncoder().encode(TestImages.gradient(width: 100, height: 100), for: small) {} else { Issue.record("banded") }
+    }
+
     @Test(arguments: [HalfBlock.Colors.trueColor, .palette256])
     func halfBlocksParseBackToTheSourcePixels(colors: HalfBlock.Colors) throws {
         let source = TestImages.gradient(width: 30, height: 20)

@@ -1,0 +1,87 @@
+import Glibc
+import Testing
+@testable import PhotoGridCore
+
+/// The grid and zoom view driven without a terminal, on the sample gallery.
+@Suite struct GridControllerTests {
+    func controller(columns: Int, rows: Int = 40) throws -> GridController {
+        let photos = try FolderScanner().scan(RawPath(Paths.gallery))
+        let session = GridSession(photos: photos, mode: .halfBlock(.trueColor), fit: .fill, cacheBytes: 256 << 20) {}
+        return GridController(title: "sample-gallery", session: session, screen: ScreenMetrics(columns: 120, rows: rows),
+                              columns: columns, modeName: "half-block")
+    }
+
+    /// Frames until `done`, at most 20 s.
+    func settle(_ controller: GridController, until done: () -> Bool) -> Bool {
+        for _ in 0..<2000 {
+            _ = controller.frame()
+            if done() { return true }
+            usleep(10_000)
+        }
+        return false
+    }
+
+    @Test func leavingTheZoomViewFocusesThePhotoItShowedLast() throws {
+        let grid = try controller(columns: 4)
+        defer { grid.session.pipeline.stop() }
+        grid.handle(.character("l"))
+        grid.handle(.enter)
+        #expect(grid.zoom?.photo == 1)
+        for _ in 0..<13 { grid.handle(.character("n")) }
+        grid.handle(.character("p"))
+        #expect(grid.zoom?.photo == 13)
+        grid.handle(.escape)
+        #expect(grid.zoom == nil)
+        #expect(grid.position.focus == 13)
+        let row = 13 / 4
+        #expect(row >= grid.position.topRow && row < grid.position.topRow + grid.layout.fullyVisibleRows)
+        // - at fit goes back to the grid too; Q quits from the zoom view.
+        grid.handle(.character("z"))
+        grid.handle(.character("-"))
+        #expect(grid.zoom == nil)
+        grid.handle(.enter)
+        #expect(grid.handle(.character("Q")) == .quit)
+    }
+
+    @Test func tilesWithACaptionOrAPositionCarryBadgesAtThreeColumnsOrFewer() throws {
+        let grid = try controller(columns: 3, rows: 200)
+        defer { grid.session.pipeline.stop() }
+        let visible = grid.layout.visibleIndexes(topRow: 0, photos: grid.session.photos.count)
+        #expect(settle(grid) { visible.allSatisfy { grid.session.pipeline.hasReadInfo($0) } })
+        let tiles = grid.contents().tiles
+        var captions = 0, positions = 0
+        for tile in tiles where tile.rows == grid.layout.tileRows {
+            let info = grid.session.pipeline.info(tile.index)
+            #expect(tile.badges.contains("¶") == (info?.caption != nil))
+            #expect(tile.badges.contains("°") == (info?.latitude != nil))
+            if info?.caption != nil { captions += 1 }
+            if info?.latitude != nil { positions += 1 }
+        }
+        #expect(captions > 0 && positions > 0)
+        // At four columns there are none.
+        grid.handle(.character("4"))
+        #expect(grid.contents().tiles.allSatisfy { $0.badges.isEmpty })
+    }
+
+    @Test func theDetailsPanelShowsWhatTheFileSaysAndNothingThatCouldMoveTheCursor() throws {
+        let grid = try controller(columns: 4)
+        defer { grid.session.pipeline.stop() }
+        let index = try #require(grid.session.photos.firstIndex { $0.name == "aurora-03.jpg" })
+        grid.handle(.enter)
+        for _ in 0..<index { grid.handle(.character("n")) }
+        grid.handle(.character("i"))
+        #expect(settle(grid) { grid.session.pipeline.hasReadInfo(index) })
+        let rows = grid.detailsPanel().rows
+        func value(_ label: String) -> String? { rows.first { $0.label == label }?.value }
+        #expect(value("name") == "aurora-03.jpg")
+        #expect(value("camera") == "Apple iPhone 13")
+        #expect(value("exposure") == "ISO 1250  f/1.6  1/3 s  5.1 mm")
+        #expect(value("position") == "69.64920° N, 18.95530° E")
+        #expect(rows.first { $0.label == "position" }?.link?.hasPrefix("https://www.openstreetmap.org/?mlat=69.6492") == true)
+        // A hostile caption is drawn inert: no ESC but the panel's own SGR and OSC 8 ones.
+        let panel = DetailsPanel(title: "Details", rows: [.init("caption", "evil\u{1B}]0;owned\u{07}\u{1B}[2J caption\u{9B}1m")])
+        let text = panel.lines(width: 50, maxRows: 20, colors: .trueColor).map { String(decoding: $0, as: UTF8.self) }.joined()
+        #expect(!text.contains("\u{1B}]0") && !text.contains("\u{1B}[2J") && !text.contains("\u{07}") && !text.contains("\u{9B}"))
+        #expect(text.contains("evil^[]0;owned^G^[[2J"))
+    }
+}
