@@ -8,6 +8,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // C libraries, each reached from exactly one Swift file (see docs/architecture.md).
@@ -18,8 +20,18 @@ let package = Package(
         .target(name: "CJPEGShim", dependencies: ["CLibJPEG"]),
 
         .target(name: "PhotoGridCore", dependencies: ["CNcursesw", "CJPEGShim", "CSixel"]),
+        // Remote galleries: the HTTP client (--url) and `photogrid serve`, apart from the core so that
+        // the core, its tests and tools need no networking packages.
+        .target(name: "PhotoGridRemote", dependencies: [
+            "PhotoGridCore",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
         .executableTarget(name: "photogrid", dependencies: [
             "PhotoGridCore",
+            "PhotoGridRemote",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -30,5 +42,6 @@ let package = Package(
         .executableTarget(name: "photogrid-bench", dependencies: ["PhotoGridCore", "PhotoGridSamples"]),
 
         .testTarget(name: "PhotoGridCoreTests", dependencies: ["PhotoGridCore", "PhotoGridSamples"]),
+        .testTarget(name: "PhotoGridRemoteTests", dependencies: ["PhotoGridRemote", "PhotoGridCore", "PhotoGridSamples"]),
     ]
 )

@@ -1,0 +1,4 @@
+import PhotoGridCore
+
+/// Remote galleries: `photogrid --url` (Client/) and `photogrid serve` (Server/).
+public enum Remote {}
