@@ -9,14 +9,20 @@ public final class GridSession {
 
     /// `onFinish` is called, on a worker, whenever something new can be drawn: a tile or a photo's details.
     public init(photos: [Photo], mode: RenderMode, fit: FitMode, cacheBytes: Int,
-                decoder: PhotoDecoding = PhotoDecoder(), tierStore: TierStoring? = nil,
+                decoder: PhotoDecoding = PhotoDecoder(), tierStore: TierStoring? = nil, workers: Int = WorkerThreads.cores,
                 onFinish: @escaping @Sendable () -> Void) {
         self.photos = photos
         self.mode = mode
         self.fit = fit
         cache = TileCache(limitBytes: cacheBytes)
-        pipeline = TilePipeline(photos: photos, cache: cache, decoder: decoder, tierStore: tierStore,
+        pipeline = TilePipeline(photos: photos, cache: cache, decoder: decoder, tierStore: tierStore, workers: workers,
                                 onInfo: { _ in onFinish() }, onFinish: { _ in onFinish() })
+    }
+
+    public convenience init(source: GallerySource, mode: RenderMode, fit: FitMode, cacheBytes: Int,
+                            onFinish: @escaping @Sendable () -> Void) {
+        self.init(photos: source.photos, mode: mode, fit: fit, cacheBytes: cacheBytes, decoder: source.decoder,
+                  tierStore: source.tierStore, workers: source.workers, onFinish: onFinish)
     }
 
     /// At this many columns or fewer, tiles show badges for a caption and a position.

@@ -11,6 +11,10 @@ public struct Options: Sendable {
     public var print = false
     /// `--probe`: report what the terminal answered and what photogrid would do, then exit.
     public var probe = false
+    /// `--url`: a remote gallery instead of a folder.
+    public var url: String?
+    /// `--connections`: at most this many connections to the gallery's server.
+    public var connections = 6
     /// `--size COLSxROWS` for `--print`.
     public var size: (columns: Int, rows: Int)?
     /// `--cell-size WxH`: pixels of a cell, for sixel.

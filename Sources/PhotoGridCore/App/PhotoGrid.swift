@@ -2,11 +2,14 @@ import Glibc
 
 /// Start-up: what the executable hands its parsed options to.
 public enum PhotoGrid {
-    /// Runs photogrid and returns the exit status; messages for the user go to stderr.
-    public static func main(_ options: Options) -> Int32 {
+    /// Runs photogrid and returns the exit status; messages for the user go to stderr. `source`
+    /// makes the gallery (a folder, by default); it is called once the command line has been
+    /// checked against the terminal.
+    public static func main(_ options: Options, source: (() throws -> GallerySource)? = nil) -> Int32 {
         do {
             if options.probe { return try probe(options) }
-            return options.print ? try PrintCommand(options: options).run() : try interactive(options)
+            let load = source ?? { try GallerySource.folder(options) }
+            return options.print ? try PrintCommand(options: options, load: load).run() : try interactive(options, load: load)
         } catch let error as ExitError {
             printError(error.description)
             return error.status
@@ -16,7 +19,7 @@ public enum PhotoGrid {
         }
     }
 
-    static func printError(_ message: String) {
+    public static func printError(_ message: String) {
         let text = "photogrid: \(TerminalText.sanitize(message))\n"
         _ = try? TTY.writeAll(Array(text.utf8), to: 2)
     }
@@ -60,11 +63,11 @@ public enum PhotoGrid {
         return 0
     }
 
-    private static func interactive(_ options: Options) throws -> Int32 {
+    private static func interactive(_ options: Options, load: () throws -> GallerySource) throws -> Int32 {
         guard TTY.isTerminal(0), TTY.isTerminal(1) else {
             throw ExitError("not a terminal: run photogrid in a terminal, or use --print to write one frame to stdout", status: 2)
         }
-        let photos = try loadPhotos(options.path)
+        let source = try load()
         let replies = TerminalProbe.run()
         var capabilities = Capabilities.decide(replies: replies, window: TTY.windowSize(), environment: environment(),
                                                choice: options.mode)
@@ -75,12 +78,12 @@ public enum PhotoGrid {
         let curses: Curses
         do { curses = try Curses() } catch { throw ExitError(error.description) }
         curses.unread(replies.other)
-        let session = GridSession(photos: photos, mode: capabilities.mode, fit: options.fit,
-                                  cacheBytes: options.cacheMegabytes * 1024 * 1024, tierStore: Caches.tierStore(options)) {
+        let session = GridSession(source: source, mode: capabilities.mode, fit: options.fit,
+                                  cacheBytes: options.cacheMegabytes * 1024 * 1024) {
             mailbox.post(.tileReady)
         }
         let pressure = Caches.watchPressure(on: session.cache)
-        let controller = GridController(title: RawPath(options.path).lastComponent.description, session: session,
+        let controller = GridController(title: source.title, session: session,
                                         screen: GridApp.metrics(curses: curses, capabilities: capabilities),
                                         columns: options.columns, modeName: capabilities.mode.description)
         let app = GridApp(controller: controller, mailbox: mailbox, curses: curses, capabilities: capabilities)

@@ -4,11 +4,12 @@ import Glibc
 /// tile has loaded. A single photo instead of a folder is fitted to the whole area.
 struct PrintCommand {
     let options: Options
+    let load: () throws -> GallerySource
 
     func run() throws -> Int32 {
         let (screen, mode) = try terminalSetup()
         var info = stat()
-        if RawPath(options.path).withCString({ stat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFREG {
+        if options.url == nil, RawPath(options.path).withCString({ stat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFREG {
             try TTY.writeAll(try singlePhoto(screen: screen, mode: mode))
         } else {
             let (frame, session) = try grid(screen: screen, mode: mode)
@@ -39,13 +40,13 @@ struct PrintCommand {
     }
 
     private func grid(screen: ScreenMetrics, mode: RenderMode) throws -> ([UInt8], GridSession) {
-        let photos = try PhotoGrid.loadPhotos(options.path)
+        let source = try load()
+        let photos = source.photos
         let mailbox = Mailbox()
-        let session = GridSession(photos: photos, mode: mode, fit: options.fit,
-                                  cacheBytes: options.cacheMegabytes * 1024 * 1024, tierStore: Caches.tierStore(options)) {
+        let session = GridSession(source: source, mode: mode, fit: options.fit, cacheBytes: options.cacheMegabytes * 1024 * 1024) {
             mailbox.post(.tileReady)
         }
-        let controller = GridController(title: RawPath(options.path).lastComponent.description, session: session,
+        let controller = GridController(title: source.title, session: session,
                                         screen: screen, columns: options.columns, modeName: mode.description)
         let (layout, position) = (controller.layout, controller.position)
         // Only the final tiles of the screen: nobody sees a preview of a printed frame. Largest

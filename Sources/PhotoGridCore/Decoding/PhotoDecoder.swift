@@ -42,10 +42,14 @@ public protocol PhotoDecoding: Sendable {
     func thumbnail(of photo: Photo) -> RGBImage?
     /// What the photo's file says about itself (size, date, camera, caption...); nil if not a JPEG.
     func info(of photo: Photo) -> PhotoInfo?
+    /// Whether the pipeline should hold `CPUGate` around `image(of:)`: true for a decoder that
+    /// only computes; a network decoder takes the gate itself, after its download.
+    var computesOnly: Bool { get }
 }
 
 extension PhotoDecoding {
     public func info(of photo: Photo) -> PhotoInfo? { PhotoDecoder.readInfo(photo) }
+    public var computesOnly: Bool { true }
 }
 
 /// Decodes photo files with libjpeg-turbo, doing as little work as the size asked for allows:

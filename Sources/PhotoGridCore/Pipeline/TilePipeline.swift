@@ -244,7 +244,10 @@ public final class TilePipeline: @unchecked Sendable {
         } else if photos.indices.contains(key.photo) {
             locked { counters.decodes += 1 }
             do throws(DecodeError) {
-                let decoded = try decoder.image(of: photos[key.photo], covering: size, atMost: key.tier.size)
+                let photo = photos[key.photo]
+                let decoded = decoder.computesOnly
+                    ? try CPUGate.shared.run { () throws(DecodeError) in try decoder.image(of: photo, covering: size, atMost: key.tier.size) }
+                    : try decoder.image(of: photo, covering: size, atMost: key.tier.size)
                 result = .success(decoded)
                 worthStoring = true
             } catch { result = .failure(error) }
@@ -308,7 +311,7 @@ public final class TilePipeline: @unchecked Sendable {
             }
             return
         }
-        cache.store(encoder.encode(image, for: request), for: request)
+        cache.store(CPUGate.shared.run { encoder.encode(image, for: request) }, for: request)
         locked { encodeTasks[request] = nil }
         onFinish(request)
     }
