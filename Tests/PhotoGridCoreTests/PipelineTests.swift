@@ -206,3 +206,39 @@ final class Finished: Sendable {
         #expect(decoder.calls.withLock { $0.filter { $0 == 4 }.count } == 1)
     }
 }
+
+/// A decoder whose downloads fail, for the retry rule.
+final class FailingNetwork: PhotoDecoding {
+    let calls = Mutex(0)
+    func image(of photo: Photo, covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
+        calls.withLock { $0 += 1 }
+        throw .network("unreachable", transient: true)
+    }
+    func thumbnail(of photo: Photo) -> RGBImage? { nil }
+}
+
+@Suite struct NetworkFailureTests {
+    let photos = (0..<4).map { Photo(path: RawPath("/nonexistent/\($0).jpg"), relativePath: RawPath("\($0).jpg")) }
+
+    @Test func aTransientFailureIsTriedAgainWhenThePhotoComesBackOnScreen() {
+        let decoder = FailingNetwork()
+        let finished = Finished()
+        let pipeline = TilePipeline(photos: photos, cache: TileCache(limitBytes: 1 << 20), decoder: decoder, workers: 1,
+                                    onFinish: finished.add)
+        defer { pipeline.stop() }
+        let request = TileRequest(photo: 1, width: 8, height: 8, fit: .fill, mode: .halfBlock(.trueColor))
+        pipeline.want([(request, .visible)])
+        #expect(finished.wait(for: 1))
+        #expect(pipeline.failure(forPhoto: 1) == .network("unreachable", transient: true))
+        // Still on screen: not tried again frame after frame.
+        pipeline.want([(request, .visible)])
+        pipeline.want([(request, .visible)])
+        #expect(decoder.calls.withLock { $0 } == 1)
+        // Off screen, then back: tried again.
+        pipeline.want([])
+        #expect(pipeline.failure(forPhoto: 1) == nil)
+        pipeline.want([(request, .visible)])
+        #expect(finished.wait(for: 1))
+        #expect(decoder.calls.withLock { $0 } == 2)
+    }
+}

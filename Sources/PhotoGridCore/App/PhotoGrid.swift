@@ -68,6 +68,7 @@ public enum PhotoGrid {
             throw ExitError("not a terminal: run photogrid in a terminal, or use --print to write one frame to stdout", status: 2)
         }
         let source = try load()
+        CrashGuard.saveModes()
         let replies = TerminalProbe.run()
         var capabilities = Capabilities.decide(replies: replies, window: TTY.windowSize(), environment: environment(),
                                                choice: options.mode)
@@ -87,6 +88,8 @@ public enum PhotoGrid {
                                         screen: GridApp.metrics(curses: curses, capabilities: capabilities),
                                         columns: options.columns, modeName: capabilities.mode.description)
         let app = GridApp(controller: controller, mailbox: mailbox, curses: curses, capabilities: capabilities)
+        CrashGuard.install(resetSequence: capabilities.exitSequence + Array("\u{1B}[0m".utf8) + curses.resetSequence() + Array("\r\n".utf8))
+        defer { CrashGuard.uninstall() }
         var status: Int32 = 1
         var failure: Error?
         do {

@@ -13,6 +13,9 @@ public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Width times height, or the file, is past what photogrid allows itself.
     case tooLarge
     case outOfMemory
+    /// A download failed; `transient` when it may work later (the photo is tried again when it
+    /// comes back on screen).
+    case network(String, transient: Bool)
 
     public var reason: String {
         switch self {
@@ -23,6 +26,7 @@ public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unsupportedJPEG: return "unsupported JPEG"
         case .tooLarge: return "too large"
         case .outOfMemory: return "out of memory"
+        case .network(let reason, _): return reason
         }
     }
 

@@ -9,6 +9,8 @@ public struct PhotoInfo: Sendable, Equatable {
     /// Where the caption came from.
     public enum CaptionSource: String, Sendable, Equatable {
         case exif, xmp, iptc
+        /// A remote gallery's manifest.
+        case gallery
     }
 
     /// Pixels as displayed, i.e. with width and height swapped for EXIF orientations 5-8;

@@ -8,10 +8,10 @@ public struct Photo: Hashable, Sendable {
     /// Bytes when the folder was read (0 if unknown): a guess at what decoding it costs.
     public let fileSize: Int
 
-    public init(path: RawPath, relativePath: RawPath, fileSize: Int = 0) {
+    public init(path: RawPath, relativePath: RawPath, fileSize: Int = 0, format: ImageFormat? = nil) {
         self.path = path
         self.relativePath = relativePath
-        self.format = ImageFormat(fileExtension: path.lowercasedExtension)
+        self.format = format ?? ImageFormat(fileExtension: path.lowercasedExtension)
         self.fileSize = fileSize
     }
 

@@ -59,6 +59,18 @@ public final class Curses {
 
     public var size: (columns: Int, rows: Int) { (Int(pg_cols()), Int(pg_lines())) }
 
+    /// What undoes ncurses' hold on the terminal, from terminfo: leave the alternate screen,
+    /// show the cursor, plain colours. For the crash handler, which cannot call ncurses.
+    public func resetSequence() -> [UInt8] {
+        var out: [UInt8] = []
+        for name in ["sgr0", "cnorm", "rmcup", "rmkx"] {
+            guard let value = tigetstr(name), Int(bitPattern: value) != -1 else { continue }
+            out += Array(UnsafeBufferPointer(start: UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self),
+                                             count: strlen(value)))
+        }
+        return out
+    }
+
     /// Tells ncurses the terminal's new size; it will repaint everything on the next refresh.
     public func resize(columns: Int, rows: Int) {
         resizeterm(Int32(rows), Int32(columns))
