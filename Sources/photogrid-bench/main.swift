@@ -4,6 +4,7 @@ import PhotoGridCore
 // photogrid-bench run DIR [RUNS]        the figures of docs/benchmarks.md (DIR: ../shared/tools/real-photos)
 // photogrid-bench decode DIR [SIZE]     full libjpeg decodes against photogrid's shortcuts
 // photogrid-bench sixel DIR [SIZE]      libsixel's diffusion methods: bytes, time, error
+// photogrid-bench parse [RUNS]          remote galleries: JSON and million-photo manifests, time and memory
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
@@ -14,10 +15,14 @@ do {
                        runs: arguments.count > 2 ? Int(arguments[2]) ?? 5 : 5)
     case "sixel" where arguments.count >= 2:
         try SixelReport.run(folder: arguments[1], size: arguments.count > 2 ? Int(arguments[2]) ?? 400 : 400)
+    case "parse" where arguments.count >= 2 && ParseReport.cases.contains(arguments[1]):
+        try ParseReport.runCase(arguments[1], runs: arguments.count > 2 ? Int(arguments[2]) ?? 3 : 3)
+    case "parse":
+        try ParseReport.run(program: CommandLine.arguments[0], runs: arguments.count > 1 ? Int(arguments[1]) ?? 3 : 3)
     case "decode" where arguments.count >= 2:
         try DecodeReport.run(folder: arguments[1], size: arguments.count > 2 ? Int(arguments[2]) ?? 400 : 400)
     default:
-        print("usage: photogrid-bench run DIR [RUNS] | decode DIR [SIZE] | sixel DIR [SIZE]")
+        print("usage: photogrid-bench run DIR [RUNS] | decode DIR [SIZE] | sixel DIR [SIZE] | parse [RUNS]")
         exit(2)
     }
 } catch {
