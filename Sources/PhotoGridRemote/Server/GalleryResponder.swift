@@ -1,0 +1,92 @@
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import PhotoGridCore
+
+/// Decides the response to each request: the route, the conditional headers, the status.
+/// Knows nothing of channels, so that what it answers can be followed without the network.
+final class GalleryResponder: Sendable {
+    let index: GalleryIndex
+    let manifest: ManifestStore
+    let renditions: RenditionStore
+    let pool: NIOThreadPool
+
+    /// Renditions do not change under their URL unless the photo does, and then their ETag does:
+    /// a day's freshness, then a cheap revalidation.
+    static let renditionCaching = "public, max-age=86400"
+    /// The same for originals: a changed file gets a new ETag.
+    static let originalCaching = "public, max-age=86400"
+    /// The manifest is revalidated on every visit, so that a client sees a restarted server's
+    /// new scan at once; unchanged, it costs a 304.
+    static let manifestCaching = "no-cache"
+
+    init(index: GalleryIndex, manifest: ManifestStore, renditions: RenditionStore, pool: NIOThreadPool) {
+        self.index = index
+        self.manifest = manifest
+        self.renditions = renditions
+        self.pool = pool
+    }
+
+    /// The response to a request; never a failed future: failures become 404 or 500 here.
+    func respond(to request: HTTPRequestHead, on loop: EventLoop) -> EventLoopFuture<Response> {
+        guard request.method == .GET || request.method == .HEAD else {
+            return loop.makeSucceededFuture(.text(.methodNotAllowed, "method not allowed", headers: ["Allow": "GET, HEAD"]))
+        }
+        let isHead = request.method == .HEAD
+        let response: EventLoopFuture<Response>
+        switch Route(target: request.uri) {
+        case .manifest:
+            response = manifestResponse(request, isHead: isHead, on: loop)
+        case .original(let id):
+            guard let entry = index.entry(id: id) else { return loop.makeSucceededFuture(.notFound) }
+            response = originalResponse(entry, request, isHead: isHead, on: loop)
+        case .rendition(let id, let size):
+            guard renditions.sizes.contains(size), let entry = index.entry(id: id) else {
+                return loop.makeSucceededFuture(.notFound)
+            }
+            response = renditionResponse(entry, size: size, request, isHead: isHead, on: loop)
+        case .notFound:
+            return loop.makeSucceededFuture(.notFound)
+        }
+        return response.recover { GalleryResponder.failure($0) }
+    }
+
+    private func manifestResponse(_ request: HTTPRequestHead, isHead: Bool, on loop: EventLoop) -> EventLoopFuture<Response> {
+        manifest.document(on: loop).map { document in
+            let headers: HTTPHeaders = ["ETag": document.etag, "Cache-Control": GalleryResponder.manifestCaching]
+            if let tags = request.headers.first(name: "If-None-Match"), Validators.noneMatch(tags, matches: document.etag) {
+                return Response(status: .notModified, headers: headers)
+            }
+            return .bytes(document.bytes, contentType: "application/json", headers: headers, isHead: isHead)
+        }
+    }
+
+    private func renditionResponse(_ entry: GalleryIndex.Entry, size: Int, _ request: HTTPRequestHead, isHead: Bool,
+                                   on loop: EventLoop) -> EventLoopFuture<Response> {
+        let tags = request.headers.first(name: "If-None-Match")
+        return renditions.rendition(of: entry, size: size, ifNoneMatch: tags, on: loop).map { outcome in
+            switch outcome {
+            case .notModified(let etag):
+                return Response(status: .notModified, headers: ["ETag": etag, "Cache-Control": GalleryResponder.renditionCaching])
+            case .image(let bytes, let etag):
+                return .bytes(bytes, contentType: "image/jpeg",
+                              headers: ["ETag": etag, "Cache-Control": GalleryResponder.renditionCaching], isHead: isHead)
+            }
+        }
+    }
+
+    /// A failure as the client sees it: a photo that went away is a 404; a photo that cannot be
+    /// made smaller, or read, a 500 saying why.
+    static func failure(_ error: Error) -> Response {
+        switch error {
+        case ConfinedFile.Failure.notFound:
+            return .notFound
+        case ConfinedFile.Failure.unreadable(let why):
+            return .text(.internalServerError, "cannot read the photo: \(why)")
+        case let error as DecodeError:
+            return .text(.internalServerError, "cannot make a rendition: \(error)")
+        default:
+            return .text(.internalServerError, "server error: \(error)")
+        }
+    }
+}

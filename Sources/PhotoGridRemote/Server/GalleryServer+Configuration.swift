@@ -1,0 +1,73 @@
+import PhotoGridCore
+
+/// What to serve and how, and what can go wrong before serving starts.
+extension GalleryServer {
+    /// Everything `photogrid serve` takes from its command line.
+    public struct Configuration: Sendable {
+        /// The served folder: every JPEG below it, and nothing outside it.
+        public var folder: String
+        /// The address to listen on: "127.0.0.1" keeps the gallery on this machine; "0.0.0.0"
+        /// (or "::") opens it to the network.
+        public var host: String = "127.0.0.1"
+        /// 0: any free port (see `start()`'s result).
+        public var port: Int = GalleryServer.defaultPort
+        /// Where renditions are kept between requests and runs; nil: made again on every request
+        /// that does not coincide with another for the same rendition.
+        public var cacheDirectory: String?
+        /// What the rendition cache may hold before its least recently used files go.
+        public var cacheLimitBytes: Int = 2 * 1024 * 1024 * 1024
+        /// Added before every response: for benchmarks of a client over a slow network.
+        public var delayMilliseconds: Int = 0
+        /// The renditions' long sides, in pixels.
+        public var renditionSizes: [Int] = [256, 512, 1024, 2048]
+        /// One line per request on stderr.
+        public var log = false
+
+        public init(folder: String, host: String = "127.0.0.1", port: Int = GalleryServer.defaultPort,
+                    cacheDirectory: String? = nil, delayMilliseconds: Int = 0,
+                    renditionSizes: [Int] = [256, 512, 1024, 2048], log: Bool = false) {
+            self.folder = folder
+            self.host = host
+            self.port = port
+            self.cacheDirectory = cacheDirectory
+            self.delayMilliseconds = delayMilliseconds
+            self.renditionSizes = renditionSizes
+            self.log = log
+        }
+
+        /// The sizes sorted, each once; the whole configuration checked.
+        func validated() throws(ServeError) -> [Int] {
+            guard (0...65535).contains(port) else { throw .invalid("port \(port) is not in 0...65535") }
+            guard delayMilliseconds >= 0 else { throw .invalid("the delay cannot be negative") }
+            guard !renditionSizes.isEmpty else { throw .invalid("no rendition sizes") }
+            if let bad = renditionSizes.first(where: { $0 < 1 || $0 > 65_500 }) {
+                throw .invalid("rendition size \(bad) is not in 1...65500 (JPEG's limit)")
+            }
+            return Array(Set(renditionSizes)).sorted()
+        }
+    }
+
+    /// Why the server could not start.
+    public enum ServeError: Error, Equatable, CustomStringConvertible {
+        case folderNotFound(String)
+        case notAFolder(String)
+        case folderUnreadable(String, String)
+        case cacheUnusable(String)
+        case cannotListen(host: String, port: Int, reason: String)
+        case invalid(String)
+        /// `start()` after `stop()`: a stopped server's threads are gone.
+        case stopped
+
+        public var description: String {
+            switch self {
+            case .folderNotFound(let path): return "\(path): no such folder"
+            case .notAFolder(let path): return "\(path): not a folder"
+            case .folderUnreadable(let path, let why): return "\(path): cannot read (\(why))"
+            case .cacheUnusable(let path): return "\(path): cannot keep renditions there (not a writable folder)"
+            case .cannotListen(let host, let port, let reason): return "cannot listen on \(host) port \(port): \(reason)"
+            case .invalid(let what): return "invalid configuration: \(what)"
+            case .stopped: return "the server was stopped; make a new one"
+            }
+        }
+    }
+}

@@ -1,0 +1,19 @@
+import Synchronization
+
+/// How many requests each path got: what tests and benchmarks check a client's traffic by
+/// (did it fetch the manifest once? a rendition rather than the original?).
+final class RequestCounter: Sendable {
+    private let counts = Mutex<(byPath: [String: Int], total: Int)>(([:], 0))
+
+    /// `path` as requested, still percent-encoded, without its query.
+    func record(_ path: Substring) {
+        counts.withLock { counts in
+            counts.byPath[String(path), default: 0] += 1
+            counts.total += 1
+        }
+    }
+
+    func count(path: String) -> Int { counts.withLock { $0.byPath[path] ?? 0 } }
+
+    var total: Int { counts.withLock { $0.total } }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import PhotoGridCore
+import Testing
+@testable import PhotoGridRemote
+
+/// The manifest as a client gets it over HTTP, parsed with Foundation's JSON parser (not ours)
+/// and checked against docs/remote-gallery.md and against the files themselves.
+@Suite struct ManifestServingTests {
+    static func parse(_ body: [UInt8]) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])
+    }
+
+    @Test func manifestListsThePhotosWithTheirDetails() async throws {
+        try await ServedGallery.with { served in
+            let reply = try await served.request("/manifest.json")
+            #expect(reply.status == 200)
+            #expect(reply.header("Content-Type") == "application/json")
+            #expect(reply.header("Cache-Control") == "no-cache")
+            let json = try Self.parse(reply.body)
+
+            #expect(json["photogrid"] as? Int == 1)
+            #expect(json["title"] as? String == "gallery")
+            let renditions = try #require(json["renditions"] as? [String: Any])
+            #expect(renditions["template"] as? String == "renditions/{id}/{size}.jpg")
+            #expect(renditions["sizes"] as? [Int] == [256, 512, 1024, 2048])
+            let sections = try #require(json["sections"] as? [[String: Any]])
+            #expect(sections.map { $0["id"] as? String } == ["night", "travel"])
+            #expect(sections.map { $0["title"] as? String } == ["night", "travel"])
+
+            // Hidden files, non-photos and links out of the folder are not there; the top
+            // folder's photos come first, then each section's.
+            let photos = try #require(json["photos"] as? [[String: Any]])
+            #expect(photos.map { $0["id"] as? String } == GalleryFixture.servedIDs)
+
+            for photo in photos {
+                let id = try #require(photo["id"] as? String)
+                let file = try served.fixture.bytes(id)
+                let info = try #require(PhotoInfo.read(file))
+                #expect(photo["name"] as? String == String(id.split(separator: "/").last!))
+                #expect(photo["width"] as? Int == info.width)
+                #expect(photo["height"] as? Int == info.height)
+                #expect(photo["bytes"] as? Int == file.count)
+                #expect(photo["section"] as? String == (id.contains("/") ? String(id.split(separator: "/")[0]) : nil))
+                #expect(photo["original"] as? String == "originals/" + ServedGallery.encoded(id))
+                #expect(photo["caption"] as? String == info.caption)
+                #expect(photo["taken"] as? String == info.dateTaken.map {
+                    String($0.prefix(10).replacingOccurrences(of: ":", with: "-")) + "T" + String($0.suffix(8))
+                })
+                if let latitude = info.latitude {
+                    #expect(abs((photo["latitude"] as? Double ?? 999) - latitude) < 1e-6)
+                }
+                // No nulls anywhere: fields a photo lacks are left out.
+                #expect(!photo.values.contains { $0 is NSNull })
+            }
+
+            let rotated = try #require(photos.first)
+            #expect(rotated["width"] as? Int == 1200)
+            #expect(rotated["height"] as? Int == 1800)
+            #expect(photos.contains { $0["caption"] as? String == "Moonrise over the Atacama" })
+            #expect(photos.contains { $0["original"] as? String == "originals/travel/Plage%20d%27%C3%A9t%C3%A9%20%232%20100%25.jpg" })
+        }
+    }
+
+    @Test func everyURLInTheManifestResolvesAgainstIt() async throws {
+        try await ServedGallery.with { served in
+            let manifestURL = try #require(URL(string: served.base + "/manifest.json"))
+            let json = try Self.parse(try await served.request("/manifest.json").body)
+            let photos = try #require(json["photos"] as? [[String: Any]])
+            for photo in photos {
+                let id = try #require(photo["id"] as? String)
+                let originalURL = try #require(photo["original"] as? String)
+                let original = try #require(URL(string: originalURL, relativeTo: manifestURL))
+                let reply = try await served.request(original.absoluteURL.path(percentEncoded: true))
+                #expect(reply.status == 200, "\(id)")
+                #expect(reply.body == (try served.fixture.bytes(id)), "\(id)")
+
+                let template = "renditions/{id}/{size}.jpg"
+                let rendition = template.replacingOccurrences(of: "{id}", with: ServedGallery.encoded(id))
+                    .replacingOccurrences(of: "{size}", with: "256")
+                let resolved = try #require(URL(string: rendition, relativeTo: manifestURL))
+                #expect(try await served.request(resolved.absoluteURL.path(percentEncoded: true)).status == 200, "\(id)")
+            }
+        }
+    }
+
+    @Test func rootAndManifestPathServeTheSameDocument() async throws {
+        try await ServedGallery.with { served in
+            let root = try await served.request("/")
+            let named = try await served.request("/manifest.json?page=1")
+            #expect(root.status == 200)
+            #expect(root.body == named.body)
+            #expect(root.header("ETag") != nil)
+            #expect(root.header("ETag") == named.header("ETag"))
+        }
+    }
+
+    @Test func revalidationGetsNotModified() async throws {
+        try await ServedGallery.with { served in
+            let first = try await served.request("/manifest.json")
+            let etag = try #require(first.header("ETag"))
+            let again = try await served.request("/manifest.json", headers: [("If-None-Match", etag)])
+            #expect(again.status == 304)
+            #expect(again.body.isEmpty)
+            #expect(again.header("ETag") == etag)
+            let other = try await served.request("/manifest.json", headers: [("If-None-Match", "\"m-0000000000000000\"")])
+            #expect(other.status == 200)
+            #expect(other.body == first.body)
+        }
+    }
+
+    @Test func headGivesTheHeadersWithoutTheBody() async throws {
+        try await ServedGallery.with { served in
+            let get = try await served.request("/manifest.json")
+            let head = try await served.request("/manifest.json", method: .HEAD)
+            #expect(head.status == 200)
+            #expect(head.body.isEmpty)
+            #expect(head.header("Content-Length") == String(get.body.count))
+        }
+    }
+}

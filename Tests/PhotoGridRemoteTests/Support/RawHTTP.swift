@@ -1,0 +1,96 @@
+import Foundation
+import Glibc
+
+/// HTTP by hand over a blocking socket: request targets exactly as written (`..`, `%2e`, NUL
+/// escapes, absolute paths), which a real client would normalise or refuse before sending, and
+/// several requests on one connection.
+enum RawHTTP {
+    struct Reply {
+        var status: Int
+        /// Header names lowercased.
+        var headers: [String: String]
+        var body: [UInt8]
+    }
+
+    /// Sends `text` as is and reads until the server closes the connection: ask with
+    /// `Connection: close`. Replies are split by their Content-Length.
+    static func exchange(port: Int, _ text: String) throws -> [Reply] {
+        let received = try send(port: port, Array(text.utf8))
+        return parse(received)
+    }
+
+    /// One GET with `Connection: close`.
+    static func get(port: Int, _ target: String, method: String = "GET") throws -> Reply {
+        let replies = try exchange(port: port, "\(method) \(target) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        guard let reply = replies.first else { throw Failure.noReply }
+        return reply
+    }
+
+    enum Failure: Error { case socket(Int32), noReply }
+
+    private static func send(port: Int, _ bytes: [UInt8]) throws -> [UInt8] {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw Failure.socket(errno) }
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 30, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw Failure.socket(errno) }
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
+            guard n > 0 else { throw Failure.socket(errno) }
+            sent += n
+        }
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, $0.count, 0) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break }
+            received += chunk[..<n]
+        }
+        return received
+    }
+
+    /// Responses one after another: status line, headers, then Content-Length bytes of body
+    /// (none for 304 and for responses that announce none).
+    private static func parse(_ data: [UInt8]) -> [Reply] {
+        var replies: [Reply] = []
+        var at = 0
+        let separator: [UInt8] = Array("\r\n\r\n".utf8)
+        while at < data.count {
+            guard let end = find(separator, in: data, from: at) else { break }
+            let lines = String(decoding: data[at..<end], as: UTF8.self).components(separatedBy: "\r\n")
+            let statusParts = lines[0].split(separator: " ")
+            var headers: [String: String] = [:]
+            for line in lines.dropFirst() {
+                guard let colon = line.firstIndex(of: ":") else { continue }
+                headers[line[..<colon].lowercased()] = String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+            }
+            let status = statusParts.count > 1 ? Int(statusParts[1]) ?? 0 : 0
+            let length = status == 304 ? 0 : Int(headers["content-length"] ?? "0") ?? 0
+            let bodyStart = end + separator.count
+            let bodyEnd = min(data.count, bodyStart + length)
+            replies.append(Reply(status: status, headers: headers, body: Array(data[bodyStart..<bodyEnd])))
+            at = bodyEnd
+        }
+        return replies
+    }
+
+    private static func find(_ needle: [UInt8], in data: [UInt8], from start: Int) -> Int? {
+        guard data.count >= needle.count else { return nil }
+        var i = start
+        while i <= data.count - needle.count {
+            if data[i..<(i + needle.count)].elementsEqual(needle) { return i }
+            i += 1
+        }
+        return nil
+    }
+}
