@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import PhotoGridCore
+import PhotoGridRemote
 
 /// The command line. Parses, then hands over to PhotoGridCore.
 @main
@@ -11,11 +12,28 @@ struct PhotoGridCommand: ParsableCommand {
         discussion: """
         Keys: arrows or h j k l move, PgUp/PgDn/Space/b a screen, Ctrl-D/Ctrl-U half a screen,
         g/G (Home/End) first and last, + (or =) fewer and larger photos, - more and smaller,
-        1-6 that many columns, a whole photo (fit) or square crop (fill), Ctrl-L redraw, q quit.
+        1-6 that many columns, a whole photo (fit) or square crop (fill), Enter or z the photo
+        itself (+/- zoom, n/p next and previous, Esc back), i details, Ctrl-L redraw, q quit.
+
+        photogrid serve DIR serves a folder to `photogrid --url` (see `photogrid serve --help`);
+        a folder named serve is ./serve.
         """)
 
     @Argument(help: "A folder of photos, searched recursively (with --print, also a single photo).")
     var path: String = "."
+
+    /// `serve` first is the server's command line; anything else the browser's. (A folder
+    /// argument and subcommands in one ArgumentParser command read `serve` as the folder.)
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == "serve" { ServeSubcommand.main(Array(arguments.dropFirst())) } else { main(arguments) }
+    }
+
+    @Option(help: "Browse the gallery at this http or https URL instead: a photogrid manifest, a web directory listing, or `photogrid serve`.")
+    var url: String?
+
+    @Option(help: "With --url: at most this many connections to the server.")
+    var connections = 6
 
     @Option(help: "Columns, 1-6 (default: the fewest at which every photo fits on one screen, else 4).")
     var columns: Int?
@@ -54,6 +72,7 @@ struct PhotoGridCommand: ParsableCommand {
         if cacheMegabytes < 16 { throw ValidationError("--cache-mb must be at least 16") }
         if diskCacheMegabytes < 1 { throw ValidationError("--disk-cache-mb must be at least 1 (--no-disk-cache turns it off)") }
         if size != nil && !print { throw ValidationError("--size goes with --print") }
+        if !(1...32).contains(connections) { throw ValidationError("--connections must be between 1 and 32") }
     }
 
     func run() throws {
@@ -65,9 +84,11 @@ struct PhotoGridCommand: ParsableCommand {
         options.diskCacheMegabytes = noDiskCache ? 0 : diskCacheMegabytes
         options.print = print
         options.probe = probe
+        options.url = url
+        options.connections = connections
         options.size = size.flatMap(PhotoGridCommand.pair).map { (columns: $0.0, rows: $0.1) }
         options.cellSize = cellSize.flatMap(PhotoGridCommand.pair).map { (width: $0.0, height: $0.1) }
-        Glibc.exit(PhotoGrid.main(options))
+        Glibc.exit(url == nil ? PhotoGrid.main(options) : RemoteCommand.run(options))
     }
 
     /// "120x40" as (120, 40); positive numbers only.
@@ -79,3 +100,37 @@ struct PhotoGridCommand: ParsableCommand {
 }
 
 extension ModeChoice: ExpressibleByArgument {}
+
+/// `photogrid serve DIR`: a folder as a gallery for `photogrid --url`, over HTTP.
+struct ServeSubcommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "photogrid serve",
+        abstract: "Serve a folder of photos to `photogrid --url`: a manifest, renditions made here, and the originals.")
+
+    @Argument(help: "The folder to serve; nothing outside it is ever served.")
+    var folder: String
+
+    @Option(help: "The address to listen on (0.0.0.0 opens the gallery to the network).")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on.")
+    var port = GalleryServer.defaultPort
+
+    @Option(name: .customLong("delay-ms"), help: "Wait this long before every response: to try photogrid over a slow network.")
+    var delayMilliseconds = 0
+
+    @Flag(help: "Write a line for every request to stderr.")
+    var log = false
+
+    @Flag(name: .customLong("no-cache"), help: "Make every rendition again instead of keeping them on disk.")
+    var noCache = false
+
+    func run() throws {
+        var environment: [String: String] = [:]
+        for name in ["XDG_CACHE_HOME", "HOME"] { if let value = getenv(name) { environment[name] = String(cString: value) } }
+        let cache = noCache ? nil : DiskCache.defaultDirectory(environment: environment).map { $0 + "/serve" }
+        let configuration = GalleryServer.Configuration(folder: folder, host: host, port: port, cacheDirectory: cache,
+                                                        delayMilliseconds: delayMilliseconds, log: log)
+        Glibc.exit(ServeCommand.run(configuration))
+    }
+}

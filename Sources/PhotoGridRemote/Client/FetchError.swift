@@ -1,0 +1,60 @@
+import PhotoGridCore
+
+/// Why a download failed. `reason` is the short text a placeholder tile shows; `description` the
+/// whole story, for start-up errors.
+public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// No connection: refused, unknown host, timed out connecting.
+    case unreachable(String)
+    /// The server answered with an error status.
+    case status(Int, String)
+    /// The body was larger than allowed (`limit` bytes), or its header said it would be.
+    case tooLarge(Int)
+    /// The connection broke or timed out before the whole body came.
+    case interrupted(String)
+    /// A redirect to a scheme other than http or https, a loop, or too many of them.
+    case badRedirect(String)
+    /// Not a URL photogrid fetches.
+    case badURL(String)
+
+    public var reason: String {
+        switch self {
+        case .unreachable: return "unreachable"
+        case .status(let code, _): return "HTTP \(code)"
+        case .tooLarge: return "too large"
+        case .interrupted: return "download broke off"
+        case .badRedirect: return "bad redirect"
+        case .badURL: return "bad URL"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .unreachable(let detail): return "cannot connect: \(detail)"
+        case .status(let code, let url): return "\(url): the server answered \(code)"
+        case .tooLarge(let limit): return "the response is larger than \(limit / 1_000_000) MB"
+        case .interrupted(let detail): return "the download broke off: \(detail)"
+        case .badRedirect(let detail): return "refused redirect: \(detail)"
+        case .badURL(let detail): return "not an http or https URL: \(detail)"
+        }
+    }
+
+    /// Worth another try later: the network may be back.
+    public var isTransient: Bool {
+        switch self {
+        case .unreachable, .interrupted: return true
+        case .status(let code, _): return code == 408 || code == 429 || code >= 500
+        default: return false
+        }
+    }
+}
+
+/// A response, as much of it as photogrid uses.
+public struct FetchResult: Sendable {
+    public var status: Int
+    public var body: [UInt8]
+    public var contentType: String?
+    /// The URL finally answered, after redirects: what relative links resolve against.
+    public var url: RemoteURL
+    /// Served from the disk cache without asking the server.
+    public var fromCache = false
+}

@@ -1,0 +1,108 @@
+import Glibc
+import PhotoGridCore
+
+/// Responses kept on disk, so that a second visit to a gallery loads from disk: fresh ones
+/// (`Cache-Control: max-age`) without asking the server, stale ones after a conditional request
+/// (`If-None-Match`, `If-Modified-Since`) that the server answers 304. Built on `DiskCache`, so it
+/// is bounded, least-recently-used, safe between processes, and ignores damaged entries.
+public final class HTTPCache: Sendable {
+    /// What is kept of a response besides its body.
+    public struct Entry: Sendable, Equatable {
+        public var status: Int
+        public var storedAt: Int64
+        /// Seconds it is fresh for; nil when it must be revalidated every time.
+        public var maxAge: Int64?
+        public var etag: String?
+        public var lastModified: String?
+        public var contentType: String?
+        public var body: [UInt8]
+
+        public func isFresh(now: Int64) -> Bool { maxAge.map { now - storedAt < $0 } ?? false }
+        public var canRevalidate: Bool { etag != nil || lastModified != nil }
+    }
+
+    let disk: DiskCache
+
+    public init(disk: DiskCache) { self.disk = disk }
+
+    /// The cache under `$XDG_CACHE_HOME/photogrid/http`, or nil when there is none to be had.
+    public static func standard(limitBytes: Int) -> HTTPCache? {
+        var environment: [String: String] = [:]
+        for name in ["XDG_CACHE_HOME", "HOME"] { if let value = getenv(name) { environment[name] = String(cString: value) } }
+        guard limitBytes > 0, let base = DiskCache.defaultDirectory(environment: environment),
+              let disk = DiskCache(directory: base + "/http", limitBytes: limitBytes) else { return nil }
+        return HTTPCache(disk: disk)
+    }
+
+    static func key(_ url: RemoteURL, range: Range<Int>?) -> DiskCache.Key {
+        DiskCache.Key(path: RawPath(url.description), size: 0, modified: 0,
+                      variant: range.map { "http-bytes-\($0.lowerBound)-\($0.upperBound)" } ?? "http")
+    }
+
+    public func entry(for url: RemoteURL, range: Range<Int>?) -> Entry? {
+        disk.read(HTTPCache.key(url, range: range)).flatMap(HTTPCache.decode)
+    }
+
+    public func store(_ entry: Entry, for url: RemoteURL, range: Range<Int>?) {
+        disk.write(HTTPCache.key(url, range: range), HTTPCache.encode(entry))
+    }
+
+    /// What `Cache-Control` allows: nil for `no-store` (keep nothing), else the entry's freshness:
+    /// `max-age` seconds, or none (revalidate every time) for `no-cache` or no directive.
+    public static func freshness(cacheControl: String?) -> Int64?? {
+        let directives = (cacheControl ?? "").lowercased().split(separator: ",").map { $0.trimmingSpaces }
+        if directives.contains("no-store") { return nil }
+        if directives.contains("no-cache") { return .some(nil) }
+        for directive in directives where directive.hasPrefix("max-age=") {
+            if let seconds = Int64(directive.dropFirst(8)), seconds >= 0 { return .some(seconds) }
+        }
+        return .some(nil)
+    }
+
+    static func now() -> Int64 {
+        var t = timespec()
+        clock_gettime(CLOCK_REALTIME, &t)
+        return Int64(t.tv_sec)
+    }
+
+    // The payload: fields as (length, bytes) after a version byte, then the body.
+    static func encode(_ entry: Entry) -> [UInt8] {
+        var out: [UInt8] = [1]
+        func number(_ value: Int64) { withUnsafeBytes(of: value.littleEndian) { out += $0 } }
+        func text(_ value: String?) {
+            let bytes = value.map { Array($0.utf8) } ?? []
+            number(value == nil ? -1 : Int64(bytes.count))
+            out += bytes
+        }
+        number(Int64(entry.status))
+        number(entry.storedAt)
+        number(entry.maxAge ?? -1)
+        text(entry.etag)
+        text(entry.lastModified)
+        text(entry.contentType)
+        return out + entry.body
+    }
+
+    static func decode(_ bytes: [UInt8]) -> Entry? {
+        guard bytes.first == 1 else { return nil }
+        var at = 1
+        func number() -> Int64? {
+            guard at + 8 <= bytes.count else { return nil }
+            var value: Int64 = 0
+            withUnsafeMutableBytes(of: &value) { $0.copyBytes(from: bytes[at..<(at + 8)]) }
+            at += 8
+            return Int64(littleEndian: value)
+        }
+        func text() -> String?? {
+            guard let length = number() else { return nil }
+            if length < 0 { return .some(nil) }
+            guard length <= bytes.count - at else { return nil }
+            defer { at += Int(length) }
+            return .some(String(decoding: bytes[at..<(at + Int(length))], as: UTF8.self))
+        }
+        guard let status = number(), let storedAt = number(), let maxAge = number(),
+              let etag = text(), let lastModified = text(), let contentType = text() else { return nil }
+        return Entry(status: Int(status), storedAt: storedAt, maxAge: maxAge < 0 ? nil : maxAge, etag: etag,
+                     lastModified: lastModified, contentType: contentType, body: Array(bytes[at...]))
+    }
+}

@@ -1,0 +1,211 @@
+import AsyncHTTPClient
+import Dispatch
+import Glibc
+import NIOCore
+import NIOHTTP1
+import PhotoGridCore
+import Synchronization
+
+/// Downloads for the pipeline's threads, through AsyncHTTPClient: keep-alive connections, at most
+/// a few per host, connect and request timeouts, retries with backoff for failures that may pass,
+/// redirects followed only to http and https, bodies refused past a size, and the disk cache.
+/// The same URL (and range) in flight is one request, however many threads ask for it. Calls
+/// block the calling thread, which is never the event loop's.
+public final class HTTPFetcher: Fetching, Sendable {
+    public struct Configuration: Sendable {
+        public var connections = 6
+        public var connectTimeout: Int64 = 5            // seconds
+        public var requestTimeout: Int64 = 30           // seconds, for a whole response
+        /// More tries after the first, for failures that may pass (a reset, a 503).
+        public var retries = 2
+        public var maxRedirects = 5
+        public init() {}
+    }
+
+    let client: HTTPClient
+    let configuration: Configuration
+    let cache: HTTPCache?
+    private let flights = Mutex<[FlightKey: Flight]>([:])
+    private let sent = Mutex(0)
+
+    struct FlightKey: Hashable { let url: RemoteURL; let range: Range<Int>? }
+
+    /// One request and everyone waiting for it.
+    final class Flight: Sendable {
+        let state = Mutex<(result: Result<FetchResult, FetchError>?, waiters: Int)>((nil, 0))
+        let done = DispatchSemaphore(value: 0)
+    }
+
+    public init(configuration: Configuration = Configuration(), cache: HTTPCache?) {
+        self.configuration = configuration
+        self.cache = cache
+        var config = HTTPClient.Configuration(
+            redirectConfiguration: .disallow,
+            timeout: .init(connect: .seconds(configuration.connectTimeout), read: .seconds(configuration.requestTimeout)),
+            connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, configuration.connections)),
+            decompression: .disabled)
+        config.httpVersion = .http1Only
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: config)
+    }
+
+    /// Requests sent to servers (not answered from the disk cache): for tests and benchmarks.
+    public var requestsSent: Int { sent.withLock { $0 } }
+
+    public func shutdown() { try? client.syncShutdown() }
+
+    /// The body of `url` (or `range` of it), at most `limit` bytes.
+    public func get(_ url: RemoteURL, range: Range<Int>?, limit: Int) throws(FetchError) -> FetchResult {
+        let key = FlightKey(url: url, range: range)
+        let (flight, leads) = flights.withLock { flights -> (Flight, Bool) in
+            if let flight = flights[key] { return (flight, false) }
+            let flight = Flight()
+            flights[key] = flight
+            return (flight, true)
+        }
+        if leads {
+            let result = Result { () throws(FetchError) -> FetchResult in try fetch(url, range: range, limit: limit) }
+            flights.withLock { $0[key] = nil }
+            let waiters = flight.state.withLock { state -> Int in state.result = result; return state.waiters }
+            for _ in 0..<waiters { flight.done.signal() }
+            return try result.get()
+        }
+        let finished = flight.state.withLock { state -> Result<FetchResult, FetchError>? in
+            if state.result == nil { state.waiters += 1 }
+            return state.result
+        }
+        if let finished { return try finished.get() }
+        flight.done.wait()
+        return try flight.state.withLock { $0.result! }.get()
+    }
+
+    /// The disk cache first; the network when it has nothing fresh, with a conditional request
+    /// when it has something to revalidate.
+    private func fetch(_ url: RemoteURL, range: Range<Int>?, limit: Int) throws(FetchError) -> FetchResult {
+        let cached = cache?.entry(for: url, range: range)
+        if let cached, cached.isFresh(now: HTTPCache.now()) {
+            return FetchResult(status: cached.status, body: cached.body, contentType: cached.contentType, url: url, fromCache: true)
+        }
+        var headers = HTTPHeaders()
+        headers.add(name: "User-Agent", value: "photogrid")
+        if let range { headers.add(name: "Range", value: "bytes=\(range.lowerBound)-\(range.upperBound - 1)") }
+        if let cached, cached.canRevalidate {
+            if let etag = cached.etag { headers.add(name: "If-None-Match", value: etag) }
+            if let date = cached.lastModified { headers.add(name: "If-Modified-Since", value: date) }
+        }
+        let (response, finalURL) = try following(url, headers: headers, limit: limit)
+        if response.status == .notModified, var cached {
+            cached.storedAt = HTTPCache.now()
+            if let freshness = HTTPCache.freshness(cacheControl: response.headers.first(name: "Cache-Control")) {
+                cached.maxAge = freshness
+            }
+            cache?.store(cached, for: url, range: range)
+            return FetchResult(status: cached.status, body: cached.body, contentType: cached.contentType, url: finalURL, fromCache: true)
+        }
+        let code = Int(response.status.code)
+        guard code == 200 || code == 206 else { throw .status(code, finalURL.description) }
+        let body = response.body.map { Array($0.readableBytesView) } ?? []
+        let contentType = response.headers.first(name: "Content-Type")
+        if let freshness = HTTPCache.freshness(cacheControl: response.headers.first(name: "Cache-Control")) {
+            cache?.store(HTTPCache.Entry(status: code, storedAt: HTTPCache.now(), maxAge: freshness,
+                                         etag: response.headers.first(name: "ETag"),
+                                         lastModified: response.headers.first(name: "Last-Modified"),
+                                         contentType: contentType, body: body), for: url, range: range)
+        }
+        return FetchResult(status: code, body: body, contentType: contentType, url: finalURL)
+    }
+
+    /// Sends the request, following redirects to http and https only, at most `maxRedirects`
+    /// of them and never round a loop.
+    private func following(_ url: RemoteURL, headers: HTTPHeaders, limit: Int) throws(FetchError) -> (HTTPClient.Response, RemoteURL) {
+        var current = url
+        var seen: Set<RemoteURL> = [url]
+        for _ in 0...configuration.maxRedirects {
+            let response = try withRetries(current, headers: headers, limit: limit)
+            guard (300..<400).contains(Int(response.status.code)), response.status != .notModified else { return (response, current) }
+            guard let location = response.headers.first(name: "Location") else { return (response, current) }
+            guard let next = current.resolving(location) else { throw .badRedirect("\(current) redirects to \(location)") }
+            guard seen.insert(next).inserted else { throw .badRedirect("a redirect loop at \(next)") }
+            current = next
+        }
+        throw .badRedirect("more than \(configuration.maxRedirects) redirects from \(url)")
+    }
+
+    /// One request, tried again after a pause when it fails in a way that may pass; never when
+    /// the connection could not be made at all, so that a wrong URL fails within the connect
+    /// timeout.
+    private func withRetries(_ url: RemoteURL, headers: HTTPHeaders, limit: Int) throws(FetchError) -> HTTPClient.Response {
+        var attempt = 0
+        while true {
+            do throws(FetchError) {
+                let response = try send(url, headers: headers, limit: limit)
+                let code = Int(response.status.code)
+                if attempt < configuration.retries && (code == 502 || code == 503 || code == 504 || code == 429) {
+                    attempt += 1
+                    HTTPFetcher.pause(attempt)
+                    continue
+                }
+                return response
+            } catch {
+                guard case .interrupted = error, attempt < configuration.retries else { throw error }
+                attempt += 1
+                HTTPFetcher.pause(attempt)
+            }
+        }
+    }
+
+    /// 200 ms, then 600 ms, 1.8 s...
+    static func pause(_ attempt: Int) {
+        var delay = 200_000
+        for _ in 1..<attempt { delay *= 3 }
+        usleep(UInt32(delay))
+    }
+
+    private func send(_ url: RemoteURL, headers: HTTPHeaders, limit: Int) throws(FetchError) -> HTTPClient.Response {
+        let request: HTTPClient.Request
+        do { request = try HTTPClient.Request(url: url.description, method: .GET, headers: headers) } catch {
+            throw .badURL(url.description)
+        }
+        sent.withLock { $0 += 1 }
+        let accumulator = ResponseAccumulator(request: request, maxBodySize: limit)
+        let task = client.execute(request: request, delegate: accumulator,
+                                  deadline: .now() + .seconds(configuration.connectTimeout + configuration.requestTimeout))
+        do {
+            return try task.futureResult.wait()
+        } catch let error as ResponseAccumulator.ResponseTooBigError {
+            _ = error
+            throw .tooLarge(limit)
+        } catch let error as HTTPClientError {
+            if error == .connectTimeout { throw .unreachable("\(HTTPFetcher.place(url)): timed out connecting") }
+            if error == .readTimeout || error == .deadlineExceeded || error == .remoteConnectionClosed {
+                throw .interrupted("\(error)")
+            }
+            throw HTTPFetcher.classify(error, url: url)
+        } catch {
+            throw HTTPFetcher.classify(error, url: url)
+        }
+    }
+
+    /// "host:port", for messages.
+    static func place(_ url: RemoteURL) -> String { "\(url.host):\(url.effectivePort)" }
+
+    /// Connection failures (refused, no such host, no route) make `unreachable`; the rest, a
+    /// connection that broke once made, `interrupted`.
+    static func classify(_ error: Error, url: RemoteURL) -> FetchError {
+        let text = "\(error)"
+        let lowered = text.lowercased()
+        let connecting = ["connection refused", "connectionrefused", "connecttimeout", "could not resolve", "resolve",
+                          "name or service not known", "no address", "network is unreachable", "no route to host",
+                          "host is unreachable"]
+        guard connecting.contains(where: { lowered.contains($0) }) else { return .interrupted(text) }
+        // NIO's descriptions are long; the user needs the gist.
+        let gist = lowered.contains("refused") ? "connection refused"
+            : lowered.contains("resolve") || lowered.contains("not known") || lowered.contains("no address") ? "unknown host"
+            : lowered.contains("timeout") ? "timed out" : "no route to the host"
+        return .unreachable("\(place(url)): \(gist)")
+    }
+}
+
+/// Where the pipeline's remote decoder gets bytes. The seam where tests put a fake server-less source.
+public protocol Fetching: Sendable {
+    func get(_ url: RemoteURL, range: Range<Int>?, limit: Int) throws(FetchError) -> FetchResult
+}

@@ -1,0 +1,40 @@
+import PhotoGridCore
+
+/// `photogrid --url URL`: the gallery at a URL as a `GallerySource` for the grid, with a clear
+/// error at start-up when the URL cannot be reached or read.
+public enum RemoteCommand {
+    public static func run(_ options: Options) -> Int32 {
+        guard let text = options.url else { return PhotoGrid.main(options) }
+        guard let url = RemoteURL(text) else {
+            PhotoGrid.printError("\(text): not an http or https URL")
+            return 2
+        }
+        var configuration = HTTPFetcher.Configuration()
+        configuration.connections = options.connections
+        let cache = options.diskCacheMegabytes > 0 ? HTTPCache.standard(limitBytes: options.diskCacheMegabytes * 1024 * 1024) : nil
+        let fetcher = HTTPFetcher(configuration: configuration, cache: cache)
+        defer { fetcher.shutdown() }
+        return PhotoGrid.main(options) {
+            let loaded: RemoteGalleryLoader.Loaded
+            do { loaded = try RemoteGalleryLoader(fetcher: fetcher).load(url) } catch {
+                throw ExitError("cannot load the gallery: \(error)")
+            }
+            guard !loaded.photos.isEmpty || !loaded.others.isEmpty else { throw ExitError("no photos at \(url)") }
+            return source(loaded, fetcher: fetcher, connections: options.connections)
+        }
+    }
+
+    /// The loaded gallery as the grid's photos; files it does not decode keep their places.
+    static func source(_ loaded: RemoteGalleryLoader.Loaded, fetcher: Fetching, connections: Int) -> GallerySource {
+        var photos = loaded.photos.map {
+            Photo(path: RemoteDecoder.path(of: $0), relativePath: RawPath($0.id), fileSize: $0.bytes ?? 0, format: .jpeg)
+        }
+        if !loaded.others.isEmpty {
+            // A listing: its files in path order, whatever their kind. (A manifest keeps its own order.)
+            photos += loaded.others.map { Photo(path: RawPath($0.url.description), relativePath: RawPath($0.name)) }
+            photos.sort { $0.relativePath < $1.relativePath }
+        }
+        return GallerySource(title: loaded.title, photos: photos, decoder: RemoteDecoder(fetcher: fetcher, photos: loaded.photos),
+                             tierStore: nil, workers: WorkerThreads.cores + max(1, connections))
+    }
+}

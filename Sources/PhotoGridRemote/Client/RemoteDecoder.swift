@@ -1,0 +1,74 @@
+import PhotoGridCore
+
+/// Photos of a remote gallery for the pipeline: the smallest rendition that covers the tile,
+/// downloaded (through the disk cache, one request per URL however many ask) and decoded here;
+/// the original, whole, when there are no renditions; the first 64 KB of the original for an
+/// EXIF thumbnail and details when the gallery says nothing of them.
+public struct RemoteDecoder: PhotoDecoding {
+    let fetcher: Fetching
+    let photos: [RawPath: RemotePhoto]
+    let decoder = PhotoDecoder(usesThumbnails: false)
+
+    /// Larger images are refused: no photo needs more.
+    public static let imageLimit = 128 * 1024 * 1024
+    /// Enough for the EXIF segment (at most 64 KB) and the markers before it.
+    public static let headLength = 64 * 1024
+
+    public init(fetcher: Fetching, photos: [RemotePhoto]) {
+        self.fetcher = fetcher
+        var map: [RawPath: RemotePhoto] = [:]
+        for photo in photos { map[RemoteDecoder.path(of: photo)] = photo }
+        self.photos = map
+    }
+
+    /// What a remote photo is called in the grid: its original's URL.
+    public static func path(of photo: RemotePhoto) -> RawPath { RawPath(photo.original.description) }
+
+    /// Downloads wait without a core; only the decode takes one.
+    public var computesOnly: Bool { false }
+
+    public func image(of photo: Photo, covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
+        guard let remote = photos[photo.path] else { throw .unreadable("not in the gallery") }
+        let body = try download(remote.source(coveringShortSide: size), range: nil, limit: RemoteDecoder.imageLimit)
+        return try CPUGate.shared.run { () throws(DecodeError) in try decoder.decode(body, covering: size, atMost: limit) }
+    }
+
+    public func thumbnail(of photo: Photo) -> RGBImage? {
+        guard let remote = photos[photo.path], let head = try? download(remote.original, range: 0..<RemoteDecoder.headLength,
+                                                                          limit: RemoteDecoder.headLength),
+              let header = try? JPEG.readHeader(head) else { return nil }
+        return CPUGate.shared.run { PhotoDecoder.thumbnail(header: header, data: head) }
+    }
+
+    public func info(of photo: Photo) -> PhotoInfo? {
+        guard let remote = photos[photo.path] else { return nil }
+        // What the gallery says, else what the file's head does.
+        if remote.width != nil && remote.height != nil {
+            var info = PhotoInfo()
+            info.width = remote.width
+            info.height = remote.height
+            info.dateTaken = remote.taken
+            info.caption = remote.caption
+            info.captionSource = remote.caption == nil ? nil : .gallery
+            info.latitude = remote.latitude
+            info.longitude = remote.longitude
+            return info
+        }
+        guard let head = try? download(remote.original, range: 0..<RemoteDecoder.headLength, limit: RemoteDecoder.headLength) else {
+            return nil
+        }
+        return PhotoInfo.read(head)
+    }
+
+    /// A body, with network failures as decode errors (the tile's placeholder shows the reason).
+    /// A server that ignores the range sends the whole file: only its head is kept.
+    func download(_ url: RemoteURL, range: Range<Int>?, limit: Int) throws(DecodeError) -> [UInt8] {
+        do throws(FetchError) {
+            let result = try fetcher.get(url, range: range, limit: range == nil ? limit : RemoteDecoder.imageLimit)
+            if let range, result.status == 200, result.body.count > range.count { return Array(result.body.prefix(range.count)) }
+            return result.body
+        } catch {
+            throw .network(error.reason, transient: error.isTransient)
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import PhotoGridCore
+
+/// Reads what a URL points at into the photos of a gallery: a manifest and the pages after it,
+/// or a web directory listing and its subfolders, three levels deep. Everything is bounded: pages,
+/// folders, photos and bytes, so that a hostile or broken server cannot keep photogrid loading.
+public struct RemoteGalleryLoader {
+    public struct Limits: Sendable {
+        public var pages = 1_000
+        public var folders = 2_000
+        public var depth = 3
+        public var photos = 1_000_000
+        /// A manifest page or a listing.
+        public var documentBytes = 64 * 1024 * 1024
+        public init() {}
+    }
+
+    public struct Loaded: Sendable {
+        public var title: String
+        public var photos: [RemotePhoto]
+        /// Image files of the listing photogrid does not decode (PNG...), for placeholder tiles.
+        public var others: [(name: String, url: RemoteURL)]
+    }
+
+    public enum LoadError: Error, CustomStringConvertible {
+        case fetch(RemoteURL, FetchError)
+        case document(String)
+        public var description: String {
+            switch self {
+            case .fetch(let url, let error): return "\(url): \(error)"
+            case .document(let text): return text
+            }
+        }
+    }
+
+    let fetcher: Fetching
+    let limits: Limits
+
+    public init(fetcher: Fetching, limits: Limits = Limits()) {
+        self.fetcher = fetcher
+        self.limits = limits
+    }
+
+    public func load(_ url: RemoteURL) throws(LoadError) -> Loaded {
+        let first = try get(url)
+        let document: RemoteDocument
+        do { document = try RemoteDocument.classify(body: first.body, contentType: first.contentType, url: first.url) } catch {
+            throw .document("\(first.url): \(error)")
+        }
+        switch document {
+        case .manifest(let manifest): return try pages(from: manifest, url: first.url)
+        case .listing(let listing): return try crawl(listing, url: first.url)
+        }
+    }
+
+    private func get(_ url: RemoteURL) throws(LoadError) -> FetchResult {
+        do throws(FetchError) { return try fetcher.get(url, range: nil, limit: limits.documentBytes) } catch {
+            throw .fetch(url, error)
+        }
+    }
+
+    /// The manifest's photos and those of every `next` page after it, once each.
+    private func pages(from first: GalleryManifest, url: RemoteURL) throws(LoadError) -> Loaded {
+        var photos = first.photos
+        var seen: Set<RemoteURL> = [url]
+        var next = first.next
+        while let page = next, photos.count < limits.photos {
+            guard seen.count < limits.pages, seen.insert(page).inserted else { break }
+            let response = try get(page)
+            let manifest: GalleryManifest
+            do { manifest = try GalleryManifest.parse(response.body, url: response.url) } catch {
+                throw .document("\(page): \(error)")
+            }
+            photos += manifest.photos
+            next = manifest.next
+        }
+        if photos.count > limits.photos { photos.removeLast(photos.count - limits.photos) }
+        // Pages must not repeat a photo: its id names its tiles and cache entries.
+        var ids = Set<String>()
+        photos = photos.filter { ids.insert($0.id).inserted }
+        let title = first.title ?? (url.lastPathSegment.isEmpty || url.lastPathSegment.hasSuffix(".json") ? url.host : url.lastPathSegment)
+        return Loaded(title: title, photos: photos, others: [])
+    }
+
+    /// Files of the listing and its subfolders, breadth first, sorted by path.
+    private func crawl(_ root: DirectoryListing, url: RemoteURL) throws(LoadError) -> Loaded {
+        var found: [(path: String, url: RemoteURL)] = []
+        var queue: [(listing: DirectoryListing, prefix: String, depth: Int)] = [(root, "", 0)]
+        var visited: Set<RemoteURL> = [url]
+        while !queue.isEmpty, found.count < limits.photos {
+            let (listing, prefix, depth) = queue.removeFirst()
+            for file in listing.files { found.append((prefix + file.name, file.url)) }
+            guard depth < limits.depth else { continue }
+            for folder in listing.folders where visited.count < limits.folders && visited.insert(folder.url).inserted {
+                // A folder that cannot be listed is left out rather than failing the gallery.
+                guard let response = try? get(folder.url),
+                      let sub = DirectoryListing.parse(response.body, url: response.url, contentType: response.contentType) else { continue }
+                let name = folder.name.hasSuffix("/") ? folder.name : folder.name + "/"
+                queue.append((sub, prefix + name, depth + 1))
+            }
+        }
+        found.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        var photos: [RemotePhoto] = [], others: [(String, RemoteURL)] = []
+        for file in found {
+            switch ImageFormat(fileExtension: RawPath(file.path).lowercasedExtension) {
+            case .jpeg: photos.append(RemotePhoto(id: file.path, name: RawPath(file.path).lastComponent.description, original: file.url))
+            case .other: others.append((file.path, file.url))
+            case .notAnImage: break
+            }
+        }
+        let title = url.lastPathSegment.isEmpty ? url.host : url.lastPathSegment
+        return Loaded(title: title, photos: Array(photos.prefix(limits.photos)), others: others)
+    }
+}

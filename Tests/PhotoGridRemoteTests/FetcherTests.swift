@@ -1,0 +1,151 @@
+import Foundation
+import Glibc
+import Synchronization
+import Testing
+@testable import PhotoGridCore
+@testable import PhotoGridRemote
+
+/// The HTTP client against the suite's own fault-injecting server.
+@Suite(.serialized) struct FetcherTests {
+    func fetcher(cache: HTTPCache? = nil, retries: Int = 2, requestTimeout: Int64 = 5) -> HTTPFetcher {
+        var configuration = HTTPFetcher.Configuration()
+        configuration.retries = retries
+        configuration.connectTimeout = 2
+        configuration.requestTimeout = requestTimeout
+        return HTTPFetcher(configuration: configuration, cache: cache)
+    }
+
+    func url(_ server: TestServer, _ path: String) -> RemoteURL { RemoteURL(server.url.dropLast() + path)! }
+
+    @Test func errorsSayWhatWentWrongAndTransientOnesAreRetried() throws {
+        let attempts = Mutex(0)
+        let server = try TestServer { request in
+            switch request.path {
+            case "/missing": return .respond(status: 404, headers: [], body: Array("no".utf8))
+            case "/broken": return .respond(status: 500, headers: [], body: [])
+            case "/busy-then-ok":
+                let n = attempts.withLock { $0 += 1; return $0 }
+                return n == 1 ? .respond(status: 503, headers: [], body: []) : .respond(status: 200, headers: [], body: Array("ok".utf8))
+            case "/truncated": return .truncated(declared: 1000, body: Array(repeating: 1, count: 10))
+            case "/reset": return .reset
+            case "/big": return .respond(status: 200, headers: [], body: [UInt8](repeating: 7, count: 5000))
+            default: return .respond(status: 200, headers: [], body: Array("hello".utf8))
+            }
+        }
+        defer { server.stop() }
+        let http = fetcher()
+        defer { http.shutdown() }
+        #expect(throws: FetchError.status(404, url(server, "/missing").description)) { try http.get(url(server, "/missing"), range: nil, limit: 1 << 20) }
+        #expect(server.count("/missing") == 1)                  // a 404 is not worth a second try
+        #expect(throws: FetchError.status(500, url(server, "/broken").description)) { try http.get(url(server, "/broken"), range: nil, limit: 1 << 20) }
+        #expect(server.count("/broken") == 1)
+        #expect(try http.get(url(server, "/busy-then-ok"), range: nil, limit: 1 << 20).body == Array("ok".utf8))
+        #expect(server.count("/busy-then-ok") == 2)              // 503, then a second try
+        #expect(throws: FetchError.self) { try http.get(url(server, "/truncated"), range: nil, limit: 1 << 20) }
+        #expect(server.count("/truncated") == 3)                 // interrupted: tried three times in all
+        do throws(FetchError) { _ = try http.get(url(server, "/reset"), range: nil, limit: 1 << 20); Issue.record("no error") } catch {
+            #expect(error.reason == "download broke off")
+        }
+        #expect(throws: FetchError.tooLarge(1000)) { try http.get(url(server, "/big"), range: nil, limit: 1000) }
+        #expect(try http.get(url(server, "/fine"), range: nil, limit: 1000).body == Array("hello".utf8))
+    }
+
+    @Test func redirectsGoOnlyToHTTPAndNeverRoundALoop() throws {
+        let server = try TestServer { request in
+            switch request.path {
+            case "/to-file": return .respond(status: 302, headers: [("Location", "file:///etc/passwd")], body: [])
+            case "/loop-a": return .respond(status: 301, headers: [("Location", "/loop-b")], body: [])
+            case "/loop-b": return .respond(status: 301, headers: [("Location", "/loop-a")], body: [])
+            case "/moved": return .respond(status: 308, headers: [("Location", "/here")], body: [])
+            default: return .respond(status: 200, headers: [], body: Array(request.path.utf8))
+            }
+        }
+        defer { server.stop() }
+        let http = fetcher()
+        defer { http.shutdown() }
+        let moved = try http.get(url(server, "/moved"), range: nil, limit: 1000)
+        #expect(moved.body == Array("/here".utf8) && moved.url == url(server, "/here"))
+        do throws(FetchError) { _ = try http.get(url(server, "/to-file"), range: nil, limit: 1000); Issue.record("followed file://") } catch {
+            #expect(error.reason == "bad redirect")
+        }
+        do throws(FetchError) { _ = try http.get(url(server, "/loop-a"), range: nil, limit: 1000); Issue.record("looped") } catch {
+            #expect(error.reason == "bad redirect")
+        }
+        #expect(server.count("/loop-a") == 1 && server.count("/loop-b") == 1)
+    }
+
+    @Test func anUnreachableServerFailsWithinTheConnectTimeout() throws {
+        // A port nothing listens on: refused at once.
+        let probe = try TestServer { _ in .reset }
+        let port = probe.port
+        probe.stop()
+        let http = fetcher()
+        defer { http.shutdown() }
+        let start = Date()
+        do throws(FetchError) { _ = try http.get(RemoteURL("http://127.0.0.1:\(port)/")!, range: nil, limit: 1000); Issue.record("no error") } catch {
+            #expect(error.reason == "unreachable")
+        }
+        #expect(Date().timeIntervalSince(start) < 3)
+    }
+
+    @Test func aSlowServerTimesOut() throws {
+        let server = try TestServer { _ in .slow(milliseconds: 3000, .respond(status: 200, headers: [], body: [1])) }
+        defer { server.stop() }
+        let http = fetcher(retries: 0, requestTimeout: 1)
+        defer { http.shutdown() }
+        let start = Date()
+        #expect(throws: FetchError.self) { try http.get(url(server, "/slow"), range: nil, limit: 1000) }
+        #expect(Date().timeIntervalSince(start) < 2.5)
+    }
+
+    @Test func manyAskingForOneURLMakeOneRequest() throws {
+        let server = try TestServer { _ in .slow(milliseconds: 200, .respond(status: 200, headers: [], body: Array("same".utf8))) }
+        defer { server.stop() }
+        let http = fetcher()
+        defer { http.shutdown() }
+        let target = url(server, "/photo.jpg")
+        let bodies = Mutex<[[UInt8]]>([])
+        // Eight threads of their own, all asking while the first request is in flight.
+        let group = DispatchGroup()
+        for _ in 0..<8 {
+            group.enter()
+            Thread {
+                if let body = try? http.get(target, range: nil, limit: 1000).body { bodies.withLock { $0.append(body) } }
+                group.leave()
+            }.start()
+        }
+        group.wait()
+        #expect(bodies.withLock { $0.count } == 8 && bodies.withLock { $0.allSatisfy { $0 == Array("same".utf8) } })
+        #expect(server.count("/photo.jpg") == 1)
+    }
+
+    @Test func theDiskCacheServesFreshResponsesAndRevalidatesStaleOnes() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pg-http-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let cache = HTTPCache(disk: try #require(DiskCache(directory: folder, limitBytes: 1 << 22)))
+        let server = try TestServer { request in
+            switch request.path {
+            case "/fresh.jpg": return .respond(status: 200, headers: [("Cache-Control", "public, max-age=3600")], body: Array("fresh".utf8))
+            case "/tagged.json":
+                if request.headers["if-none-match"] == "\"v1\"" { return .respond(status: 304, headers: [("ETag", "\"v1\"")], body: []) }
+                return .respond(status: 200, headers: [("ETag", "\"v1\""), ("Cache-Control", "no-cache")], body: Array("tagged".utf8))
+            case "/private": return .respond(status: 200, headers: [("Cache-Control", "no-store")], body: Array("secret".utf8))
+            default: return .respond(status: 404, headers: [], body: [])
+            }
+        }
+        defer { server.stop() }
+        for round in 0..<2 {
+            // Each round a new client: a second run of photogrid.
+            let http = fetcher(cache: cache)
+            defer { http.shutdown() }
+            let fresh = try http.get(url(server, "/fresh.jpg"), range: nil, limit: 1000)
+            #expect(fresh.body == Array("fresh".utf8) && fresh.fromCache == (round == 1))
+            let tagged = try http.get(url(server, "/tagged.json"), range: nil, limit: 1000)
+            #expect(tagged.body == Array("tagged".utf8) && tagged.fromCache == (round == 1))
+            _ = try http.get(url(server, "/private"), range: nil, limit: 1000)
+        }
+        #expect(server.count("/fresh.jpg") == 1)                  // the second time, not asked at all
+        #expect(server.count("/tagged.json") == 2)                // the second time a 304
+        #expect(server.count("/private") == 2)                    // never stored
+    }
+}
