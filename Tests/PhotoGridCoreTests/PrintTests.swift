@@ -9,20 +9,7 @@ import Testing
         bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map(Array.init)
     }
 
-    /// The DCS sixel sequences in a byte stream, in order.
-    func sixels(_ bytes: [UInt8]) -> [[UInt8]] {
-        var result: [[UInt8]] = []
-        var i = 0
-        while i + 1 < bytes.count {
-            if bytes[i] == 0x1B && bytes[i + 1] == UInt8(ascii: "P") {
-                var j = i + 2
-                while j + 1 < bytes.count && !(bytes[j] == 0x1B && bytes[j + 1] == UInt8(ascii: "\\")) { j += 1 }
-                result.append(Array(bytes[i...min(j + 1, bytes.count - 1)]))
-                i = j + 2
-            } else { i += 1 }
-        }
-        return result
-    }
+    func sixels(_ bytes: [UInt8]) -> [[UInt8]] { TerminalOutput.sixels(bytes) }
 
     @Test func halfBlockFrameMatchesTheDecodedPhotos() throws {
         let (status, out, error) = try Paths.photogrid(["--print", "--mode", "halfblock", "--size", "80x24", "--columns", "4",

@@ -128,6 +128,9 @@ public final class GalleryServer: Sendable {
 
     public var totalRequests: Int { counter.total }
 
+    /// Every path requested so far (percent-encoded, without the query) and how many times.
+    public var requestsByPath: [String: Int] { counter.byPath }
+
     private func bootstrap(_ group: MultiThreadedEventLoopGroup) -> ServerBootstrap {
         let responder = self.responder, counter = self.counter
         let delay = configuration.delayMilliseconds, log = configuration.log

@@ -15,5 +15,8 @@ final class RequestCounter: Sendable {
 
     func count(path: String) -> Int { counts.withLock { $0.byPath[path] ?? 0 } }
 
+    /// Every path asked for so far, with how many times.
+    var byPath: [String: Int] { counts.withLock { $0.byPath } }
+
     var total: Int { counts.withLock { $0.total } }
 }

@@ -1,0 +1,134 @@
+import Foundation
+import Glibc
+import Testing
+@testable import PhotoGridCore
+@testable import PhotoGridRemote
+import PhotoGridSamples
+
+/// `photogrid --print --url` against real servers on 127.0.0.1: `photogrid serve`, python's
+/// http.server, and nginx with `autoindex on` and `autoindex_format json`.
+@Suite(.serialized) struct RemoteGalleryTests {
+    static let frame = ["--mode", "sixel", "--size", "120x40", "--cell-size", "10x20", "--columns", "5"]
+
+    /// The local frame of the sample gallery, to compare remote ones with.
+    static func localFrame() throws -> (images: [RGBImage], status: String) {
+        let home = RemotePaths.scratch("local")
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let result = try RemotePaths.print(frame + [RemotePaths.gallery], cacheHome: home)
+        #expect(result.status == 0, "\(result.errorText)")
+        return (TerminalOutput.sixels(result.output).compactMap(Sixel.decode), TerminalOutput.lastLine(result.output))
+    }
+
+    /// A remote frame shows the same photos in the same places as the local one: as many tiles,
+    /// each of the same size and close to its local twin, and closer to it than to any other
+    /// tile of the frame (so a photo in the wrong place fails however soft the tolerance).
+    /// The tolerance is not zero: renditions are JPEGs of their own, and which tier a tile is
+    /// cut from depends on which download finished first (a smaller tier is made from a larger
+    /// one already in memory), which moves pixels by a level or two.
+    func expectSamePicture(_ result: Subprocess.Result, as local: (images: [RGBImage], status: String), maxError: Double,
+                           sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(result.status == 0, "\(result.errorText)", sourceLocation: sourceLocation)
+        let images = TerminalOutput.sixels(result.output).compactMap(Sixel.decode)
+        #expect(images.count == local.images.count, sourceLocation: sourceLocation)
+        #expect(local.images.count >= 10, sourceLocation: sourceLocation)
+        for (index, (remote, here)) in zip(images, local.images).enumerated() {
+            guard remote.width == here.width && remote.height == here.height else {
+                Issue.record("tile \(index): \(remote.width)x\(remote.height), locally \(here.width)x\(here.height)",
+                             sourceLocation: sourceLocation)
+                continue
+            }
+            let error = Self.meanAbsoluteError(remote, here)
+            #expect(error < maxError, "tile \(index): mean error \(error)", sourceLocation: sourceLocation)
+            for (other, image) in local.images.enumerated() where other != index && image.width == here.width && image.height == here.height {
+                #expect(Self.meanAbsoluteError(remote, image) > error, "tile \(index) looks like local tile \(other)",
+                        sourceLocation: sourceLocation)
+            }
+        }
+        // The status line names the same photo, count and columns; the title is the server's.
+        let status = TerminalOutput.lastLine(result.output)
+        for part in ["landscapes/autumn-01.jpg", "1 of 50", "5 columns", "sixel"] {
+            #expect(status.contains(part), "\(status)", sourceLocation: sourceLocation)
+        }
+        #expect(local.status.contains("1 of 50"), sourceLocation: sourceLocation)
+    }
+
+    static func meanAbsoluteError(_ a: RGBImage, _ b: RGBImage) -> Double {
+        var total = 0
+        for i in 0..<a.pixels.count { total += abs(Int(a.pixels[i]) - Int(b.pixels[i])) }
+        return Double(total) / Double(a.pixels.count)
+    }
+
+    @Test func aServedFolderPrintsLikeTheFolderAndASecondVisitComesFromDisk() throws {
+        let renditions = RemotePaths.scratch("renditions")
+        let home = RemotePaths.scratch("client")
+        defer { try? FileManager.default.removeItem(atPath: renditions); try? FileManager.default.removeItem(atPath: home) }
+        let server = try GalleryServer(GalleryServer.Configuration(folder: RemotePaths.gallery, port: 0, cacheDirectory: renditions))
+        try server.start()
+        defer { server.stop() }
+        let local = try Self.localFrame()
+        let first = try RemotePaths.print(Self.frame + ["--url", server.url], cacheHome: home)
+        expectSamePicture(first, as: local, maxError: 6)
+        // One rendition request for each photo on screen, none asked twice, no original.
+        let requests = server.requestsByPath
+        let renditionPaths = requests.keys.filter { $0.hasPrefix("/renditions/") }
+        #expect(renditionPaths.count == local.images.count, "\(requests.keys.sorted())")
+        #expect(requests.values.allSatisfy { $0 == 1 }, "\(requests.filter { $0.value > 1 })")
+        #expect(requests.keys.allSatisfy { $0 == "/" || $0.hasPrefix("/renditions/") }, "\(requests.keys.sorted())")
+        // A second visit: the photos come from the disk cache; only the manifest is asked
+        // again (it says no-cache, so it is revalidated: a 304).
+        let before = server.totalRequests
+        let second = try RemotePaths.print(Self.frame + ["--url", server.url], cacheHome: home)
+        expectSamePicture(second, as: local, maxError: 6)
+        #expect(server.totalRequests - before == 1, "\(server.requestsByPath.filter { $0.value > 1 })")
+        #expect(server.requestCount(path: "/") == 2)
+    }
+
+    @Test func pythonsHTTPServerListingBrowsesLikeTheFolder() throws {
+        let port = Subprocess.freePort()
+        let python = try Subprocess.start(["python3", "-m", "http.server", "\(port)", "--bind", "127.0.0.1",
+                                           "--directory", RemotePaths.gallery])
+        defer { Subprocess.stop(python) }
+        #expect(Subprocess.waitForPort(port))
+        let home = RemotePaths.scratch("python")
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let result = try RemotePaths.print(Self.frame + ["--url", "http://127.0.0.1:\(port)/"], cacheHome: home)
+        // No renditions: each photo whole, made small here exactly as from the disk.
+        expectSamePicture(result, as: try Self.localFrame(), maxError: 4)
+    }
+
+    static let nginx: String? = ["/usr/sbin/nginx", "/usr/bin/nginx"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    @Test(.enabled(if: nginx != nil, "nginx is not installed (scripts/setup --test installs it)"),
+          arguments: ["on", "json"])
+    func nginxAutoindexBrowsesLikeTheFolder(format: String) throws {
+        let prefix = RemotePaths.scratch("nginx")
+        defer { try? FileManager.default.removeItem(atPath: prefix) }
+        let port = Subprocess.freePort()
+        let config = """
+            worker_processes 1;
+            pid \(prefix)/nginx.pid;
+            error_log \(prefix)/error.log;
+            events { worker_connections 64; }
+            http {
+                access_log \(prefix)/access.log;
+                client_body_temp_path \(prefix)/body; proxy_temp_path \(prefix)/proxy; fastcgi_temp_path \(prefix)/fastcgi;
+                uwsgi_temp_path \(prefix)/uwsgi; scgi_temp_path \(prefix)/scgi;
+                types { image/jpeg jpg jpeg; }
+                server {
+                    listen 127.0.0.1:\(port);
+                    root \(RemotePaths.gallery);
+                    autoindex on;
+                    \(format == "json" ? "autoindex_format json;" : "")
+                }
+            }
+            """
+        try config.write(toFile: prefix + "/nginx.conf", atomically: true, encoding: .utf8)
+        let nginx = try Subprocess.start([Self.nginx!, "-p", prefix, "-c", prefix + "/nginx.conf", "-g", "daemon off;"])
+        defer { Subprocess.stop(nginx) }
+        #expect(Subprocess.waitForPort(port), "nginx did not start: \((try? String(contentsOfFile: prefix + "/error.log", encoding: .utf8)) ?? "")")
+        let home = RemotePaths.scratch("nginx-client")
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let result = try RemotePaths.print(Self.frame + ["--url", "http://127.0.0.1:\(port)/"], cacheHome: home)
+        expectSamePicture(result, as: try Self.localFrame(), maxError: 4)
+    }
+}
