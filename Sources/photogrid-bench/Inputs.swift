@@ -7,6 +7,8 @@ import PhotoGridSamples
 ///  - `progressive/`: as shipped (the real-photos set is full of progressive JPEGs),
 ///  - `baseline/`: re-encoded as baseline JPEGs, quality 90, no EXIF, as `djpeg | cjpeg` would,
 ///  - `exif/`: those with an EXIF segment and a 160x120 thumbnail, as cameras and phones write,
+///  - `camera/` and `camera-exif/`: the same two at 12 MP (4000x3000, 3000x4000 for portrait ones),
+///    cropped and resampled to that size, the size the targets of issue 3 name,
 ///  - `scroll/`: 60 links to the baseline files, enough rows to scroll,
 ///  - `many/`: 10,000 links to the baseline files,
 ///  - `all/`: links to every photo at the source's top level, as shipped.
@@ -16,6 +18,8 @@ struct Inputs {
     var progressive: String { root + "/progressive" }
     var baseline: String { root + "/baseline" }
     var exif: String { root + "/exif" }
+    var camera: String { root + "/camera" }
+    var cameraExif: String { root + "/camera-exif" }
     var scroll: String { root + "/scroll" }
     var many: String { root + "/many" }
     var all: String { root + "/all" }
@@ -32,7 +36,7 @@ struct Inputs {
             .filter { $0.format == .jpeg && !$0.relativePath.description.contains("/") }
         let originals = everything.prefix(firstScreen)
         guard originals.count == firstScreen else { throw BenchError("\(source) has fewer than \(firstScreen) JPEGs at its top level") }
-        for dir in [progressive, baseline, exif, scroll, self.many, all] { mkdir(dir, 0o755) }
+        for dir in [progressive, baseline, exif, camera, cameraExif, scroll, self.many, all] { mkdir(dir, 0o755) }
         for photo in everything { link(photo.path.description, all + "/" + photo.path.lastComponent.description) }
         allCount = everything.count
         var megapixels = 0.0, progressiveCount = 0, bytes = 0
@@ -48,6 +52,11 @@ struct Inputs {
             let plain = try JPEG.encode(pixels, quality: 90)
             try Inputs.write(plain, to: baseline + "/" + name)
             try Inputs.write(try Inputs.withExifThumbnail(plain, image: pixels), to: exif + "/" + name)
+            let landscape = pixels.width >= pixels.height
+            let twelve = Resampler.fill(pixels, width: landscape ? 4000 : 3000, height: landscape ? 3000 : 4000)
+            let cameraLike = try JPEG.encode(twelve, quality: 90)
+            try Inputs.write(cameraLike, to: camera + "/" + name)
+            try Inputs.write(try Inputs.withExifThumbnail(cameraLike, image: twelve), to: cameraExif + "/" + name)
         }
         let names = originals.map { $0.path.lastComponent.description }
         for k in 0..<60 { link(baseline + "/" + names[k % names.count], scroll + "/" + String(format: k, digits: 3) + ".jpg") }

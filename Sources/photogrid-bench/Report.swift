@@ -12,7 +12,8 @@ enum Report {
               + "(18 photos), timed to the end of photogrid's output (`--print`)\n")
 
         let bench = FirstScreen(photogrid: photogrid, runs: runs)
-        let sets = [("baseline, no EXIF thumbnail", inputs.baseline), ("baseline with EXIF thumbnail", inputs.exif),
+        let sets = [("12 MP baseline, no EXIF thumbnail", inputs.camera), ("12 MP baseline with EXIF thumbnail", inputs.cameraExif),
+                    ("baseline, no EXIF thumbnail", inputs.baseline), ("baseline with EXIF thumbnail", inputs.exif),
                     ("progressive (as shipped)", inputs.progressive)]
         print("## First screen\n")
         print(Table.row(["photos", "mode", "cold", "disk cache warm", "timg -ph", "djpeg 1/8 floor", "cold / timg", "cold / floor",
