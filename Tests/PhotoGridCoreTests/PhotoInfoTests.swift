@@ -80,6 +80,16 @@ import PhotoGridSamples
         #expect(real.caption == "DCIM folder, 2003")
     }
 
+    /// Seen in real Olympus photos exported by Capture One 8: the EXIF description is the
+    /// camera's phrase padded with spaces, and XMP's dc:description holds its own language tag.
+    @Test func anXMPDescriptionThatIsItsLanguageTagCountsAsNone() throws {
+        let exif = ExifFields(imageDescription: "OLYMPUS DIGITAL CAMERA         ", make: "OLYMPUS IMAGING CORP.")
+        let info = try #require(PhotoInfo.read(try MetadataFixtures.jpeg(exif: exif, xmp: "x-default")))
+        #expect(info.caption == nil && info.captionSource == nil)
+        let withIPTC = try #require(PhotoInfo.read(try MetadataFixtures.jpeg(exif: exif, xmp: "x-default", iptc: "Pier")))
+        #expect(withIPTC.caption == "Pier" && withIPTC.captionSource == .iptc)
+    }
+
     /// A file cut off at any byte: never a trap, and every field is either what the whole file
     /// says or absent. Once the cut is past the first scan's marker, everything is there.
     @Test(arguments: [false, true])

@@ -171,7 +171,7 @@ enum HalfBlockReader {
     }
 
     @Test func clippingCountsCellsAndMarksTheCut() {
-        #expect(TerminalText.clip("holiday-2024.jpg", to: 8) == "holiday…")
+        #expect(TerminalText.clip("holiday-2024.jpg", to: 8) == "holiday~")
         #expect(TerminalText.clip("short", to: 8) == "short")
         #expect(TerminalText.width("写真.jpg") == 8)
         #expect(TerminalText.width(TerminalText.clip("写真写真写真.jpg", to: 7)) <= 7)

@@ -15,7 +15,7 @@ extension GridController {
         rows.append(DetailsPanel.Row("folder", folder == "." ? title : title + "/" + folder))
         if photo.fileSize > 0 { rows.append(DetailsPanel.Row("file", GridController.byteText(photo.fileSize))) }
         guard let info = session.pipeline.info(index) else {
-            rows.append(DetailsPanel.Row("", session.pipeline.failure(forPhoto: index)?.reason ?? (photo.format == .jpeg ? "reading…" : "no details")))
+            rows.append(DetailsPanel.Row("", session.pipeline.failure(forPhoto: index)?.reason ?? (photo.format == .jpeg ? "reading..." : "no details")))
             return DetailsPanel(title: "Details", rows: rows)
         }
         if let width = info.width, let height = info.height { rows.append(DetailsPanel.Row("pixels", "\(width) x \(height)")) }

@@ -38,8 +38,22 @@ public struct PhotoInfo: Sendable, Equatable {
 
     public init() {}
 
-    /// Descriptions cameras write by themselves, which say nothing about the photo.
-    static let cameraCaptions: Set<String> = ["OLYMPUS DIGITAL CAMERA", "SONY DSC", "DCIM", ""]
+    /// Descriptions cameras write by themselves, which say nothing about the photo; and
+    /// `x-default`, the XMP language tag, which some exporters write as the text itself (seen in
+    /// Olympus photos from Capture One 8).
+    static let cameraCaptions: Set<String> = ["OLYMPUS DIGITAL CAMERA", "SONY DSC", "DCIM", "x-default"]
+
+    /// Whether a caption says nothing: blank, or one of `cameraCaptions` once the spaces and
+    /// NULs around it are gone (cameras pad the field).
+    static func saysNothing(_ text: String) -> Bool {
+        let padding: (Unicode.Scalar) -> Bool = { $0.properties.isWhitespace || $0 == "\0" }
+        let scalars = Array(text.unicodeScalars)
+        guard let first = scalars.firstIndex(where: { !padding($0) }),
+              let last = scalars.lastIndex(where: { !padding($0) }) else { return true }
+        var core = String.UnicodeScalarView()
+        core.append(contentsOf: scalars[first...last])
+        return cameraCaptions.contains(String(core))
+    }
 
     /// The details in the head of a JPEG file (or the whole file); nil if it is not a JPEG.
     public static func read(_ head: [UInt8]) -> PhotoInfo? {
@@ -64,12 +78,12 @@ public struct PhotoInfo: Sendable, Equatable {
 
         // EXIF first: it is what the camera or the last editor wrote into the photo itself.
         let candidates: [(CaptionSource, () -> String?)] = [
-            (.exif, { exif.imageDescription.flatMap { cameraCaptions.contains($0) ? nil : $0 } }),
+            (.exif, { exif.imageDescription }),
             (.xmp, { segments.xmp.flatMap(XMPReader.description) }),
             (.iptc, { segments.iptc.flatMap(IPTCReader.caption) }),
         ]
         for (source, read) in candidates {
-            if let text = read(), !isBlank(text) {
+            if let text = read(), !saysNothing(text) {
                 info.caption = text
                 info.captionSource = source
                 break
@@ -82,9 +96,5 @@ public struct PhotoInfo: Sendable, Equatable {
         guard let model else { return nil }
         guard let make, !model.lowercased().hasPrefix(make.lowercased()) else { return model }
         return make + " " + model
-    }
-
-    static func isBlank(_ text: String) -> Bool {
-        text.unicodeScalars.allSatisfy { $0.properties.isWhitespace || $0 == "\0" }
     }
 }

@@ -50,7 +50,7 @@ public struct ManifestError: Error, CustomStringConvertible, Sendable, Equatable
     /// C1 control characters and DEL escaped as JSON does, so that a hostile document cannot send
     /// escape sequences to the terminal the message is shown on.
     static func quoted(_ text: String) -> String {
-        let short = text.count > 60 ? String(text.prefix(59)) + "…" : text
+        let short = text.count > 60 ? String(text.prefix(57)) + "..." : text
         var out = "\""
         for scalar in short.unicodeScalars {
             switch scalar.value {

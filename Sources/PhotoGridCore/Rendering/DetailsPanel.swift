@@ -79,7 +79,7 @@ public struct DetailsPanel: Sendable {
         if result.isEmpty { return [""] }
         if result.count > lines {
             result = Array(result.prefix(lines))
-            result[lines - 1] = TerminalText.clip(result[lines - 1] + " …", to: width)
+            result[lines - 1] = TerminalText.clip(result[lines - 1] + " ~", to: width)
         }
         return result.map { TerminalText.clip($0, to: width) }
     }

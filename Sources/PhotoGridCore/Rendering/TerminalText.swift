@@ -23,7 +23,8 @@ public enum TerminalText {
         return out
     }
 
-    /// Sanitized and cut to `columns` terminal cells, with an ellipsis when cut.
+    /// Sanitized and cut to `columns` terminal cells, ending in `~` when cut: the mark lf and
+    /// ranger use, and one every font has (xterm's default fonts are Latin-1 and have no `…`).
     public static func clip(_ text: String, to columns: Int) -> String {
         guard columns > 0 else { return "" }
         let safe = sanitize(text)
@@ -34,7 +35,7 @@ public enum TerminalText {
             if used + w > columns - 1 { break }
             out.append(character); used += w
         }
-        return out + "…"
+        return out + "~"
     }
 
     /// Cells a string takes: wide East Asian and emoji count two, combining marks none.

@@ -149,7 +149,7 @@ import Testing
     @Test func textFromTheDocumentCannotReachTheTerminalRaw() {
         let text = ManifestErrorTests.with(photo: #"{"id": "ok", "original": "a.jpg"}"#).replacingOccurrences(of: "\"ok\"", with: #""\u001b[2J\u009b""#)
         #expect(error(text) == #"manifest.json:4:10: photos[1].id: "\u001B[2J\u009B" is also the id of photos[0]"#)
-        #expect(ManifestError.quoted(String(repeating: "x", count: 100)) == "\"" + String(repeating: "x", count: 59) + "…\"")
+        #expect(ManifestError.quoted(String(repeating: "x", count: 100)) == "\"" + String(repeating: "x", count: 57) + "...\"")
     }
 
     @Test func aPageMayHoldAMillionPhotos() {
