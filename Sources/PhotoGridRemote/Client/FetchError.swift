@@ -30,12 +30,20 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unreachable(let detail): return "cannot connect: \(detail)"
-        case .status(let code, let url): return "\(url): the server answered \(code)"
+        case .status(let code, let url): return "\(url): the server answered \(FetchError.statusText(code))"
         case .tooLarge(let limit): return "the response is larger than \(limit / 1_000_000) MB"
         case .interrupted(let detail): return "the download broke off: \(detail)"
         case .badRedirect(let detail): return "refused redirect: \(detail)"
         case .badURL(let detail): return "not an http or https URL: \(detail)"
         }
+    }
+
+    /// "404 (not found)": the code, and what it means for the common ones.
+    static func statusText(_ code: Int) -> String {
+        let meaning: [Int: String] = [400: "bad request", 401: "a login is needed", 403: "forbidden", 404: "not found",
+                                      410: "gone", 429: "too many requests", 500: "server error", 502: "bad gateway",
+                                      503: "unavailable", 504: "gateway timeout"]
+        return meaning[code].map { "\(code) (\($0))" } ?? "\(code)"
     }
 
     /// Worth another try later: the network may be back.

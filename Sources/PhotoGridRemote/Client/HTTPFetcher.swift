@@ -45,6 +45,11 @@ public final class HTTPFetcher: Fetching, Sendable {
             connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, configuration.connections)),
             decompression: .disabled)
         config.httpVersion = .http1Only
+        // AsyncHTTPClient would keep trying to connect, with backoff, until the connect timeout:
+        // a server that is not running would take the whole timeout to report. A refused
+        // connection fails at once instead; a tile that failed is tried again when it comes
+        // back on screen, and a start-up says so straight away.
+        config.connectionPool.retryConnectionEstablishment = false
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: config)
     }
 

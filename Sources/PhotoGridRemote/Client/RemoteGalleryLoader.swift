@@ -26,7 +26,10 @@ public struct RemoteGalleryLoader {
         case document(String)
         public var description: String {
             switch self {
-            case .fetch(let url, let error): return "\(url): \(error)"
+            case .fetch(let url, let error):
+                // A status already names the URL that answered (the last one, after redirects).
+                if case .status = error { return error.description }
+                return "\(url): \(error)"
             case .document(let text): return text
             }
         }
