@@ -39,9 +39,14 @@ struct FirstScreen {
     /// a child spawned straight from this one would inherit this process's own peak (Linux keeps
     /// the high-water mark across exec).
     func run(_ folder: String, mode: String, cacheHome: String) throws -> Subprocess.Result {
+        try run(target: [folder], mode: mode, cacheHome: cacheHome)
+    }
+
+    /// One run on `target`: a folder, or `--url` and a URL.
+    func run(target: [String], mode: String, cacheHome: String) throws -> Subprocess.Result {
         let report = cacheHome + "/rss"
         let timer = Subprocess.which("/usr/bin/time") ? ["/usr/bin/time", "-f", "%M", "-o", report] : []
-        var result = try Subprocess.run(timer + [photogrid] + FirstScreen.arguments + ["--mode", mode, folder],
+        var result = try Subprocess.run(timer + [photogrid] + FirstScreen.arguments + ["--mode", mode] + target,
                                         environment: ["XDG_CACHE_HOME": cacheHome, "PATH": "/usr/bin:/bin"])
         guard result.status == 0, !result.output.isEmpty else { throw BenchError("photogrid failed: \(result.errorText)") }
         let text = (try? FileReader.readText(report)) ?? ""

@@ -1,0 +1,83 @@
+import Glibc
+import PhotoGridCore
+import PhotoGridSamples
+
+/// `photogrid-bench remote DIR [RUNS]`: the first screen of a remote gallery over loopback,
+/// beside the same photos from the disk. The server is `photogrid serve` (renditions made on the
+/// server), once answering at once and once 50 ms late on every response (`--delay-ms`), as a
+/// far-away server would; and python's http.server, which has only the originals.
+enum RemoteReport {
+    static func run(source: String, photogrid: String, runs: Int) throws {
+        print("# photogrid benchmark: remote galleries\n")
+        for line in Machine.describe() { print("- \(line)") }
+        let inputs = try Inputs(from: source)
+        defer { inputs.remove() }
+        for line in inputs.summary { print("- \(line)") }
+        print("- each figure the median of \(runs) runs (a first visit with renditions still to make: one run); a first screen "
+              + "is 6 columns on 240x67 cells of 10x20 pixels (18 photos), timed to the end of photogrid's output (`--print`)\n")
+        let bench = FirstScreen(photogrid: photogrid, runs: runs)
+        print(Table.row(["photos", "mode", "from", "first visit, renditions to make", "first visit", "second visit"]))
+        print(Table.rule(6))
+        for (name, folder) in [("progressive (as shipped)", inputs.progressive), ("12 MP baseline, no EXIF thumbnail", inputs.camera)] {
+            for mode in ["halfblock", "sixel"] {
+                let local = try bench.cold(folder, mode: mode).seconds
+                let warm = try bench.warmDisk(folder, mode: mode)
+                print(Table.row([name, mode, "the disk", "", Report.ms(local), Report.ms(warm)]))
+                for delay in [0, 50] {
+                    let figures = try serve(folder, delay: delay, bench: bench, mode: mode)
+                    print(Table.row([name, mode, "photogrid serve, \(delay) ms a response", Report.ms(figures.making),
+                                     Report.ms(figures.first), Report.ms(figures.second)]))
+                }
+                if Subprocess.which("python3") {
+                    let (first, second) = try python(folder, bench: bench, mode: mode)
+                    print(Table.row([name, mode, "python3 -m http.server (originals only)", "", Report.ms(first), Report.ms(second)]))
+                }
+            }
+        }
+    }
+
+    /// A server of our own with `delay` on every response: the first visit while it makes its
+    /// renditions, first visits once it has them (each with an empty client cache), and second
+    /// visits (the client's disk cache filled).
+    static func serve(_ folder: String, delay: Int, bench: FirstScreen, mode: String)
+        throws -> (making: Double, first: Double, second: Double) {
+        let serverHome = FirstScreen.scratch("server")
+        defer { _ = system("rm -rf '\(serverHome)'") }
+        let port = Subprocess.freePort()
+        let server = try Subprocess.start([bench.photogrid, "serve", folder, "--port", "\(port)", "--delay-ms", "\(delay)"],
+                                          environment: ["XDG_CACHE_HOME": serverHome, "PATH": "/usr/bin:/bin"])
+        defer { Subprocess.stop(server) }
+        guard Subprocess.waitForPort(port) else { throw BenchError("photogrid serve did not start on port \(port)") }
+        let target = ["--url", "http://127.0.0.1:\(port)/"]
+        let making = try visit(target, bench: bench, mode: mode, clientHome: nil)
+        let first = try Clock.median((0..<bench.runs).map { _ in try visit(target, bench: bench, mode: mode, clientHome: nil) })
+        let home = FirstScreen.scratch("client")
+        defer { _ = system("rm -rf '\(home)'") }
+        _ = try visit(target, bench: bench, mode: mode, clientHome: home)
+        let second = try Clock.median((0..<bench.runs).map { _ in try visit(target, bench: bench, mode: mode, clientHome: home) })
+        return (making, first, second)
+    }
+
+    /// python's http.server on the folder: a listing, and each photo fetched whole and made
+    /// small here.
+    static func python(_ folder: String, bench: FirstScreen, mode: String) throws -> (first: Double, second: Double) {
+        let port = Subprocess.freePort()
+        let server = try Subprocess.start(["python3", "-m", "http.server", "\(port)", "--bind", "127.0.0.1", "--directory", folder])
+        defer { Subprocess.stop(server) }
+        guard Subprocess.waitForPort(port) else { throw BenchError("python3 -m http.server did not start on port \(port)") }
+        let target = ["--url", "http://127.0.0.1:\(port)/"]
+        let first = try Clock.median((0..<bench.runs).map { _ in try visit(target, bench: bench, mode: mode, clientHome: nil) })
+        let home = FirstScreen.scratch("client")
+        defer { _ = system("rm -rf '\(home)'") }
+        _ = try visit(target, bench: bench, mode: mode, clientHome: home)
+        let second = try Clock.median((0..<bench.runs).map { _ in try visit(target, bench: bench, mode: mode, clientHome: home) })
+        return (first, second)
+    }
+
+    /// One `--print --url` run with the client's disk cache in `clientHome`, or an empty one.
+    static func visit(_ target: [String], bench: FirstScreen, mode: String, clientHome: String?) throws -> Double {
+        let home = clientHome ?? FirstScreen.scratch("client")
+        defer { if clientHome == nil { _ = system("rm -rf '\(home)'") } }
+        return try bench.run(target: target, mode: mode, cacheHome: home).outputSeconds
+    }
+}
