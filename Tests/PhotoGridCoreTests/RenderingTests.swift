@@ -177,3 +177,31 @@ enum HalfBlockReader {
         #expect(TerminalText.width(TerminalText.clip("写真写真写真.jpg", to: 7)) <= 7)
     }
 }
+
+@Suite struct StatusLineTests {
+    let parts = [StatusLine.Part("Holidays 2024", dropOrder: 3), StatusLine.Part("beach/IMG_0042.jpg"),
+                 StatusLine.Part("42 of 512"), StatusLine.Part("4 columns", dropOrder: 1),
+                 StatusLine.Part("half-block 256", dropOrder: 2), StatusLine.Part("loading 12")]
+
+    @Test func everythingAndTheHintsWhenThereIsRoom() {
+        let text = StatusLine.compose(parts, hint: "q quit ", width: 160)
+        #expect(TerminalText.width(text) == 160)
+        #expect(text.hasPrefix(" Holidays 2024  ·  beach/IMG_0042.jpg  ·  42 of 512  ·  4 columns  ·  half-block 256  ·  loading 12"))
+        #expect(text.hasSuffix("q quit "))
+    }
+
+    @Test func aNarrowScreenDropsTheFolderThenTheModeButKeepsLoading() {
+        #expect(StatusLine.compose(parts, hint: "q quit ", width: 90)
+                == " beach/IMG_0042.jpg  ·  42 of 512  ·  4 columns  ·  half-block 256  ·  loading 12")
+        #expect(StatusLine.compose(parts, hint: nil, width: 70) == " beach/IMG_0042.jpg  ·  42 of 512  ·  4 columns  ·  loading 12")
+        #expect(StatusLine.compose(parts, hint: nil, width: 56) == " beach/IMG_0042.jpg  ·  42 of 512  ·  loading 12")
+        // Past that, the end is cut.
+        let tiny = StatusLine.compose(parts, hint: nil, width: 20)
+        #expect(tiny == " beach/IMG_0042.jp~" && TerminalText.width(tiny) == 19)
+    }
+
+    @Test func textFromFilesIsMadeInert() {
+        let text = StatusLine.compose([StatusLine.Part("evil\u{1B}]0;title\u{07}.jpg")], hint: nil, width: 80)
+        #expect(!text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F })
+    }
+}

@@ -78,15 +78,13 @@ extension GridController {
 
     func zoomStatus(_ state: ZoomState, loading: Bool) -> String {
         let photo = session.photos[state.photo]
-        var parts = [title, photo.relativePath.description, "\(state.photo + 1) of \(session.photos.count)"]
-        if let shape = session.photoShape(state.photo) { parts.append("\(shape.width)x\(shape.height)") }
-        parts.append(state.isZoomedIn ? "zoom \(ZoomStatus.factor(state.zoom))" : "fit")
-        parts.append(modeName)
-        if loading { parts.append("loading") }
-        let left = " " + parts.map(TerminalText.sanitize).joined(separator: "  ·  ")
-        let hint = "+/- zoom  n/p photo  i details  q grid "
-        let gap = screen.columns - TerminalText.width(left) - TerminalText.width(hint)
-        return gap >= 2 ? left + String(repeating: " ", count: gap) + hint : left
+        var parts = [StatusLine.Part(title, dropOrder: 3), StatusLine.Part(photo.relativePath.description),
+                     StatusLine.Part("\(state.photo + 1) of \(session.photos.count)")]
+        if let shape = session.photoShape(state.photo) { parts.append(StatusLine.Part("\(shape.width)x\(shape.height)", dropOrder: 2)) }
+        parts.append(StatusLine.Part(state.isZoomedIn ? "zoom \(ZoomStatus.factor(state.zoom))" : "fit", dropOrder: 1))
+        parts.append(StatusLine.Part(modeName, dropOrder: 2))
+        if loading { parts.append(StatusLine.Part("loading")) }
+        return StatusLine.compose(parts, hint: "+/- zoom  n/p photo  i details  q grid ", width: screen.columns)
     }
 
     /// Whether the zoom view has a picture of its photo on screen (a preview or the final one).

@@ -85,18 +85,18 @@ public final class GridController {
     }
 
     /// Folder, file, "N of M", columns, mode, and how many tiles on screen are still loading;
-    /// with `hints`, the main keys at the right.
+    /// with `hints`, the main keys at the right. On a narrow screen the folder and the mode give
+    /// way first (`StatusLine`).
     func statusText(loading: Int, hints: Bool = true) -> String {
         let count = session.photos.count
         let photo = session.photos[min(position.focus, count - 1)]
-        let columns = layout.columns == 1 ? "1 column" : "\(layout.columns) columns"
-        var parts = [title, photo.relativePath.description, "\(position.focus + 1) of \(count)", columns, modeName]
-        if session.fit == .fit { parts.append("fit") }
-        if loading > 0 { parts.append("loading \(loading)") }
-        let left = " " + parts.map(TerminalText.sanitize).joined(separator: "  ·  ")
-        let hint = "+/- columns  a fit  q quit "
-        let gap = screen.columns - TerminalText.width(left) - TerminalText.width(hint)
-        return hints && gap >= 2 ? left + String(repeating: " ", count: gap) + hint : left
+        var parts = [StatusLine.Part(title, dropOrder: 3), StatusLine.Part(photo.relativePath.description),
+                     StatusLine.Part("\(position.focus + 1) of \(count)"),
+                     StatusLine.Part(layout.columns == 1 ? "1 column" : "\(layout.columns) columns", dropOrder: 1),
+                     StatusLine.Part(modeName, dropOrder: 2)]
+        if session.fit == .fit { parts.append(StatusLine.Part("fit", dropOrder: 1)) }
+        if loading > 0 { parts.append(StatusLine.Part("loading \(loading)")) }
+        return StatusLine.compose(parts, hint: hints ? "+/- columns  a fit  q quit " : nil, width: screen.columns)
     }
 
     /// Takes a new screen size and keeps the focused photo where it was.

@@ -77,6 +77,9 @@ public struct RemotePhoto: Sendable, Equatable {
         return all.count == own.count ? own : all.sorted { $0.size < $1.size }
     }
 
+    /// Whether the gallery offers smaller copies of the photo (its own or by the template).
+    public var hasRenditions: Bool { !own.isEmpty || template != nil }
+
     /// What to fetch for a tile (or view) whose short side is `needed` pixels: the smallest
     /// rendition whose short side is at least that, else the original, which is then scaled
     /// down here. Asking by the short side is what lets a tile be filled by a cropped photo.

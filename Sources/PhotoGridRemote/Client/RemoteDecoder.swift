@@ -33,8 +33,11 @@ public struct RemoteDecoder: PhotoDecoding {
         return try CPUGate.shared.run { () throws(DecodeError) in try decoder.decode(body, covering: size, atMost: limit) }
     }
 
+    /// The EXIF thumbnail in the original's first 64 KB, for a first picture while the whole
+    /// original comes. Not asked for when the gallery has renditions: the smallest of those is
+    /// about as quick to fetch as the head, and is the tile itself.
     public func thumbnail(of photo: Photo) -> RGBImage? {
-        guard let remote = photos[photo.path], let head = try? download(remote.original, range: 0..<RemoteDecoder.headLength,
+        guard let remote = photos[photo.path], !remote.hasRenditions, let head = try? download(remote.original, range: 0..<RemoteDecoder.headLength,
                                                                           limit: RemoteDecoder.headLength),
               let header = try? JPEG.readHeader(head) else { return nil }
         return CPUGate.shared.run { PhotoDecoder.thumbnail(header: header, data: head) }

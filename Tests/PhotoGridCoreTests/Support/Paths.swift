@@ -1,0 +1,18 @@
+import PhotoGridSamples
+import Foundation
+
+/// Where things are for the end-to-end tests.
+enum Paths {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().path
+    static var binary: String {
+        ProcessInfo.processInfo.environment["PHOTOGRID_BIN"] ?? root + "/.build/debug/photogrid"
+    }
+    static let gallery = root + "/sample-gallery"
+
+    /// Runs photogrid outside any terminal, returning status, stdout and stderr.
+    static func photogrid(_ arguments: [String], environment: [String: String]? = nil) throws -> (Int32, [UInt8], String) {
+        let result = try Subprocess.run([binary] + arguments, environment: environment)
+        return (result.status, result.output, result.errorText)
+    }
+}

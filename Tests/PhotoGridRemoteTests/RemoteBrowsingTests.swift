@@ -1,0 +1,74 @@
+import Foundation
+import Glibc
+import Testing
+@testable import PhotoGridCore
+@testable import PhotoGridRemote
+import PhotoGridSamples
+
+/// Browsing a remote gallery in a terminal (tmux), counted on the server: what the pipeline's
+/// rules (coalescing, dropping what is no longer wanted, prefetching near the screen) mean in
+/// requests.
+@Suite(.serialized) struct RemoteBrowsingTests {
+    static let photoCount = 200
+
+    /// A folder of `photoCount` photos, p000.jpg to p199.jpg, hard links to the sample gallery's.
+    static func bigFolder() throws -> String {
+        let folder = RemotePaths.scratch("big")
+        let sources = try FolderScanner().scan(RawPath(RemotePaths.gallery)).map(\.path.description)
+        for index in 0..<photoCount {
+            let name = folder + "/p" + String(String(1000 + index).dropFirst()) + ".jpg"
+            guard link(sources[index % sources.count], name) == 0 else { throw POSIXError(.init(rawValue: errno)!) }
+        }
+        return folder
+    }
+
+    /// The photo index of a rendition path ("/renditions/p123.jpg/256.jpg"), if it is one.
+    static func index(ofRendition path: String) -> Int? {
+        let parts = path.split(separator: "/")
+        guard parts.count == 3, parts[0] == "renditions", parts[1].hasPrefix("p") else { return nil }
+        return Int(parts[1].dropFirst().prefix(3))
+    }
+
+    /// The user jumps to the end straight away, with a slow server: what the first screen had
+    /// not started fetching is never asked for, nothing in the middle of the gallery is, and
+    /// each rendition is asked for once.
+    @Test func jumpingToTheEndDropsTheFirstScreenAndNothingUnseenIsFetched() throws {
+        let folder = try Self.bigFolder()
+        let renditions = RemotePaths.scratch("renditions")
+        defer { try? FileManager.default.removeItem(atPath: folder); try? FileManager.default.removeItem(atPath: renditions) }
+        let server = try GalleryServer(GalleryServer.Configuration(folder: folder, port: 0, cacheDirectory: renditions,
+                                                                   delayMilliseconds: 1000))
+        try server.start()
+        defer { server.stop() }
+
+        let tmux = try Tmux(columns: 80, rows: 24, command: "\(RemotePaths.binary) --mode halfblock --columns 4 --url \(server.url)")
+        var (ok, screen) = try tmux.waitFor { $0.contains("1 of \(Self.photoCount)") }
+        #expect(ok, "\(screen)")
+        try tmux.send("G")
+        (ok, screen) = try tmux.waitFor(seconds: 30) { screen in
+            let status = screen.split(separator: "\n").last { $0.contains(" of ") }.map(String.init) ?? ""
+            return status.contains("\(Self.photoCount) of \(Self.photoCount)") && !status.contains("loading")
+        }
+        #expect(ok, "the last screen did not finish loading: \(screen)")
+        try tmux.send("q")
+        #expect(try tmux.waitFor { $0.contains("[exit 0]") }.0)
+
+        let requests = server.requestsByPath
+        let asked = requests.compactMap { path, count in Self.index(ofRendition: path).map { ($0, count) } }
+        #expect(requests.values.allSatisfy { $0 == 1 }, "asked more than once: \(requests.filter { $0.value > 1 })")
+        // With renditions on offer, no original is touched, not even its head for a thumbnail.
+        #expect(!requests.keys.contains { $0.hasPrefix("/originals/") }, "\(requests.keys.sorted())")
+        // The last screen (4 columns, 3 rows of tiles on 23 rows) was fetched.
+        let end = Set(asked.map(\.0).filter { $0 >= Self.photoCount - 8 })
+        #expect(end == Set((Self.photoCount - 8)..<Self.photoCount), "\(end.sorted())")
+        // Of the first screen and what was prefetched after it, only what the workers had
+        // already started before G: at most one download per worker thread.
+        let workers = WorkerThreads.cores + 6
+        let early = asked.filter { $0.0 < 40 }.map(\.0).sorted()
+        #expect(early.count <= workers, "\(early)")
+        #expect(!early.isEmpty, "the first screen was never asked for: the test did not test dropping")
+        // Nothing from the middle of the gallery, which was never on screen or near it.
+        let middle = asked.filter { (40..<150).contains($0.0) }.map(\.0).sorted()
+        #expect(middle.isEmpty, "\(middle)")
+    }
+}
