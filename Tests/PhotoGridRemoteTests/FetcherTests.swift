@@ -149,4 +149,28 @@ import Testing
         #expect(server.count("/tagged.json") == 2)                // the second time a 304
         #expect(server.count("/private") == 2)                    // never stored
     }
+
+    /// A server that says nothing of freshness (nginx, python's http.server) is asked once per
+    /// run for a URL, however many tiles want it: later asks in the same run use the copy it
+    /// sent or confirmed. The next run asks again, conditionally.
+    @Test func aResponseIsConfirmedOncePerRun() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pg-http-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let cache = HTTPCache(disk: try #require(DiskCache(directory: folder, limitBytes: 1 << 22)))
+        let server = try TestServer { request in
+            if request.headers["if-modified-since"] == "Sun, 22 Nov 2026 10:00:00 GMT" {
+                return .respond(status: 304, headers: [], body: [])
+            }
+            return .respond(status: 200, headers: [("Last-Modified", "Sun, 22 Nov 2026 10:00:00 GMT")], body: Array("photo".utf8))
+        }
+        defer { server.stop() }
+        for run in 0..<2 {
+            let http = fetcher(cache: cache)
+            defer { http.shutdown() }
+            for _ in 0..<3 {
+                #expect(try http.get(url(server, "/photo.jpg"), range: nil, limit: 1000).body == Array("photo".utf8))
+            }
+            #expect(server.count("/photo.jpg") == run + 1, "run \(run)")
+        }
+    }
 }

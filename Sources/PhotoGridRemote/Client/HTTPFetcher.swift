@@ -26,6 +26,11 @@ public final class HTTPFetcher: Fetching, Sendable {
     let configuration: Configuration
     let cache: HTTPCache?
     private let flights = Mutex<[FlightKey: Flight]>([:])
+    /// Cached responses the server confirmed (or sent) during this run: used again without
+    /// asking, as a browser does with the images of the page it shows. Without it, a gallery
+    /// whose server says nothing of freshness (nginx, python) would cost a round trip each
+    /// time a tile of another size wants the same photo.
+    private let confirmed = Mutex<Set<FlightKey>>([])
     private let sent = Mutex(0)
 
     struct FlightKey: Hashable { let url: RemoteURL; let range: Range<Int>? }
@@ -86,8 +91,9 @@ public final class HTTPFetcher: Fetching, Sendable {
     /// The disk cache first; the network when it has nothing fresh, with a conditional request
     /// when it has something to revalidate.
     private func fetch(_ url: RemoteURL, range: Range<Int>?, limit: Int) throws(FetchError) -> FetchResult {
+        let key = FlightKey(url: url, range: range)
         let cached = cache?.entry(for: url, range: range)
-        if let cached, cached.isFresh(now: HTTPCache.now()) {
+        if let cached, cached.isFresh(now: HTTPCache.now()) || confirmed.withLock({ $0.contains(key) }) {
             return FetchResult(status: cached.status, body: cached.body, contentType: cached.contentType, url: url, fromCache: true)
         }
         var headers = HTTPHeaders()
@@ -104,6 +110,7 @@ public final class HTTPFetcher: Fetching, Sendable {
                 cached.maxAge = freshness
             }
             cache?.store(cached, for: url, range: range)
+            confirmed.withLock { _ = $0.insert(key) }
             return FetchResult(status: cached.status, body: cached.body, contentType: cached.contentType, url: finalURL, fromCache: true)
         }
         let code = Int(response.status.code)
@@ -115,6 +122,7 @@ public final class HTTPFetcher: Fetching, Sendable {
                                          etag: response.headers.first(name: "ETag"),
                                          lastModified: response.headers.first(name: "Last-Modified"),
                                          contentType: contentType, body: body), for: url, range: range)
+            confirmed.withLock { _ = $0.insert(key) }
         }
         return FetchResult(status: code, body: body, contentType: contentType, url: finalURL)
     }
