@@ -73,6 +73,15 @@ static void pg_emit_message(j_common_ptr cinfo, int level) {
 
 static void pg_output_message(j_common_ptr cinfo) { (void)cinfo; }
 
+/* Called by libjpeg as it reads (once per row of blocks and per marker): stops a file with more
+   scans than PG_JPEG_MAX_SCANS. Our error manager is reached through cinfo->err. */
+static void pg_count_scans(j_common_ptr cinfo) {
+    if (!cinfo->is_decompressor || ((j_decompress_ptr)cinfo)->input_scan_number <= PG_JPEG_MAX_SCANS) return;
+    pg_error_manager *manager = (pg_error_manager *)cinfo->err;
+    pg_set_error(manager, PG_JPEG_CORRUPT, "more scans than any encoder writes");
+    longjmp(manager->jump, 1);
+}
+
 static void pg_init_errors(pg_error_manager *manager, char *error, size_t error_length) {
     memset(manager, 0, sizeof(*manager));
     jpeg_std_error(&manager->base);
@@ -109,7 +118,7 @@ pg_jpeg_status pg_jpeg_read_header(const unsigned char *data, size_t length, lon
     memset(header, 0, sizeof(*header));
     pg_init_errors(&manager, error, error_length);
     if (length == 0) {
-        pg_set_error(&manager, PG_JPEG_TRUNCATED, "empty file");
+        pg_set_error(&manager, PG_JPEG_EMPTY, "empty file");
         return manager.status;
     }
     cinfo.err = &manager.base;
@@ -250,11 +259,14 @@ static pg_jpeg_status pg_decode(const unsigned char *data, size_t length, int fd
     pg_error_manager manager;
     unsigned char *volatile pixels = NULL;
     unsigned char *volatile cmyk_row = NULL;
+    struct jpeg_progress_mgr progress;
+    memset(&progress, 0, sizeof(progress));
+    progress.progress_monitor = pg_count_scans;
     memset(image, 0, sizeof(*image));
     pg_init_errors(&manager, error, error_length);
     manager.allow_truncated = options->allow_truncated;
     if (fd < 0 && length == 0) {
-        pg_set_error(&manager, PG_JPEG_TRUNCATED, "empty file");
+        pg_set_error(&manager, PG_JPEG_EMPTY, "empty file");
         return manager.status;
     }
     cinfo.err = &manager.base;
@@ -266,6 +278,7 @@ static pg_jpeg_status pg_decode(const unsigned char *data, size_t length, int fd
     }
     jpeg_create_decompress(&cinfo);
     cinfo.mem->max_memory_to_use = PG_JPEG_MAX_MEMORY;
+    cinfo.progress = &progress;
     if (fd >= 0) pg_fd_src(&cinfo, fd);
     else jpeg_mem_src(&cinfo, data, (unsigned long)length);
     jpeg_read_header(&cinfo, TRUE);
@@ -306,6 +319,7 @@ static pg_jpeg_status pg_decode(const unsigned char *data, size_t length, int fd
            picture as it stands, less the later refinement bits of those coefficients. */
         for (;;) {
             int status = jpeg_consume_input(&cinfo);
+            pg_count_scans((j_common_ptr)&cinfo);
             if (status == JPEG_REACHED_EOI || status == JPEG_SUSPENDED) break;
             if (status == JPEG_SCAN_COMPLETED && pg_scaled_coefficients_present(&cinfo, (int)cinfo.scale_num)) break;
         }

@@ -79,7 +79,7 @@ import PhotoGridSamples
 
     @Test func badDataGivesErrorsNotCrashes() throws {
         let good = try JPEG.encode(TestImages.gradient(width: 256, height: 256), quality: 90)
-        #expect(throws: DecodeError.truncated) { try JPEG.decode([]) }
+        #expect(throws: DecodeError.empty) { try JPEG.decode([]) }
         #expect(throws: DecodeError.truncated) { try JPEG.decode(Array(good.prefix(good.count / 2))) }
         #expect(throws: DecodeError.self) { try JPEG.decode(Array(good.prefix(2))) }
         #expect(throws: DecodeError.self) { try JPEG.decode(Array(good.prefix(200))) }

@@ -18,7 +18,8 @@ typedef enum {
     PG_JPEG_TRUNCATED = 3,    /* the data ends before the image does */
     PG_JPEG_UNSUPPORTED = 4,  /* valid JPEG, but a kind libjpeg-turbo cannot decode (12-bit...) */
     PG_JPEG_TOO_LARGE = 5,    /* dimensions past the caller's pixel cap */
-    PG_JPEG_NO_MEMORY = 6
+    PG_JPEG_NO_MEMORY = 6,
+    PG_JPEG_EMPTY = 7         /* no data at all: an empty file */
 } pg_jpeg_status;
 
 typedef struct {
@@ -40,6 +41,11 @@ typedef struct {
                                   a pixel is a block's DC value, so the AC scans would change nothing */
     long long max_pixels;      /* refuse if width*height of the output or input exceeds this */
 } pg_jpeg_decode_options;
+
+/* Files with more scans than this are refused (PG_JPEG_CORRUPT): encoders write 10 to 30, and
+   each scan is a pass over every block, so a small file repeating a tiny scan thousands of times
+   would keep a decoder busy for minutes (libjpeg-turbo's djpeg has -maxscans for the same reason). */
+#define PG_JPEG_MAX_SCANS 200
 
 typedef struct {
     unsigned char *pixels;     /* RGB888, rows packed, width*3 bytes each; free with pg_jpeg_free */

@@ -6,8 +6,12 @@ public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
     case unreadable(String)
     /// libjpeg rejected the data.
     case corrupt(String)
-    /// The data stops before the image does (or the file is empty).
+    /// The file does not start as a JPEG does, nor as any other image format photogrid knows.
+    case notJPEG
+    /// The data stops before the image does.
     case truncated
+    /// No data at all.
+    case empty
     /// A valid JPEG of a kind libjpeg-turbo does not decode (12-bit, for example).
     case unsupportedJPEG(String)
     /// Width times height, or the file, is past what photogrid allows itself.
@@ -22,12 +26,24 @@ public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unsupportedFormat(let format): return format.isEmpty ? "unsupported format" : "unsupported format (\(format))"
         case .unreadable: return "unreadable"
         case .corrupt: return "corrupt JPEG"
+        case .notJPEG: return "not a JPEG"
         case .truncated: return "truncated JPEG"
-        case .unsupportedJPEG: return "unsupported JPEG"
+        case .empty: return "empty file"
+        case .unsupportedJPEG(let detail): return DecodeError.kind(ofUnsupported: detail).map { "unsupported JPEG (\($0))" } ?? "unsupported JPEG"
         case .tooLarge: return "too large"
         case .outOfMemory: return "out of memory"
         case .network(let reason, _): return reason
         }
+    }
+
+    /// What libjpeg-turbo's message says the JPEG is, in a word or two: "12-bit" for
+    /// "Unsupported JPEG data precision 12", "lossless" for a lossless (SOF3) frame.
+    static func kind(ofUnsupported message: String) -> String? {
+        let words = message.lowercased().split(separator: " ")
+        if let at = words.firstIndex(of: "precision"), at + 1 < words.count, let bits = Int(words[at + 1]) { return "\(bits)-bit" }
+        if words.contains(where: { $0.hasPrefix("0xc3") || $0.hasPrefix("lossless") }) { return "lossless" }
+        if words.contains(where: { $0.hasPrefix("arith") }) { return "arithmetic coding" }
+        return nil
     }
 
     public var description: String {

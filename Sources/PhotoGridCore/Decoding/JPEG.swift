@@ -104,8 +104,9 @@ public enum JPEG {
         let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         switch status {
         case PG_JPEG_OK: return
-        case PG_JPEG_NOT_JPEG: throw .corrupt(text)
+        case PG_JPEG_NOT_JPEG: throw .notJPEG
         case PG_JPEG_TRUNCATED: throw .truncated
+        case PG_JPEG_EMPTY: throw .empty
         case PG_JPEG_UNSUPPORTED: throw .unsupportedJPEG(text)
         case PG_JPEG_TOO_LARGE: throw .tooLarge
         case PG_JPEG_NO_MEMORY: throw .outOfMemory

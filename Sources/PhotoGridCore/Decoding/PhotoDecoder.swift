@@ -75,13 +75,7 @@ public struct PhotoDecoder: PhotoDecoding {
     public func image(of photo: Photo, covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
         try PhotoDecoder.checkFormat(photo)
         let file = try OpenFile(photo.path)
-        let head = try file.head(PhotoDecoder.headLength)
-        if let format = PhotoDecoder.sniffOtherFormat(head) { throw .unsupportedFormat(format) }
-        guard let header = try? JPEG.readHeader(head) else {
-            // The markers run past the head (huge ICC or XMP segments), or the file is damaged:
-            // the whole file then, which also gives the right error.
-            return try decode(try file.all(), covering: size, atMost: limit)
-        }
+        let (head, header) = try PhotoDecoder.header(of: file)
         if usesThumbnails, let thumbnail = PhotoDecoder.thumbnail(header: header, data: head),
            min(thumbnail.width, thumbnail.height) >= min(size, header.width, header.height) {
             return DecodedImage(image: PhotoDecoder.scaled(thumbnail, shortSide: limit), origin: .exifThumbnail)
@@ -89,6 +83,26 @@ public struct PhotoDecoder: PhotoDecoding {
         // libjpeg reads the file itself, in chunks: no copy of it all in memory.
         return try decode(header: header, covering: size, atMost: limit) { options throws(DecodeError) in
             try file.withDescriptor { fd throws(DecodeError) in try JPEG.decode(descriptor: fd, options: options) }
+        }
+    }
+
+    /// Past this, markers before the frame header are not read on: no real file has this much.
+    static let longestHead = 16 * 1024 * 1024
+
+    /// The file's first bytes and the header they hold. When the markers run past them (huge
+    /// ICC or XMP segments), four times as much is read, up to `longestHead`; any other failure
+    /// is the answer already, so a file of random bytes is never read whole.
+    static func header(of file: OpenFile) throws(DecodeError) -> (head: [UInt8], header: JPEG.Header) {
+        var length = headLength
+        while true {
+            let head = try file.head(length)
+            if let format = sniffOtherFormat(head) { throw .unsupportedFormat(format) }
+            do throws(DecodeError) {
+                return (head, try JPEG.readHeader(head))
+            } catch .truncated where head.count < file.size {
+                guard length < longestHead else { throw .corrupt("no frame header in the first 16 MB") }
+                length *= 4
+            }
         }
     }
 

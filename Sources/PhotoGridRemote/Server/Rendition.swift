@@ -15,7 +15,7 @@ enum Rendition {
     /// JPEG bytes of `data`'s photo with its long side `longSide`, or its own size when smaller.
     static func make(from data: [UInt8], longSide: Int) throws(DecodeError) -> [UInt8] {
         guard let info = PhotoInfo.read(data) else {
-            throw PhotoDecoder.sniffOtherFormat(data).map { .unsupportedFormat($0) } ?? .corrupt("not a JPEG")
+            throw PhotoDecoder.sniffOtherFormat(data).map { .unsupportedFormat($0) } ?? .notJPEG
         }
         guard let width = info.width, let height = info.height, width > 0, height > 0 else { throw .truncated }
         let target = size(width: width, height: height, longSide: longSide)
