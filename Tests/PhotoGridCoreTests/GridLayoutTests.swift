@@ -94,6 +94,9 @@ import Testing
             let layout = GridLayout(screen: ScreenMetrics(columns: c, rows: r), columns: 6)
             #expect(layout.viewportRows >= 1 && layout.tileRows >= 1)
             #expect(layout.frames.allSatisfy { $0.width >= 1 })
+            // Too narrow for six columns: as many as fit, every tile inside the screen.
+            #expect(layout.columns == GridLayout.maxColumns(for: ScreenMetrics(columns: c, rows: r)))
+            #expect(layout.frames.allSatisfy { $0.column + $0.width <= c }, "\(c)x\(r): \(layout.frames)")
         }
     }
 }

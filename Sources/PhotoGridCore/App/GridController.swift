@@ -16,6 +16,9 @@ public final class GridController {
     var drawnDetails: [UInt8]?
     public private(set) var screen: ScreenMetrics
     public private(set) var layout: GridLayout
+    /// The column count the user chose: the layout has fewer while the screen is too narrow for
+    /// them, and gets them back when it widens again.
+    private var chosenColumns: Int
     public internal(set) var position = GridPosition()
     /// +1 after moving down, -1 after moving up: where prefetching looks.
     var direction = 1
@@ -41,7 +44,8 @@ public final class GridController {
         self.screen = screen
         painter = GridPainter(colors: session.halfBlockColors)
         viewPainter = ViewPainter(colors: session.halfBlockColors)
-        layout = GridLayout(screen: screen, columns: columns ?? GridLayout.startColumns(photos: session.photos.count, screen: screen))
+        chosenColumns = columns ?? GridLayout.startColumns(photos: session.photos.count, screen: screen)
+        layout = GridLayout(screen: screen, columns: chosenColumns)
     }
 
     /// Asks the pipeline for what the state needs and says what to draw now.
@@ -103,16 +107,17 @@ public final class GridController {
     public func resize(to newScreen: ScreenMetrics) {
         let old = layout
         screen = newScreen
-        layout = GridLayout(screen: screen, columns: old.columns)
+        layout = GridLayout(screen: screen, columns: chosenColumns)
         position = position.anchored(from: old, to: layout, photos: session.photos.count)
         needsClear = true
     }
 
     public func setColumns(_ columns: Int) {
-        let clamped = max(GridLayout.columnRange.lowerBound, min(GridLayout.columnRange.upperBound, columns))
-        guard clamped != layout.columns else { return }
+        chosenColumns = max(GridLayout.columnRange.lowerBound, min(GridLayout.columnRange.upperBound, columns))
+        let next = GridLayout(screen: screen, columns: chosenColumns)
+        guard next.columns != layout.columns else { return }
         let old = layout
-        layout = GridLayout(screen: screen, columns: clamped)
+        layout = next
         position = position.anchored(from: old, to: layout, photos: session.photos.count)
         needsClear = true
     }

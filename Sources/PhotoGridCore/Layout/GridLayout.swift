@@ -25,7 +25,8 @@ public struct TileFrame: Hashable, Sendable {
 /// Tiles are square in pixels (their cell height follows the cell's pixel aspect), fill the width
 /// with one cell between them (the leftover cells widen the first tiles by one), and always fit
 /// the screen: where a square as wide as the slot would be taller than the grid area (one
-/// column on a wide terminal) the tile is as tall as the area and centred in its slot.
+/// column on a wide terminal) the tile is as tall as the area and centred in its slot. A screen
+/// too narrow for the columns asked for (a cell and a gap each) gets as many as fit.
 public struct GridLayout: Hashable, Sendable {
     public static let columnRange = 1...6
     public static let gap = 1
@@ -43,7 +44,7 @@ public struct GridLayout: Hashable, Sendable {
 
     public init(screen: ScreenMetrics, columns: Int) {
         self.screen = screen
-        self.columns = max(GridLayout.columnRange.lowerBound, min(GridLayout.columnRange.upperBound, columns))
+        self.columns = max(GridLayout.columnRange.lowerBound, min(GridLayout.maxColumns(for: screen), columns))
         let viewport = max(1, screen.rows - GridLayout.statusRows)
         viewportRows = viewport
         let usable = max(self.columns, screen.columns - (self.columns - 1) * GridLayout.gap)
@@ -69,6 +70,11 @@ public struct GridLayout: Hashable, Sendable {
             }
         }
         self.frames = frames
+    }
+
+    /// The most columns whose tiles, a cell wide at least and a gap apart, fit across the screen.
+    public static func maxColumns(for screen: ScreenMetrics) -> Int {
+        max(columnRange.lowerBound, min(columnRange.upperBound, (screen.columns + gap) / (1 + gap)))
     }
 
     /// Cell rows from one tile row to the next.

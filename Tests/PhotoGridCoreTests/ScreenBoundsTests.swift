@@ -1,0 +1,74 @@
+import Glibc
+import Testing
+@testable import PhotoGridCore
+import PhotoGridSamples
+
+/// What photogrid writes, played on a model of the screen (`ScreenModel`): at every size down
+/// to one cell, in every view, nothing lands outside the screen or on the status line, and a
+/// view that loses its picture leaves none of it behind.
+@Suite struct ScreenBoundsTests {
+    static let sizes = [(1, 1), (1, 2), (2, 1), (1, 30), (30, 1), (2, 2), (3, 5), (7, 3), (12, 4), (20, 6), (41, 13),
+                        (80, 24), (3, 60), (150, 5), (200, 60)]
+
+    func controller(mode: RenderMode) throws -> GridController {
+        let photos = try FolderScanner().scan(RawPath(Paths.gallery))
+        let session = GridSession(photos: photos, mode: mode, fit: .fill, cacheBytes: 256 << 20) {}
+        return GridController(title: "sample-gallery", session: session,
+                              screen: ScreenMetrics(columns: 80, rows: 24, cellWidth: 10, cellHeight: 20),
+                              columns: 4, modeName: "test")
+    }
+
+    /// Frames until nothing on screen is loading (or 5 s), played on `screen`.
+    func settle(_ grid: GridController, on screen: inout ScreenModel) {
+        for _ in 0..<500 {
+            let frame = grid.frame()
+            if frame.clear { screen = ScreenModel(columns: screen.columns, rows: screen.rows) }
+            screen.feed(frame.bytes)
+            if frame.tilesLoading == 0 { return }
+            usleep(10_000)
+        }
+    }
+
+    @Test(arguments: [RenderMode.halfBlock(.trueColor), .sixel(colors: 256)])
+    func nothingIsDrawnOutsideTheScreenAtAnySize(mode: RenderMode) throws {
+        let grid = try controller(mode: mode)
+        defer { grid.session.pipeline.stop() }
+        var problems: [String] = []
+        for (columns, rows) in Self.sizes {
+            grid.resize(to: ScreenMetrics(columns: columns, rows: rows, cellWidth: 10, cellHeight: 20))
+            var screen = ScreenModel(columns: columns, rows: rows)
+            let keys: [[Key]] = [[], [.character("1")], [.character("6")], [.character("3"), .character("G")],
+                                 [.character("i")], [.enter], [.character("+"), .character("+"), .right, .down],
+                                 [.character("i")], [.escape, .character("g"), .character("a")], [.character("a")]]
+            for step in keys {
+                for key in step { grid.handle(key) }
+                settle(grid, on: &screen)
+                let statusRow = screen.line(rows - 1).filter { $0 != " " }
+                if !screen.outOfBounds.isEmpty || (rows > 1 && !statusRow.isEmpty) {
+                    problems.append("\(columns)x\(rows) after \(step): \(screen.outOfBounds.prefix(3)) status row: \(statusRow.prefix(20))")
+                }
+            }
+        }
+        #expect(problems.isEmpty, "\(problems.prefix(8))")
+    }
+
+    /// The zoom view shows a picture, then its photo fails (deleted, say): the message stands
+    /// alone on a cleared view, with nothing of the picture around it.
+    @Test(arguments: [RenderMode.halfBlock(.trueColor), .sixel(colors: 256)])
+    func aMessageReplacesThePictureWhole(mode: RenderMode) throws {
+        var painter = ViewPainter(colors: .trueColor)
+        let image = RGBImage(width: 60, height: 40, pixels: Array(repeating: 200, count: 60 * 40 * 3))
+        let request = TileRequest(photo: 0, width: 60, height: 40, fit: .fit, mode: mode)
+        let tile = TileEncoder().encode(image, for: request)
+        var screen = ScreenModel(columns: 10, rows: 6, cellWidth: 10, cellHeight: 20)
+        let (columns, rows) = mode == .sixel(colors: 256) ? (6, 2) : (10, 5)
+        screen.feed(painter.paint(.image(request, tile), column: 0, row: 0, columns: columns, rows: rows,
+                                  areaColumns: 10, areaRows: 5, message: "loading"))
+        #expect(screen.cells.joined().contains { $0 != .blank })
+        screen.feed(painter.paint(.failed("unreadable"), column: 0, row: 0, columns: columns, rows: rows,
+                                  areaColumns: 10, areaRows: 5, message: "loading"))
+        #expect(screen.imageCells == 0)
+        let lines = (0..<5).map { String(screen.line($0).split(separator: " ").joined(separator: " ")) }
+        #expect(lines.filter { !$0.isEmpty } == ["unreadable"], "\(lines)")
+    }
+}
