@@ -44,13 +44,11 @@ struct FirstScreen {
 
     /// One run on `target`: a folder, or `--url` and a URL.
     func run(target: [String], mode: String, cacheHome: String) throws -> Subprocess.Result {
-        let report = cacheHome + "/rss"
-        let timer = Subprocess.which("/usr/bin/time") ? ["/usr/bin/time", "-f", "%M", "-o", report] : []
-        var result = try Subprocess.run(timer + [photogrid] + FirstScreen.arguments + ["--mode", mode] + target,
-                                        environment: ["XDG_CACHE_HOME": cacheHome, "PATH": "/usr/bin:/bin"])
+        let arguments = [photogrid] + FirstScreen.arguments + ["--mode", mode] + target
+        let environment = ["XDG_CACHE_HOME": cacheHome, "PATH": "/usr/bin:/bin"]
+        let result = Subprocess.which("/usr/bin/time") ? try Subprocess.runMeasuringMemory(arguments, environment: environment)
+                                                        : try Subprocess.run(arguments, environment: environment)
         guard result.status == 0, !result.output.isEmpty else { throw BenchError("photogrid failed: \(result.errorText)") }
-        let text = (try? FileReader.readText(report)) ?? ""
-        result.maxResidentKilobytes = Int(text.split(separator: "\n").last.map(String.init)?.trimmingSpaces ?? "") ?? 0
         return result
     }
 

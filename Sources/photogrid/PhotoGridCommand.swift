@@ -10,7 +10,7 @@ struct PhotoGridCommand: ParsableCommand {
         commandName: "photogrid",
         abstract: "Browse a folder of photos as a grid in the terminal (sixel or Unicode half-blocks).",
         discussion: """
-        Keys: arrows or h j k l move, PgUp/PgDn/Space/b a screen, Ctrl-D/Ctrl-U half a screen, g/G (Home/End) first and last, + (or =) fewer and larger photos, - more and smaller, 1-6 that many columns, a between whole photos (fit) and square crops (fill), Enter or z the photo itself (+/- zoom, n/p next and previous, Esc back), i details, Ctrl-L redraw, q quit.
+        Keys: arrows or h j k l move, PgUp/PgDn/Space/b a screen, Ctrl-D/Ctrl-U half a screen, g/G (Home/End) first and last, + (or =) fewer and larger photos, - more and smaller, 1-6 that many columns, a between whole photos (fit) and square crops (fill), Enter or z the photo itself (+/- zoom, n/p next and previous, Esc back), i details, Ctrl-L redraw, Ctrl-R reload changed photos, q quit.
 
         photogrid serve DIR serves a folder to `photogrid --url` (see `photogrid serve --help`); a folder named serve is ./serve.
         """)

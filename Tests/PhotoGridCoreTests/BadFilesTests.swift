@@ -102,8 +102,8 @@ import PhotoGridSamples
     @Test func theFolderPrintsAsAGridOfPicturesAndReasons() throws {
         let home = TestImages.scratchFolder("bad-print")
         defer { TestImages.remove(home) }
-        let result = try Subprocess.run([Paths.binary, "--print", "--mode", "halfblock", "--size", "240x100", "--columns", "6",
-                                         Self.folder], environment: ["XDG_CACHE_HOME": home])
+        let result = try Subprocess.runMeasuringMemory([Paths.binary, "--print", "--mode", "halfblock", "--size", "240x100",
+                                                        "--columns", "6", Self.folder], environment: ["XDG_CACHE_HOME": home])
         #expect(result.status == 0, "\(result.errorText)")
         let text = String(decoding: result.output, as: UTF8.self)
         for reason in ["empty file", "truncated JPEG", "too large", "corrupt JPEG", "not a JPEG", "unsupported format (PNG)",

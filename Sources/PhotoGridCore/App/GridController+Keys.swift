@@ -28,6 +28,7 @@ extension GridController {
         case .character("a"): session.fit = session.fit == .fill ? .fit : .fill
         case .character("i"): toggleDetails()
         case .control("l"): repaint()
+        case .control("r"): reloadChanged()
         case .resize: return .resize
         default: break
         }

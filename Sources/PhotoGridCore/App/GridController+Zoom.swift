@@ -139,6 +139,7 @@ extension GridController {
         case .down, .character("j"): if state.isZoomedIn { pan(0, 1) }
         case .character("i"): toggleDetails()
         case .control("l"): repaint()
+        case .control("r"): reloadChanged()
         case .resize: return .resize
         default: break
         }

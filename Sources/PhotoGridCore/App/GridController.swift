@@ -122,6 +122,17 @@ public final class GridController {
         needsClear = true
     }
 
+    /// Ctrl-R, as in lf: the photos on screen whose files changed since they were drawn are made
+    /// again (a deleted one says so), and the screen is repainted.
+    public func reloadChanged() {
+        if let zoom {
+            session.pipeline.recheck([zoom.photo])
+        } else {
+            session.pipeline.recheck(Array(layout.visibleIndexes(topRow: position.topRow, photos: session.photos.count)))
+        }
+        repaint()
+    }
+
     /// Asks for a full repaint: Ctrl-L, or the terminal was handed back after a suspend.
     public func repaint() { needsClear = true }
 }

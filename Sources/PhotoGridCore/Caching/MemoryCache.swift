@@ -66,6 +66,13 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         }
     }
 
+    /// Drops every entry whose key `matches`.
+    public func removeAll(where matches: (Key) -> Bool) {
+        state.withLock { s in
+            for key in s.entries.keys where matches(key) { MemoryCache.remove(key, &s) }
+        }
+    }
+
     public func removeAll() {
         state.withLock { s in s = State(limit: s.limit) }
     }

@@ -73,6 +73,18 @@ public final class TileCache: Sendable {
     public func store(_ tile: EncodedTile, for request: TileRequest) { store.set(.encoded(tile), for: .encoded(request), cost: tile.byteCount) }
 
     /// On memory pressure: the least recently used half goes.
+    /// Drops everything made from the photo: its file changed.
+    public func forget(photo: Int) {
+        store.removeAll { key in
+            switch key {
+            case .tier(let tier): return tier.photo == photo
+            case .thumbnail(let index): return index == photo
+            case .encoded(let request): return request.photo == photo
+            }
+        }
+        zoomKeys.withLock { $0.removeAll { $0.0.photo == photo } }
+    }
+
     public func evictOldestHalf() { store.trim(toFraction: 0.5) }
 
     public func removeAll() { store.removeAll() }

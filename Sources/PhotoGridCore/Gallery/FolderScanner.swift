@@ -56,7 +56,7 @@ public struct FolderScanner {
             case S_IFDIR:
                 walk(path, relative: relativePath, info: entry, depth: depth + 1, visited: &visited, into: &photos)
             case S_IFREG:
-                let photo = Photo(path: path, relativePath: relativePath, fileSize: Int(entry.st_size))
+                let photo = Photo(path: path, relativePath: relativePath, fileSize: Int(entry.st_size), stamp: FileStamp(entry))
                 if photo.format != .notAnImage { photos.append(photo) }
             default: break
             }

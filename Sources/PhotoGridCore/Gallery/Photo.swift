@@ -1,3 +1,5 @@
+import Glibc
+
 /// One image file of a gallery.
 public struct Photo: Hashable, Sendable {
     /// Opens the file.
@@ -7,15 +9,41 @@ public struct Photo: Hashable, Sendable {
     public let format: ImageFormat
     /// Bytes when the folder was read (0 if unknown): a guess at what decoding it costs.
     public let fileSize: Int
+    /// The file's size and mtime when the folder was read (nil for remote photos): what Ctrl-R
+    /// compares with to find photos that changed since.
+    public let stamp: FileStamp?
 
-    public init(path: RawPath, relativePath: RawPath, fileSize: Int = 0, format: ImageFormat? = nil) {
+    public init(path: RawPath, relativePath: RawPath, fileSize: Int = 0, format: ImageFormat? = nil, stamp: FileStamp? = nil) {
         self.path = path
         self.relativePath = relativePath
         self.format = format ?? ImageFormat(fileExtension: path.lowercasedExtension)
         self.fileSize = fileSize
+        self.stamp = stamp
     }
 
     public var name: String { path.lastComponent.description }
+}
+
+/// A file's size and modification time: when either changes, it is another picture.
+public struct FileStamp: Hashable, Sendable {
+    public var size: Int
+    public var modified: Int64
+
+    public init(size: Int, modified: Int64) {
+        self.size = size
+        self.modified = modified
+    }
+
+    init(_ info: stat) {
+        self.init(size: Int(info.st_size), modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
+    }
+
+    /// The file as it is now; nil when it is gone or cannot be looked at.
+    public static func of(_ path: RawPath) -> FileStamp? {
+        var info = stat()
+        guard path.withCString({ stat($0, &info) }) == 0 else { return nil }
+        return FileStamp(info)
+    }
 }
 
 /// What a file's extension says it is. Only JPEG is decoded; other image files get a

@@ -22,6 +22,9 @@ public final class TilePipeline: @unchecked Sendable {
     /// What each photo's file says about itself, once read (nil: not a JPEG, or unreadable).
     private var infos: [Int: PhotoInfo?] = [:]
     private var wantedInfos: [Int: Task] = [:]
+    /// Photos to look at again (Ctrl-R), and the file stamps they were last made from.
+    private var rechecks: [Int] = []
+    private var stamps: [Int: FileStamp] = [:]
     private var stopped = false
     private var counters = Counters()
 
@@ -56,7 +59,7 @@ public final class TilePipeline: @unchecked Sendable {
         public init() {}
     }
 
-    private enum Job { case fetch(Source, size: Int), encode(TileRequest), store(TierKey, DecodedImage) }
+    private enum Job { case fetch(Source, size: Int), encode(TileRequest), store(TierKey, DecodedImage), recheck([Int]) }
 
     public init(photos: [Photo], cache: TileCache, decoder: PhotoDecoding = PhotoDecoder(),
                 encoder: TileEncoding = TileEncoder(), tierStore: TierStoring? = nil,
@@ -70,6 +73,7 @@ public final class TilePipeline: @unchecked Sendable {
         self.tierStore = tierStore
         self.onFinish = onFinish
         self.onInfo = onInfo
+        for (index, photo) in photos.enumerated() { if let stamp = photo.stamp { stamps[index] = stamp } }
         for _ in 0..<max(1, workers) {
             WorkerThreads.start { [self] in work() }
         }
@@ -140,6 +144,16 @@ public final class TilePipeline: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Looks at the photos' files again, on a worker (the loop never touches a file): a photo
+    /// whose file changed or went since its pictures were made is forgotten, so that the next
+    /// frame asks for it anew and shows the new picture, or why there is none. Ctrl-R.
+    public func recheck(_ photos: [Int]) {
+        locked {
+            rechecks += photos.filter { self.photos.indices.contains($0) }
+            condition.broadcast()
+        }
+    }
+
     /// Stops the workers after their current job.
     public func stop() {
         locked { stopped = true; condition.broadcast() }
@@ -201,6 +215,10 @@ public final class TilePipeline: @unchecked Sendable {
         for (request, task) in encodeTasks where !task.running && isAvailable(request) {
             consider(.encode(request), task.priority, task.order)
         }
+        if !rechecks.isEmpty {
+            defer { rechecks = [] }
+            return .recheck(rechecks)
+        }
         if best == nil, let (key, image) = storeQueue.first {
             storeQueue.removeFirst()
             return .store(key, image)
@@ -221,6 +239,7 @@ public final class TilePipeline: @unchecked Sendable {
             case .fetch(let source, _): fetchTasks[source]?.running = true
             case .encode(let request): encodeTasks[request]?.running = true; counters.encodes += 1
             case .store: storesRunning += 1; counters.stores += 1
+            case .recheck: break
             }
             condition.unlock()
             switch job {
@@ -231,6 +250,7 @@ public final class TilePipeline: @unchecked Sendable {
             case .store(let key, let image):
                 tierStore?.save(image, of: photos[key.photo], tier: key.tier)
                 locked { storesRunning -= 1; condition.broadcast() }
+            case .recheck(let indexes): recheckFiles(indexes)
             }
         }
     }
@@ -277,6 +297,28 @@ public final class TilePipeline: @unchecked Sendable {
             condition.broadcast()
         }
         failed.forEach(onFinish)
+    }
+
+    private func recheckFiles(_ indexes: [Int]) {
+        var changed: [Int] = []
+        for index in Set(indexes) where photos[index].stamp != nil {
+            let now = FileStamp.of(photos[index].path)
+            if locked({ stamps[index] }) != now { changed.append(index) }
+            locked { stamps[index] = now }
+        }
+        guard !changed.isEmpty else { return }
+        for index in changed { cache.forget(photo: index) }
+        locked {
+            for index in changed {
+                failures[index] = nil
+                infos[index] = nil
+                noThumbnail.remove(index)
+            }
+            encodeTasks = encodeTasks.filter { !changed.contains($0.key.photo) || $0.value.running }
+            rebuildFetchTasks()
+            condition.broadcast()
+        }
+        changed.forEach(onInfo)
     }
 
     private func fetchInfo(_ photo: Int) {

@@ -11,12 +11,36 @@ public enum Subprocess {
         /// Seconds from the start to the end of its output (EOF on stdout), and to its exit.
         public var outputSeconds: Double
         public var seconds: Double
-        /// Peak resident memory, from the kernel's accounting of the child.
+        /// Peak resident memory, from the kernel's accounting of the child. From `run` this is
+        /// at least the parent's own peak (Linux carries the high-water mark across exec); use
+        /// `runMeasuringMemory` for the program's own.
         public var maxResidentKilobytes: Int
         public var errorText: String { String(decoding: error, as: UTF8.self) }
     }
 
-    public enum Failure: Error { case spawn(Int32) }
+    public enum Failure: Error { case spawn(Int32), noTimeCommand }
+
+    /// `run`, with the program's own peak memory: /usr/bin/time (Debian's `time`) forks it from
+    /// a small process and reports it, where a child spawned straight from a large process (a
+    /// test runner) would report that process's peak.
+    public static func runMeasuringMemory(_ arguments: [String], environment: [String: String]? = nil) throws -> Result {
+        guard access("/usr/bin/time", X_OK) == 0 else { throw Failure.noTimeCommand }
+        var template = Array("/tmp/photogrid-rss-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw Failure.spawn(errno) }
+        close(fd)
+        let report = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
+        defer { unlink(report) }
+        var result = try run(["/usr/bin/time", "-f", "%M", "-o", report] + arguments, environment: environment)
+        var text: [UInt8] = []
+        if let file = fopen(report, "r") {
+            defer { fclose(file) }
+            while case let c = fgetc(file), c != EOF { text.append(UInt8(c)) }
+        }
+        let lines = String(decoding: text, as: UTF8.self).split(separator: "\n")
+        result.maxResidentKilobytes = lines.last.flatMap { Int($0.filter(\.isNumber)) } ?? 0
+        return result
+    }
 
     /// `arguments[0]` is looked up on PATH. Without `capture` the output goes to /dev/null (for
     /// a command that leaves a daemon behind holding its stdout).
