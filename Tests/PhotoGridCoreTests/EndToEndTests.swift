@@ -72,18 +72,28 @@ import Testing
         #expect(try Subprocess.run(["find", Paths.gallery, "-printf", "%p %s %T@\\n"]).output == before)
     }
 
-    /// Ctrl-C, SIGTERM, SIGHUP end photogrid cleanly; the fatal ones (a memory error, abort, a
-    /// Swift trap) kill it, but its handler gives the terminal back first.
-    @Test(arguments: [("C-c", 130), ("TERM", 143), ("HUP", 129), ("SEGV", 139), ("ABRT", 134), ("ILL", 132)])
+    /// Ctrl-C, SIGTERM, SIGHUP end photogrid cleanly; the fatal ones kill it, but its handler
+    /// gives the terminal back first: sent from outside (kill), and for real from inside, a
+    /// Swift runtime trap, a write through a bad pointer and abort() (PHOTOGRID_TEST_CRASH).
+    /// Afterwards the terminal is as the shell left it: the normal screen, the cursor shown,
+    /// echo and line editing on.
+    @Test(arguments: [("C-c", 130), ("TERM", 143), ("HUP", 129), ("SEGV", 139), ("ABRT", 134), ("ILL", 132),
+                      ("crash:trap", 132), ("crash:segv", 139), ("crash:abort", 134)])
     func signalsGiveTheTerminalBack(signal: String, status: Int) throws {
         // The Swift runtime's backtracer would otherwise wait 30 s at a prompt on a terminal.
-        let tmux = try Tmux(columns: 80, rows: 24, command: "\(Paths.binary) \(Paths.gallery)",
-                            environment: ["SWIFT_BACKTRACE": "interactive=no"])
-        var (ok, screen) = try tmux.waitFor { $0.contains(" of ") }
-        #expect(ok)
+        var environment = ["SWIFT_BACKTRACE": "interactive=no,symbolicate=off"]
+        if signal.hasPrefix("crash:") { environment["PHOTOGRID_TEST_CRASH"] = String(signal.dropFirst(6)) }
+        let tmux = try Tmux(columns: 80, rows: 24, command: "\(Paths.binary) \(Paths.gallery)", environment: environment)
+        let tty = try tmux.value("#{pane_tty}")
+        var ok = false, screen = ""
+        // A crash comes by itself, right after the first frame.
+        if !signal.hasPrefix("crash:") {
+            (ok, screen) = try tmux.waitFor { $0.contains(" of ") }
+            #expect(ok)
+        }
         if signal == "C-c" {
             try tmux.send("C-c")
-        } else {
+        } else if !signal.hasPrefix("crash:") {
             // The pane's shell runs photogrid as its child.
             let children = try Tmux.command(["pgrep", "-P", "\(try tmux.pid())", "-f", "photogrid"])
             let pid = try #require(Int32(children.split(separator: "\n").first ?? ""))
@@ -94,6 +104,33 @@ import Testing
         #expect(try tmux.value("#{alternate_on}") == "0")
         #expect(try tmux.value("#{cursor_flag}") == "1")
         #expect(!screen.contains("▀"))
+        let modes = Set(try Tmux.command(["stty", "-a", "-F", tty]).split { $0 == " " || $0 == "\n" || $0 == ";" }.map(String.init))
+        for mode in ["echo", "icanon", "icrnl", "isig", "opost"] { #expect(modes.contains(mode), "after \(signal): \(mode) is off") }
+    }
+
+    /// The window resized 150 times as fast as tmux can, down to one row and one column and
+    /// back, with keys in between: photogrid keeps up, lays out the last size, and quits cleanly.
+    @Test func aStormOfResizesDownToOneCell() throws {
+        let tmux = try Tmux(columns: 120, rows: 40, command: "\(Paths.binary) --columns 4 \(Paths.gallery)")
+        var (ok, screen) = try tmux.waitFor { $0.contains(" of ") }
+        #expect(ok)
+        let sizes = [(1, 1), (1, 40), (120, 1), (2, 2), (40, 12), (200, 60), (80, 24), (3, 3), (11, 2), (150, 5)]
+        var random = SystemRandomNumberGenerator()
+        for step in 0..<150 {
+            let (columns, rows) = sizes[Int.random(in: 0..<sizes.count, using: &random)]
+            try tmux.run(["resize-window", "-t", "t", "-x", "\(columns)", "-y", "\(rows)"])
+            if step % 10 == 0 { try tmux.send(["6", "j", "+", "Enter", "Escape", "l"][step / 10 % 6]) }
+        }
+        try tmux.run(["resize-window", "-t", "t", "-x", "100", "-y", "30"])
+        (ok, screen) = try tmux.waitFor { screen in
+            let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+            return lines.count >= 30 && lines[29].contains(" of ") && !lines[29].contains("loading")
+        }
+        #expect(ok, "the status line is not on row 30 after the storm: \(screen)")
+        try tmux.send("q")
+        if screen.contains("fit") { try tmux.send("q") }
+        (ok, screen) = try tmux.waitFor { $0.contains("[exit 0]") }
+        #expect(ok, "\(screen)")
     }
 
     @Test func keysWorkWhilePhotosAreStillLoading() throws {

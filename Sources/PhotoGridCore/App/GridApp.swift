@@ -21,8 +21,10 @@ final class GridApp {
 
     /// Runs until `q` or a signal; the caller gives the terminal back.
     func run() throws(TTY.WriteError) -> Int32 {
+        var painted = false
         while running {
             try paint()
+            if !painted { painted = true; GridApp.crashIfAsked() }
             wait()
             for event in mailbox.drain() { handle(event) }
             while running, let key = curses.readKey() {
@@ -36,6 +38,19 @@ final class GridApp {
             }
         }
         return exitStatus
+    }
+
+    /// For the crash tests (docs/reliability.md): with PHOTOGRID_TEST_CRASH set, dies for real
+    /// once the grid is on screen, the way a bug would: a Swift runtime trap, a write through a
+    /// bad pointer, or abort().
+    static func crashIfAsked() {
+        guard let value = getenv("PHOTOGRID_TEST_CRASH") else { return }
+        switch String(cString: value) {
+        case "trap": fatalError("PHOTOGRID_TEST_CRASH=trap")
+        case "segv": UnsafeMutablePointer<UInt8>(bitPattern: 16)!.pointee = 1
+        case "abort": abort()
+        default: break
+        }
     }
 
     private func paint() throws(TTY.WriteError) {
