@@ -15,6 +15,9 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
     case badRedirect(String)
     /// Not a URL photogrid fetches.
     case badURL(String)
+    /// A body sent compressed although photogrid never asks for that (a gzip bomb, or a
+    /// misconfigured server): refused rather than inflated.
+    case encoded(String)
 
     public var reason: String {
         switch self {
@@ -24,6 +27,7 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
         case .interrupted: return "download broke off"
         case .badRedirect: return "bad redirect"
         case .badURL: return "bad URL"
+        case .encoded: return "compressed response"
         }
     }
 
@@ -31,10 +35,11 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .unreachable(let detail): return "cannot connect: \(detail)"
         case .status(let code, let url): return "\(url): the server answered \(FetchError.statusText(code))"
-        case .tooLarge(let limit): return "the response is larger than \(limit / 1_000_000) MB"
+        case .tooLarge(let limit): return "the response is larger than \(limit >> 20) MB"
         case .interrupted(let detail): return "the download broke off: \(detail)"
         case .badRedirect(let detail): return "refused redirect: \(detail)"
         case .badURL(let detail): return "not an http or https URL: \(detail)"
+        case .encoded(let encoding): return "the server sent a \(encoding)-compressed body, which photogrid does not ask for or inflate"
         }
     }
 

@@ -115,6 +115,11 @@ public final class HTTPFetcher: Fetching, Sendable {
         }
         let code = Int(response.status.code)
         guard code == 200 || code == 206 else { throw .status(code, finalURL.description) }
+        // photogrid sends no Accept-Encoding, so a compressed body is a server's mistake or a
+        // bomb; decompression is off in the client, and the body is refused rather than misread.
+        if let encoding = response.headers.first(name: "Content-Encoding")?.lowercased(), encoding != "identity" {
+            throw .encoded(encoding)
+        }
         let body = response.body.map { Array($0.readableBytesView) } ?? []
         let contentType = response.headers.first(name: "Content-Type")
         if let freshness = HTTPCache.freshness(cacheControl: response.headers.first(name: "Cache-Control")) {

@@ -34,7 +34,9 @@ public enum RemoteCommand {
             photos += loaded.others.map { Photo(path: RawPath($0.url.description), relativePath: RawPath($0.name)) }
             photos.sort { $0.relativePath < $1.relativePath }
         }
-        return GallerySource(title: loaded.title, photos: photos, decoder: RemoteDecoder(fetcher: fetcher, photos: loaded.photos),
+        // A gallery larger than photogrid takes says so where the user looks: the title.
+        let title = loaded.cut ? loaded.title + " (its first \(loaded.photos.count) photos)" : loaded.title
+        return GallerySource(title: title, photos: photos, decoder: RemoteDecoder(fetcher: fetcher, photos: loaded.photos),
                              tierStore: nil, workers: WorkerThreads.cores + max(1, connections))
     }
 }

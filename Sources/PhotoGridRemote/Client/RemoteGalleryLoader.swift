@@ -19,6 +19,8 @@ public struct RemoteGalleryLoader {
         public var photos: [RemotePhoto]
         /// Image files of the listing photogrid does not decode (PNG...), for placeholder tiles.
         public var others: [(name: String, url: RemoteURL)]
+        /// The gallery had more photos than `Limits.photos`: only the first are here.
+        public var cut = false
     }
 
     public enum LoadError: Error, CustomStringConvertible {
@@ -66,8 +68,11 @@ public struct RemoteGalleryLoader {
         var photos = first.photos
         var seen: Set<RemoteURL> = [url]
         var next = first.next
-        while let page = next, photos.count < limits.photos {
-            guard seen.count < limits.pages, seen.insert(page).inserted else { break }
+        var cut = false
+        while let page = next {
+            // More photos or pages than photogrid takes: the rest are left, and the title says so.
+            guard photos.count < limits.photos, seen.count < limits.pages else { cut = true; break }
+            guard seen.insert(page).inserted else { break }        // a loop of pages: all seen
             let response = try get(page)
             let manifest: GalleryManifest
             do { manifest = try GalleryManifest.parse(response.body, url: response.url) } catch {
@@ -76,12 +81,13 @@ public struct RemoteGalleryLoader {
             photos += manifest.photos
             next = manifest.next
         }
+        if photos.count > limits.photos { cut = true }
         if photos.count > limits.photos { photos.removeLast(photos.count - limits.photos) }
         // Pages must not repeat a photo: its id names its tiles and cache entries.
         var ids = Set<String>()
         photos = photos.filter { ids.insert($0.id).inserted }
         let title = first.title ?? (url.lastPathSegment.isEmpty || url.lastPathSegment.hasSuffix(".json") ? url.host : url.lastPathSegment)
-        return Loaded(title: title, photos: photos, others: [])
+        return Loaded(title: title, photos: photos, others: [], cut: cut)
     }
 
     /// Files of the listing and its subfolders, breadth first, sorted by path.
@@ -111,6 +117,7 @@ public struct RemoteGalleryLoader {
             }
         }
         let title = url.lastPathSegment.isEmpty ? url.host : url.lastPathSegment
-        return Loaded(title: title, photos: Array(photos.prefix(limits.photos)), others: others)
+        return Loaded(title: title, photos: Array(photos.prefix(limits.photos)), others: others,
+                      cut: photos.count > limits.photos || found.count >= limits.photos)
     }
 }

@@ -16,6 +16,10 @@ final class TestServer: @unchecked Sendable {
         case truncated(declared: Int, body: [UInt8])
         /// Closes the connection at once, with a TCP reset.
         case reset
+        /// A chunked body that never ends (until the client goes away).
+        case endless
+        /// Says `Content-Length: declared` and sends `body`, which is longer.
+        case longerThanDeclared(declared: Int, body: [UInt8])
     }
 
     let port: Int
@@ -92,6 +96,22 @@ final class TestServer: @unchecked Sendable {
             send(fd, Array("HTTP/1.1 200 OK\r\nContent-Length: \(declared)\r\n\r\n".utf8) + body)
             close(fd)
             return false
+        case .endless:
+            send(fd, Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n".utf8))
+            let chunk = Array("10000\r\n".utf8) + [UInt8](repeating: UInt8(ascii: " "), count: 0x10000) + Array("\r\n".utf8)
+            while !stopped.withLock({ $0 }) {
+                var sent = 0
+                while sent < chunk.count {
+                    let n = chunk.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
+                    if n <= 0 { close(fd); return false }
+                    sent += n
+                }
+            }
+            close(fd)
+            return false
+        case .longerThanDeclared(let declared, let body):
+            send(fd, Array("HTTP/1.1 200 OK\r\nContent-Length: \(declared)\r\n\r\n".utf8) + body)
+            return true
         case .reset:
             var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
             setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
