@@ -5,6 +5,8 @@ let package = Package(
     name: "photogrid",
     products: [
         .executable(name: "photogrid", targets: ["photogrid"]),
+        // For the fuzz targets in Tests/Fuzz, a package of their own built with libFuzzer.
+        .library(name: "PhotoGridFuzzing", targets: ["PhotoGridFuzzing"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -38,10 +40,13 @@ let package = Package(
         // Procedural scenes and EXIF writing: makes sample-gallery/ and the test fixtures.
         .target(name: "PhotoGridSamples", dependencies: ["PhotoGridCore"]),
         .executableTarget(name: "photogrid-samples", dependencies: ["PhotoGridSamples"]),
+        // What each fuzz target does with an input: shared by Tests/Fuzz and the replay of the
+        // inputs fuzzers found (docs/reliability.md).
+        .target(name: "PhotoGridFuzzing", dependencies: ["PhotoGridCore"]),
         // Benchmarks are a program that prints figures (docs/benchmarks.md), not timed tests.
         .executableTarget(name: "photogrid-bench", dependencies: ["PhotoGridCore", "PhotoGridSamples"]),
 
-        .testTarget(name: "PhotoGridCoreTests", dependencies: ["PhotoGridCore", "PhotoGridSamples"]),
+        .testTarget(name: "PhotoGridCoreTests", dependencies: ["PhotoGridCore", "PhotoGridSamples", "PhotoGridFuzzing"]),
         .testTarget(name: "PhotoGridRemoteTests", dependencies: ["PhotoGridRemote", "PhotoGridCore", "PhotoGridSamples"]),
     ]
 )

@@ -1,0 +1,72 @@
+import PhotoGridCore
+
+/// What each fuzz target does with one input: the libFuzzer targets in Tests/Fuzz call these,
+/// and `FuzzRegressionTests` replays every input a fuzzer once crashed on
+/// (Tests/Fixtures/fuzz/<target>/) through the same code. Anything but a normal return or a
+/// thrown error is a bug; a check that fails calls `fatalError`, which the fuzzer reports.
+public enum FuzzBodies {
+    public static let targets: [String: @Sendable ([UInt8]) -> Void] = [
+        "jpeg": jpeg, "metadata": metadata, "remote": remote, "terminal": terminal,
+    ]
+
+    /// The JPEG decode path as a tile and the zoom view use it: header, EXIF thumbnail, a
+    /// scaled decode with the shortcuts (partial progressive scans, fast IDCT) and a full one.
+    public static func jpeg(_ bytes: [UInt8]) {
+        if let header = try? JPEG.readHeader(bytes, maxPixels: 16_000_000) {
+            _ = PhotoDecoder.thumbnail(header: header, data: bytes)
+        }
+        for (covering, limit) in [(48, 64), (400, 512)] {
+            _ = try? PhotoDecoder().decode(bytes, covering: covering, atMost: limit)
+        }
+    }
+
+    /// The metadata readers behind the details panel: the segment walk, EXIF (in a file and as
+    /// a bare TIFF structure), XMP and IPTC; and what the panel makes of them.
+    public static func metadata(_ bytes: [UInt8]) {
+        for info in [PhotoInfo.read([0xFF, 0xD8] + bytes), PhotoInfo.read(bytes)].compactMap({ $0 }) {
+            for text in [info.caption, info.make, info.model, info.lens, info.dateTaken].compactMap({ $0 }) {
+                checkInert(TerminalText.clip(text, to: 60))
+            }
+        }
+        _ = ExifInfo.parse(bytes)
+        _ = XMPReader.description(bytes)
+        _ = IPTCReader.caption(bytes)
+    }
+
+    /// What a server sends as a gallery: read as JSON (a manifest, nginx's listing) and as HTML
+    /// (nginx, Apache, python), and the URLs in it, absolute and relative.
+    public static func remote(_ bytes: [UInt8]) {
+        let base = RemoteURL("http://127.0.0.1:8477/photos/")!
+        for type in ["application/json", "text/html", nil] {
+            _ = try? RemoteDocument.classify(body: bytes, contentType: type, url: base)
+        }
+        _ = DirectoryListing.parse(bytes, url: base, contentType: "text/html")
+        _ = try? GalleryManifest.parse(bytes, url: base)
+        let text = String(decoding: bytes.prefix(4096), as: UTF8.self)
+        _ = RemoteURL(text)?.description
+        _ = base.resolving(text)?.description
+    }
+
+    /// What a terminal answers to the start-up probe, whole and cut in two, and text from files
+    /// made safe to show.
+    public static func terminal(_ bytes: [UInt8]) {
+        let whole = TerminalReplies.parse(bytes)
+        _ = TerminalReplies.parse(whole.incomplete)
+        if bytes.count > 1 {
+            let cut = bytes.count / 2
+            let first = TerminalReplies.parse(Array(bytes[..<cut]))
+            _ = TerminalReplies.parse(first.incomplete + bytes[cut...])
+        }
+        checkInert(TerminalText.clip(String(decoding: bytes, as: UTF8.self), to: 40))
+    }
+
+    /// Text made safe must hold no control character (C0, DEL, C1) and no bidi override.
+    static func checkInert(_ text: String) {
+        for scalar in text.unicodeScalars {
+            let v = scalar.value
+            if v < 0x20 || v == 0x7F || (0x80...0x9F).contains(v) || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) {
+                fatalError("U+\(String(v, radix: 16)) survived TerminalText")
+            }
+        }
+    }
+}
