@@ -5,6 +5,7 @@ import PhotoGridCore
 // photogrid-bench decode DIR [SIZE]     full libjpeg decodes against photogrid's shortcuts
 // photogrid-bench sixel DIR [SIZE]      libsixel's diffusion methods: bytes, time, error
 // photogrid-bench remote DIR [RUNS]     remote galleries over loopback, with 50 ms a response, beside the disk
+// photogrid-bench soak DIR [MINUTES]     random keys and resizes over 10,000 photos and a served gallery
 // photogrid-bench parse [RUNS]          remote galleries: JSON and million-photo manifests, time and memory
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
@@ -18,6 +19,10 @@ do {
         let directory = String(CommandLine.arguments[0].reversed().drop { $0 != "/" }.reversed())
         try RemoteReport.run(source: arguments[1], photogrid: (directory.isEmpty ? "./" : directory) + "photogrid",
                              runs: arguments.count > 2 ? Int(arguments[2]) ?? 5 : 5)
+    case "soak" where arguments.count >= 2:
+        let directory = String(CommandLine.arguments[0].reversed().drop { $0 != "/" }.reversed())
+        try Soak.run(source: arguments[1], photogrid: (directory.isEmpty ? "./" : directory) + "photogrid",
+                     minutes: arguments.count > 2 ? Double(arguments[2]) ?? 6 : 6)
     case "sixel" where arguments.count >= 2:
         try SixelReport.run(folder: arguments[1], size: arguments.count > 2 ? Int(arguments[2]) ?? 400 : 400)
     case "parse" where arguments.count >= 2 && ParseReport.cases.contains(arguments[1]):
@@ -27,7 +32,7 @@ do {
     case "decode" where arguments.count >= 2:
         try DecodeReport.run(folder: arguments[1], size: arguments.count > 2 ? Int(arguments[2]) ?? 400 : 400)
     default:
-        print("usage: photogrid-bench run DIR [RUNS] | remote DIR [RUNS] | decode DIR [SIZE] | sixel DIR [SIZE] | parse [RUNS]")
+        print("usage: photogrid-bench run DIR [RUNS] | remote DIR [RUNS] | soak DIR [MINUTES] | decode DIR [SIZE] | sixel DIR [SIZE] | parse [RUNS]")
         exit(2)
     }
 } catch {

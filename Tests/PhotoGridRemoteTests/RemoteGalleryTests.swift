@@ -58,7 +58,14 @@ import PhotoGridSamples
         return Double(total) / Double(a.pixels.count)
     }
 
+    /// Every file below a folder with its size and mtime: what must not change.
+    static func snapshot(_ folder: String) throws -> [UInt8] {
+        try Subprocess.run(["find", folder, "-printf", "%p %s %T@\\n"]).output
+    }
+
     @Test func aServedFolderPrintsLikeTheFolderAndASecondVisitComesFromDisk() throws {
+        let folderBefore = try Self.snapshot(RemotePaths.gallery)
+        defer { #expect((try? Self.snapshot(RemotePaths.gallery)) == folderBefore, "serving or browsing wrote into the folder") }
         let renditions = RemotePaths.scratch("renditions")
         let home = RemotePaths.scratch("client")
         defer { try? FileManager.default.removeItem(atPath: renditions); try? FileManager.default.removeItem(atPath: home) }

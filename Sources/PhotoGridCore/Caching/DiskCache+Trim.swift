@@ -95,11 +95,8 @@ extension DiskCache {
         defer { closedir(dir) }
         let fd = dirfd(dir)
         var found: [(String, stat)] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name == "." || name == ".." { continue }
+        for bytes in DirectoryEntry.names(dir) {
+            let name = String(decoding: bytes, as: UTF8.self)
             var info = stat()
             guard fstatat(fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
             found.append((name, info))

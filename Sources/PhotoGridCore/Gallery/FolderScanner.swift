@@ -67,12 +67,6 @@ public struct FolderScanner {
     private func entries(of folder: RawPath) -> [[UInt8]] {
         guard let dir = folder.withCString({ opendir($0) }) else { return [] }
         defer { closedir(dir) }
-        var names: [[UInt8]] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
-            if name == [UInt8(ascii: ".")] || name == [UInt8(ascii: "."), UInt8(ascii: ".")] { continue }
-            names.append(name)
-        }
-        return names
+        return DirectoryEntry.names(dir)
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import PhotoGridCore
 
 /// The file operations the gallery writer needs, on plain POSIX calls like the rest of photogrid
 /// (no Foundation). The only place in PhotoGridSamples that touches the file system.
@@ -23,14 +24,7 @@ enum GalleryFiles {
     static func list(_ path: String) throws(Failure) -> [String] {
         guard let dir = opendir(path) else { throw Failure(path: path, reason: reason(errno)) }
         defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names.sorted()
+        return DirectoryEntry.names(dir).map { String(decoding: $0, as: UTF8.self) }.sorted()
     }
 
     static func remove(_ path: String) throws(Failure) {

@@ -72,7 +72,7 @@ public enum Subprocess {
         posix_spawnattr_setsigdefault(&attributes, &all)
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        let env = environment.map { $0.map { "\($0.key)=\($0.value)" } }
+        let env = environment.map { withSanitizerOptions($0).map { "\($0.key)=\($0.value)" } }
         var pid: pid_t = 0
         let status = withCStrings(arguments) { argv in
             if let env {
@@ -100,6 +100,16 @@ public enum Subprocess {
                       seconds: finished - started, maxResidentKilobytes: usage.ru_maxrss)
     }
 
+    /// A child given an environment of its own still gets the sanitizers' options
+    /// (scripts/sanitize), so that an instrumented photogrid runs as the suite was told to.
+    static func withSanitizerOptions(_ environment: [String: String]) -> [String: String] {
+        var merged = environment
+        for name in ["ASAN_OPTIONS", "TSAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS"] where merged[name] == nil {
+            if let value = getenv(name) { merged[name] = String(cString: value) }
+        }
+        return merged
+    }
+
     /// Starts a program in the background (a server for a test), its output discarded.
     public static func start(_ arguments: [String], environment: [String: String]? = nil) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
@@ -118,7 +128,7 @@ public enum Subprocess {
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
         var pid: pid_t = 0
-        let env = environment.map { $0.map { "\($0.key)=\($0.value)" } }
+        let env = environment.map { withSanitizerOptions($0).map { "\($0.key)=\($0.value)" } }
         let status = withCStrings(arguments) { argv in
             if let env { return withCStrings(env) { posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, $0) } }
             return posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, environ)

@@ -1,0 +1,25 @@
+import Glibc
+
+/// A name from `readdir`, read safely. The kernel packs entries by their real length, so the
+/// last one in readdir's buffer may end before a whole `struct dirent` would: copying the struct
+/// (as `entry.pointee.d_name` does in Swift) reads past the buffer, which AddressSanitizer caught
+/// on a folder of 100,000 files. Only the bytes up to the name's NUL are read here.
+public enum DirectoryEntry {
+    public static func name(_ entry: UnsafeMutablePointer<dirent>) -> [UInt8] {
+        let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+        let start = UnsafeRawPointer(entry).advanced(by: offset).assumingMemoryBound(to: CChar.self)
+        let length = strlen(start)
+        return Array(UnsafeRawBufferPointer(start: UnsafeRawPointer(start), count: length))
+    }
+
+    /// The names in an open directory, without "." and "..".
+    public static func names(_ dir: OpaquePointer) -> [[UInt8]] {
+        var names: [[UInt8]] = []
+        while let entry = readdir(dir) {
+            let name = DirectoryEntry.name(entry)
+            if name == [0x2E] || name == [0x2E, 0x2E] { continue }
+            names.append(name)
+        }
+        return names
+    }
+}

@@ -1,0 +1,146 @@
+import Glibc
+import PhotoGridCore
+import PhotoGridSamples
+
+/// `photogrid-bench soak DIR [MINUTES]`: photogrid driven in tmux with random keys and resizes
+/// for MINUTES (default 6) over a folder of 10,000 photos (hard links to DIR's) and over the same
+/// folder served by `photogrid serve`, with a small memory budget. It reports the memory peak
+/// against the budget, checks that every tile of the final screen shows its photo (against a
+/// `--print` of the same screen), and that nothing is left running.
+enum Soak {
+    static let budgetMB = 64
+    static let keys = ["j", "k", "l", "h", "Space", "b", "C-d", "C-u", "G", "g", "+", "-", "1", "2", "3", "4", "5", "6",
+                       "Enter", "n", "p", "Escape", "i", "C-r", "PageDown", "PageUp", "Down", "Up", "Left", "Right"]
+    static let sizes = [(120, 40), (80, 24), (200, 60), (1, 1), (1, 30), (60, 1), (3, 3), (40, 12), (160, 48)]
+
+    struct Outcome {
+        var keys = 0, resizes = 0, startKB = 0, peakKB = 0
+        var tilesChecked = 0, worstTile = 0.0, wrongTiles: [String] = []
+        var leftRunning = false, crashed = false
+    }
+
+    static func run(source: String, photogrid: String, minutes: Double) throws {
+        print("# photogrid soak\n")
+        for line in Machine.describe() { print("- \(line)") }
+        let folder = FirstScreen.scratch("soak")
+        defer { _ = system("rm -rf '\(folder)'") }
+        let originals = try FolderScanner().scan(RawPath(source)).filter { $0.format == .jpeg && !$0.relativePath.description.contains("/") }
+        guard !originals.isEmpty else { throw BenchError("no JPEGs at the top of \(source)") }
+        for k in 0..<10_000 { link(originals[k % originals.count].path.description, folder + "/" + String(format: k, digits: 5) + ".jpg") }
+        print("- 10,000 photos: hard links to the \(originals.count) photos of \(source); memory budget `--cache-mb \(budgetMB)`; "
+              + "random keys every 0-60 ms and a resize every 25 keys or so, down to 1x1\n")
+        print(Table.row(["run", "minutes", "keys", "resizes", "RSS after the first screen", "peak RSS", "budget", "tiles checked",
+                         "worst tile difference", "left running"]))
+        print(Table.rule(10))
+        let share = minutes / 3
+        var failed = false
+        func report(_ name: String, _ outcome: Outcome) {
+            print(Table.row([name, Table.fixed(share, 1), "\(outcome.keys)", "\(outcome.resizes)", "\(outcome.startKB / 1024) MB",
+                             "\(outcome.peakKB / 1024) MB", "\(budgetMB) MB", outcome.tilesChecked > 0 ? "\(outcome.tilesChecked)" : "n/a",
+                             outcome.tilesChecked > 0 ? Table.fixed(outcome.worstTile, 1) : "n/a", outcome.leftRunning ? "yes" : "no"]))
+            failed = failed || outcome.crashed || outcome.leftRunning || !outcome.wrongTiles.isEmpty
+            for wrong in outcome.wrongTiles { print("  - wrong tile: \(wrong)") }
+        }
+        let common = "--cache-mb \(budgetMB) --no-disk-cache"
+        report("folder, half-blocks", try soak(command: "\(photogrid) --mode halfblock \(common) \(folder)", minutes: share,
+                                               reference: [photogrid, "--print", "--mode", "halfblock", "--no-disk-cache", folder]))
+        report("folder, sixel", try soak(command: "\(photogrid) --mode sixel \(common) \(folder)", minutes: share, reference: nil))
+
+        let port = Subprocess.freePort()
+        let serverHome = FirstScreen.scratch("soak-server")
+        defer { _ = system("rm -rf '\(serverHome)'") }
+        let server = try Subprocess.start([photogrid, "serve", folder, "--port", "\(port)", "--delay-ms", "10"],
+                                          environment: ["XDG_CACHE_HOME": serverHome, "PATH": "/usr/bin:/bin"])
+        guard Subprocess.waitForPort(port, seconds: 60) else { throw BenchError("photogrid serve did not start") }
+        let url = "http://127.0.0.1:\(port)/"
+        report("photogrid serve, 10 ms a response, half-blocks",
+               try soak(command: "\(photogrid) --mode halfblock \(common) --url \(url)", minutes: share,
+                        reference: [photogrid, "--print", "--mode", "halfblock", "--no-disk-cache", "--url", url]))
+        Subprocess.stop(server)
+        let serverGone = !Subprocess.waitForPort(port, seconds: 0.5)
+        print("\n- photogrid serve stopped on SIGTERM and freed its port: \(serverGone ? "yes" : "no")")
+        if failed || !serverGone { throw BenchError("the soak found problems (above)") }
+    }
+
+    /// One soak in a tmux pane of 120x40.
+    static func soak(command: String, minutes: Double, reference: [String]?) throws -> Outcome {
+        var outcome = Outcome()
+        let tmux = try Tmux(columns: 120, rows: 40, command: command,
+                            environment: ["COLORTERM": "truecolor", "SWIFT_BACKTRACE": "interactive=no"])
+        guard try tmux.waitFor(seconds: 60, { $0.contains(" of ") }).0 else { throw BenchError("photogrid did not start: \(command)") }
+        let children = try Tmux.command(["pgrep", "-P", "\(try tmux.pid())"])
+        guard let pid = Int32(children.split(separator: "\n").first ?? "") else { throw BenchError("no photogrid process") }
+        _ = try tmux.waitFor(seconds: 60) { !$0.contains("loading") }
+        outcome.startKB = residentKB(pid)
+        var random = SystemRandomNumberGenerator()
+        var detailsOpen = false
+        let deadline = Clock.now() + minutes * 60
+        var lastSample = 0.0
+        while Clock.now() < deadline {
+            let key = keys[Int.random(in: 0..<keys.count, using: &random)]
+            try tmux.send(key)
+            if key == "i" { detailsOpen.toggle() }
+            outcome.keys += 1
+            if Int.random(in: 0..<25, using: &random) == 0 {
+                let (columns, rows) = sizes[Int.random(in: 0..<sizes.count, using: &random)]
+                try tmux.run(["resize-window", "-t", "t", "-x", "\(columns)", "-y", "\(rows)"])
+                outcome.resizes += 1
+            }
+            usleep(UInt32.random(in: 0...60_000, using: &random))
+            if Clock.now() - lastSample > 1 {
+                lastSample = Clock.now()
+                guard kill(pid, 0) == 0 else { outcome.crashed = true; break }
+                outcome.peakKB = max(outcome.peakKB, residentKB(pid))
+            }
+        }
+        guard !outcome.crashed else {
+            print("  - photogrid died: \(try tmux.screen().split(separator: "\n").suffix(5).joined(separator: " / "))")
+            return outcome
+        }
+        // A known screen: the grid at 120x40, 4 columns, the first photo focused, no panel.
+        try tmux.run(["resize-window", "-t", "t", "-x", "120", "-y", "40"])
+        try tmux.send("Escape", "Escape")
+        if detailsOpen { try tmux.send("i") }
+        try tmux.send("g", "4")
+        let (settled, _) = try tmux.waitFor(seconds: 120) { screen in
+            let status = screen.split(separator: "\n").last { $0.contains(" of ") } ?? ""
+            return status.contains("1 of 10000") && status.contains("4 columns") && !status.contains("loading")
+        }
+        if !settled { outcome.wrongTiles.append("the final screen did not settle") }
+        outcome.peakKB = max(outcome.peakKB, residentKB(pid))
+        if let reference, settled { try compare(try tmux.screen(escapes: true), with: reference, into: &outcome) }
+        try tmux.send("q")
+        let (quit, _) = try tmux.waitFor(seconds: 30) { $0.contains("[exit 0]") }
+        usleep(200_000)
+        outcome.leftRunning = !quit || kill(pid, 0) == 0
+        return outcome
+    }
+
+    /// Each tile of the live screen against the same tile of a `--print` of that screen: close
+    /// to it, and closer to it than to any other tile.
+    static func compare(_ live: String, with reference: [String], into outcome: inout Outcome) throws {
+        let home = FirstScreen.scratch("soak-print")
+        defer { _ = system("rm -rf '\(home)'") }
+        let printed = try Subprocess.run(reference + ["--size", "120x40", "--columns", "4"],
+                                         environment: ["XDG_CACHE_HOME": home, "COLORTERM": "truecolor", "PATH": "/usr/bin:/bin"])
+        guard printed.status == 0 else { throw BenchError("--print failed: \(printed.errorText)") }
+        let a = ScreenPixels(text: live, columns: 120, rows: 40)
+        let b = ScreenPixels(text: String(decoding: printed.output, as: UTF8.self), columns: 120, rows: 40)
+        let layout = GridLayout(screen: ScreenMetrics(columns: 120, rows: 40), columns: 4)
+        let tiles = layout.visibleIndexes(topRow: 0, photos: 10_000).compactMap { layout.placement(of: $0, topRow: 0) }
+        let rects = tiles.map { ScreenPixels.Rect(column: $0.frame.column, row: $0.row, width: $0.frame.width, height: $0.visibleRows) }
+        for (index, rect) in rects.enumerated() {
+            let own = a.difference(b, rect, rect)
+            outcome.tilesChecked += 1
+            outcome.worstTile = max(outcome.worstTile, own)
+            let closer = rects.enumerated().contains { $0.offset != index && a.difference(b, rect, $0.element) < own }
+            if own > 12 || closer { outcome.wrongTiles.append("tile \(index): difference \(Table.fixed(own, 1))\(closer ? ", closer to another photo" : "")") }
+        }
+    }
+
+    static func residentKB(_ pid: Int32) -> Int {
+        guard let status = try? FileReader.readText("/proc/\(pid)/status"),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return 0 }
+        return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
+    }
+}
