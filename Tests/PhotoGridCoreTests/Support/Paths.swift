@@ -9,6 +9,9 @@ enum Paths {
         ProcessInfo.processInfo.environment["PHOTOGRID_BIN"] ?? root + "/.build/debug/photogrid"
     }
     static let gallery = root + "/sample-gallery"
+    /// Set by scripts/sanitize ("address", "thread"): the binary is instrumented, so memory
+    /// figures are the sanitizer's, and the Swift runtime's backtracer is kept out of crashes.
+    static let sanitizer = ProcessInfo.processInfo.environment["PHOTOGRID_SANITIZER"]
 
     /// Runs photogrid outside any terminal, returning status, stdout and stderr.
     static func photogrid(_ arguments: [String], environment: [String: String]? = nil) throws -> (Int32, [UInt8], String) {
