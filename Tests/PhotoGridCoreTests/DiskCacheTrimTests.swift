@@ -1,12 +1,11 @@
 import Dispatch
 import Glibc
-import Synchronization
 import Testing
 @testable import PhotoGridCore
 
 /// What the writer threads saw.
 final class Tally: Sendable {
-    let counts = Mutex<(hits: Int, misses: Int, wrong: Int)>((0, 0, 0))
+    let counts = Locked<(hits: Int, misses: Int, wrong: Int)>((0, 0, 0))
 }
 
 @Suite struct DiskCacheTrimTests {

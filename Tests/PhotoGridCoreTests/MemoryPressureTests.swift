@@ -1,5 +1,4 @@
 import Glibc
-import Synchronization
 import Testing
 @testable import PhotoGridCore
 
@@ -171,7 +170,7 @@ import Testing
         let psi = folder + "/memory"
         Self.replace(psi, with: Self.calm)
         let calls = Calls()
-        let box = Mutex<MemoryPressureWatcher?>(nil)
+        let box = Locked<MemoryPressureWatcher?>(nil)
         let watcher = MemoryPressureWatcher(sources: .init(psiPath: psi), interval: 0.05, cooldown: 0) { reason in
             calls.record(reason)
             box.withLock { $0 }?.stop()                 // would deadlock if stop joined its own thread
@@ -223,7 +222,7 @@ import Testing
 
     /// Callbacks as they arrive from the watcher's thread.
     final class Calls: Sendable {
-        private let reasons = Mutex<[String]>([])
+        private let reasons = Locked<[String]>([])
         var all: [String] { reasons.withLock { $0 } }
         @Sendable func record(_ reason: String) { reasons.withLock { $0.append(reason) } }
     }

@@ -1,14 +1,13 @@
 import Dispatch
-import Synchronization
 import Testing
 @testable import PhotoGridCore
 
 /// A decoder that records what it was asked for, can hold a photo until released, can fail,
 /// and has EXIF thumbnails for some photos.
 final class FakeDecoder: PhotoDecoding {
-    let calls = Mutex<[Int]>([])
-    let sizes = Mutex<[Int]>([])
-    let thumbnailCalls = Mutex<[Int]>([])
+    let calls = Locked<[Int]>([])
+    let sizes = Locked<[Int]>([])
+    let thumbnailCalls = Locked<[Int]>([])
     let started = DispatchSemaphore(value: 0)
     private let held: Set<Int>
     private let failing: Set<Int>
@@ -47,7 +46,7 @@ final class FakeDecoder: PhotoDecoding {
 
 /// A disk cache in memory.
 final class FakeTierStore: TierStoring {
-    let saved = Mutex<[String: DecodedImage]>([:])
+    let saved = Locked<[String: DecodedImage]>([:])
     func name(_ photo: Photo, _ tier: Tier) -> String { "\(photo.path)#\(tier.size)" }
     func load(_ photo: Photo, tier: Tier) -> DecodedImage? { saved.withLock { $0[name(photo, tier)] } }
     func save(_ image: DecodedImage, of photo: Photo, tier: Tier) { saved.withLock { $0[name(photo, tier)] = image } }
@@ -55,7 +54,7 @@ final class FakeTierStore: TierStoring {
 
 /// Collects finished requests.
 final class Finished: Sendable {
-    let list = Mutex<[TileRequest]>([])
+    let list = Locked<[TileRequest]>([])
     let signal = DispatchSemaphore(value: 0)
     func add(_ request: TileRequest) { list.withLock { $0.append(request) }; signal.signal() }
     func wait(for count: Int) -> Bool {
@@ -209,7 +208,7 @@ final class Finished: Sendable {
 
 /// A decoder whose downloads fail, for the retry rule.
 final class FailingNetwork: PhotoDecoding {
-    let calls = Mutex(0)
+    let calls = Locked(0)
     func image(of photo: Photo, covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
         calls.withLock { $0 += 1 }
         throw .network("unreachable", transient: true)

@@ -1,6 +1,5 @@
 import Foundation
 import Glibc
-import Synchronization
 import Testing
 @testable import PhotoGridCore
 @testable import PhotoGridRemote
@@ -18,7 +17,7 @@ import Testing
     func url(_ server: TestServer, _ path: String) -> RemoteURL { RemoteURL(server.url.dropLast() + path)! }
 
     @Test func errorsSayWhatWentWrongAndTransientOnesAreRetried() throws {
-        let attempts = Mutex(0)
+        let attempts = Locked(0)
         let server = try TestServer { request in
             switch request.path {
             case "/missing": return .respond(status: 404, headers: [], body: Array("no".utf8))
@@ -105,7 +104,7 @@ import Testing
         let http = fetcher()
         defer { http.shutdown() }
         let target = url(server, "/photo.jpg")
-        let bodies = Mutex<[[UInt8]]>([])
+        let bodies = Locked<[[UInt8]]>([])
         // Eight threads of their own, all asking while the first request is in flight.
         let group = DispatchGroup()
         for _ in 0..<8 {

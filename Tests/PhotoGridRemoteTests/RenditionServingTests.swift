@@ -1,6 +1,5 @@
 import Foundation
 import PhotoGridCore
-import Synchronization
 import Testing
 @testable import PhotoGridRemote
 

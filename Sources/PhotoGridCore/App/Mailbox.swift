@@ -1,5 +1,4 @@
 import Glibc
-import Synchronization
 
 /// Events for the event loop from other threads (workers, signal handlers), with a pipe the
 /// loop polls beside the keyboard so that it sleeps until something happens.
@@ -11,7 +10,7 @@ public final class Mailbox: Sendable {
         case quit(signal: Int32)
     }
 
-    private let events = Mutex<[Event]>([])
+    private let events = Locked<[Event]>([])
     /// The loop polls this.
     public let readFD: Int32
     private let writeFD: Int32

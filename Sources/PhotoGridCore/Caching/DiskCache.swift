@@ -1,5 +1,4 @@
 import Glibc
-import Synchronization
 
 /// Small thumbnail files kept between runs, so that a second look at a folder starts fast.
 ///
@@ -58,7 +57,7 @@ public final class DiskCache: Sendable {
 
     public let directory: String
     public let limitBytes: Int
-    let state: Mutex<State>
+    let state: Locked<State>
 
     /// Trimming stops at this fraction of the limit, so that it does not run again at once.
     static let trimTarget = 0.8
@@ -73,7 +72,7 @@ public final class DiskCache: Sendable {
         guard !trimmed.isEmpty, limitBytes > 0 else { return nil }
         self.directory = trimmed
         self.limitBytes = limitBytes
-        state = Mutex(State())
+        state = Locked(State())
         guard DiskCache.makeDirectories(trimmed), canWrite(in: trimmed) else { return nil }
     }
 

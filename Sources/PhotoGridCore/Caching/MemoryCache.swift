@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A byte-budgeted least-recently-used cache that answers synchronously, so that a hit paints in
 /// the same frame. Lock-guarded rather than an actor: the event loop reads it directly and the
@@ -19,11 +18,11 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         var limit: Int
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// `limit` in bytes. An entry costing more than the whole limit is not kept.
     public init(limit: Int) {
-        state = Mutex(State(limit: limit))
+        state = Locked(State(limit: limit))
     }
 
     public var totalCost: Int { state.withLock { $0.totalCost } }

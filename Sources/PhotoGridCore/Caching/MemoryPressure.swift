@@ -32,7 +32,7 @@ public final class MemoryPressureWatcher: Sendable {
     }
 
     private let poller: PressurePoller
-    private let thread: Mutex<pthread_t?>
+    private let thread: Locked<pthread_t?>
 
     /// `interval` and `cooldown` in seconds; `psiThreshold` is the percentage of the last ten
     /// seconds in which some task stalled on memory ("some avg10").
@@ -47,11 +47,11 @@ public final class MemoryPressureWatcher: Sendable {
             Unmanaged<PressurePoller>.fromOpaque(context!).takeRetainedValue().run()
             return nil
         }, context) == 0 {
-            thread = Mutex(handle)
+            thread = Locked(handle)
         } else {
             // No thread, no callbacks: a photo browser should still run without this.
             Unmanaged<PressurePoller>.fromOpaque(context).release()
-            thread = Mutex(nil)
+            thread = Locked(nil)
         }
     }
 

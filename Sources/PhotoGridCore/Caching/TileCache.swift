@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Decoded tier images, EXIF thumbnails and terminal-ready tiles, under one byte budget with
 /// least-recently-used eviction across all of them, so that no kind starves the others.
@@ -19,7 +18,7 @@ public final class TileCache: Sendable {
     /// Zoom images (tiers 4096 and full), oldest first: at most `zoomLimit` of them, or
     /// `zoomBytes`, are kept, inside the one budget, so that a few big photos cannot push out
     /// the grid.
-    private let zoomKeys = Mutex<[(TierKey, Int)]>([])
+    private let zoomKeys = Locked<[(TierKey, Int)]>([])
     public static let zoomLimit = 3
     public static let zoomBytes = 200 * 1024 * 1024
 

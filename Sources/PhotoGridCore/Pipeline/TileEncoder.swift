@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// Turns an upright image into what the terminal is sent for one tile. The seam where tests put a fake.
 public protocol TileEncoding: Sendable {
@@ -51,7 +50,7 @@ extension TileEncoder {
              image: RGBImage(width: image.width, height: starts[k + 1] - starts[k],
                              pixels: Array(image.pixels[(starts[k] * image.width * 3)..<(starts[k + 1] * image.width * 3)])))
         }
-        let results = Mutex<[Int: [UInt8]]>([:])
+        let results = Locked<[Int: [UInt8]]>([:])
         DispatchQueue.concurrentPerform(iterations: parts.count) { k in
             let bytes = (try? Sixel.encode(parts[k].image, colors: colors, diffusion: diffusion)) ?? []
             results.withLock { $0[k] = bytes }

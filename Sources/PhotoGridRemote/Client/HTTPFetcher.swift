@@ -4,7 +4,6 @@ import Glibc
 import NIOCore
 import NIOHTTP1
 import PhotoGridCore
-import Synchronization
 
 /// Downloads for the pipeline's threads, through AsyncHTTPClient: keep-alive connections, at most
 /// a few per host, connect and request timeouts, retries with backoff for failures that may pass,
@@ -25,19 +24,19 @@ public final class HTTPFetcher: Fetching, Sendable {
     let client: HTTPClient
     let configuration: Configuration
     let cache: HTTPCache?
-    private let flights = Mutex<[FlightKey: Flight]>([:])
+    private let flights = Locked<[FlightKey: Flight]>([:])
     /// Cached responses the server confirmed (or sent) during this run: used again without
     /// asking, as a browser does with the images of the page it shows. Without it, a gallery
     /// whose server says nothing of freshness (nginx, python) would cost a round trip each
     /// time a tile of another size wants the same photo.
-    private let confirmed = Mutex<Set<FlightKey>>([])
-    private let sent = Mutex(0)
+    private let confirmed = Locked<Set<FlightKey>>([])
+    private let sent = Locked(0)
 
     struct FlightKey: Hashable { let url: RemoteURL; let range: Range<Int>? }
 
     /// One request and everyone waiting for it.
     final class Flight: Sendable {
-        let state = Mutex<(result: Result<FetchResult, FetchError>?, waiters: Int)>((nil, 0))
+        let state = Locked<(result: Result<FetchResult, FetchError>?, waiters: Int)>((nil, 0))
         let done = DispatchSemaphore(value: 0)
     }
 

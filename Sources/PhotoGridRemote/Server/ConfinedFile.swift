@@ -1,6 +1,5 @@
 import Glibc
 import PhotoGridCore
-import Synchronization
 
 /// A photo file opened for serving, checked after opening to lie inside the served folder.
 ///
@@ -22,7 +21,7 @@ final class ConfinedFile: Sendable {
     /// Nanoseconds since the epoch.
     let modified: Int64
     /// The descriptor, or -1 once handed over to a `NIOFileHandle` (which then closes it).
-    private let descriptor: Mutex<Int32>
+    private let descriptor: Locked<Int32>
 
     /// Larger files are not served: no photo needs more, and a rendition reads the whole file.
     static let limit = FileReader.defaultLimit
@@ -43,7 +42,7 @@ final class ConfinedFile: Sendable {
         size = Int(info.st_size)
         inode = UInt64(info.st_ino)
         modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-        descriptor = Mutex(fd)
+        descriptor = Locked(fd)
     }
 
     deinit {

@@ -3,7 +3,6 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import PhotoGridCore
-import Synchronization
 
 /// `photogrid serve DIR`: an HTTP/1.1 server of one folder's photos, as a gallery manifest
 /// (docs/remote-gallery.md), renditions it makes, and the originals.
@@ -28,7 +27,7 @@ public final class GalleryServer: Sendable {
     private let responder: GalleryResponder
     private let counter = RequestCounter()
     private let pool: NIOThreadPool
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// What start and stop change, under one lock.
     private struct State {

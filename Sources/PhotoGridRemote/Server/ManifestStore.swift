@@ -2,7 +2,6 @@ import Glibc
 import NIOCore
 import NIOPosix
 import PhotoGridCore
-import Synchronization
 
 /// The served manifest, made once and then kept: the folder was scanned at start-up, and the
 /// manifest describes that scan for as long as the server runs.
@@ -22,7 +21,7 @@ final class ManifestStore: Sendable {
     private let sizes: [Int]
     private let pool: NIOThreadPool
     private let workers: Int
-    private let build = Mutex<EventLoopFuture<Document>?>(nil)
+    private let build = Locked<EventLoopFuture<Document>?>(nil)
 
     init(index: GalleryIndex, sizes: [Int], pool: NIOThreadPool, workers: Int) {
         self.index = index

@@ -20,7 +20,7 @@ final class RenditionStore: Sendable {
     private let cache: DiskCache?
     private let pool: NIOThreadPool
     /// One entry per rendition being made: the shared result, and how many requests wait on it.
-    private let inFlight = Mutex<[DiskCache.Key: (future: EventLoopFuture<[UInt8]>, subscribers: Int)]>([:])
+    private let inFlight = Locked<[DiskCache.Key: (future: EventLoopFuture<[UInt8]>, subscribers: Int)]>([:])
 
     /// Renditions made (decoded and encoded), not read from the cache: what tests count.
     let encodes = Atomic<Int>(0)
@@ -28,7 +28,7 @@ final class RenditionStore: Sendable {
     let cacheHits = Atomic<Int>(0)
     /// For tests: runs on the worker just before a rendition is made, so that a test can hold
     /// the making until the requests it wants to see coalesce have arrived.
-    let beforeMaking = Mutex<(@Sendable () -> Void)?>(nil)
+    let beforeMaking = Locked<(@Sendable () -> Void)?>(nil)
 
     init(sizes: [Int], root: RawPath, cache: DiskCache?, pool: NIOThreadPool) {
         self.sizes = Set(sizes)

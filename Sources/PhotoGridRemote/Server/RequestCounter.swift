@@ -1,9 +1,9 @@
-import Synchronization
+import PhotoGridCore
 
 /// How many requests each path got: what tests and benchmarks check a client's traffic by
 /// (did it fetch the manifest once? a rendition rather than the original?).
 final class RequestCounter: Sendable {
-    private let counts = Mutex<(byPath: [String: Int], total: Int)>(([:], 0))
+    private let counts = Locked<(byPath: [String: Int], total: Int)>(([:], 0))
 
     /// `path` as requested, still percent-encoded, without its query.
     func record(_ path: Substring) {

@@ -1,6 +1,6 @@
+import PhotoGridCore
 import Foundation
 import Glibc
-import Synchronization
 
 /// A small HTTP/1.1 server of the suite's own on 127.0.0.1, for fault injection: each request is
 /// answered by a handler that can respond normally, slowly, with a truncated body, by resetting
@@ -24,9 +24,9 @@ final class TestServer: @unchecked Sendable {
 
     let port: Int
     private let listener: Int32
-    private let counts = Mutex<[String: Int]>([:])
+    private let counts = Locked<[String: Int]>([:])
     private let handler: @Sendable (Request) -> Behavior
-    private let stopped = Mutex(false)
+    private let stopped = Locked(false)
 
     init(handler: @escaping @Sendable (Request) -> Behavior) throws {
         self.handler = handler
