@@ -1,6 +1,6 @@
 import PhotoGridCore
 
-/// What each fuzz target does with one input: the libFuzzer targets in Tests/Fuzz call these,
+/// What each fuzz target does with one input: the libFuzzer binary in Tests/Fuzz calls these,
 /// and `FuzzRegressionTests` replays every input a fuzzer once crashed on
 /// (Tests/Fixtures/fuzz/<target>/) through the same code. Anything but a normal return or a
 /// thrown error is a bug; a check that fails calls `fatalError`, which the fuzzer reports.

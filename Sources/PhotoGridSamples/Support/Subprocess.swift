@@ -49,42 +49,23 @@ public enum Subprocess {
         let started = now()
         var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1]
         if capture { pipe(&outPipe); pipe(&errPipe) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        if capture {
-            posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
-            posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
-            for fd in outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        }
-        // Children start with every signal at its default and none blocked, whatever the test
-        // runner ignores: else `sleep` in a tmux pane outlives tmux's SIGHUP and its server.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var all = sigset_t(), none = sigset_t()
-        sigfillset(&all)
-        sigemptyset(&none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        let env = environment.map { withSanitizerOptions($0).map { "\($0.key)=\($0.value)" } }
-        var pid: pid_t = 0
-        let status = withCStrings(arguments) { argv in
-            if let env {
-                return withCStrings(env) { envp in posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp) }
+        let pid: pid_t
+        do {
+            pid = try spawn(arguments, environment: environment) { actions in
+                if capture {
+                    posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+                    posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+                    for fd in outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
+                } else {
+                    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+                    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+                }
             }
-            return posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, environ)
+        } catch {
+            if capture { for fd in outPipe + errPipe { close(fd) } }
+            throw error
         }
         if capture { close(outPipe[1]); close(errPipe[1]) }
-        guard status == 0 else {
-            if capture { close(outPipe[0]); close(errPipe[0]) }
-            throw Failure.spawn(status)
-        }
         var output: [UInt8] = [], error: [UInt8] = []
         var outputEnd = started
         if capture {
@@ -112,12 +93,22 @@ public enum Subprocess {
 
     /// Starts a program in the background (a server for a test), its output discarded.
     public static func start(_ arguments: [String], environment: [String: String]? = nil) throws -> pid_t {
+        try spawn(arguments, environment: environment) { actions in
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
+    }
+
+    /// posix_spawnp with stdin from /dev/null, stdout and stderr as `output` arranges, and
+    /// every signal at its default and none blocked, whatever the test runner ignores: else
+    /// `sleep` in a tmux pane outlives tmux's SIGHUP and its server.
+    static func spawn(_ arguments: [String], environment: [String: String]?,
+                      output: (inout posix_spawn_file_actions_t) -> Void) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        output(&actions)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
