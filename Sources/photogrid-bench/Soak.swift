@@ -129,13 +129,24 @@ enum Soak {
         let layout = GridLayout(screen: ScreenMetrics(columns: 120, rows: 40), columns: 4)
         let tiles = layout.visibleIndexes(topRow: 0, photos: 10_000).compactMap { layout.placement(of: $0, topRow: 0) }
         let rects = tiles.map { ScreenPixels.Rect(column: $0.frame.column, row: $0.row, width: $0.frame.width, height: $0.visibleRows) }
-        for (index, rect) in rects.enumerated() {
-            let own = a.difference(b, rect, rect)
-            outcome.tilesChecked += 1
-            outcome.worstTile = max(outcome.worstTile, own)
-            let closer = rects.enumerated().contains { $0.offset != index && a.difference(b, rect, $0.element) < own }
-            if own > 12 || closer { outcome.wrongTiles.append("tile \(index): difference \(Table.fixed(own, 1))\(closer ? ", closer to another photo" : "")") }
+        outcome.tilesChecked += rects.count
+        outcome.worstTile = rects.map { a.difference(b, $0, $0) }.max() ?? 0
+        for (index, difference) in a.wrongTiles(against: b, tiles: rects) {
+            outcome.wrongTiles.append("tile \(index): difference \(Table.fixed(difference, 1))")
         }
+        if !outcome.wrongTiles.isEmpty {
+            // Both screens, to look at: `cat` them in a 24-bit terminal.
+            let base = "/tmp/photogrid-soak-\(getpid())-\(Int(Clock.now()))"
+            writeText(live, to: base + "-live.txt")
+            writeText(String(decoding: printed.output, as: UTF8.self), to: base + "-printed.txt")
+            outcome.wrongTiles.append("screens kept in \(base)-live.txt and -printed.txt")
+        }
+    }
+
+    static func writeText(_ text: String, to path: String) {
+        guard let file = fopen(path, "w") else { return }
+        fputs(text, file)
+        fclose(file)
     }
 
     static func residentKB(_ pid: Int32) -> Int {

@@ -11,6 +11,12 @@ final class GridApp {
     let capabilities: Capabilities
     var running = true
     var exitStatus: Int32 = 0
+    /// When to paint everything again once the window has stopped changing size (TTY.now ms).
+    var settleRepaintAt: Int?
+    /// How long a window must keep its size before that repaint. A terminal can report a new
+    /// size before its own screen has it (tmux does, resized quickly): what was drawn in between
+    /// may be cut, so once the resizing stops, everything is drawn once more.
+    static let settleMilliseconds = 150
 
     init(controller: GridController, mailbox: Mailbox, curses: Curses, capabilities: Capabilities) {
         self.controller = controller
@@ -32,7 +38,9 @@ final class GridApp {
                 case .quit: running = false
                 // ncurses already knows the new size when it reports KEY_RESIZE; telling it
                 // again (resizeterm) would queue another KEY_RESIZE.
-                case .resize: controller.resize(to: GridApp.metrics(curses: curses, capabilities: capabilities))
+                case .resize:
+                    controller.resize(to: GridApp.metrics(curses: curses, capabilities: capabilities))
+                    settleRepaintAt = TTY.now() + GridApp.settleMilliseconds
                 case .none: break
                 }
             }
@@ -64,7 +72,12 @@ final class GridApp {
     private func wait() {
         var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: mailbox.readFD, events: Int16(POLLIN), revents: 0)]
-        _ = poll(&fds, 2, -1)
+        let timeout = settleRepaintAt.map { Int32(max(0, min(1000, $0 - TTY.now()))) } ?? -1
+        _ = poll(&fds, 2, timeout)
+        if let due = settleRepaintAt, TTY.now() >= due {
+            settleRepaintAt = nil
+            controller.repaint()
+        }
     }
 
     private func handle(_ event: Mailbox.Event) {
@@ -73,6 +86,7 @@ final class GridApp {
         case .resize:
             if let size = TTY.windowSize() { curses.resize(columns: size.columns, rows: size.rows) }
             controller.resize(to: GridApp.metrics(curses: curses, capabilities: capabilities))
+            settleRepaintAt = TTY.now() + GridApp.settleMilliseconds
         case .resume: controller.repaint()
         case .quit(let signal):
             running = false

@@ -4,13 +4,13 @@ import PhotoGridCore
 /// background below (a space is its background twice). Read from photogrid's own output and from
 /// what tmux captures (`capture-pane -e`), which writes colours its own way: both as SGR 38/48
 /// with 2 (24-bit) or 5 (palette), 39/49 and 0 for the defaults.
-struct ScreenPixels {
-    let columns: Int
-    let rows: Int
+public struct ScreenPixels {
+    public let columns: Int
+    public let rows: Int
     /// rows*2 x columns RGB triples; nil where the terminal's default colour shows.
     private(set) var pixels: [RGB?]
 
-    init(text: String, columns: Int, rows: Int) {
+    public init(text: String, columns: Int, rows: Int) {
         self.columns = columns
         self.rows = rows
         pixels = Array(repeating: nil, count: columns * rows * 2)
@@ -70,11 +70,19 @@ struct ScreenPixels {
     }
 
     /// A rectangle of cells.
-    struct Rect { var column, row, width, height: Int }
+    public struct Rect {
+        public var column, row, width, height: Int
+        public init(column: Int, row: Int, width: Int, height: Int) {
+            self.column = column
+            self.row = row
+            self.width = width
+            self.height = height
+        }
+    }
 
     /// Mean difference per channel between a rectangle of this screen and one of the same size
     /// (the smaller of the two) on `other`; the terminal's default colour counts as black.
-    func difference(_ other: ScreenPixels, _ mine: Rect, _ theirs: Rect) -> Double {
+    public func difference(_ other: ScreenPixels, _ mine: Rect, _ theirs: Rect) -> Double {
         var total = 0, count = 0
         let width = min(mine.width, theirs.width), height = min(mine.height, theirs.height)
         for dy in 0..<(2 * height) {
@@ -89,5 +97,18 @@ struct ScreenPixels {
             }
         }
         return count == 0 ? 0 : Double(total) / Double(count)
+    }
+
+    /// The tiles of a grid at its first row, each compared with the same place on `reference`:
+    /// the ones that differ by more than `tolerance`, or look more like another tile than their
+    /// own (a photo drawn in the wrong place), with their difference.
+    public func wrongTiles(against reference: ScreenPixels, tiles: [Rect], tolerance: Double = 12) -> [(index: Int, difference: Double)] {
+        var wrong: [(Int, Double)] = []
+        for (index, rect) in tiles.enumerated() {
+            let own = difference(reference, rect, rect)
+            let closer = tiles.enumerated().contains { $0.offset != index && difference(reference, rect, $0.element) < own }
+            if own > tolerance || closer { wrong.append((index, own)) }
+        }
+        return wrong
     }
 }
