@@ -14,7 +14,9 @@ enum Soak {
     static let sizes = [(120, 40), (80, 24), (200, 60), (1, 1), (1, 30), (60, 1), (3, 3), (40, 12), (160, 48)]
 
     struct Outcome {
-        var keys = 0, resizes = 0, startKB = 0, peakKB = 0
+        var keys = 0, resizes = 0, startKB = 0, peakKB = 0, halfwayKB = 0, endKB = 0
+        /// The memory cache's own peak, as photogrid reports it on exit (PHOTOGRID_STATS).
+        var cachePeakBytes: Int?
         var tilesChecked = 0, worstTile = 0.0, wrongTiles: [String] = []
         var leftRunning = false, crashed = false
     }
@@ -29,16 +31,19 @@ enum Soak {
         for k in 0..<10_000 { link(originals[k % originals.count].path.description, folder + "/" + String(format: k, digits: 5) + ".jpg") }
         print("- 10,000 photos: hard links to the \(originals.count) photos of \(source); memory budget `--cache-mb \(budgetMB)`; "
               + "random keys every 0-60 ms and a resize every 25 keys or so, down to 1x1\n")
-        print(Table.row(["run", "minutes", "keys", "resizes", "RSS after the first screen", "peak RSS", "budget", "tiles checked",
-                         "worst tile difference", "left running"]))
-        print(Table.rule(10))
+        print(Table.row(["run", "minutes", "keys", "resizes", "RSS: first screen", "halfway", "end", "peak", "cache peak / budget",
+                         "tiles checked", "worst tile difference", "left running"]))
+        print(Table.rule(12))
         let share = minutes / 3
         var failed = false
         func report(_ name: String, _ outcome: Outcome) {
+            let cache = outcome.cachePeakBytes.map { "\($0 >> 20) / \(budgetMB) MB" } ?? "not reported"
             print(Table.row([name, Table.fixed(share, 1), "\(outcome.keys)", "\(outcome.resizes)", "\(outcome.startKB / 1024) MB",
-                             "\(outcome.peakKB / 1024) MB", "\(budgetMB) MB", outcome.tilesChecked > 0 ? "\(outcome.tilesChecked)" : "n/a",
+                             "\(outcome.halfwayKB / 1024) MB", "\(outcome.endKB / 1024) MB", "\(outcome.peakKB / 1024) MB", cache,
+                             outcome.tilesChecked > 0 ? "\(outcome.tilesChecked)" : "n/a",
                              outcome.tilesChecked > 0 ? Table.fixed(outcome.worstTile, 1) : "n/a", outcome.leftRunning ? "yes" : "no"]))
             failed = failed || outcome.crashed || outcome.leftRunning || !outcome.wrongTiles.isEmpty
+                || (outcome.cachePeakBytes ?? Int.max) > budgetMB << 20
             for wrong in outcome.wrongTiles { print("  - wrong tile: \(wrong)") }
         }
         let common = "--cache-mb \(budgetMB) --no-disk-cache"
@@ -65,8 +70,10 @@ enum Soak {
     /// One soak in a tmux pane of 120x40.
     static func soak(command: String, minutes: Double, reference: [String]?) throws -> Outcome {
         var outcome = Outcome()
+        let stats = FirstScreen.scratch("soak-stats") + "/stats"
+        defer { _ = system("rm -rf '\(String(stats.dropLast(6)))'") }
         let tmux = try Tmux(columns: 120, rows: 40, command: command,
-                            environment: ["COLORTERM": "truecolor", "SWIFT_BACKTRACE": "interactive=no"])
+                            environment: ["COLORTERM": "truecolor", "SWIFT_BACKTRACE": "interactive=no", "PHOTOGRID_STATS": stats])
         guard try tmux.waitFor(seconds: 60, { $0.contains(" of ") }).0 else { throw BenchError("photogrid did not start: \(command)") }
         let children = try Tmux.command(["pgrep", "-P", "\(try tmux.pid())"])
         guard let pid = Int32(children.split(separator: "\n").first ?? "") else { throw BenchError("no photogrid process") }
@@ -90,29 +97,56 @@ enum Soak {
             if Clock.now() - lastSample > 1 {
                 lastSample = Clock.now()
                 guard kill(pid, 0) == 0 else { outcome.crashed = true; break }
-                outcome.peakKB = max(outcome.peakKB, residentKB(pid))
+                let resident = residentKB(pid)
+                outcome.peakKB = max(outcome.peakKB, resident)
+                if outcome.halfwayKB == 0 && Clock.now() > deadline - minutes * 30 { outcome.halfwayKB = resident }
+                outcome.endKB = resident
             }
         }
         guard !outcome.crashed else {
             print("  - photogrid died: \(try tmux.screen().split(separator: "\n").suffix(5).joined(separator: " / "))")
             return outcome
         }
-        // A known screen: the grid at 120x40, 4 columns, the first photo focused, no panel.
+        // A known screen: the grid at 120x40, 4 columns, the first photo focused, no panel. The
+        // status line must be on the last row: a screen drawn at an earlier size can carry the
+        // same status text, and tmux, resized this fast, sometimes leaves the terminal's size
+        // at an earlier one (the window is resized again then: only the terminal's SIGWINCH
+        // tells a program).
         try tmux.run(["resize-window", "-t", "t", "-x", "120", "-y", "40"])
         try tmux.send("Escape", "Escape")
         if detailsOpen { try tmux.send("i") }
         try tmux.send("g", "4")
-        let (settled, _) = try tmux.waitFor(seconds: 120) { screen in
-            let status = screen.split(separator: "\n").last { $0.contains(" of ") } ?? ""
-            return status.contains("1 of 10000") && status.contains("4 columns") && !status.contains("loading")
+        var settled = false
+        for _ in 0..<3 where !settled {
+            (settled, _) = try tmux.waitFor(seconds: 40) { screen in
+                let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+                guard lines.count >= 40 else { return false }
+                return lines[39].contains("1 of 10000") && lines[39].contains("4 columns") && !lines[39].contains("loading")
+            }
+            if !settled {
+                try tmux.run(["resize-window", "-t", "t", "-x", "119", "-y", "40"])
+                try tmux.run(["resize-window", "-t", "t", "-x", "120", "-y", "40"])
+            }
         }
+        usleep(500_000)                                  // past photogrid's repaint once resizing stops
         if !settled { outcome.wrongTiles.append("the final screen did not settle") }
         outcome.peakKB = max(outcome.peakKB, residentKB(pid))
         if let reference, settled { try compare(try tmux.screen(escapes: true), with: reference, into: &outcome) }
+        if !outcome.wrongTiles.isEmpty {
+            // Whose size is off: the window's own (tmux) or the terminal's as the program reads it.
+            let tty = try tmux.value("#{pane_tty}")
+            let pty = (try? Subprocess.run(["stty", "-F", tty, "size"]))
+                .map { String(decoding: $0.output, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? "" } ?? "?"
+            outcome.wrongTiles.append("pane \(try tmux.value("#{pane_width}x#{pane_height}")), terminal size (rows columns) \(pty)")
+        }
         try tmux.send("q")
         let (quit, _) = try tmux.waitFor(seconds: 30) { $0.contains("[exit 0]") }
         usleep(200_000)
         outcome.leftRunning = !quit || kill(pid, 0) == 0
+        if let text = try? FileReader.readText(stats),
+           let line = text.split(separator: "\n").first(where: { $0.hasPrefix("cache-peak-bytes ") }) {
+            outcome.cachePeakBytes = Int(line.split(separator: " ").last ?? "")
+        }
         return outcome
     }
 

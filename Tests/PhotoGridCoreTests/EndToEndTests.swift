@@ -112,8 +112,6 @@ import Testing
     /// The window resized 150 times as fast as tmux can, down to one row and one column and
     /// back, with keys in between: photogrid keeps up, quits cleanly, and ends with every tile of
     /// the last size drawn whole and in its place (compared with `--print` of the same screen).
-    /// A terminal can report a size before its screen has it; a repaint once the resizing stops
-    /// makes up for what was cut meanwhile.
     @Test func aStormOfResizesDownToOneCell() throws {
         let environment = ["COLORTERM": "truecolor"]
         // A small memory budget and no disk cache: tiles keep being made and drawn while the

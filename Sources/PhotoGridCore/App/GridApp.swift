@@ -11,11 +11,12 @@ final class GridApp {
     let capabilities: Capabilities
     var running = true
     var exitStatus: Int32 = 0
-    /// When to paint everything again once the window has stopped changing size (TTY.now ms).
+    /// When to look at the window's size again and paint everything once more, after it has
+    /// stopped changing (TTY.now ms). Defensive: of several SIGWINCH in quick succession one can
+    /// be lost, and a terminal busy resizing may cut what was drawn meanwhile; neither was seen
+    /// to leave a wrong screen once the soak waited for the last frame, but both are possible.
     var settleRepaintAt: Int?
-    /// How long a window must keep its size before that repaint. A terminal can report a new
-    /// size before its own screen has it (tmux does, resized quickly): what was drawn in between
-    /// may be cut, so once the resizing stops, everything is drawn once more.
+    /// How long a window must keep its size before that.
     static let settleMilliseconds = 150
 
     init(controller: GridController, mailbox: Mailbox, curses: Curses, capabilities: Capabilities) {
@@ -76,6 +77,10 @@ final class GridApp {
         _ = poll(&fds, 2, timeout)
         if let due = settleRepaintAt, TTY.now() >= due {
             settleRepaintAt = nil
+            if let size = TTY.windowSize(), size.columns != curses.size.columns || size.rows != curses.size.rows {
+                curses.resize(columns: size.columns, rows: size.rows)
+                controller.resize(to: GridApp.metrics(curses: curses, capabilities: capabilities))
+            }
             controller.repaint()
         }
     }

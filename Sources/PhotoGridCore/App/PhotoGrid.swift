@@ -38,6 +38,14 @@ public enum PhotoGrid {
         return result
     }
 
+    /// With PHOTOGRID_STATS naming a file, the memory cache's budget and the most it held, for
+    /// the soak (photogrid-bench soak, docs/reliability.md) to check the budget against.
+    private static func writeStats(_ cache: TileCache) {
+        guard let path = getenv("PHOTOGRID_STATS"), let file = fopen(path, "w") else { return }
+        fputs("cache-budget-bytes \(cache.limitBytes)\ncache-peak-bytes \(cache.peakBytes)\n", file)
+        fclose(file)
+    }
+
     /// What the terminal says of itself, for bug reports and for checking a new terminal.
     private static func probe(_ options: Options) throws -> Int32 {
         guard TTY.isTerminal(0), TTY.isTerminal(1) else { throw ExitError("--probe needs a terminal", status: 2) }
@@ -97,6 +105,7 @@ public enum PhotoGrid {
             status = try app.run()
         } catch { failure = error }
         session.pipeline.stop()
+        writeStats(session.cache)
         // Nothing of ours may stay: clear (for terminals without an alternate screen), give back
         // the private modes we changed, then let ncurses restore the rest.
         curses.clearAll()

@@ -15,6 +15,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         var oldest: Key?
         var newest: Key?
         var totalCost = 0
+        var peakCost = 0
         var limit: Int
     }
 
@@ -26,6 +27,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     }
 
     public var totalCost: Int { state.withLock { $0.totalCost } }
+    /// The most the entries ever cost at once (after eviction): what the soak checks the budget by.
+    public var peakCost: Int { state.withLock { $0.peakCost } }
     public var count: Int { state.withLock { $0.entries.count } }
     public var limit: Int { state.withLock { $0.limit } }
 
@@ -50,6 +53,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
             s.totalCost += cost
             MemoryCache.linkNewest(key, &s)
             while s.totalCost > s.limit, let oldest = s.oldest { MemoryCache.remove(oldest, &s) }
+            s.peakCost = max(s.peakCost, s.totalCost)
         }
     }
 
@@ -73,7 +77,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     }
 
     public func removeAll() {
-        state.withLock { s in s = State(limit: s.limit) }
+        state.withLock { s in s = State(peakCost: s.peakCost, limit: s.limit) }
     }
 
     private static func remove(_ key: Key, _ s: inout State) {

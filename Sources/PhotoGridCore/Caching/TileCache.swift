@@ -27,6 +27,8 @@ public final class TileCache: Sendable {
     }
 
     public var totalBytes: Int { store.totalCost }
+    /// The most the cache ever held at once.
+    public var peakBytes: Int { store.peakCost }
     public var limitBytes: Int { store.limit }
 
     public func tier(_ key: TierKey) -> DecodedImage? {
