@@ -6,7 +6,7 @@ Run from anywhere: python3 Tests/Fixtures/bad/make.py. It needs cjpeg and djpeg
 only whoever changes the corpus runs it. What photogrid must make of each file is in
 Tests/PhotoGridCoreTests/BadFilesTests.swift; why each case matters is in README.md.
 """
-import os, random, struct, subprocess, sys, zlib
+import os, random, struct, subprocess, zlib
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(os.path.dirname(os.path.dirname(here)))
