@@ -17,7 +17,9 @@ func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 func main(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
     let name = getenv("FUZZ_TARGET").map { String(cString: $0) } ?? ""
     guard let chosen = FuzzBodies.targets[name] else {
-        fputs("Fuzz: set FUZZ_TARGET to one of \(FuzzBodies.targets.keys.sorted().joined(separator: ", "))\n", stderr)
+        // write(2) rather than fputs(stderr): Swift 6 rejects libc's `stderr` global.
+        let message = "Fuzz: set FUZZ_TARGET to one of \(FuzzBodies.targets.keys.sorted().joined(separator: ", "))\n"
+        _ = message.utf8CString.withUnsafeBytes { write(2, $0.baseAddress, $0.count - 1) }
         return 2
     }
     body = chosen
