@@ -6,7 +6,7 @@ public enum RemoteCommand {
     public static func run(_ options: Options) -> Int32 {
         guard let text = options.url else { return PhotoGrid.main(options) }
         guard let url = RemoteURL(text) else {
-            PhotoGrid.printError("\(text): not an http or https URL")
+            PhotoGrid.printError("\(text): \(problem(with: text))")
             return 2
         }
         var configuration = HTTPFetcher.Configuration()
@@ -22,6 +22,17 @@ public enum RemoteCommand {
             guard !loaded.photos.isEmpty || !loaded.others.isEmpty else { throw ExitError("no photos at \(url)") }
             return source(loaded, fetcher: fetcher, connections: options.connections)
         }
+    }
+
+    /// Why `RemoteURL` refused a URL, in the words a user needs: a missing scheme gets the
+    /// URL it probably meant, an http URL without a usable host says so.
+    static func problem(with text: String) -> String {
+        let lower = text.lowercased()
+        if lower.hasPrefix("http://") || lower.hasPrefix("https://") { return "not a valid URL (no host, or a malformed one)" }
+        if !lower.contains("://") && !text.isEmpty && !text.hasPrefix("/") {
+            return "not an http or https URL (did you mean http://\(text)?)"
+        }
+        return "not an http or https URL"
     }
 
     /// The loaded gallery as the grid's photos; files it does not decode keep their places.
