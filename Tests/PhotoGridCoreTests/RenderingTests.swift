@@ -152,6 +152,20 @@ enum HalfBlockReader {
         }
     }
 
+    @Test func aLongReasonWrapsAboveTheName() {
+        #expect(Placeholder.lines(reason: "unsupported format (PNG)", name: "png-named-jpg.jpg", width: 20, rows: 10)
+                == ["unsupported format", "(PNG)", "png-named-jpg.jpg"])
+        #expect(Placeholder.lines(reason: "corrupt JPEG", name: "a.jpg", width: 20, rows: 10) == ["corrupt JPEG", "a.jpg"])
+        // Three lines at most; the last takes the rest, which cells() cuts with ~.
+        #expect(Placeholder.lines(reason: "one two three four five", name: "n", width: 5, rows: 10)
+                == ["one", "two", "three four five", "n"])
+        // A tile of two rows keeps one for the reason, a tile of one row only the reason.
+        #expect(Placeholder.lines(reason: "server said 404 (not found)", name: "n", width: 10, rows: 2) == ["server said 404 (not found)", "n"])
+        #expect(Placeholder.lines(reason: "corrupt JPEG", name: "n", width: 10, rows: 1) == ["corrupt JPEG"])
+        // Control characters in a reason (a server's words) are made inert before wrapping.
+        #expect(Placeholder.lines(reason: "said \u{1B}]0;x\u{07}", name: "n", width: 30, rows: 4) == ["said ^[]0;x^G", "n"])
+    }
+
     @Test func printedHalfBlockFramesArePlainLines() {
         let ops = [PaintOp(row: 0, column: 2, bytes: Array("ab".utf8), cells: 2),
                    PaintOp(row: 1, column: 0, bytes: Array("c".utf8), cells: 1),

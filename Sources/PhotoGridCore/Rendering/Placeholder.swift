@@ -17,4 +17,30 @@ public enum Placeholder {
             return Array((colour + line + "\u{1B}[0m").utf8)
         }
     }
+
+    /// A failed tile's lines: the reason, wrapped at spaces onto as many lines as the tile has
+    /// room for with the name below it ("unsupported format (PNG)" in a 20-cell tile would lose
+    /// what it is about if cut), then the file name, cut to one line.
+    public static func lines(reason: String, name: String, width: Int, rows: Int) -> [String] {
+        guard rows > 1 else { return [reason] }
+        return wrap(TerminalText.sanitize(reason), width: width, lines: min(3, rows - 1)) + [name]
+    }
+
+    /// Words onto lines of `width` cells, at most `lines` of them: the last line takes all that
+    /// is left, and `cells` cuts it (`~`), as it cuts a word longer than a line.
+    static func wrap(_ text: String, width: Int, lines: Int) -> [String] {
+        var result: [String] = []
+        var current = ""
+        for word in text.split(separator: " ").map(String.init) {
+            let joined = current.isEmpty ? word : current + " " + word
+            if current.isEmpty || TerminalText.width(joined) <= width || result.count == lines - 1 {
+                current = joined
+            } else {
+                result.append(current)
+                current = word
+            }
+        }
+        if !current.isEmpty { result.append(current) }
+        return result
+    }
 }

@@ -52,7 +52,7 @@ public struct PaintTile: Sendable {
         switch content {
         case .image(_, .cells(let lines)), .preview(_, .cells(let lines)): return Array(lines.prefix(rows))
         case .image, .preview: return []
-        case .failed(let reason): return Placeholder.cells(width: width, rows: rows, lines: [reason, name], colors: colors)
+        case .failed(let reason): return Placeholder.cells(width: width, rows: rows, lines: Placeholder.lines(reason: reason, name: name, width: width, rows: rows), colors: colors)
         case .loading: return Placeholder.cells(width: width, rows: rows, lines: [], colors: colors)
         }
     }
