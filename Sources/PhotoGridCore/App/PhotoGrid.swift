@@ -72,10 +72,11 @@ public enum PhotoGrid {
     }
 
     private static func interactive(_ options: Options, load: () throws -> GallerySource) throws -> Int32 {
+        // The folder or gallery first: "no such file or folder" helps more than "not a terminal".
+        let source = try load()
         guard TTY.isTerminal(0), TTY.isTerminal(1) else {
             throw ExitError("not a terminal: run photogrid in a terminal, or use --print to write one frame to stdout", status: 2)
         }
-        let source = try load()
         CrashGuard.saveModes()
         let replies = TerminalProbe.run()
         var capabilities = Capabilities.decide(replies: replies, window: TTY.windowSize(), environment: environment(),
