@@ -21,6 +21,35 @@ import Testing
         return false
     }
 
+    /// A terminal that draws no sixel picture over 1000x800 (xterm's default): the zoom view and
+    /// a one-column grid send pictures in pieces no larger, which together cover the view.
+    @Test func sixelPicturesStayWithinWhatTheTerminalDraws() throws {
+        let photos = try FolderScanner().scan(RawPath(Paths.gallery))
+        let session = GridSession(photos: photos, mode: .sixel(colors: 256), fit: .fill, cacheBytes: 256 << 20) {}
+        defer { session.pipeline.stop() }
+        var screen = ScreenMetrics(columns: 160, rows: 60)
+        (screen.maxImageWidth, screen.maxImageHeight) = (1000, 800)
+        let grid = GridController(title: "sample-gallery", session: session, screen: screen, columns: 1, modeName: "sixel")
+        func pictures(_ bytes: [UInt8]) -> [(width: Int, height: Int)] {
+            String(decoding: bytes, as: UTF8.self).matches(of: /"1;1;(\d+);(\d+)/).map { (Int($0.1)!, Int($0.2)!) }
+        }
+        for view in ["grid", "zoom"] {
+            if view == "zoom" { grid.handle(.enter) }
+            var drawn: [UInt8] = [], finished = false
+            for _ in 0..<2000 where !finished {              // at most 20 s
+                let frame = grid.frame()
+                drawn += frame.bytes
+                finished = frame.tilesLoading == 0 && !pictures(drawn).isEmpty
+                usleep(10_000)
+            }
+            #expect(finished, "\(view): never finished")
+            let sizes = pictures(drawn)
+            #expect(sizes.allSatisfy { $0.width <= 1000 && $0.height <= 800 }, "\(view): \(sizes)")
+            // The 1590-pixel-wide view (less a cell) needs pieces side by side.
+            #expect(sizes.reduce(0) { $0 + $1.width * $1.height } > 1000 * 800, "\(view): \(sizes)")
+        }
+    }
+
     @Test func leavingTheZoomViewFocusesThePhotoItShowedLast() throws {
         let grid = try controller(columns: 4)
         defer { grid.session.pipeline.stop() }

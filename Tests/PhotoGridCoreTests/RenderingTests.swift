@@ -93,26 +93,55 @@ enum HalfBlockReader {
         let source = TestImages.gradient(width: 1000, height: 1010)
         var request = TileRequest(photo: 0, width: 1000, height: 1010, fit: .fit, mode: .sixel(colors: 256),
                                   crop: CropRegion(x: 0, y: 0, width: 1, height: 1))
-        request.bandCellHeight = 20
+        request.sixelCut = SixelCut(cellWidth: 10, cellHeight: 20)
+        request.encodeInBands = true
         let tile = TileEncoder().encode(source, for: request)
         guard case .sixelBands(let bands) = tile else { Issue.record("not banded"); return }
         #expect(bands.count == WorkerThreads.cores)
         #expect(bands.first?.row == 0)
         var y = 0
         for band in bands {
-            #expect(band.row * 20 == y)                      // each band starts where the last ended, on a cell row
+            #expect(band.row * 20 == y && band.column == 0)  // each band starts where the last ended, on a cell row
             let back = try #require(Sixel.decode(band.bytes))
             #expect(back.width == 1000)
-            let part = RGBImage(width: 1000, height: back.height,
-                                pixels: Array(source.pixels[(y * 3000)..<((y + back.height) * 3000)]))
-            #expect(TestImages.meanAbsoluteError(part, back) < 6)
+            #expect(TestImages.meanAbsoluteError(source.region(x: 0, y: y, width: 1000, height: back.height), back) < 6)
             y += back.height
         }
         #expect(y == 1010)
-        // Small pictures stay in one piece.
+        // Small pictures stay in one piece, and so do grid tiles of any size where the terminal sets no limit.
         var small = TileRequest(photo: 0, width: 100, height: 100, fit: .fit, mode: .sixel(colors: 256))
-        small.bandCellHeight = 20
+        small.sixelCut = SixelCut(cellWidth: 10, cellHeight: 20)
+        small.encodeInBands = true
         if case .sixel = TileEncoder().encode(TestImages.gradient(width: 100, height: 100), for: small) {} else { Issue.record("banded") }
+        var grid = TileRequest(photo: 0, width: 1180, height: 1180, fit: .fill, mode: .sixel(colors: 256))
+        grid.sixelCut = SixelCut(cellWidth: 10, cellHeight: 20)
+        if case .sixel = TileEncoder().encode(TestImages.gradient(width: 1180, height: 1180), for: grid) {} else { Issue.record("cut") }
+    }
+
+    /// xterm's default limit (XTSMGRAPHICS says 1000x800 in a 120x40 window of 10x20 cells): it
+    /// draws nothing of a wider picture, so the zoom view's 1200x780 goes in pieces side by side.
+    @Test(arguments: [true, false])
+    func picturesLargerThanTheTerminalDrawsComeInPiecesThatFit(zoom: Bool) throws {
+        let (width, height) = zoom ? (1200, 780) : (1180, 1180)
+        let source = TestImages.gradient(width: width, height: height)
+        var request = TileRequest(photo: 0, width: width, height: height, fit: .fit, mode: .sixel(colors: 256),
+                                  crop: CropRegion(x: 0, y: 0, width: 1, height: 1))
+        request.sixelCut = SixelCut(cellWidth: 10, cellHeight: 20, maxWidth: 1000, maxHeight: 800)
+        request.encodeInBands = zoom
+        guard case .sixelBands(let pieces) = TileEncoder().encode(source, for: request) else { Issue.record("one piece"); return }
+        #expect(pieces.count == (zoom ? 2 * max(2, WorkerThreads.cores) : 4))
+        var covered = RGBImage(width: width, height: height, fill: RGB(255, 0, 255))
+        var area = 0
+        for piece in pieces {
+            let back = try #require(Sixel.decode(piece.bytes))
+            #expect(back.width <= 1000 && back.height <= 800, "a piece of \(back.width)x\(back.height)")
+            let (x, y) = (piece.column * 10, piece.row * 20)
+            #expect(TestImages.meanAbsoluteError(source.region(x: x, y: y, width: back.width, height: back.height), back) < 6)
+            covered.draw(back, atX: x, y: y)
+            area += back.width * back.height
+        }
+        #expect(area == width * height)                     // no overlaps, and with the next line no holes
+        #expect(TestImages.meanAbsoluteError(source, covered) < 6)
     }
 
     @Test(arguments: [HalfBlock.Colors.trueColor, .palette256])

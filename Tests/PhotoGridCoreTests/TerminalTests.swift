@@ -78,6 +78,20 @@ import Testing
         #expect(nothing.cellWidth == 10 && nothing.cellHeight == 20)
     }
 
+    /// xterm with its default maxGraphicSize answers 1000x800 in a 1200x800 window and draws
+    /// nothing wider: the limit reaches the screen's metrics, which cut pictures to it.
+    @Test func theLargestSixelPictureComesFromXTSMGRAPHICS() {
+        let window = TTY.WindowSize(columns: 120, rows: 40, pixelWidth: 1200, pixelHeight: 800)
+        let limited = TerminalReplies.parse(Array("\u{1B}[?2;0;1000;800S\u{1B}[?63;1;2;4c".utf8)).replies
+        let caps = Capabilities.decide(replies: limited, window: window, environment: [:], choice: .auto)
+        #expect(caps.maxImageWidth == 1000 && caps.maxImageHeight == 800)
+        // No answer, an answer smaller than a cell, or half-block mode: no limit.
+        #expect(Capabilities.decide(replies: xterm, window: window, environment: [:], choice: .auto).maxImageWidth == 0)
+        let tiny = TerminalReplies.parse(Array("\u{1B}[?2;0;0;0S\u{1B}[?63;1;2;4c".utf8)).replies
+        #expect(Capabilities.decide(replies: tiny, window: window, environment: [:], choice: .auto).maxImageWidth == 0)
+        #expect(Capabilities.decide(replies: limited, window: window, environment: [:], choice: .halfblock).maxImageWidth == 0)
+    }
+
     @Test func halfBlocksWithoutSixelAndColourDepthFromCOLORTERM() {
         let tmux = TerminalReplies.parse(Array("\u{1B}[?1;2c".utf8)).replies
         #expect(Capabilities.decide(replies: tmux, window: nil, environment: ["COLORTERM": "truecolor"], choice: .auto).mode == .halfBlock(.trueColor))

@@ -107,6 +107,8 @@ final class GridApp {
         if let w = TTY.windowSize(), w.pixelWidth >= w.columns, w.pixelHeight >= w.rows, w.pixelWidth > 0 {
             cell = (w.pixelWidth / w.columns, w.pixelHeight / w.rows)
         }
-        return ScreenMetrics(columns: size.columns, rows: size.rows, cellWidth: cell.0, cellHeight: cell.1)
+        var metrics = ScreenMetrics(columns: size.columns, rows: size.rows, cellWidth: cell.0, cellHeight: cell.1)
+        (metrics.maxImageWidth, metrics.maxImageHeight) = (capabilities.maxImageWidth, capabilities.maxImageHeight)
+        return metrics
     }
 }

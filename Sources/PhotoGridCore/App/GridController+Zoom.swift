@@ -20,12 +20,15 @@ extension GridController {
             guard session.pipeline.hasReadInfo(state.photo) else { return nil }
             let whole = ZoomGeometry(region: CropRegion(x: 0, y: 0, width: 1, height: 1), width: area.width, height: area.height,
                                      column: 0, row: 0)
-            return (TileRequest(photo: state.photo, width: area.width, height: area.height, fit: .fit, mode: session.mode), whole)
+            var request = TileRequest(photo: state.photo, width: area.width, height: area.height, fit: .fit, mode: session.mode)
+            request.sixelCut = session.mode.isSixel ? screen.sixelCut : nil
+            return (request, whole)
         }
         let geometry = ZoomGeometry.compute(state: &state, area: area, cell: cell, image: shape)
         var request = TileRequest(photo: state.photo, width: geometry.width, height: geometry.height, fit: .fit,
                                   mode: session.mode, crop: geometry.region)
-        request.bandCellHeight = cell.height
+        request.sixelCut = session.mode.isSixel ? screen.sixelCut : nil
+        request.encodeInBands = true
         return (request, geometry)
     }
 

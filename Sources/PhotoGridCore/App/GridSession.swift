@@ -37,8 +37,10 @@ public final class GridSession {
     public func request(_ index: Int, frame: TileFrame, visibleRows: Int, screen: ScreenMetrics) -> TileRequest {
         switch mode {
         case .sixel:
-            return TileRequest(photo: index, width: frame.width * screen.cellWidth, height: frame.height * screen.cellHeight,
-                               fit: fit, mode: mode, keptRows: visibleRows * screen.cellHeight)
+            var request = TileRequest(photo: index, width: frame.width * screen.cellWidth, height: frame.height * screen.cellHeight,
+                                      fit: fit, mode: mode, keptRows: visibleRows * screen.cellHeight)
+            request.sixelCut = screen.sixelCut
+            return request
         case .halfBlock:
             return TileRequest(photo: index, width: frame.width, height: frame.height * 2, fit: fit, mode: mode,
                                keptRows: visibleRows * 2)

@@ -64,6 +64,7 @@ public enum PhotoGrid {
                 + ", CSI 14 t: " + (replies.textAreaSize.map { "\($0.width)x\($0.height)" } ?? "no answer")
                 + ", XTSMGRAPHICS geometry: " + (replies.graphicsSize.map { "\($0.width)x\($0.height)" } ?? "no answer"),
             "cell: \(caps.cellWidth)x\(caps.cellHeight) pixels (from \(caps.cellSizeSource))",
+            "largest sixel picture: " + (caps.maxImageWidth > 0 ? "\(caps.maxImageWidth)x\(caps.maxImageHeight) (larger ones go in pieces)" : "not said"),
             "mode: \(caps.mode)",
         ]
         if !replies.other.isEmpty { lines.append("other input: \(replies.other.count) bytes") }

@@ -4,12 +4,18 @@ public struct ScreenMetrics: Hashable, Sendable {
     public var rows: Int
     public var cellWidth: Int
     public var cellHeight: Int
+    /// The largest sixel picture the terminal draws, 0 where it did not say.
+    public var maxImageWidth = 0, maxImageHeight = 0
 
     public init(columns: Int, rows: Int, cellWidth: Int = 10, cellHeight: Int = 20) {
         self.columns = columns
         self.rows = rows
         self.cellWidth = max(1, cellWidth)
         self.cellHeight = max(1, cellHeight)
+    }
+
+    public var sixelCut: SixelCut {
+        SixelCut(cellWidth: cellWidth, cellHeight: cellHeight, maxWidth: maxImageWidth, maxHeight: maxImageHeight)
     }
 }
 

@@ -23,8 +23,10 @@ public struct TileEncoder: TileEncoding {
         case .sixel(let colors):
             // A preview is soft and short-lived: undithered, it encodes in two thirds of the time.
             let diffusion: Sixel.Diffusion = request.isPreview ? .none : .floydSteinberg
-            if request.bandCellHeight > 0, image.width * image.height >= TileEncoder.bandedPixels {
-                return .sixelBands(TileEncoder.bands(image, colors: colors, diffusion: diffusion, cellHeight: request.bandCellHeight))
+            if let cut = request.sixelCut,
+               cut.isTooLarge(width: image.width, height: image.height)
+                || request.encodeInBands && image.width * image.height >= TileEncoder.bandedPixels {
+                return .sixelBands(TileEncoder.pieces(image, colors: colors, diffusion: diffusion, cut: cut))
             }
             // libsixel fails only on an empty image or no memory; an empty tile draws nothing.
             return .sixel((try? Sixel.encode(image, colors: colors, diffusion: diffusion)) ?? [])
@@ -40,22 +42,33 @@ extension TileEncoder {
     /// large terminal is three.
     static let bandedPixels = 1_000_000
 
-    /// The picture cut at cell rows into one band per core, each encoded with its own palette.
-    static func bands(_ image: RGBImage, colors: Int, diffusion: Sixel.Diffusion, cellHeight: Int) -> [SixelBand] {
-        let cellRows = (image.height + cellHeight - 1) / cellHeight
-        let count = max(1, min(WorkerThreads.cores, cellRows))
-        let starts = (0...count).map { min(image.height, ($0 * cellRows / count) * cellHeight) }
-        let parts = (0..<count).map { k in
-            (row: starts[k] / cellHeight,
-             image: RGBImage(width: image.width, height: starts[k + 1] - starts[k],
-                             pixels: Array(image.pixels[(starts[k] * image.width * 3)..<(starts[k + 1] * image.width * 3)])))
+    /// The picture cut on cells into pieces the terminal draws (no larger than `cut` says), and
+    /// into at least one band of rows per core, each piece encoded with its own palette, at once.
+    static func pieces(_ image: RGBImage, colors: Int, diffusion: Sixel.Diffusion, cut: SixelCut) -> [SixelBand] {
+        let cellRows = (image.height + cut.cellHeight - 1) / cut.cellHeight
+        let cellColumns = (image.width + cut.cellWidth - 1) / cut.cellWidth
+        let bandCount = max(min(WorkerThreads.cores, cellRows), cut.pieceRows.map { (cellRows + $0 - 1) / $0 } ?? 1)
+        let columnCount = cut.pieceColumns.map { (cellColumns + $0 - 1) / $0 } ?? 1
+        // Pixel edges on cell boundaries, spread evenly: band k covers rows rowEdges[k]..<rowEdges[k + 1].
+        let rowEdges = (0...bandCount).map { min(image.height, ($0 * cellRows / bandCount) * cut.cellHeight) }
+        let columnEdges = (0...columnCount).map { min(image.width, ($0 * cellColumns / columnCount) * cut.cellWidth) }
+        var found: [(band: Int, column: Int)] = []
+        for band in 0..<bandCount where rowEdges[band] < rowEdges[band + 1] {
+            for column in 0..<columnCount where columnEdges[column] < columnEdges[column + 1] { found.append((band, column)) }
         }
+        let places = found
         let results = Locked<[Int: [UInt8]]>([:])
-        DispatchQueue.concurrentPerform(iterations: parts.count) { k in
-            let bytes = (try? Sixel.encode(parts[k].image, colors: colors, diffusion: diffusion)) ?? []
+        DispatchQueue.concurrentPerform(iterations: places.count) { k in
+            let (band, column) = places[k]
+            let piece = image.region(x: columnEdges[column], y: rowEdges[band], width: columnEdges[column + 1] - columnEdges[column],
+                                     height: rowEdges[band + 1] - rowEdges[band])
+            let bytes = (try? Sixel.encode(piece, colors: colors, diffusion: diffusion)) ?? []
             results.withLock { $0[k] = bytes }
         }
         let encoded = results.withLock { $0 }
-        return parts.indices.map { SixelBand(row: parts[$0].row, bytes: encoded[$0] ?? []) }
+        return places.indices.map { k in
+            SixelBand(row: rowEdges[places[k].band] / cut.cellHeight, column: columnEdges[places[k].column] / cut.cellWidth,
+                      bytes: encoded[k] ?? [])
+        }
     }
 }

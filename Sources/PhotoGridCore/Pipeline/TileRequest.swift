@@ -40,6 +40,28 @@ public enum Tier: Int, CaseIterable, Comparable, Hashable, Sendable {
     public static func < (a: Tier, b: Tier) -> Bool { a.rawValue < b.rawValue }
 }
 
+/// A terminal's cell in pixels, and the largest sixel picture it draws (XTSMGRAPHICS), 0 where
+/// it did not say. xterm draws nothing of a picture wider or taller than that (1000x1000 unless
+/// its maxGraphicSize resource says otherwise), so larger pictures go as pieces side by side.
+public struct SixelCut: Hashable, Sendable {
+    public var cellWidth: Int, cellHeight: Int
+    public var maxWidth: Int, maxHeight: Int
+
+    public init(cellWidth: Int, cellHeight: Int, maxWidth: Int = 0, maxHeight: Int = 0) {
+        self.cellWidth = max(1, cellWidth); self.cellHeight = max(1, cellHeight)
+        self.maxWidth = max(0, maxWidth); self.maxHeight = max(0, maxHeight)
+    }
+
+    /// Cell columns and rows a piece may span: whole cells, and room for libsixel rounding a
+    /// picture's height up to six pixels.
+    var pieceColumns: Int? { maxWidth > 0 ? max(1, maxWidth / cellWidth) : nil }
+    var pieceRows: Int? { maxHeight > 0 ? max(1, (maxHeight - 5) / cellHeight) : nil }
+
+    func isTooLarge(width: Int, height: Int) -> Bool {
+        (maxWidth > 0 && width > (pieceColumns ?? 0) * cellWidth) || (maxHeight > 0 && height > (pieceRows ?? 0) * cellHeight)
+    }
+}
+
 /// One photo at one tier.
 public struct TierKey: Hashable, Sendable {
     public var photo: Int
@@ -71,9 +93,11 @@ public struct TileRequest: Hashable, Sendable {
     public var keptRows: Int
     /// A soft first picture from the EXIF thumbnail, shown until the real one is ready.
     public var isPreview: Bool
-    /// A cell's height in the mode's pixels, when a large sixel picture may be encoded in bands
-    /// (which must start on cell rows); 0 for one piece.
-    public var bandCellHeight = 0
+    /// Where a sixel picture may be cut into pieces (on cells) and the largest piece the terminal
+    /// draws; nil for one piece whatever its size (--print).
+    public var sixelCut: SixelCut?
+    /// A large sixel picture (the zoom view's) is encoded in bands, one per core, for speed.
+    public var encodeInBands = false
 
     public init(photo: Int, width: Int, height: Int, fit: FitMode, mode: RenderMode, keptRows: Int? = nil,
                 isPreview: Bool = false, crop: CropRegion? = nil) {

@@ -44,6 +44,15 @@ public struct RGBImage: Sendable, Equatable {
         return RGBImage(width: width, height: kept, pixels: Array(pixels[0..<(kept * width * 3)]))
     }
 
+    /// The rectangle at (x, y) of `width` x `height`, which must lie inside the image.
+    public func region(x: Int, y: Int, width w: Int, height h: Int) -> RGBImage {
+        precondition(x >= 0 && y >= 0 && w >= 0 && h >= 0 && x + w <= width && y + h <= height, "region outside the image")
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(w * h * 3)
+        for row in y..<(y + h) { bytes += pixels[((row * width + x) * 3)..<((row * width + x + w) * 3)] }
+        return RGBImage(width: w, height: h, pixels: bytes)
+    }
+
     /// Copies `image` into this one with its top-left corner at (x, y), clipped to the bounds.
     public mutating func draw(_ image: RGBImage, atX x: Int, y: Int) {
         let x0 = max(0, x), x1 = min(width, x + image.width)

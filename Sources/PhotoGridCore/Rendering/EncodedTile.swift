@@ -2,8 +2,9 @@
 public enum EncodedTile: Sendable {
     /// One DCS sixel sequence, drawn from the cursor position.
     case sixel([UInt8])
-    /// A large picture as sixel bands encoded side by side on several cores, each drawn from
-    /// its cell row below the picture's top.
+    /// A large picture as sixel pieces, encoded at once on several cores, each drawn from its
+    /// cell below and right of the picture's top-left: bands of rows, and, where the terminal
+    /// draws nothing that wide, pieces side by side.
     case sixelBands([SixelBand])
     /// One line of bytes per cell row, each drawing the tile's width in cells.
     case cells([[UInt8]])
@@ -19,16 +20,17 @@ public enum EncodedTile: Sendable {
     /// What to write, and where, in cell rows from the picture's top.
     public var sixelParts: [SixelBand]? {
         switch self {
-        case .sixel(let bytes): return [SixelBand(row: 0, bytes: bytes)]
+        case .sixel(let bytes): return [SixelBand(row: 0, column: 0, bytes: bytes)]
         case .sixelBands(let bands): return bands
         case .cells: return nil
         }
     }
 }
 
-/// One band of a sixel picture.
+/// One piece of a sixel picture.
 public struct SixelBand: Sendable {
-    /// Cell rows below the picture's top where the band starts.
+    /// Cell rows below the picture's top, and cell columns right of its left edge, where the piece starts.
     public var row: Int
+    public var column: Int
     public var bytes: [UInt8]
 }

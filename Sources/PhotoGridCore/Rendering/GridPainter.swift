@@ -73,9 +73,9 @@ extension PaintTile {
         var ops: [PaintOp]
         switch content {
         case .image(_, let tile) where tile.sixelParts != nil:
-            ops = tile.sixelParts!.map { PaintOp(row: row + $0.row, column: column, bytes: $0.bytes) }
+            ops = tile.sixelParts!.map { PaintOp(row: row + $0.row, column: column + $0.column, bytes: $0.bytes) }
         case .preview(_, let tile) where tile.sixelParts != nil:
-            ops = tile.sixelParts!.map { PaintOp(row: row + $0.row, column: column, bytes: $0.bytes) }
+            ops = tile.sixelParts!.map { PaintOp(row: row + $0.row, column: column + $0.column, bytes: $0.bytes) }
         default:
             ops = cellLines(colors: colors).enumerated().map {
                 PaintOp(row: row + $0.offset, column: column, bytes: $0.element, cells: width)

@@ -46,7 +46,7 @@ public struct ViewPainter {
             if case .cells(let lines) = tile {
                 for (i, line) in lines.prefix(rows).enumerated() { out += GridPainter.moveTo(row: row + i, column: column) + line }
             } else {
-                for band in tile.sixelParts ?? [] { out += GridPainter.moveTo(row: row + band.row, column: column) + band.bytes }
+                for band in tile.sixelParts ?? [] { out += GridPainter.moveTo(row: row + band.row, column: column + band.column) + band.bytes }
             }
         case .failed(let reason):
             out += centred(reason, areaColumns: areaColumns, areaRows: areaRows)

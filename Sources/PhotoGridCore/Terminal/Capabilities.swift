@@ -11,6 +11,8 @@ public struct Capabilities: Sendable, Equatable {
     public var cellHeight: Int
     /// Where the cell size came from, for `--debug` and the docs.
     public var cellSizeSource: String
+    /// The largest sixel picture the terminal draws (XTSMGRAPHICS), 0 where it did not say.
+    public var maxImageWidth = 0, maxImageHeight = 0
     /// Sent after start-up and at exit.
     public var enterSequence: [UInt8] = []
     public var exitSequence: [UInt8] = []
@@ -37,6 +39,10 @@ public struct Capabilities: Sendable, Equatable {
         var caps = Capabilities(mode: sixel ? .sixel(colors: registers) : .halfBlock(colors),
                                 cellWidth: width, cellHeight: height, cellSizeSource: source)
         if sixel {
+            // A limit smaller than a cell would be a misreading: ignore it rather than draw nothing.
+            if let limit = replies.graphicsSize, limit.width >= width, limit.height >= height {
+                (caps.maxImageWidth, caps.maxImageHeight) = (limit.width, limit.height)
+            }
             // Images must be drawn at the cursor (sixel display mode off) and keep their own palette.
             if replies.privateModes[80] == 1 {
                 caps.enterSequence += Array("\u{1B}[?80l".utf8); caps.exitSequence += Array("\u{1B}[?80h".utf8)
