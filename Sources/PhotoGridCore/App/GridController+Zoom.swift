@@ -21,13 +21,13 @@ extension GridController {
             let whole = ZoomGeometry(region: CropRegion(x: 0, y: 0, width: 1, height: 1), width: area.width, height: area.height,
                                      column: 0, row: 0)
             var request = TileRequest(photo: state.photo, width: area.width, height: area.height, fit: .fit, mode: session.mode)
-            request.sixelCut = session.mode.isSixel ? screen.sixelCut : nil
+            request.sixelCut = screen.sixelCut
             return (request, whole)
         }
         let geometry = ZoomGeometry.compute(state: &state, area: area, cell: cell, image: shape)
         var request = TileRequest(photo: state.photo, width: geometry.width, height: geometry.height, fit: .fit,
                                   mode: session.mode, crop: geometry.region)
-        request.sixelCut = session.mode.isSixel ? screen.sixelCut : nil
+        request.sixelCut = screen.sixelCut
         request.encodeInBands = true
         return (request, geometry)
     }

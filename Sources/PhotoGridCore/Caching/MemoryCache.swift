@@ -1,4 +1,3 @@
-
 /// A byte-budgeted least-recently-used cache that answers synchronously, so that a hit paints in
 /// the same frame. Lock-guarded rather than an actor: the event loop reads it directly and the
 /// workers write to it.

@@ -1,4 +1,3 @@
-
 /// Decoded tier images, EXIF thumbnails and terminal-ready tiles, under one byte budget with
 /// least-recently-used eviction across all of them, so that no kind starves the others.
 public final class TileCache: Sendable {
@@ -73,7 +72,6 @@ public final class TileCache: Sendable {
     public func store(thumbnail image: RGBImage, for photo: Int) { store.set(.image(image), for: .thumbnail(photo), cost: image.byteCount) }
     public func store(_ tile: EncodedTile, for request: TileRequest) { store.set(.encoded(tile), for: .encoded(request), cost: tile.byteCount) }
 
-    /// On memory pressure: the least recently used half goes.
     /// Drops everything made from the photo: its file changed.
     public func forget(photo: Int) {
         store.removeAll { key in
@@ -86,6 +84,7 @@ public final class TileCache: Sendable {
         zoomKeys.withLock { $0.removeAll { $0.0.photo == photo } }
     }
 
+    /// On memory pressure: the least recently used half goes.
     public func evictOldestHalf() { store.trim(toFraction: 0.5) }
 
     public func removeAll() { store.removeAll() }

@@ -34,7 +34,7 @@ public struct FileStamp: Hashable, Sendable {
         self.modified = modified
     }
 
-    init(_ info: stat) {
+    public init(_ info: stat) {
         self.init(size: Int(info.st_size), modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
     }
 

@@ -300,11 +300,10 @@ public final class TilePipeline: @unchecked Sendable {
     }
 
     private func recheckFiles(_ indexes: [Int]) {
-        var changed: [Int] = []
-        for index in Set(indexes) where photos[index].stamp != nil {
-            let now = FileStamp.of(photos[index].path)
-            if locked({ stamps[index] }) != now { changed.append(index) }
-            locked { stamps[index] = now }
+        let now = Set(indexes).filter { photos[$0].stamp != nil }.map { ($0, FileStamp.of(photos[$0].path)) }
+        let changed = locked {
+            defer { for (index, stamp) in now { stamps[index] = stamp } }
+            return now.filter { stamps[$0.0] != $0.1 }.map(\.0)
         }
         guard !changed.isEmpty else { return }
         for index in changed { cache.forget(photo: index) }

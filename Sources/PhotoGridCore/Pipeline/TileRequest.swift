@@ -94,7 +94,7 @@ public struct TileRequest: Hashable, Sendable {
     /// A soft first picture from the EXIF thumbnail, shown until the real one is ready.
     public var isPreview: Bool
     /// Where a sixel picture may be cut into pieces (on cells) and the largest piece the terminal
-    /// draws; nil for one piece whatever its size (--print).
+    /// draws (read in sixel mode only); nil for one piece whatever its size (--print).
     public var sixelCut: SixelCut?
     /// A large sixel picture (the zoom view's) is encoded in bands, one per core, for speed.
     public var encodeInBands = false

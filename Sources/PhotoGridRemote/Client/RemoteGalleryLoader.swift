@@ -81,8 +81,10 @@ public struct RemoteGalleryLoader {
             photos += manifest.photos
             next = manifest.next
         }
-        if photos.count > limits.photos { cut = true }
-        if photos.count > limits.photos { photos.removeLast(photos.count - limits.photos) }
+        if photos.count > limits.photos {
+            cut = true
+            photos.removeLast(photos.count - limits.photos)
+        }
         // Pages must not repeat a photo: its id names its tiles and cache entries.
         var ids = Set<String>()
         photos = photos.filter { ids.insert($0.id).inserted }

@@ -41,7 +41,7 @@ final class ConfinedFile: Sendable {
         }
         size = Int(info.st_size)
         inode = UInt64(info.st_ino)
-        modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        modified = FileStamp(info).modified
         descriptor = Locked(fd)
     }
 
