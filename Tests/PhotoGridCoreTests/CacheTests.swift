@@ -39,9 +39,38 @@ import Testing
         #expect(cache.totalBytes <= 10_000)
         #expect(cache.tier(key) == nil)                                            // the oldest went first
         #expect(cache.encoded(request) != nil && cache.thumbnail(1) != nil)
-        // Recency now, oldest first: preview tile (3,000), tile (4,000), thumbnail (1,200).
-        cache.evictOldestHalf()
-        #expect(cache.totalBytes == 1_200 && cache.thumbnail(1) != nil)
+    }
+
+    @Test func memoryPressureHalvesTheBudgetAndWhatIsLeastWantedGoes() {
+        let megabyte = 1 << 20
+        let cache = TileCache(limitBytes: 64 * megabyte)
+        let tiles = (0..<8).map { TileRequest(photo: $0, width: 40, height: 40, fit: .fill, mode: .halfBlock(.trueColor)) }
+        for tile in tiles { cache.store(.cells([[UInt8](repeating: 0, count: 6 * megabyte)]), for: tile) }   // 48 MB
+        // The screen needs the two oldest: they stay, and the next oldest go instead.
+        cache.protect(encoded: [tiles[0], tiles[1]], thumbnails: [])
+        cache.halveBudget()
+        #expect(cache.limitBytes == 32 * megabyte && cache.totalBytes <= 32 * megabyte)
+        #expect(cache.hasEncoded(tiles[0]) && cache.hasEncoded(tiles[1]) && !cache.hasEncoded(tiles[2]))
+        #expect(cache.hasEncoded(tiles[7]))
+        // Never below the smallest budget, however often the pressure comes.
+        for _ in 0..<5 { cache.halveBudget() }
+        #expect(cache.limitBytes == TileCache.smallestBudget && cache.totalBytes <= TileCache.smallestBudget)
+        #expect(cache.hasEncoded(tiles[0]) && cache.hasEncoded(tiles[1]))
+    }
+
+    @Test func somethingUnwantedNeverPushesOutWhatIsWanted() {
+        let cache = TileCache(limitBytes: 10_000)
+        let tiles = (0..<4).map { TileRequest(photo: $0, width: 40, height: 40, fit: .fill, mode: .halfBlock(.trueColor)) }
+        cache.protect(encoded: [tiles[0], tiles[1]], thumbnails: [])
+        cache.store(.cells([[UInt8](repeating: 0, count: 4_000)]), for: tiles[0])
+        cache.store(.cells([[UInt8](repeating: 0, count: 4_000)]), for: tiles[1])
+        // A third tile, not wanted, does not fit beside them: it is the one not kept.
+        cache.store(.cells([[UInt8](repeating: 0, count: 4_000)]), for: tiles[2])
+        #expect(cache.hasEncoded(tiles[0]) && cache.hasEncoded(tiles[1]) && !cache.hasEncoded(tiles[2]))
+        // Wanted now instead of the first: the first goes.
+        cache.protect(encoded: [tiles[1], tiles[3]], thumbnails: [])
+        cache.store(.cells([[UInt8](repeating: 0, count: 4_000)]), for: tiles[3])
+        #expect(!cache.hasEncoded(tiles[0]) && cache.hasEncoded(tiles[1]) && cache.hasEncoded(tiles[3]))
     }
 
     @Test func atMostThreeZoomImagesAreKept() {

@@ -12,9 +12,10 @@ enum Caches {
         return DiskTierStore(cache: cache)
     }
 
-    /// Halves the memory cache when the system runs short, as the iOS apps do on a memory warning.
+    /// Halves the memory budget when the system runs short, as the iOS apps empty caches on a memory
+    /// warning; the pipeline then plans for the smaller budget instead of remaking what it lost.
     static func watchPressure(on cache: TileCache) -> MemoryPressureWatcher {
-        MemoryPressureWatcher { _ in cache.evictOldestHalf() }
+        MemoryPressureWatcher { _ in cache.halveBudget() }
     }
 
     /// The absolute, link-free form of a path, so that disk cache keys are the same from

@@ -1,6 +1,12 @@
 /// A byte-budgeted least-recently-used cache that answers synchronously, so that a hit paints in
 /// the same frame. Lock-guarded rather than an actor: the event loop reads it directly and the
 /// workers write to it.
+///
+/// Keys can be *protected*: what the screen and its planned prefetches need. Eviction takes
+/// unprotected entries first, oldest first, so making something less wanted never pushes out
+/// something more wanted (which would be made again, and push out the next: a livelock when the
+/// budget is small). Protected entries go only when nothing else is left; the owner keeps their
+/// total within the limit (`TilePipeline`'s plan).
 public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private struct Entry {
         var value: Value
@@ -16,6 +22,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         var totalCost = 0
         var peakCost = 0
         var limit: Int
+        var protected: Set<Key> = []
     }
 
     private let state: Locked<State>
@@ -44,6 +51,20 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     /// Whether the key is held, without touching its age.
     public func contains(_ key: Key) -> Bool { state.withLock { $0.entries[key] != nil } }
 
+    /// What the entry costs, if held, without touching its age.
+    public func cost(of key: Key) -> Int? { state.withLock { $0.entries[key]?.cost } }
+
+    /// Replaces the set of keys that are evicted only when nothing unprotected is left.
+    public func protect(_ keys: Set<Key>) { state.withLock { $0.protected = keys } }
+
+    /// A new limit (memory pressure halves it); entries over it go at once, unprotected first.
+    public func setLimit(_ limit: Int) {
+        state.withLock { s in
+            s.limit = max(0, limit)
+            MemoryCache.evict(&s, downTo: s.limit, sparing: nil)
+        }
+    }
+
     public func set(_ value: Value, for key: Key, cost: Int) {
         state.withLock { s in
             if s.entries[key] != nil { MemoryCache.remove(key, &s) }
@@ -51,7 +72,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
             s.entries[key] = Entry(value: value, cost: cost)
             s.totalCost += cost
             MemoryCache.linkNewest(key, &s)
-            while s.totalCost > s.limit, let oldest = s.oldest { MemoryCache.remove(oldest, &s) }
+            MemoryCache.evict(&s, downTo: s.limit, sparing: key)
             s.peakCost = max(s.peakCost, s.totalCost)
         }
     }
@@ -63,8 +84,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     /// Drops the least recently used entries until at most `fraction` of the current cost is left.
     public func trim(toFraction fraction: Double) {
         state.withLock { s in
-            let target = Int(Double(s.totalCost) * fraction)
-            while s.totalCost > target, let oldest = s.oldest { MemoryCache.remove(oldest, &s) }
+            MemoryCache.evict(&s, downTo: Int(Double(s.totalCost) * fraction), sparing: nil)
         }
     }
 
@@ -76,7 +96,20 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     }
 
     public func removeAll() {
-        state.withLock { s in s = State(peakCost: s.peakCost, limit: s.limit) }
+        state.withLock { s in s = State(peakCost: s.peakCost, limit: s.limit, protected: s.protected) }
+    }
+
+    /// Removes entries until the total is at most `target`: unprotected ones oldest first, then
+    /// `sparing` (the entry just stored) if it is unprotected, so that something unwanted never
+    /// displaces what is wanted; protected ones, oldest first, only if that is still not enough.
+    private static func evict(_ s: inout State, downTo target: Int, sparing: Key?) {
+        var key = s.oldest
+        while s.totalCost > target, let current = key {
+            key = s.entries[current]?.newer
+            if current != sparing && !s.protected.contains(current) { remove(current, &s) }
+        }
+        if s.totalCost > target, let sparing, !s.protected.contains(sparing) { remove(sparing, &s) }
+        while s.totalCost > target, let oldest = s.oldest { remove(oldest, &s) }
     }
 
     private static func remove(_ key: Key, _ s: inout State) {

@@ -84,8 +84,21 @@ public final class TileCache: Sendable {
         zoomKeys.withLock { $0.removeAll { $0.0.photo == photo } }
     }
 
-    /// On memory pressure: the least recently used half goes.
-    public func evictOldestHalf() { store.trim(toFraction: 0.5) }
+    /// What the encoded tile costs, if held: what the pipeline's plan counts for it.
+    public func encodedBytes(_ request: TileRequest) -> Int? { store.cost(of: .encoded(request)) }
+
+    /// The tiles and thumbnails that the screen and its planned prefetches need: evicted only
+    /// when nothing else is left (`MemoryCache`).
+    public func protect(encoded: Set<TileRequest>, thumbnails: Set<Int>) {
+        store.protect(Set(encoded.map { Key.encoded($0) }).union(thumbnails.map { Key.thumbnail($0) }))
+    }
+
+    /// The budget below which memory pressure does not halve it further.
+    public static let smallestBudget = 16 * 1024 * 1024
+
+    /// On memory pressure: the budget halves (down to `smallestBudget`) and what is over it goes,
+    /// least wanted first; the pipeline plans what it makes for the new budget.
+    public func halveBudget() { store.setLimit(max(min(store.limit, TileCache.smallestBudget), store.limit / 2)) }
 
     public func removeAll() { store.removeAll() }
 

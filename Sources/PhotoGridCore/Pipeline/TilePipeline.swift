@@ -8,17 +8,35 @@
 /// The same key is one task however often it is wanted (a cut and a whole tile share one tier
 /// image; tiles at every column count within a tier share one decode). A fetch task's priority
 /// is the highest of the encode tasks waiting for it. Tasks no longer wanted are dropped before
-/// they start; one already running finishes into the cache, and the loop draws only what is on
-/// screen, so a stale result is never shown.
+/// they start; what one already running makes for a tile no longer wanted is let go.
+///
+/// What is made is *planned* to fit the memory budget (`TilePipeline+Plan`): the screen always,
+/// then prefetches in order while their tiles fit, and everything planned is protected in the
+/// cache, so the pipeline never evicts what it is about to draw and makes it again. A fetched
+/// image is held for the encodes waiting on it, not left to the cache, so each is made once.
 public final class TilePipeline: @unchecked Sendable {
     // Everything below `condition` is guarded by it.
     private let condition = Condition()
     private var encodeTasks: [TileRequest: Task] = [:]
     private var fetchTasks: [Source: Task] = [:]
     private var storeQueue: [(TierKey, DecodedImage)] = []
+    private var storeQueueBytes = 0
+    /// Fetched images whose encodes have not all run yet: held here, outside the cache's
+    /// eviction, and let go as soon as no planned tile waits for them.
+    var inFlight: [TierKey: DecodedImage] = [:]
+    /// Every tile of the current plan, made or not: what a finished encode is kept for.
+    var planned: Set<TileRequest> = []
+    /// Bytes per tile pixel of encoded tiles, per mode, as last measured (`TilePipeline+Plan`).
+    var encodedBytesPerPixel: [Bool: Double] = [true: 1.0, false: 20.0]
+    /// How often the budget could not hold what the screen needs, so that tiles were made
+    /// softer or left as previews.
+    var shortfalls = 0
+    var planWasShort = false
+    /// The most one source image may take (`TilePipeline+Plan`), set with each plan.
+    var imageCap: Int
     private var storesRunning = 0
-    private var failures: [Int: DecodeError] = [:]
-    private var noThumbnail: Set<Int> = []
+    var failures: [Int: DecodeError] = [:]
+    var noThumbnail: Set<Int> = []
     /// What each photo's file says about itself, once read (nil: not a JPEG, or unreadable).
     private var infos: [Int: PhotoInfo?] = [:]
     private var wantedInfos: [Int: Task] = [:]
@@ -29,7 +47,8 @@ public final class TilePipeline: @unchecked Sendable {
     private var counters = Counters()
 
     private let photos: [Photo]
-    private let cache: TileCache
+    let cache: TileCache
+    let workers: Int
     private let decoder: PhotoDecoding
     private let encoder: TileEncoding
     private let tierStore: TierStoring?
@@ -59,7 +78,7 @@ public final class TilePipeline: @unchecked Sendable {
         public init() {}
     }
 
-    private enum Job { case fetch(Source, size: Int), encode(TileRequest), store(TierKey, DecodedImage), recheck([Int]) }
+    enum Job { case fetch(Source, size: Int), encode(TileRequest), store(TierKey, DecodedImage), recheck([Int]) }
 
     public init(photos: [Photo], cache: TileCache, decoder: PhotoDecoding = PhotoDecoder(),
                 encoder: TileEncoding = TileEncoder(), tierStore: TierStoring? = nil,
@@ -73,6 +92,8 @@ public final class TilePipeline: @unchecked Sendable {
         self.tierStore = tierStore
         self.onFinish = onFinish
         self.onInfo = onInfo
+        self.workers = max(1, workers)
+        imageCap = Int(Double(cache.limitBytes) * TilePipeline.largestImageShare)
         for (index, photo) in photos.enumerated() { if let stamp = photo.stamp { stamps[index] = stamp } }
         for _ in 0..<max(1, workers) {
             WorkerThreads.start { [self] in work() }
@@ -80,6 +101,10 @@ public final class TilePipeline: @unchecked Sendable {
     }
 
     public var workDone: Counters { locked { counters } }
+
+    /// How many times the memory budget was too small for the screen (tiles softer, or left as
+    /// previews): the status line says so.
+    public var budgetShortfalls: Int { locked { shortfalls } }
 
     /// Why the photo could not be decoded, once a decode has failed.
     public func failure(forPhoto index: Int) -> DecodeError? { locked { failures[index] } }
@@ -107,16 +132,11 @@ public final class TilePipeline: @unchecked Sendable {
                 return true
             }
             var wanted = Set<TileRequest>()
-            for (order, (request, priority)) in requests.enumerated() {
+            for (order, (request, priority)) in plan(requests).enumerated() {
                 if wanted.contains(request) {
                     if let task = encodeTasks[request], task.priority < priority { encodeTasks[request]!.priority = priority }
                     continue
                 }
-                guard failures[request.photo] == nil, !cache.hasEncoded(request) else { continue }
-                // A preview is worth making only while the real picture is still far off, and only
-                // from something: another tier in memory, or the EXIF thumbnail.
-                if request.isPreview && ((noThumbnail.contains(request.photo) && !cache.hasAnyImage(of: request.photo))
-                                         || tierImage(for: request.final) != nil || cache.hasEncoded(request.final)) { continue }
                 wanted.insert(request)
                 if encodeTasks[request] != nil {
                     encodeTasks[request]!.priority = priority
@@ -159,19 +179,22 @@ public final class TilePipeline: @unchecked Sendable {
         locked { stopped = true; condition.broadcast() }
     }
 
-    private func locked<T>(_ body: () -> T) -> T {
+    func locked<T>(_ body: () -> T) -> T {
         condition.lock()
         defer { condition.unlock() }
         return body()
     }
 
-    private func source(of request: TileRequest) -> Source {
-        request.isPreview ? .thumbnail(request.photo) : .tier(request.tierKey)
+    func source(of request: TileRequest) -> Source {
+        request.isPreview ? .thumbnail(request.photo) : .tier(planned(request).key)
     }
 
-    /// The tier image a final tile is cut from, if one in memory is large enough.
-    private func tierImage(for request: TileRequest) -> DecodedImage? {
-        guard let image = cache.tier(request.tierKey), image.covers(request.neededSize) else { return nil }
+    /// The tier image a final tile is cut from, if one in memory is large enough: held for its
+    /// encodes, else in the cache.
+    func tierImage(for request: TileRequest) -> DecodedImage? {
+        let (key, size) = planned(request)
+        if let image = inFlight[key], image.covers(size) { return image }
+        guard let image = cache.tier(key), image.covers(size) else { return nil }
         return image
     }
 
@@ -186,11 +209,11 @@ public final class TilePipeline: @unchecked Sendable {
 
     /// A fetch task for every source that a waiting encode task lacks, at the highest priority
     /// among them; fetches no one waits for are dropped unless running.
-    private func rebuildFetchTasks() {
+    func rebuildFetchTasks() {
         var needed: [Source: Task] = [:]
         for (request, task) in encodeTasks where !task.running && !isAvailable(request) {
             let source = source(of: request)
-            let size = request.isPreview ? 0 : request.neededSize
+            let size = request.isPreview ? 0 : planned(request).size
             if var existing = needed[source] {
                 existing.priority = max(existing.priority, task.priority)
                 existing.order = min(existing.order, task.order)
@@ -203,9 +226,20 @@ public final class TilePipeline: @unchecked Sendable {
         for (photo, task) in wantedInfos { needed[.info(photo)] = task }
         for (source, task) in fetchTasks where task.running { needed[source, default: task].running = true }
         fetchTasks = needed
+        // An image held for encodes no longer planned is let go.
+        let waiting = Set(encodeTasks.keys.lazy.filter { !$0.isPreview }.map { self.planned($0).key })
+        inFlight = inFlight.filter { waiting.contains($0.key) }
     }
 
     private func nextJob() -> Job? {
+        // Tiles whose image is held go first, whatever their priority: encoding is quick, and it
+        // lets the image go, so that at most about one image per worker is held at a time.
+        var held: (TileRequest, Priority, Int)? = nil
+        for (request, task) in encodeTasks where !task.running && !request.isPreview && inFlight[planned(request).key] != nil {
+            if let h = held, (h.1, -h.2) >= (task.priority, -task.order) { continue }
+            held = (request, task.priority, task.order)
+        }
+        if let held { return .encode(held.0) }
         var best: (Job, Priority, Int)? = nil
         func consider(_ job: Job, _ priority: Priority, _ order: Int) {
             if let b = best, (b.1, -b.2) >= (priority, -order) { return }
@@ -221,6 +255,7 @@ public final class TilePipeline: @unchecked Sendable {
         }
         if best == nil, let (key, image) = storeQueue.first {
             storeQueue.removeFirst()
+            storeQueueBytes -= image.image.byteCount
             return .store(key, image)
         }
         return best?.0
@@ -286,8 +321,13 @@ public final class TilePipeline: @unchecked Sendable {
             fetchTasks[.tier(key)] = nil
             switch result {
             case .success(let image):
-                cache.store(tier: image, for: key)
-                if worthStoring && tierStore != nil { storeQueue.append((key, image)) }
+                // Kept for the tiles waiting on it, and in the cache for later ones; a fetch that
+                // no planned tile waits for any more is let go (the disk cache may still take it).
+                if encodeTasks.contains(where: { !$0.value.running && !$0.key.isPreview && planned($0.key).key == key }) {
+                    inFlight[key] = image
+                    cache.store(tier: image, for: key)
+                }
+                if worthStoring && tierStore != nil { queueStore(key, image) }
             case .failure(let error):
                 failures[key.photo] = error
                 failed = encodeTasks.filter { $0.key.photo == key.photo && !$0.value.running }.map(\.key)
@@ -297,6 +337,16 @@ public final class TilePipeline: @unchecked Sendable {
             condition.broadcast()
         }
         failed.forEach(onFinish)
+    }
+
+    /// New tier images wait here for the disk cache until the workers are idle; past its bound
+    /// (`storeQueueLimit`) the oldest are not written, rather than held without end.
+    private func queueStore(_ key: TierKey, _ image: DecodedImage) {
+        storeQueue.append((key, image))
+        storeQueueBytes += image.image.byteCount
+        while storeQueueBytes > storeQueueLimit, storeQueue.count > 1 {
+            storeQueueBytes -= storeQueue.removeFirst().1.image.byteCount
+        }
     }
 
     private func recheckFiles(_ indexes: [Int]) {
@@ -349,7 +399,7 @@ public final class TilePipeline: @unchecked Sendable {
     }
 
     private func encode(_ request: TileRequest) {
-        let image = request.isPreview ? previewImage(for: request.photo) : tierImage(for: request)?.image
+        let image = locked { request.isPreview ? previewImage(for: request.photo) : tierImage(for: request)?.image }
         guard let image else {
             // Evicted between fetch and encode: fetch again.
             locked {
@@ -359,8 +409,15 @@ public final class TilePipeline: @unchecked Sendable {
             }
             return
         }
-        cache.store(CPUGate.shared.run { encoder.encode(image, for: request) }, for: request)
-        locked { encodeTasks[request] = nil }
+        let tile = CPUGate.shared.run { encoder.encode(image, for: request) }
+        locked {
+            encodeTasks[request] = nil
+            learn(tile, for: request)
+            // Made for a tile no longer planned (scrolled past): let go, not cached over a wanted one.
+            if planned.contains(request) { cache.store(tile, for: request) }
+            rebuildFetchTasks()
+            condition.broadcast()
+        }
         onFinish(request)
     }
 }

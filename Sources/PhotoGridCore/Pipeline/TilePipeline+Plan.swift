@@ -1,0 +1,98 @@
+/// What the pipeline makes of what is wanted, so that it fits the memory budget.
+///
+/// Without a plan, a budget smaller than the screen and its prefetches together made the
+/// pipeline evict a tile it had just made to make the next one, then make the first again, on
+/// both cores for as long as the grid stayed still (and each decode queued a tier image for the
+/// disk cache, which never got its turn: memory grew by 30 MB/s). With it:
+/// - the screen's tiles are always planned; prefetches follow in order of urgency while their
+///   tiles fit, and stop at the first that does not, leaving room for the images being made;
+/// - every planned tile is protected in the cache, so only what is not planned is evicted;
+/// - a tile whose source image would take more than `largestImageShare` of the budget is cut
+///   from a smaller tier (softer), and a screen that does not fit at all keeps the tiles that do
+///   and previews for the rest: both are shortfalls, which the status line reports.
+extension TilePipeline {
+    /// The largest share of the budget one source image may take.
+    static let largestImageShare = 0.6
+
+    /// The requests still to make, in order, from the wanted ones: already-made tiles of the plan
+    /// are protected but need no task. Called under the pipeline's lock.
+    func plan(_ requests: [(TileRequest, Priority)]) -> [(TileRequest, Priority)] {
+        let limit = cache.limitBytes
+        imageCap = Int(Double(limit) * TilePipeline.largestImageShare)
+        // Room for the images being made, which are held until their tiles are encoded: about
+        // one per worker, as large as the screen's largest.
+        let screenImage = requests.lazy.filter { $0.1 == .visible && !$0.0.isPreview }
+            .map { TilePipeline.imageBytes(covering: self.planned($0.0).size) }.max() ?? 0
+        let prefetchRoom = max(limit / 2, limit - workers * screenImage)
+        var total = 0, short = false, full = false
+        var counted = Set<TileRequest>(), toMake = Set<TileRequest>(), thumbnails = Set<Int>()
+        var result: [(TileRequest, Priority)] = []
+        for (request, priority) in requests {
+            if counted.contains(request) {
+                if toMake.contains(request) { result.append((request, priority)) }
+                continue
+            }
+            guard failures[request.photo] == nil else { continue }
+            // A preview is worth making only while the real picture is still far off, and only
+            // from something: another tier in memory, or the EXIF thumbnail.
+            if request.isPreview && ((noThumbnail.contains(request.photo) && !cache.hasAnyImage(of: request.photo))
+                                     || tierImage(for: request.final) != nil || cache.hasEncoded(request.final)) { continue }
+            let made = cache.encodedBytes(request)
+            let cost = made ?? estimatedBytes(request)
+            if priority == .visible {
+                guard total + cost <= limit else { short = true; continue }
+                if !request.isPreview && planned(request).size < request.neededSize { short = true }
+            } else {
+                guard !full, total + cost <= prefetchRoom else { full = true; continue }
+            }
+            total += cost
+            counted.insert(request)
+            if request.isPreview { thumbnails.insert(request.photo) }
+            if made == nil {
+                toMake.insert(request)
+                result.append((request, priority))
+            }
+        }
+        planned = counted
+        cache.protect(encoded: counted, thumbnails: thumbnails)
+        if short && !planWasShort { shortfalls += 1 }
+        planWasShort = short
+        return result
+    }
+
+    /// The tier image a final tile is made from and the short side it needs: what the tile asks
+    /// for or, where that image would take more than `largestImageShare` of the budget, the
+    /// largest tier that fits (the tile is enlarged from it, a little soft).
+    func planned(_ request: TileRequest) -> (key: TierKey, size: Int) {
+        let size = request.neededSize
+        if TilePipeline.imageBytes(covering: size) <= imageCap { return (request.tierKey, size) }
+        let fitting = Tier.allCases.last { $0 < request.tier && TilePipeline.imageBytes(covering: $0.size) <= imageCap } ?? .t64
+        return (TierKey(photo: request.photo, tier: fitting), min(size, fitting.size))
+    }
+
+    /// What an image decoded to cover `size` may take, at most: a 3:2 photo whose short side is
+    /// up to half again `size` (DCT scales come in eighths), never past its tier, three bytes a pixel.
+    static func imageBytes(covering size: Int) -> Int {
+        let short = min(Tier.covering(size).size, size + size / 2)
+        return short * short * 9 / 2
+    }
+
+    /// What a tile not made yet will take, from the bytes per pixel of the tiles made so far.
+    func estimatedBytes(_ request: TileRequest) -> Int {
+        Int(Double(request.width * min(request.keptRows, request.height)) * (encodedBytesPerPixel[request.mode.isSixel] ?? 1))
+    }
+
+    /// Learns from a tile just made: the estimate rises at once to a larger tile and comes down
+    /// slowly, so that a plan rarely counts a tile as smaller than it turns out.
+    func learn(_ tile: EncodedTile, for request: TileRequest) {
+        guard !request.isPreview else { return }
+        let pixels = max(1, request.width * min(request.keptRows, request.height))
+        let measured = Double(tile.byteCount) / Double(pixels)
+        let current = encodedBytesPerPixel[request.mode.isSixel] ?? measured
+        encodedBytesPerPixel[request.mode.isSixel] = max(measured, current * 0.95 + measured * 0.05)
+    }
+
+    /// The most that new tier images waiting for the disk cache may take: an eighth of the
+    /// budget, at most 32 MB.
+    var storeQueueLimit: Int { min(cache.limitBytes / 8, 32 << 20) }
+}
