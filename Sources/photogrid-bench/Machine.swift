@@ -1,4 +1,6 @@
 import Glibc
+import PhotoGridCore
+import PhotoGridSamples
 
 /// What the figures were measured on.
 enum Machine {
@@ -27,24 +29,4 @@ enum Machine {
 
 extension String {
     var trimmingSpaces: String { String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()) }
-}
-
-import PhotoGridCore
-
-extension FileReader {
-    /// A small text file (/proc), read as UTF-8.
-    static func readText(_ path: String) throws -> String {
-        // /proc files report a size of 0: read by blocks.
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw DecodeError.unreadable(path) }
-        defer { close(fd) }
-        var out: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
-            if n <= 0 { break }
-            out += buffer[0..<n]
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
 }

@@ -24,12 +24,9 @@ enum Soak {
     static func run(source: String, photogrid: String, minutes: Double) throws {
         print("# photogrid soak\n")
         for line in Machine.describe() { print("- \(line)") }
-        let folder = FirstScreen.scratch("soak")
+        let (folder, originals) = try tenThousand(source)
         defer { _ = system("rm -rf '\(folder)'") }
-        let originals = try FolderScanner().scan(RawPath(source)).filter { $0.format == .jpeg && !$0.relativePath.description.contains("/") }
-        guard !originals.isEmpty else { throw BenchError("no JPEGs at the top of \(source)") }
-        for k in 0..<10_000 { link(originals[k % originals.count].path.description, folder + "/" + String(format: k, digits: 5) + ".jpg") }
-        print("- 10,000 photos: hard links to the \(originals.count) photos of \(source); memory budget `--cache-mb \(budgetMB)`; "
+        print("- 10,000 photos: hard links to the \(originals) photos of \(source); memory budget `--cache-mb \(budgetMB)`; "
               + "random keys every 0-60 ms and a resize every 25 keys or so, down to 1x1\n")
         print(Table.row(["run", "minutes", "keys", "resizes", "RSS: first screen", "halfway", "end", "peak", "cache peak / budget",
                          "tiles checked", "worst tile difference", "left running"]))
@@ -65,6 +62,15 @@ enum Soak {
         let serverGone = !Subprocess.waitForPort(port, seconds: 0.5)
         print("\n- photogrid serve stopped on SIGTERM and freed its port: \(serverGone ? "yes" : "no")")
         if failed || !serverGone { throw BenchError("the soak found problems (above)") }
+    }
+
+    /// A scratch folder of 10,000 hard links to the JPEGs at the top of `source`, and how many those are.
+    static func tenThousand(_ source: String) throws -> (folder: String, originals: Int) {
+        let folder = FirstScreen.scratch("soak")
+        let originals = try FolderScanner().scan(RawPath(source)).filter { $0.format == .jpeg && !$0.relativePath.description.contains("/") }
+        guard !originals.isEmpty else { throw BenchError("no JPEGs at the top of \(source)") }
+        for k in 0..<10_000 { link(originals[k % originals.count].path.description, folder + "/" + String(format: k, digits: 5) + ".jpg") }
+        return (folder, originals.count)
     }
 
     /// One soak in a tmux pane of 120x40.

@@ -6,6 +6,7 @@ import PhotoGridCore
 // photogrid-bench sixel DIR [SIZE]      libsixel's diffusion methods: bytes, time, error
 // photogrid-bench remote DIR [RUNS]     remote galleries over loopback, with 50 ms a response, beside the disk
 // photogrid-bench soak DIR [MINUTES]     random keys and resizes over 10,000 photos and a served gallery
+// photogrid-bench memory DIR [sixel|halfblock] [COLUMNS,..] [MB,..]  peak memory and idle CPU against the budget, in a pty like a sixel xterm and a plain one
 // photogrid-bench parse [RUNS]          remote galleries: JSON and million-photo manifests, time and memory
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
@@ -23,6 +24,13 @@ do {
         let directory = String(CommandLine.arguments[0].reversed().drop { $0 != "/" }.reversed())
         try Soak.run(source: arguments[1], photogrid: (directory.isEmpty ? "./" : directory) + "photogrid",
                      minutes: arguments.count > 2 ? Double(arguments[2]) ?? 6 : 6)
+    case "memory" where arguments.count >= 2:
+        let directory = String(CommandLine.arguments[0].reversed().drop { $0 != "/" }.reversed())
+        // Optionally only some of it: memory DIR [sixel|halfblock] [COLUMNS,...] [BUDGETS,...]
+        func list(_ k: Int, _ all: [Int]) -> [Int] { arguments.count > k ? arguments[k].split(separator: ",").compactMap { Int($0) } : all }
+        let terminals = arguments.count > 2 ? [arguments[2] == "sixel"] : [true, false]
+        try MemoryReport.run(source: arguments[1], photogrid: (directory.isEmpty ? "./" : directory) + "photogrid",
+                             terminals: terminals, columnCounts: list(3, [1, 3, 6]), budgets: list(4, [32, 64, 512]))
     case "sixel" where arguments.count >= 2:
         try SixelReport.run(folder: arguments[1], size: arguments.count > 2 ? Int(arguments[2]) ?? 400 : 400)
     case "parse" where arguments.count >= 2 && ParseReport.cases.contains(arguments[1]):
@@ -32,7 +40,7 @@ do {
     case "decode" where arguments.count >= 2:
         try DecodeReport.run(folder: arguments[1], size: arguments.count > 2 ? Int(arguments[2]) ?? 400 : 400)
     default:
-        print("usage: photogrid-bench run DIR [RUNS] | remote DIR [RUNS] | soak DIR [MINUTES] | decode DIR [SIZE] | sixel DIR [SIZE] | parse [RUNS]")
+        print("usage: photogrid-bench run DIR [RUNS] | remote DIR [RUNS] | soak DIR [MINUTES] | memory DIR | decode DIR [SIZE] | sixel DIR [SIZE] | parse [RUNS]")
         exit(2)
     }
 } catch {

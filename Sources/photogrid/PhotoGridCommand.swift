@@ -21,6 +21,7 @@ struct PhotoGridCommand: ParsableCommand {
     /// `serve` first is the server's command line; anything else the browser's. (A folder
     /// argument and subcommands in one ArgumentParser command read `serve` as the folder.)
     static func main() {
+        Allocator.returnLargeBlocks()
         let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.first == "serve" { ServeSubcommand.main(Array(arguments.dropFirst())) } else { main(arguments) }
     }

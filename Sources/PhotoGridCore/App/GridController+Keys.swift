@@ -5,6 +5,7 @@ extension GridController {
 
     @discardableResult
     public func handle(_ key: Key) -> KeyEffect {
+        budgetNotice.keyPressed(now: TTY.now())
         if zoom != nil { return handleZoom(key) }
         let count = session.photos.count
         let columns = layout.columns

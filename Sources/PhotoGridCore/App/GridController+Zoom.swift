@@ -87,7 +87,9 @@ extension GridController {
         parts.append(StatusLine.Part(state.isZoomedIn ? "zoom \(ZoomStatus.factor(state.zoom))" : "fit", dropOrder: 1))
         parts.append(StatusLine.Part(modeName, dropOrder: 2))
         if loading { parts.append(StatusLine.Part("loading")) }
-        return StatusLine.compose(parts, hint: "+/- zoom  n/p photo  i details  q grid ", width: screen.columns)
+        if budgetNotice.isShown { parts.append(StatusLine.Part(BudgetNotice.text)) }
+        return StatusLine.compose(parts, hint: budgetNotice.isShown ? nil : "+/- zoom  n/p photo  i details  q grid ",
+                                  width: screen.columns)
     }
 
     /// Whether the zoom view has a picture of its photo on screen (a preview or the final one).

@@ -26,6 +26,8 @@ public final class GridController {
     public internal(set) var needsClear = true
     /// `q` was pressed.
     public internal(set) var quitRequested = false
+    /// Whether the status line says that the memory budget is too small.
+    var budgetNotice = BudgetNotice()
 
     /// What one frame changes on screen.
     public struct Frame {
@@ -58,6 +60,7 @@ public final class GridController {
             needsClear = false
         }
         var frame: Frame
+        budgetNotice.update(shortfalls: session.pipeline.budgetShortfalls, now: TTY.now())
         if zoom != nil {
             frame = zoomFrame(clear: clear)
         } else {
@@ -100,7 +103,9 @@ public final class GridController {
                      StatusLine.Part(modeName, dropOrder: 2)]
         if session.fit == .fit { parts.append(StatusLine.Part("fit", dropOrder: 1)) }
         if loading > 0 { parts.append(StatusLine.Part("loading \(loading)")) }
-        return StatusLine.compose(parts, hint: hints ? "+/- columns  a fit  q quit " : nil, width: screen.columns)
+        if budgetNotice.isShown { parts.append(StatusLine.Part(BudgetNotice.text)) }
+        return StatusLine.compose(parts, hint: hints && !budgetNotice.isShown ? "+/- columns  a fit  q quit " : nil,
+                                  width: screen.columns)
     }
 
     /// Takes a new screen size and keeps the focused photo where it was.

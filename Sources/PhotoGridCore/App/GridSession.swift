@@ -9,13 +9,15 @@ public final class GridSession {
 
     /// `onFinish` is called, on a worker, whenever something new can be drawn: a tile or a photo's details.
     public init(photos: [Photo], mode: RenderMode, fit: FitMode, cacheBytes: Int,
-                decoder: PhotoDecoding = PhotoDecoder(), tierStore: TierStoring? = nil, workers: Int = WorkerThreads.cores,
-                onFinish: @escaping @Sendable () -> Void) {
+                decoder: PhotoDecoding = PhotoDecoder(), encoder: TileEncoding = TileEncoder(), tierStore: TierStoring? = nil,
+                workers: Int = WorkerThreads.cores, onFinish: @escaping @Sendable () -> Void) {
         self.photos = photos
         self.mode = mode
         self.fit = fit
         cache = TileCache(limitBytes: cacheBytes)
-        pipeline = TilePipeline(photos: photos, cache: cache, decoder: decoder, tierStore: tierStore, workers: workers,
+        // Decodes in progress are lent from this budget.
+        MemoryGate.decodes.observe { [weak cache] bytes in cache?.reserve(bytes) }
+        pipeline = TilePipeline(photos: photos, cache: cache, decoder: decoder, encoder: encoder, tierStore: tierStore, workers: workers,
                                 onInfo: { _ in onFinish() }, onFinish: { _ in onFinish() })
     }
 

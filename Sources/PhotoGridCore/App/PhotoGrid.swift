@@ -38,11 +38,13 @@ public enum PhotoGrid {
         return result
     }
 
-    /// With PHOTOGRID_STATS naming a file, the memory cache's budget and the most it held, for
-    /// the soak (photogrid-bench soak, docs/reliability.md) to check the budget against.
-    private static func writeStats(_ cache: TileCache) {
+    /// With PHOTOGRID_STATS naming a file, the memory cache's budget and the most it held, and
+    /// the work done, for the soaks and the memory benchmark (docs/reliability.md) to check.
+    private static func writeStats(_ session: GridSession) {
         guard let path = getenv("PHOTOGRID_STATS"), let file = fopen(path, "w") else { return }
-        fputs("cache-budget-bytes \(cache.limitBytes)\ncache-peak-bytes \(cache.peakBytes)\n", file)
+        let work = session.pipeline.workDone
+        fputs("cache-budget-bytes \(session.cache.limitBytes)\ncache-peak-bytes \(session.cache.peakBytes)\n"
+              + "decodes \(work.decodes)\nencodes \(work.encodes)\nbudget-shortfalls \(session.pipeline.budgetShortfalls)\n", file)
         fclose(file)
     }
 
@@ -107,7 +109,7 @@ public enum PhotoGrid {
             status = try app.run()
         } catch { failure = error }
         session.pipeline.stop()
-        writeStats(session.cache)
+        writeStats(session)
         // Nothing of ours may stay: clear (for terminals without an alternate screen), give back
         // the private modes we changed, then let ncurses restore the rest.
         curses.clearAll()

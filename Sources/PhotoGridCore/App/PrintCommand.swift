@@ -54,7 +54,8 @@ struct PrintCommand {
         session.pipeline.want(session.wanted(layout: layout, position: position, direction: 1)
             .filter { $0.1 == .visible && !$0.0.isPreview }
             .sorted { photos[$0.0.photo].fileSize > photos[$1.0.photo].fileSize })
-        while !session.screenIsFinal(layout: layout, position: position) {
+        // Until the pipeline is idle too: a budget too small for the screen leaves tiles unmade.
+        while !session.screenIsFinal(layout: layout, position: position) && !session.pipeline.isIdle {
             mailbox.wait(milliseconds: 1000)
             _ = mailbox.drain()
         }

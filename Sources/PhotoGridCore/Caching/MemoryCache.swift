@@ -23,6 +23,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         var peakCost = 0
         var limit: Int
         var protected: Set<Key> = []
+        /// Bytes lent to work in progress outside the cache (decodes): what the cache keeps shrinks by as much.
+        var reserved = 0
     }
 
     private let state: Locked<State>
@@ -57,6 +59,15 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     /// Replaces the set of keys that are evicted only when nothing unprotected is left.
     public func protect(_ keys: Set<Key>) { state.withLock { $0.protected = keys } }
 
+    /// Lends `bytes` of the limit to work outside the cache (decodes running) until called again:
+    /// unprotected entries over what is left go at once; protected ones stay.
+    public func setReserved(_ bytes: Int) {
+        state.withLock { s in
+            s.reserved = max(0, bytes)
+            MemoryCache.evict(&s, downTo: max(0, s.limit - s.reserved), sparing: nil, protectedToo: false)
+        }
+    }
+
     /// A new limit (memory pressure halves it); entries over it go at once, unprotected first.
     public func setLimit(_ limit: Int) {
         state.withLock { s in
@@ -73,6 +84,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
             s.totalCost += cost
             MemoryCache.linkNewest(key, &s)
             MemoryCache.evict(&s, downTo: s.limit, sparing: key)
+            if s.reserved > 0 { MemoryCache.evict(&s, downTo: max(0, s.limit - s.reserved), sparing: nil, protectedToo: false) }
             s.peakCost = max(s.peakCost, s.totalCost)
         }
     }
@@ -96,20 +108,20 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     }
 
     public func removeAll() {
-        state.withLock { s in s = State(peakCost: s.peakCost, limit: s.limit, protected: s.protected) }
+        state.withLock { s in s = State(peakCost: s.peakCost, limit: s.limit, protected: s.protected, reserved: s.reserved) }
     }
 
     /// Removes entries until the total is at most `target`: unprotected ones oldest first, then
     /// `sparing` (the entry just stored) if it is unprotected, so that something unwanted never
     /// displaces what is wanted; protected ones, oldest first, only if that is still not enough.
-    private static func evict(_ s: inout State, downTo target: Int, sparing: Key?) {
+    private static func evict(_ s: inout State, downTo target: Int, sparing: Key?, protectedToo: Bool = true) {
         var key = s.oldest
         while s.totalCost > target, let current = key {
             key = s.entries[current]?.newer
             if current != sparing && !s.protected.contains(current) { remove(current, &s) }
         }
         if s.totalCost > target, let sparing, !s.protected.contains(sparing) { remove(sparing, &s) }
-        while s.totalCost > target, let oldest = s.oldest { remove(oldest, &s) }
+        while protectedToo, s.totalCost > target, let oldest = s.oldest { remove(oldest, &s) }
     }
 
     private static func remove(_ key: Key, _ s: inout State) {

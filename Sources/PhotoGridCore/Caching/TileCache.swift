@@ -93,6 +93,10 @@ public final class TileCache: Sendable {
         store.protect(Set(encoded.map { Key.encoded($0) }).union(thumbnails.map { Key.thumbnail($0) }))
     }
 
+    /// Bytes of the budget that decodes in progress use (`MemoryGate`): what the cache holds that
+    /// is not protected gives way to them.
+    public func reserve(_ bytes: Int) { store.setReserved(bytes) }
+
     /// The budget below which memory pressure does not halve it further.
     public static let smallestBudget = 16 * 1024 * 1024
 

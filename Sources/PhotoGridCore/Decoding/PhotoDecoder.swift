@@ -144,11 +144,25 @@ public struct PhotoDecoder: PhotoDecoding {
             options.fast = scale <= 2
             options.partialScans = scale <= 2
         }
-        let (decoded, scans) = try source(options)
-        let upright = orientation.apply(to: decoded)
-        let kept = PhotoDecoder.scaled(upright, shortSide: limit)
-        let complete = scale == 8 && kept.width == upright.width
+        let (kept, uprightWidth, scans) = try MemoryGate.decodes.run(bytes: PhotoDecoder.decodeBytes(header, scale: scale)) {
+            () throws(DecodeError) in
+            let (decoded, scans) = try source(options)
+            let upright = orientation.apply(to: decoded)
+            return (PhotoDecoder.scaled(upright, shortSide: limit), upright.width, scans)
+        }
+        let complete = scale == 8 && kept.width == uprightWidth
         return DecodedImage(image: kept, origin: .file(scaleEighths: scale, scans: scans), isComplete: complete)
+    }
+
+    /// What a decode at `scale` eighths uses while it runs, at most: a progressive file's
+    /// coefficients (two bytes each: three bytes a pixel at 4:2:0, six with three full-size
+    /// components; the header does not say which, so six), libjpeg's output, our copy of it and
+    /// the turned and shrunk images made from it.
+    static func decodeBytes(_ header: JPEG.Header, scale: Int) -> Int {
+        let pixels = header.width * header.height
+        let coefficients = header.isProgressive ? pixels * 2 * (header.components >= 3 ? 3 : 1) : 0
+        let output = (header.width * scale / 8) * (header.height * scale / 8) * 3
+        return coefficients + 4 * output
     }
 
     /// `image` shrunk so that its short side is `shortSide`; never enlarged.

@@ -5,7 +5,8 @@
 /// both cores for as long as the grid stayed still (and each decode queued a tier image for the
 /// disk cache, which never got its turn: memory grew by 30 MB/s). With it:
 /// - the screen's tiles are always planned; prefetches follow in order of urgency while their
-///   tiles fit, and stop at the first that does not, leaving room for the images being made;
+///   tiles fit, and stop at the first that does not, leaving room for the images being made and
+///   the largest recent decode (a progressive 5120x2880 JPEG needs 88 MB while it decodes);
 /// - every planned tile is protected in the cache, so only what is not planned is evicted;
 /// - a tile whose source image would take more than `largestImageShare` of the budget is cut
 ///   from a smaller tier (softer), and a screen that does not fit at all keeps the tiles that do
@@ -19,11 +20,12 @@ extension TilePipeline {
     func plan(_ requests: [(TileRequest, Priority)]) -> [(TileRequest, Priority)] {
         let limit = cache.limitBytes
         imageCap = Int(Double(limit) * TilePipeline.largestImageShare)
-        // Room for the images being made, which are held until their tiles are encoded: about
-        // one per worker, as large as the screen's largest.
+        // Room for the images being made, which are held until their tiles are encoded (about
+        // one per worker, as large as the screen's largest), and for the largest recent decode,
+        // which is lent from the budget while it runs: prefetches take only what is left.
         let screenImage = requests.lazy.filter { $0.1 == .visible && !$0.0.isPreview }
             .map { TilePipeline.imageBytes(covering: self.planned($0.0).size) }.max() ?? 0
-        let prefetchRoom = max(limit / 2, limit - workers * screenImage)
+        let prefetchRoom = limit - workers * screenImage - MemoryGate.decodes.largestRecent
         var total = 0, short = false, full = false
         var counted = Set<TileRequest>(), toMake = Set<TileRequest>(), thumbnails = Set<Int>()
         var result: [(TileRequest, Priority)] = []

@@ -102,7 +102,7 @@ public enum Subprocess {
     /// posix_spawnp with stdin from /dev/null, stdout and stderr as `output` arranges, and
     /// every signal at its default and none blocked, whatever the test runner ignores: else
     /// `sleep` in a tmux pane outlives tmux's SIGHUP and its server.
-    static func spawn(_ arguments: [String], environment: [String: String]?,
+    static func spawn(_ arguments: [String], environment: [String: String]?, flags: Int32 = 0,
                       output: (inout posix_spawn_file_actions_t) -> Void) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -117,7 +117,7 @@ public enum Subprocess {
         sigemptyset(&none)
         posix_spawnattr_setsigdefault(&attributes, &all)
         posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        posix_spawnattr_setflags(&attributes, Int16(Int32(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK) | flags))
         var pid: pid_t = 0
         let env = environment.map { withSanitizerOptions($0).map { "\($0.key)=\($0.value)" } }
         let status = withCStrings(arguments) { argv in

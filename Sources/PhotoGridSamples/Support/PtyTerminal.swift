@@ -1,0 +1,167 @@
+import Glibc
+import PhotoGridCore
+
+/// A program in a pseudo-terminal that answers photogrid's probe like a terminal of our choosing
+/// (a sixel xterm, or a terminal with no graphics) and reads everything it writes as fast as it
+/// comes, as a real terminal would but without drawing: the memory and CPU benchmarks and tests
+/// run photogrid in it, at sizes and key rates that tmux and xterm cannot give.
+public final class PtyTerminal: @unchecked Sendable {
+    public struct Kind: Sendable {
+        /// What it says to DA1, XTSMGRAPHICS and the pixel queries.
+        let answers: String
+
+        /// xterm -ti vt340 with 10x20 cells on `columns` x `rows`: sixel, 256 registers, and a
+        /// graphics limit as large as the window.
+        public static func sixelXterm(columns: Int, rows: Int) -> Kind {
+            Kind(answers: "\u{1B}[?1;0;256S\u{1B}[?2;0;\(columns * 10);\(rows * 20)S\u{1B}[6;20;10t"
+                 + "\u{1B}[4;\(rows * 20);\(columns * 10)t\u{1B}[?80;2$y\u{1B}[?1070;1$y\u{1B}[?63;1;2;4;6;9;15;22c")
+        }
+
+        /// A terminal with colour but no graphics (as tmux answers).
+        public static let text = Kind(answers: "\u{1B}[?62;22c")
+    }
+
+    public let pid: pid_t
+    private let master: Int32
+    private let state = Locked(State())
+
+    private struct State {
+        var bytes = 0
+        var lastOutput = PtyTerminal.now()
+        var head: [UInt8] = []
+        var answered = false
+        var closed = false
+    }
+
+    /// Starts `command` on a terminal of `columns` x `rows` cells of 10x20 pixels.
+    public init(_ command: [String], columns: Int, rows: Int, kind: Kind, environment: [String: String]) throws {
+        // posix_openpt and friends are hidden from Swift's Glibc: the same through /dev/ptmx's ioctls
+        // (TIOCSPTLCK to unlock the pair, TIOCGPTN for its number).
+        let fd = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        var unlock: Int32 = 0, number: UInt32 = 0
+        guard fd >= 0, ioctl(fd, 0x4004_5431, &unlock) == 0, ioctl(fd, 0x8004_5430, &number) == 0 else {
+            throw Subprocess.Failure.spawn(errno)
+        }
+        let name = "/dev/pts/\(number)"
+        var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: UInt16(columns * 10), ws_ypixel: UInt16(rows * 20))
+        _ = ioctl(fd, UInt(TIOCSWINSZ), &size)
+        let slave = name
+        master = fd
+        // A session of its own whose controlling terminal is the pty (POSIX_SPAWN_SETSID, 0x80 in
+        // glibc, is done before the file actions, so opening the pty makes it the controller).
+        pid = try Subprocess.spawn(command, environment: environment, flags: 0x80) { actions in
+            posix_spawn_file_actions_addclose(&actions, 0)
+            posix_spawn_file_actions_addopen(&actions, 0, slave, O_RDWR, 0)
+            posix_spawn_file_actions_adddup2(&actions, 0, 1)
+            posix_spawn_file_actions_adddup2(&actions, 0, 2)
+            posix_spawn_file_actions_addclose(&actions, fd)
+        }
+        let answers = Array(kind.answers.utf8)
+        WorkerThreads.start { [self] in read(answering: answers) }
+    }
+
+    deinit { close(master) }
+
+    /// Bytes the program has written so far.
+    public var bytesWritten: Int { state.withLock { $0.bytes } }
+    /// Seconds since the program last wrote anything.
+    public var quietFor: Double { PtyTerminal.now() - state.withLock { $0.lastOutput } }
+
+    /// Types `text` (escape sequences included).
+    public func send(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+    }
+
+    /// Waits until the program has written nothing for `quiet` seconds, at most `limit` seconds.
+    @discardableResult
+    public func waitForQuiet(_ quiet: Double, limit: Double) -> Bool {
+        let deadline = PtyTerminal.now() + limit
+        while PtyTerminal.now() < deadline {
+            if quietFor >= quiet { return true }
+            usleep(20_000)
+        }
+        return false
+    }
+
+    /// Sends `q`, then SIGTERM if it has not gone within `seconds`; reaps it.
+    public func stop(seconds: Double = 5) {
+        send("q")
+        let deadline = PtyTerminal.now() + seconds
+        var status: Int32 = 0
+        while waitpid(pid, &status, WNOHANG) == 0 {
+            if PtyTerminal.now() > deadline { kill(pid, SIGKILL) }
+            usleep(20_000)
+        }
+        state.withLock { $0.closed = true }
+    }
+
+    /// Drains the pty; answers the probe (which ends with DA1) once, when its DA1 arrives.
+    private func read(answering answers: [UInt8]) {
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            var poller = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, 200)
+            if state.withLock({ $0.closed }) { return }
+            guard ready > 0 else { continue }
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(master, $0.baseAddress, $0.count) }
+            if count <= 0 {
+                if count < 0 && errno == EINTR { continue }
+                return
+            }
+            let reply: Bool = state.withLock { s in
+                s.bytes += count
+                s.lastOutput = PtyTerminal.now()
+                guard !s.answered else { return false }
+                s.head += buffer[0..<min(count, 4096)]
+                guard s.head.count >= 3, (0...(s.head.count - 3)).contains(where: { s.head[$0] == 0x1B && s.head[$0 + 1] == 0x5B && s.head[$0 + 2] == 0x63 })
+                else { return false }
+                s.answered = true
+                return true
+            }
+            if reply { _ = answers.withUnsafeBytes { write(master, $0.baseAddress, $0.count) } }
+        }
+    }
+
+    /// Seconds on the monotonic clock.
+    public static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// The program's peak resident memory (VmHWM) and now (VmRSS), in KB, and its CPU time in
+    /// seconds (user and system), from /proc.
+    public static func usage(_ pid: pid_t) -> (peakKB: Int, residentKB: Int, cpuSeconds: Double) {
+        func field(_ text: String, _ name: String) -> Int {
+            guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(name) }) else { return 0 }
+            return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
+        }
+        let status = (try? FileReader.readText("/proc/\(pid)/status")) ?? ""
+        var cpu = 0.0
+        if let stat = try? FileReader.readText("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") {
+            // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 12 { cpu = Double((Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)) / Double(sysconf(Int32(_SC_CLK_TCK))) }
+        }
+        return (field(status, "VmHWM:"), field(status, "VmRSS:"), cpu)
+    }
+}
+
+extension FileReader {
+    /// A small text file (/proc), read as UTF-8.
+    public static func readText(_ path: String) throws -> String {
+        // /proc files report a size of 0: read by blocks.
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw DecodeError.unreadable(path) }
+        defer { close(fd) }
+        var out: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
+            if n <= 0 { break }
+            out += buffer[0..<n]
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

@@ -1,0 +1,126 @@
+import Glibc
+import PhotoGridCore
+import PhotoGridSamples
+
+/// `photogrid-bench memory DIR`: peak memory and idle CPU against the budget, in a pty that
+/// answers like a sixel xterm and in one that answers like a terminal without graphics, both
+/// 240x67 cells of 10x20 pixels, over 10,000 photos (hard links to DIR's), at 1, 3 and 6 columns
+/// and budgets of 32 MB, 64 MB and the default: 40 page-downs 100 ms apart, the CPU used in the
+/// 3 s after the 3 s that follow the last key, then a memory-pressure halving (through
+/// PHOTOGRID_TEST_PRESSURE) and the same again. Peak memory is the kernel's (VmHWM).
+///
+/// `photogrid-bench hold DIR [MINUTES]`: a key held down (bursts of a key every 30-100 ms)
+/// over the same folder in each mode with `--cache-mb 64`, resident memory sampled every second.
+enum MemoryReport {
+    struct Outcome {
+        var firstScreen = 0.0, settled = 0.0, idleCPU = 0.0, idleCPUAfterPressure = 0.0
+        var peakKB = 0, budgetAfter = 0, encodes = 0, decodes = 0, shortfalls = 0
+    }
+
+    static let columns = 240, rows = 67
+    static let pageDown = "\u{1B}[6~"
+
+    static func run(source: String, photogrid: String, terminals: [Bool] = [true, false], columnCounts: [Int] = [1, 3, 6],
+                    budgets: [Int] = [32, 64, 512]) throws {
+        print("# photogrid memory and idle CPU against the budget\n")
+        for line in Machine.describe() { print("- \(line)") }
+        let (folder, originals) = try Soak.tenThousand(source)
+        defer { _ = system("rm -rf '\(folder)'") }
+        print("- 10,000 photos: hard links to the \(originals) photos of \(source); a pty of \(columns)x\(rows) cells of 10x20 px; "
+              + "the disk cache on, cold; 40 page-downs 100 ms apart, then still; then a memory-pressure halving and 40 more\n")
+        print(Table.row(["terminal", "columns", "budget", "first screen", "quiet after last key", "CPU in 3 s, idle",
+                         "after halving", "peak RSS (VmHWM)", "peak - budget", "decodes", "encodes", "shortfalls"]))
+        print(Table.rule(12))
+        var failed: [String] = []
+        for sixel in terminals {
+            for columns in columnCounts {
+                for budget in budgets {
+                    let outcome = try measure(photogrid: photogrid, folder: folder, sixel: sixel, columns: columns, budget: budget)
+                    let over = outcome.peakKB / 1024 - budget
+                    print(Table.row([sixel ? "sixel xterm" : "no graphics", "\(columns)", "\(budget) MB",
+                                     Table.fixed(outcome.firstScreen, 2) + " s", Table.fixed(outcome.settled, 2) + " s",
+                                     Table.fixed(outcome.idleCPU, 2) + " s", Table.fixed(outcome.idleCPUAfterPressure, 2) + " s",
+                                     "\(outcome.peakKB / 1024) MB", "\(over) MB", "\(outcome.decodes)", "\(outcome.encodes)",
+                                     "\(outcome.shortfalls)"]))
+                    if over >= 100 || outcome.idleCPU >= 0.1 || outcome.idleCPUAfterPressure >= 0.1 {
+                        failed.append("\(sixel ? "sixel" : "half-blocks") \(columns) columns \(budget) MB")
+                    }
+                }
+            }
+        }
+        print("\n- targets: peak under the budget plus 100 MB; under 0.1 s of CPU per 3 s idle, before and after the halving")
+        if !failed.isEmpty { throw BenchError("targets missed: \(failed.joined(separator: ", "))") }
+    }
+
+    /// photogrid in the pty, with the disk cache (cold) in `cache`.
+    static func start(photogrid: String, folder: String, sixel: Bool, arguments: [String], stats: String,
+                      pressure: String, cache: String) throws -> PtyTerminal {
+        try PtyTerminal([photogrid, folder] + arguments, columns: columns, rows: rows,
+                        kind: sixel ? .sixelXterm(columns: columns, rows: rows) : .text,
+                        environment: ["TERM": "xterm-256color", "COLORTERM": "truecolor", "PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": cache,
+                                      "PHOTOGRID_STATS": stats, "PHOTOGRID_TEST_PRESSURE": pressure,
+                                      "SWIFT_BACKTRACE": "interactive=no"])
+    }
+
+    static func measure(photogrid: String, folder: String, sixel: Bool, columns: Int, budget: Int) throws -> Outcome {
+        let scratch = FirstScreen.scratch("memory")
+        defer { _ = system("rm -rf '\(scratch)'") }
+        let stats = scratch + "/stats", pressure = scratch + "/memory.events"
+        writeEvents(pressure, high: 0)
+        var outcome = Outcome()
+        let started = PtyTerminal.now()
+        let terminal = try start(photogrid: photogrid, folder: folder, sixel: sixel,
+                                 arguments: ["--columns", "\(columns)", "--cache-mb", "\(budget)"], stats: stats, pressure: pressure,
+                                 cache: scratch)
+        terminal.waitForQuiet(1, limit: 60)
+        outcome.firstScreen = PtyTerminal.now() - started - 1
+        let lastKey = pageDowns(terminal)
+        outcome.settled = PtyTerminal.now() - terminal.quietFor - lastKey
+        outcome.idleCPU = idleCPU(terminal, after: lastKey)
+        writeEvents(pressure, high: 1)
+        usleep(2_500_000)                                   // the watcher reads it once a second
+        outcome.idleCPUAfterPressure = idleCPU(terminal, after: pageDowns(terminal))
+        outcome.peakKB = PtyTerminal.usage(terminal.pid).peakKB
+        terminal.stop()
+        let values = readStats(stats)
+        outcome.budgetAfter = (values["cache-budget-bytes"] ?? 0) >> 20
+        outcome.encodes = values["encodes"] ?? -1
+        outcome.decodes = values["decodes"] ?? -1
+        outcome.shortfalls = values["budget-shortfalls"] ?? -1
+        return outcome
+    }
+
+    /// 40 page-downs 100 ms apart, then until the output has stopped for half a second (the
+    /// time it stopped is `quiet after last key`); the time of the last key.
+    static func pageDowns(_ terminal: PtyTerminal) -> Double {
+        for _ in 0..<40 {
+            terminal.send(pageDown)
+            usleep(100_000)
+        }
+        let lastKey = PtyTerminal.now()
+        terminal.waitForQuiet(0.5, limit: 30)
+        return lastKey
+    }
+
+    /// CPU seconds used in the 3 s that start 3 s after the last key.
+    static func idleCPU(_ terminal: PtyTerminal, after lastKey: Double) -> Double {
+        let wait = lastKey + 3 - PtyTerminal.now()
+        if wait > 0 { usleep(UInt32(wait * 1_000_000)) }
+        let before = PtyTerminal.usage(terminal.pid).cpuSeconds
+        usleep(3_000_000)
+        return PtyTerminal.usage(terminal.pid).cpuSeconds - before
+    }
+
+    static func writeEvents(_ path: String, high: Int) {
+        Soak.writeText("low 0\nhigh \(high)\nmax 0\noom 0\noom_kill 0\n", to: path)
+    }
+
+    static func readStats(_ path: String) -> [String: Int] {
+        var values: [String: Int] = [:]
+        for line in ((try? FileReader.readText(path)) ?? "").split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            if parts.count == 2, let value = Int(parts[1]) { values[String(parts[0])] = value }
+        }
+        return values
+    }
+}

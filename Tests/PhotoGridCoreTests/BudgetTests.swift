@@ -1,0 +1,60 @@
+import Glibc
+import Testing
+@testable import PhotoGridCore
+
+/// The real encoder, counting what it is asked to make.
+final class CountingEncoder: TileEncoding {
+    let counts = Locked<[TileRequest: Int]>([:])
+    func encode(_ source: RGBImage, for request: TileRequest) -> EncodedTile {
+        counts.withLock { $0[request, default: 0] += 1 }
+        return TileEncoder().encode(source, for: request)
+    }
+}
+
+/// A budget much smaller than the screen and its prefetches together: each tile on screen is
+/// made at most once per visit, and the pipeline goes quiet once the screen is complete, instead
+/// of evicting what it made to make the next prefetch and making it again without end.
+@Suite struct BudgetTests {
+    func browse(mode: RenderMode, columns: Int, budget: Int) throws {
+        // 2,000 photos: the sample gallery's, over and over, so that paging never runs out.
+        let gallery = try FolderScanner().scan(RawPath(Paths.gallery))
+        let photos = (0..<2000).map { gallery[$0 % gallery.count] }
+        let encoder = CountingEncoder()
+        let session = GridSession(photos: photos, mode: mode, fit: .fill, cacheBytes: budget, encoder: encoder) {}
+        defer { session.pipeline.stop() }
+        let grid = GridController(title: "budget", session: session, screen: ScreenMetrics(columns: 120, rows: 40),
+                                  columns: columns, modeName: "\(mode)")
+        for visit in 0..<6 {
+            if visit > 0 { grid.handle(.pageDown) }
+            let before = encoder.counts.withLock { $0 }
+            var complete = false
+            for _ in 0..<3000 where !complete {                       // at most 30 s
+                _ = grid.frame()
+                complete = grid.contents().loading == 0
+                if !complete { usleep(10_000) }
+            }
+            #expect(complete, "visit \(visit): the screen never completed")
+            // A second after the screen is complete the pipeline has nothing left to do, and
+            // does nothing more while frames keep asking for the same screen.
+            let second = TTY.now() + 1000
+            while TTY.now() < second { _ = grid.frame(); usleep(20_000) }
+            #expect(session.pipeline.isIdle, "visit \(visit): still working a second after the screen was complete")
+            let work = session.pipeline.workDone
+            for _ in 0..<25 { _ = grid.frame(); usleep(20_000) }
+            #expect(session.pipeline.workDone == work, "visit \(visit): work went on with nothing new wanted")
+            let after = encoder.counts.withLock { $0 }
+            let onScreen = grid.contents().tiles.compactMap { tile -> TileRequest? in
+                if case .image(let request, _) = tile.content { return request } else { return nil }
+            }
+            #expect(onScreen.count == grid.contents().tiles.count)
+            for request in onScreen {
+                let made = (after[request] ?? 0) - (before[request] ?? 0)
+                #expect(made <= 1, "visit \(visit): photo \(request.photo) was encoded \(made) times")
+            }
+            #expect(session.cache.peakBytes <= budget)
+        }
+    }
+
+    @Test func sixelUnderATinyBudget() throws { try browse(mode: .sixel(colors: 256), columns: 6, budget: 2 << 20) }
+    @Test func halfBlocksUnderATinyBudget() throws { try browse(mode: .halfBlock(.trueColor), columns: 4, budget: 1 << 20) }
+}
