@@ -45,11 +45,15 @@ public protocol PhotoDecoding: Sendable {
     /// Whether the pipeline should hold `CPUGate` around `image(of:)`: true for a decoder that
     /// only computes; a network decoder takes the gate itself, after its download.
     var computesOnly: Bool { get }
+    /// The gate its decodes pass (`MemoryGate.decodes` for libjpeg's), if any: the pipeline
+    /// leaves room in the budget for the largest of its recent decodes.
+    var memoryGate: MemoryGate? { get }
 }
 
 extension PhotoDecoding {
     public func info(of photo: Photo) -> PhotoInfo? { PhotoDecoder.readInfo(photo) }
     public var computesOnly: Bool { true }
+    public var memoryGate: MemoryGate? { nil }
 }
 
 /// Decodes photo files with libjpeg-turbo, doing as little work as the size asked for allows:
@@ -58,6 +62,7 @@ extension PhotoDecoding {
 /// progressive files at those scales only the scans that carry the coefficients they use. The
 /// result is turned upright and resampled to size.
 public struct PhotoDecoder: PhotoDecoding {
+    public var memoryGate: MemoryGate? { .decodes }
     /// Off for benchmarks that measure decoding itself.
     public var usesThumbnails: Bool
     /// Off for benchmarks that measure libjpeg's full decode.
@@ -162,7 +167,7 @@ public struct PhotoDecoder: PhotoDecoding {
         let pixels = header.width * header.height
         let coefficients = header.isProgressive ? pixels * 2 * (header.components >= 3 ? 3 : 1) : 0
         let output = (header.width * scale / 8) * (header.height * scale / 8) * 3
-        return coefficients + 4 * output
+        return coefficients + 3 * output
     }
 
     /// `image` shrunk so that its short side is `shortSide`; never enlarged.

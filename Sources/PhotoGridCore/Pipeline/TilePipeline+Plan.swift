@@ -25,7 +25,7 @@ extension TilePipeline {
         // which is lent from the budget while it runs: prefetches take only what is left.
         let screenImage = requests.lazy.filter { $0.1 == .visible && !$0.0.isPreview }
             .map { TilePipeline.imageBytes(covering: self.planned($0.0).size) }.max() ?? 0
-        let prefetchRoom = limit - workers * screenImage - MemoryGate.decodes.largestRecent
+        let prefetchRoom = limit - workers * screenImage - (decoder.memoryGate?.largestRecent ?? 0)
         var total = 0, short = false, full = false
         var counted = Set<TileRequest>(), toMake = Set<TileRequest>(), thumbnails = Set<Int>()
         var result: [(TileRequest, Priority)] = []

@@ -49,7 +49,7 @@ public final class TilePipeline: @unchecked Sendable {
     private let photos: [Photo]
     let cache: TileCache
     let workers: Int
-    private let decoder: PhotoDecoding
+    let decoder: PhotoDecoding
     private let encoder: TileEncoding
     private let tierStore: TierStoring?
     private let onFinish: @Sendable (TileRequest) -> Void

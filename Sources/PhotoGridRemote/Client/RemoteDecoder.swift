@@ -26,6 +26,8 @@ public struct RemoteDecoder: PhotoDecoding {
 
     /// Downloads wait without a core; only the decode takes one.
     public var computesOnly: Bool { false }
+    /// Decodes go through PhotoDecoder's, which pass libjpeg's gate.
+    public var memoryGate: MemoryGate? { .decodes }
 
     public func image(of photo: Photo, covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
         guard let remote = photos[photo.path] else { throw .unreadable("not in the gallery") }
