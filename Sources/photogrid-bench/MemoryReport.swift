@@ -124,3 +124,84 @@ enum MemoryReport {
         return values
     }
 }
+
+/// `photogrid-bench hold DIR [MINUTES]`: a key held down over 10,000 photos in each mode.
+enum HoldSoak {
+    static let budget = 64
+    /// Mostly paging down, as someone looking for a photo far down a folder does; sometimes back.
+    static let keys = [MemoryReport.pageDown, MemoryReport.pageDown, MemoryReport.pageDown, "j", "j", "\u{1B}[5~", "k"]
+
+    static func run(source: String, photogrid: String, minutes: Double) throws {
+        print("# photogrid with a key held down\n")
+        for line in Machine.describe() { print("- \(line)") }
+        let (folder, originals) = try Soak.tenThousand(source)
+        defer { _ = system("rm -rf '\(folder)'") }
+        print("- 10,000 photos: hard links to the \(originals) photos of \(source); a pty of \(MemoryReport.columns)x"
+              + "\(MemoryReport.rows) cells of 10x20 px; `--cache-mb \(budget)`, 4 columns, the disk cache on (cold); bursts of 2-10 s "
+              + "of one key every 30-100 ms (mostly PgDn, some j, PgUp, k), 0-2 s apart, \(Table.fixed(minutes, 1)) minutes per mode; "
+              + "resident memory (VmRSS) every second\n")
+        var failed = false
+        for sixel in [true, false] {
+            let scratch = FirstScreen.scratch("hold")
+            defer { _ = system("rm -rf '\(scratch)'") }
+            MemoryReport.writeEvents(scratch + "/memory.events", high: 0)
+            let terminal = try MemoryReport.start(photogrid: photogrid, folder: folder, sixel: sixel,
+                                                  arguments: ["--columns", "4", "--cache-mb", "\(budget)"], stats: scratch + "/stats",
+                                                  pressure: scratch + "/memory.events", cache: scratch)
+            terminal.waitForQuiet(1, limit: 60)
+            var samples: [Int] = [], presses = 0
+            var random = SystemRandomNumberGenerator()
+            let deadline = PtyTerminal.now() + minutes * 60
+            var nextSample = PtyTerminal.now()
+            func sample() {
+                while PtyTerminal.now() >= nextSample {
+                    samples.append(PtyTerminal.usage(terminal.pid).residentKB / 1024)
+                    nextSample += 1
+                }
+            }
+            while PtyTerminal.now() < deadline {
+                let key = keys[Int.random(in: 0..<keys.count, using: &random)]
+                let burstEnd = min(deadline, PtyTerminal.now() + Double.random(in: 2...10, using: &random))
+                while PtyTerminal.now() < burstEnd {
+                    terminal.send(key)
+                    presses += 1
+                    usleep(UInt32.random(in: 30_000...100_000, using: &random))
+                    sample()
+                }
+                let pauseEnd = PtyTerminal.now() + Double.random(in: 0...2, using: &random)
+                while PtyTerminal.now() < pauseEnd { usleep(50_000); sample() }
+            }
+            let idle = MemoryReport.idleCPU(terminal, after: PtyTerminal.now())
+            let peak = PtyTerminal.usage(terminal.pid).peakKB / 1024
+            let alive = kill(terminal.pid, 0) == 0
+            terminal.stop()
+            print("## \(sixel ? "sixel xterm" : "no graphics (half-blocks)")\n")
+            print("- \(presses) keys; resident memory: first \(samples.first ?? 0) MB, halfway \(samples[samples.count / 2]) MB, "
+                  + "last \(samples.last ?? 0) MB, highest sample \(samples.max() ?? 0) MB; peak (VmHWM) \(peak) MB against a "
+                  + "\(budget) MB budget; CPU in the 3 s from 3 s after the last key: \(Table.fixed(idle, 2)) s; still running: "
+                  + (alive ? "yes" : "no (it died)") + "\n")
+            print("```text\n" + plot(samples, height: 10, width: 90, unit: "MB") + "```\n")
+            failed = failed || !alive || peak - budget >= 100 || idle >= 0.1
+        }
+        if failed { throw BenchError("a target was missed (above)") }
+    }
+
+    /// The samples as a text chart: one column per group of samples (their highest), the value
+    /// axis from 0 to the highest sample.
+    static func plot(_ samples: [Int], height: Int, width: Int, unit: String) -> String {
+        guard let top = samples.max(), top > 0 else { return "(no samples)\n" }
+        let per = max(1, (samples.count + width - 1) / width)
+        let columns = stride(from: 0, to: samples.count, by: per).map { samples[$0..<min(samples.count, $0 + per)].max()! }
+        var lines: [String] = []
+        for row in (1...height).reversed() {
+            let level = Double(top) * Double(row) / Double(height)
+            let label = row == height || row == height / 2 ? String(Int(level.rounded())) : ""
+            lines.append(String(repeating: " ", count: max(0, 5 - label.count)) + label + " |"
+                         + String(columns.map { Double($0) >= level - Double(top) / Double(height) / 2 ? "#" : " " }))
+        }
+        lines.append("    0 +" + String(repeating: "-", count: columns.count))
+        lines.append("       " + "0 s" + String(repeating: " ", count: max(1, columns.count - 3 - "\(samples.count) s".count))
+                     + "\(samples.count) s   (\(unit); one column = \(per) s, its highest sample)")
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -3,6 +3,7 @@ import PhotoGridCore
 
 // photogrid-bench run DIR [RUNS]        the figures of docs/benchmarks.md (DIR: ../shared/tools/real-photos)
 // photogrid-bench decode DIR [SIZE]     full libjpeg decodes against photogrid's shortcuts
+// photogrid-bench hold DIR [MINUTES]     a key held down over 10,000 photos in each mode, memory every second
 // photogrid-bench sixel DIR [SIZE]      libsixel's diffusion methods: bytes, time, error
 // photogrid-bench remote DIR [RUNS]     remote galleries over loopback, with 50 ms a response, beside the disk
 // photogrid-bench soak DIR [MINUTES]     random keys and resizes over 10,000 photos and a served gallery
@@ -31,6 +32,10 @@ do {
         let terminals = arguments.count > 2 ? [arguments[2] == "sixel"] : [true, false]
         try MemoryReport.run(source: arguments[1], photogrid: (directory.isEmpty ? "./" : directory) + "photogrid",
                              terminals: terminals, columnCounts: list(3, [1, 3, 6]), budgets: list(4, [32, 64, 512]))
+    case "hold" where arguments.count >= 2:
+        let directory = String(CommandLine.arguments[0].reversed().drop { $0 != "/" }.reversed())
+        try HoldSoak.run(source: arguments[1], photogrid: (directory.isEmpty ? "./" : directory) + "photogrid",
+                         minutes: arguments.count > 2 ? Double(arguments[2]) ?? 4 : 4)
     case "sixel" where arguments.count >= 2:
         try SixelReport.run(folder: arguments[1], size: arguments.count > 2 ? Int(arguments[2]) ?? 400 : 400)
     case "parse" where arguments.count >= 2 && ParseReport.cases.contains(arguments[1]):
@@ -40,7 +45,7 @@ do {
     case "decode" where arguments.count >= 2:
         try DecodeReport.run(folder: arguments[1], size: arguments.count > 2 ? Int(arguments[2]) ?? 400 : 400)
     default:
-        print("usage: photogrid-bench run DIR [RUNS] | remote DIR [RUNS] | soak DIR [MINUTES] | memory DIR | decode DIR [SIZE] | sixel DIR [SIZE] | parse [RUNS]")
+        print("usage: photogrid-bench run DIR [RUNS] | remote DIR [RUNS] | soak DIR [MINUTES] | memory DIR | hold DIR [MINUTES] | decode DIR [SIZE] | sixel DIR [SIZE] | parse [RUNS]")
         exit(2)
     }
 } catch {

@@ -147,6 +147,25 @@ final class Finished: Sendable {
         #expect(decoder.sizes.withLock { $0 }.count == 3)
     }
 
+    @Test func anImageTooSmallForALargerTileInItsTierIsFetchedAgainNotSpunOn() throws {
+        let decoder = FakeDecoder(holding: [3])
+        let finished = Finished()
+        let pipeline = pipeline(decoder, finished, workers: 1)
+        defer { pipeline.stop() }
+        pipeline.want([(request(3, size: 300), .visible)])                 // tier 512, decoded for 300
+        decoder.started.wait()
+        // A larger tile of the same tier comes on screen while that decode runs: the image held
+        // for the first cannot make it, and the one worker must fetch again rather than try it
+        // over and over.
+        pipeline.want([(request(3, size: 300), .visible), (request(3, size: 450), .visible)])
+        decoder.release()
+        #expect(decoder.started.wait(timeout: .now() + 10) == .success, "the second fetch never started")
+        decoder.release()
+        #expect(finished.wait(for: 2))
+        #expect(decoder.sizes.withLock { $0 } == [300, 450])
+        #expect(pipeline.workDone.encodes == 2)
+    }
+
     @Test func previewsComeFromThumbnailsFirstAndOnlyWhereThereAreAny() throws {
         let decoder = FakeDecoder(holding: [1], thumbnails: [1])
         let finished = Finished()

@@ -235,7 +235,8 @@ public final class TilePipeline: @unchecked Sendable {
         // Tiles whose image is held go first, whatever their priority: encoding is quick, and it
         // lets the image go, so that at most about one image per worker is held at a time.
         var held: (TileRequest, Priority, Int)? = nil
-        for (request, task) in encodeTasks where !task.running && !request.isPreview && inFlight[planned(request).key] != nil {
+        for (request, task) in encodeTasks where !task.running && !request.isPreview && inFlight[planned(request).key] != nil
+                                                 && tierImage(for: request) != nil {
             if let h = held, (h.1, -h.2) >= (task.priority, -task.order) { continue }
             held = (request, task.priority, task.order)
         }
@@ -272,7 +273,7 @@ public final class TilePipeline: @unchecked Sendable {
             guard !stopped, let job else { condition.unlock(); return }
             switch job {
             case .fetch(let source, _): fetchTasks[source]?.running = true
-            case .encode(let request): encodeTasks[request]?.running = true; counters.encodes += 1
+            case .encode(let request): encodeTasks[request]?.running = true
             case .store: storesRunning += 1; counters.stores += 1
             case .recheck: break
             }
@@ -411,6 +412,7 @@ public final class TilePipeline: @unchecked Sendable {
         }
         let tile = CPUGate.shared.run { encoder.encode(image, for: request) }
         locked {
+            counters.encodes += 1
             encodeTasks[request] = nil
             learn(tile, for: request)
             // Made for a tile no longer planned (scrolled past): let go, not cached over a wanted one.
