@@ -10,23 +10,27 @@ enum SixelReport {
             return PhotoDecoder.shape(image.image, width: size, height: size, fit: .fill)
         }
         print("sixel encoding of \(tiles.count) tiles of \(size)x\(size) from \(folder)")
-        print(Table.row(["diffusion", "KB per tile", "ms per tile", "mean error"]))
-        print(Table.rule(4))
-        for diffusion in Sixel.Diffusion.allCases {
+        print(Table.row(["diffusion", "pictures", "KB per tile", "ms per tile", "mean error"]))
+        print(Table.rule(5))
+        // Each method as one picture; Floyd-Steinberg, photogrid's, also in strips of one palette
+        // and one dithering side by side (Sixel.encode(_:columns:)), 200 pixels being photogrid's.
+        let runs = Sixel.Diffusion.allCases.map { ($0, 0) } + [400, 200, 100].map { (Sixel.Diffusion.floydSteinberg, $0) }
+        for (diffusion, strip) in runs {
             var bytes = 0, seconds = 0.0, error = 0.0
             for tile in tiles {
-                var encoded: [UInt8] = []
-                seconds += Clock.best(of: 2) { encoded = (try? Sixel.encode(tile, diffusion: diffusion)) ?? [] }
-                bytes += encoded.count
-                if let back = Sixel.decode(encoded), back.width == tile.width, back.height == tile.height {
-                    var sum = 0
-                    for i in 0..<tile.pixels.count { sum += abs(Int(tile.pixels[i]) - Int(back.pixels[i])) }
-                    error += Double(sum) / Double(tile.pixels.count)
-                }
+                let edges = strip == 0 ? [0, tile.width] : Array(stride(from: 0, to: tile.width, by: strip)) + [tile.width]
+                var parts: [[UInt8]] = []
+                seconds += Clock.best(of: 2) { parts = (try? Sixel.encode(tile, columns: edges, diffusion: diffusion)) ?? [] }
+                bytes += parts.reduce(0) { $0 + $1.count }
+                var back = RGBImage(width: tile.width, height: tile.height)
+                for (k, part) in parts.enumerated() { if let piece = Sixel.decode(part) { back.draw(piece, atX: edges[k], y: 0) } }
+                var sum = 0
+                for i in 0..<tile.pixels.count { sum += abs(Int(tile.pixels[i]) - Int(back.pixels[i])) }
+                error += Double(sum) / Double(tile.pixels.count)
             }
             let n = Double(max(1, tiles.count))
-            print(Table.row([diffusion.rawValue, Table.fixed(Double(bytes) / n / 1024, 1), Table.fixed(seconds / n * 1000, 1),
-                             Table.fixed(error / n, 2)]))
+            print(Table.row([diffusion.rawValue, strip == 0 ? "one" : "\(strip)-px strips", Table.fixed(Double(bytes) / n / 1024, 1),
+                             Table.fixed(seconds / n * 1000, 1), Table.fixed(error / n, 2)]))
         }
     }
 }

@@ -147,6 +147,21 @@ final class Finished: Sendable {
         #expect(decoder.sizes.withLock { $0 }.count == 3)
     }
 
+    /// The screen at 3 columns and the prefetched 2-column layout want the same photo at tiers
+    /// 1024 and 2048: one decode, at the larger, whichever worker comes first.
+    @Test(arguments: [1, 2])
+    func aPhotoWantedAtTwoTiersIsDecodedOnceAtTheLarger(workers: Int) throws {
+        let decoder = FakeDecoder()
+        let finished = Finished()
+        let pipeline = pipeline(decoder, finished, workers: workers, cache: TileCache(limitBytes: 1 << 26))
+        defer { pipeline.stop() }
+        pipeline.want([(request(3, size: 800), .visible), (request(3, size: 1200), .background), (request(4, size: 800), .visible)])
+        #expect(finished.wait(for: 3))
+        let decodes = zip(decoder.calls.withLock { $0 }, decoder.sizes.withLock { $0 })
+        #expect(decodes.filter { $0.0 == 3 }.map(\.1) == [1200])
+        #expect(pipeline.workDone.derived == 1)
+    }
+
     @Test func anImageTooSmallForALargerTileInItsTierIsFetchedAgainNotSpunOn() throws {
         let decoder = FakeDecoder(holding: [3])
         let finished = Finished()

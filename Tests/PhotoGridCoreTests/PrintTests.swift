@@ -44,14 +44,23 @@ import Testing
         #expect(status == 0, "\(error)")
         let layout = GridLayout(screen: ScreenMetrics(columns: 120, rows: 40), columns: 5)
         let photos = try FolderScanner().scan(RawPath(Paths.gallery))
-        let images = sixels(out)
+        // Each tile comes as strips (TileEncoder.stripPixels): what the terminal shows is what counts.
+        var screen = ScreenModel(columns: 120, rows: 41, cellWidth: 10, cellHeight: 20)  // and the line the cursor ends on
+        screen.feed(out)
+        #expect(screen.outOfBounds.isEmpty, "\(screen.outOfBounds)")
+        let shown = screen.picturePixels()
         let visible = layout.visibleIndexes(topRow: 0, photos: photos.count)
-        #expect(images.count == visible.count)
-        for (k, index) in visible.enumerated() where k < images.count {
+        #expect(visible.count == 15)
+        for index in visible {
             let place = try #require(layout.placement(of: index, topRow: 0))
-            let decoded = try #require(Sixel.decode(images[k]))
             let (w, h) = layout.pixelSize(of: place.frame)
-            #expect(decoded.width == w && decoded.height == place.visibleRows * 20)
+            let decoded = shown.region(x: place.frame.column * 10, y: place.row * 20, width: w, height: place.visibleRows * 20)
+            let covered = (place.row..<(place.row + place.visibleRows)).allSatisfy { row in
+                (place.frame.column..<(place.frame.column + place.frame.width)).allSatisfy {
+                    if case .image = screen.cells[row][$0] { true } else { false }
+                }
+            }
+            #expect(covered, "tile \(index) has cells no picture covers")
             // The sixel shows the photo's tile: close to the decoded, resampled pixels.
             if case .jpeg = photos[index].format,
                let tier = try? PhotoDecoder(usesThumbnails: false).image(of: photos[index], covering: max(w, h), atMost: Tier.covering(max(w, h)).size) {

@@ -95,31 +95,35 @@ enum HalfBlockReader {
                                   crop: CropRegion(x: 0, y: 0, width: 1, height: 1))
         request.sixelCut = SixelCut(cellWidth: 10, cellHeight: 20)
         request.encodeInBands = true
-        let tile = TileEncoder().encode(source, for: request)
-        guard case .sixelBands(let bands) = tile else { Issue.record("not banded"); return }
-        #expect(bands.count == WorkerThreads.cores)
-        #expect(bands.first?.row == 0)
-        var y = 0
-        for band in bands {
-            #expect(band.row * 20 == y && band.column == 0)  // each band starts where the last ended, on a cell row
-            let back = try #require(Sixel.decode(band.bytes))
-            #expect(back.width == 1000)
-            #expect(TestImages.meanAbsoluteError(source.region(x: 0, y: y, width: 1000, height: back.height), back) < 6)
-            y += back.height
-        }
-        #expect(y == 1010)
-        // Small pictures stay in one piece, and so do grid tiles of any size where the terminal sets no limit.
-        var small = TileRequest(photo: 0, width: 100, height: 100, fit: .fit, mode: .sixel(colors: 256))
-        small.sixelCut = SixelCut(cellWidth: 10, cellHeight: 20)
-        small.encodeInBands = true
-        if case .sixel = TileEncoder().encode(TestImages.gradient(width: 100, height: 100), for: small) {} else { Issue.record("banded") }
-        var grid = TileRequest(photo: 0, width: 1180, height: 1180, fit: .fill, mode: .sixel(colors: 256))
-        grid.sixelCut = SixelCut(cellWidth: 10, cellHeight: 20)
-        if case .sixel = TileEncoder().encode(TestImages.gradient(width: 1180, height: 1180), for: grid) {} else { Issue.record("cut") }
+        guard case .sixelBands(let pieces) = TileEncoder().encode(source, for: request) else { Issue.record("one piece"); return }
+        let rows = Array(Set(pieces.map(\.row))).sorted()
+        #expect(rows.count == WorkerThreads.cores && rows.first == 0)
+        try expectPieces(pieces, rebuild: source, cellWidth: 10, cellHeight: 20, largest: (200, 1010))
+        // Each band of rows is as wide as the picture, in strips.
+        for row in rows { #expect(pieces.filter { $0.row == row }.count == 5) }
+    }
+
+    /// libsixel writes narrow pictures faster: a grid tile goes as strips on cells, no wider than
+    /// `TileEncoder.stripPixels`, one palette and one dithering for the whole tile, so that the
+    /// strips side by side show what one picture would.
+    @Test func sixelTilesComeAsStripsThatShowWhatOnePictureWould() throws {
+        let source = TestImages.gradient(width: 790, height: 800)
+        var request = TileRequest(photo: 0, width: 790, height: 800, fit: .fill, mode: .sixel(colors: 256), keptRows: 530)
+        request.sixelCut = SixelCut(cellWidth: 9, cellHeight: 20)
+        guard case .sixelBands(let strips) = TileEncoder().encode(source, for: request) else { Issue.record("one piece"); return }
+        #expect(strips.count == 4 && strips.allSatisfy { $0.row == 0 })
+        let kept = source.topRows(530)
+        try expectPieces(strips, rebuild: kept, cellWidth: 9, cellHeight: 20, largest: (198, 530))
+        let whole = try #require(Sixel.decode(try Sixel.encode(kept)))
+        var rebuilt = RGBImage(width: 790, height: 530)
+        for strip in strips { rebuilt.draw(try #require(Sixel.decode(strip.bytes)), atX: strip.column * 9, y: 0) }
+        #expect(rebuilt == whole)  // the same palette and dithering: the same pixels, no seam
+        // Without a cut (--print) a tile is one picture whatever its size.
+        if case .sixel = TileEncoder().encode(source, for: TileRequest(photo: 0, width: 790, height: 800, fit: .fill, mode: .sixel(colors: 256))) {} else { Issue.record("cut") }
     }
 
     /// xterm's default limit (XTSMGRAPHICS says 1000x800 in a 120x40 window of 10x20 cells): it
-    /// draws nothing of a wider picture, so the zoom view's 1200x780 goes in pieces side by side.
+    /// draws nothing of a wider or taller picture, so pictures past it go in pieces that fit.
     @Test(arguments: [true, false])
     func picturesLargerThanTheTerminalDrawsComeInPiecesThatFit(zoom: Bool) throws {
         let (width, height) = zoom ? (1200, 780) : (1180, 1180)
@@ -129,18 +133,25 @@ enum HalfBlockReader {
         request.sixelCut = SixelCut(cellWidth: 10, cellHeight: 20, maxWidth: 1000, maxHeight: 800)
         request.encodeInBands = zoom
         guard case .sixelBands(let pieces) = TileEncoder().encode(source, for: request) else { Issue.record("one piece"); return }
-        #expect(pieces.count == (zoom ? 2 * max(2, WorkerThreads.cores) : 4))
-        var covered = RGBImage(width: width, height: height, fill: RGB(255, 0, 255))
+        #expect(pieces.count == (zoom ? 6 : 12))  // 200-pixel strips; 1180 rows need two bands of at most 800
+        try expectPieces(pieces, rebuild: source, cellWidth: 10, cellHeight: 20, largest: (200, 800))
+    }
+
+    /// Pieces start on cells, are no larger than `largest`, and put back together cover the
+    /// picture exactly (no overlap, no hole) and show it.
+    private func expectPieces(_ pieces: [SixelBand], rebuild source: RGBImage, cellWidth: Int, cellHeight: Int,
+                              largest: (width: Int, height: Int)) throws {
+        var covered = RGBImage(width: source.width, height: source.height, fill: RGB(255, 0, 255))
         var area = 0
         for piece in pieces {
             let back = try #require(Sixel.decode(piece.bytes))
-            #expect(back.width <= 1000 && back.height <= 800, "a piece of \(back.width)x\(back.height)")
-            let (x, y) = (piece.column * 10, piece.row * 20)
-            #expect(TestImages.meanAbsoluteError(source.region(x: x, y: y, width: back.width, height: back.height), back) < 6)
+            #expect(back.width <= largest.width && back.height <= largest.height, "a piece of \(back.width)x\(back.height)")
+            let (x, y) = (piece.column * cellWidth, piece.row * cellHeight)
+            #expect(x + back.width <= source.width && y + back.height <= source.height)
             covered.draw(back, atX: x, y: y)
             area += back.width * back.height
         }
-        #expect(area == width * height)                     // no overlaps, and with the next line no holes
+        #expect(area == source.width * source.height)
         #expect(TestImages.meanAbsoluteError(source, covered) < 6)
     }
 

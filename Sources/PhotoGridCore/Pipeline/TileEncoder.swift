@@ -23,10 +23,9 @@ public struct TileEncoder: TileEncoding {
         case .sixel(let colors):
             // A preview is soft and short-lived: undithered, it encodes in two thirds of the time.
             let diffusion: Sixel.Diffusion = request.isPreview ? .none : .floydSteinberg
-            if let cut = request.sixelCut,
-               cut.isTooLarge(width: image.width, height: image.height)
-                || request.encodeInBands && image.width * image.height >= TileEncoder.bandedPixels {
-                return .sixelBands(TileEncoder.pieces(image, colors: colors, diffusion: diffusion, cut: cut))
+            if let cut = request.sixelCut {
+                let banded = request.encodeInBands && image.width * image.height >= TileEncoder.bandedPixels
+                return .sixelBands(TileEncoder.pieces(consume image, colors: colors, diffusion: diffusion, cut: cut, banded: banded))
             }
             // libsixel fails only on an empty image or no memory; an empty tile draws nothing.
             return .sixel((try? Sixel.encode(image, colors: colors, diffusion: diffusion)) ?? [])
@@ -42,33 +41,46 @@ extension TileEncoder {
     /// large terminal is three.
     static let bandedPixels = 1_000_000
 
-    /// The picture cut on cells into pieces the terminal draws (no larger than `cut` says), and
-    /// into at least one band of rows per core, each piece encoded with its own palette, at once.
-    static func pieces(_ image: RGBImage, colors: Int, diffusion: Sixel.Diffusion, cut: SixelCut) -> [SixelBand] {
+    /// Sixel pieces are at most this wide, in whole cells: libsixel writes narrow pictures much
+    /// faster (see `Sixel.encode(_:columns:)`): an 800-pixel tile in 200-pixel strips takes 60 ms
+    /// instead of 100, for 2% more bytes (a palette per strip), the same pixels (docs/benchmarks.md).
+    static let stripPixels = 200
+
+    /// The picture cut on cells into pieces: strips side by side, no wider than `stripPixels` and
+    /// what the terminal draws, sharing one palette and one dithering; and, for a large picture
+    /// (`banded`, the zoom view's) or one taller than the terminal draws, bands of rows, each with
+    /// its own palette, encoded at once on several cores.
+    static func pieces(_ image: consuming RGBImage, colors: Int, diffusion: Sixel.Diffusion, cut: SixelCut, banded: Bool) -> [SixelBand] {
         let cellRows = (image.height + cut.cellHeight - 1) / cut.cellHeight
         let cellColumns = (image.width + cut.cellWidth - 1) / cut.cellWidth
-        let bandCount = max(min(WorkerThreads.cores, cellRows), cut.pieceRows.map { (cellRows + $0 - 1) / $0 } ?? 1)
-        let columnCount = cut.pieceColumns.map { (cellColumns + $0 - 1) / $0 } ?? 1
+        let bandCount = max(banded ? min(WorkerThreads.cores, cellRows) : 1, cut.pieceRows.map { (cellRows + $0 - 1) / $0 } ?? 1)
+        let stripCells = min(max(1, stripPixels / cut.cellWidth), cut.pieceColumns ?? .max)
+        let columnCount = (cellColumns + stripCells - 1) / stripCells
         // Pixel edges on cell boundaries, spread evenly: band k covers rows rowEdges[k]..<rowEdges[k + 1].
         let rowEdges = (0...bandCount).map { min(image.height, ($0 * cellRows / bandCount) * cut.cellHeight) }
         let columnEdges = (0...columnCount).map { min(image.width, ($0 * cellColumns / columnCount) * cut.cellWidth) }
-        var found: [(band: Int, column: Int)] = []
-        for band in 0..<bandCount where rowEdges[band] < rowEdges[band + 1] {
-            for column in 0..<columnCount where columnEdges[column] < columnEdges[column + 1] { found.append((band, column)) }
+        let bands = (0..<bandCount).filter { rowEdges[$0] < rowEdges[$0 + 1] }
+        let edges = Array(Set(columnEdges)).sorted()
+        // One band (a grid tile): the picture itself is dithered, no copy of it is made.
+        if bands.count == 1 {
+            return strips(consume image, row: rowEdges[bands[0]] / cut.cellHeight, edges: edges, cut: cut, colors: colors, diffusion: diffusion)
         }
-        let places = found
-        let results = Locked<[Int: [UInt8]]>([:])
-        DispatchQueue.concurrentPerform(iterations: places.count) { k in
-            let (band, column) = places[k]
-            let piece = image.region(x: columnEdges[column], y: rowEdges[band], width: columnEdges[column + 1] - columnEdges[column],
-                                     height: rowEdges[band + 1] - rowEdges[band])
-            let bytes = (try? Sixel.encode(piece, colors: colors, diffusion: diffusion)) ?? []
-            results.withLock { $0[k] = bytes }
+        let whole = copy image
+        let results = Locked<[Int: [SixelBand]]>([:])
+        DispatchQueue.concurrentPerform(iterations: bands.count) { k in
+            let (top, bottom) = (rowEdges[bands[k]], rowEdges[bands[k] + 1])
+            let pieces = strips(whole.region(x: 0, y: top, width: whole.width, height: bottom - top), row: top / cut.cellHeight,
+                                edges: edges, cut: cut, colors: colors, diffusion: diffusion)
+            results.withLock { $0[k] = pieces }
         }
         let encoded = results.withLock { $0 }
-        return places.indices.map { k in
-            SixelBand(row: rowEdges[places[k].band] / cut.cellHeight, column: columnEdges[places[k].column] / cut.cellWidth,
-                      bytes: encoded[k] ?? [])
-        }
+        return bands.indices.flatMap { encoded[$0] ?? [] }
+    }
+
+    /// Rows of a picture as strips side by side, cut at `edges`, placed at cell row `row`.
+    private static func strips(_ rows: consuming RGBImage, row: Int, edges: [Int], cut: SixelCut, colors: Int,
+                               diffusion: Sixel.Diffusion) -> [SixelBand] {
+        let strips = (try? Sixel.encode(rows, columns: edges, colors: colors, diffusion: diffusion)) ?? []
+        return strips.indices.map { SixelBand(row: row, column: edges[$0] / cut.cellWidth, bytes: strips[$0]) }
     }
 }

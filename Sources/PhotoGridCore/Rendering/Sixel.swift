@@ -23,38 +23,87 @@ public enum Sixel {
 
     /// A whole DCS sixel sequence (`ESC P q ... ESC \`) drawing `image` with an adaptive palette
     /// of at most `colors` registers.
-    public static func encode(_ image: RGBImage, colors: Int = 256, diffusion: Diffusion = .floydSteinberg) throws(Failure) -> [UInt8] {
+    public static func encode(_ image: consuming RGBImage, colors: Int = 256, diffusion: Diffusion = .floydSteinberg) throws(Failure) -> [UInt8] {
+        let width = image.width
+        return try encode(image, columns: [0, width], colors: colors, diffusion: diffusion)[0]
+    }
+
+    /// One palette built and one dithering made for the whole of `image`, then the image written
+    /// as pictures side by side, columns `edges[k]..<edges[k + 1]`, each a whole DCS sequence.
+    ///
+    /// Why: libsixel's writer keeps each band's runs in a list sorted by insertion, so a band costs
+    /// the square of its runs, and a dithered photo has runs of a few pixels: an 800-pixel tile
+    /// spends most of its encode there. Narrow pictures have fewer runs a band; sharing the palette
+    /// and dithering the whole leaves no seam between them.
+    /// `image` is taken: where the caller has no other copy, libsixel dithers in its pixels.
+    public static func encode(_ image: consuming RGBImage, columns edges: [Int], colors: Int = 256,
+                              diffusion: Diffusion = .floydSteinberg) throws(Failure) -> [[UInt8]] {
         guard image.width > 0, image.height > 0 else { throw Failure(description: "empty image") }
-        let sink = Sink()
-        var output: OpaquePointer? = nil
-        var dither: OpaquePointer? = nil
-        defer {
-            if let dither { sixel_dither_unref(dither) }
-            if let output { sixel_output_unref(output) }
+        guard edges.count >= 2, edges.first == 0, edges.last == image.width, zip(edges, edges.dropFirst()).allSatisfy({ $0 < $1 }) else {
+            throw Failure(description: "strip edges \(edges) do not cut a \(image.width)-pixel image")
         }
-        let context = Unmanaged.passUnretained(sink).toOpaque()
-        guard !failed(sixel_output_new(&output, sinkWrite, context, nil)),
-              !failed(sixel_dither_new(&dither, Int32(max(2, min(256, colors))), nil)) else {
+        var dither: OpaquePointer? = nil
+        defer { if let dither { sixel_dither_unref(dither) } }
+        guard !failed(sixel_dither_new(&dither, Int32(max(2, min(256, colors))), nil)) else {
             throw Failure(description: "libsixel could not start")
         }
         // libsixel builds its palette from a histogram of 5 bits per channel, truncating: every
         // colour comes out up to 8 levels too dark. Half a step added to the sample it builds the
-        // palette from makes that rounding; the pixels themselves are dithered unchanged.
-        var sample = image.pixels.map { $0 > 251 ? 255 : $0 &+ 4 }
-        // sixel_encode may dither in place: give it a copy.
-        var pixels = image.pixels
+        // palette from makes that rounding; the pixels themselves are dithered unchanged. Past a
+        // quarter megapixel the sample takes every other pixel of every other row: the palette
+        // is as good (docs/benchmarks.md) and its sample a quarter of the memory and time.
+        let step = image.width * image.height > 250_000 ? 2 : 1
+        let (sampleWidth, sampleHeight) = ((image.width + step - 1) / step, (image.height + step - 1) / step)
+        var sample = [UInt8](repeating: 0, count: sampleWidth * sampleHeight * 3)
+        image.pixels.withUnsafeBufferPointer { source in
+            var i = 0
+            for y in stride(from: 0, to: image.height, by: step) {
+                for x in stride(from: 0, to: image.width, by: step) {
+                    let p = (y * image.width + x) * 3
+                    for c in 0..<3 { let v = source[p + c]; sample[i + c] = v > 251 ? 255 : v &+ 4 }
+                    i += 3
+                }
+            }
+        }
         let initialized: SIXELSTATUS = sample.withUnsafeMutableBufferPointer { buffer in
-            sixel_dither_initialize(dither, buffer.baseAddress, Int32(image.width), Int32(image.height),
+            sixel_dither_initialize(dither, buffer.baseAddress, Int32(sampleWidth), Int32(sampleHeight),
                                     pg_sixel_pixelformat_rgb888, SIXEL_LARGE_AUTO, SIXEL_REP_AUTO, SIXEL_QUALITY_AUTO)
         }
         if failed(initialized) { throw Failure(description: "libsixel could not build a palette (status \(initialized))") }
         sixel_dither_set_diffusion_type(dither, diffusion.libsixel)
-        let status: SIXELSTATUS = pixels.withUnsafeMutableBufferPointer { buffer in
-            sixel_encode(buffer.baseAddress, Int32(image.width), Int32(image.height), 3, dither, output)
+        // libsixel dithers in place: in the image's own pixels where no one else holds them (one
+        // tile's worth less memory while it encodes), else in a copy.
+        let (width, height) = (image.width, image.height)
+        var pixels = (consume image).pixels
+        guard let indexed = pixels.withUnsafeMutableBufferPointer({ buffer in
+            sixel_dither_apply_palette(dither, buffer.baseAddress, Int32(width), Int32(height))
+        }) else { throw Failure(description: "libsixel could not dither") }
+        pixels = []
+        defer { free(indexed) }
+        sixel_dither_set_pixelformat(dither, Int32(pg_sixel_pixelformat_pal8))
+        var result: [[UInt8]] = []
+        var strip: [UInt8] = []
+        for k in 0..<(edges.count - 1) {
+            let x0 = edges[k], stripWidth = edges[k + 1] - x0
+            strip.removeAll(keepingCapacity: true)
+            strip.reserveCapacity(stripWidth * height)
+            for y in 0..<height {
+                strip.append(contentsOf: UnsafeBufferPointer(start: indexed + y * width + x0, count: stripWidth))
+            }
+            let sink = Sink()
+            var output: OpaquePointer? = nil
+            guard !failed(sixel_output_new(&output, sinkWrite, Unmanaged.passUnretained(sink).toOpaque(), nil)) else {
+                throw Failure(description: "libsixel could not start")
+            }
+            let status: SIXELSTATUS = strip.withUnsafeMutableBufferPointer { buffer in
+                sixel_encode(buffer.baseAddress, Int32(stripWidth), Int32(height), 1, dither, output)
+            }
+            sixel_output_unref(output)
+            withExtendedLifetime(sink) {}
+            if failed(status) { throw Failure(description: "libsixel could not encode (status \(status))") }
+            result.append(sink.bytes)
         }
-        withExtendedLifetime(sink) {}
-        if failed(status) { throw Failure(description: "libsixel could not encode (status \(status))") }
-        return sink.bytes
+        return result
     }
 
     /// Pixels of a sixel sequence, through libsixel's decoder: how tests read back what photogrid drew.

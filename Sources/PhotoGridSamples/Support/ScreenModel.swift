@@ -1,3 +1,5 @@
+import PhotoGridCore
+
 /// A terminal screen as photogrid's output leaves it, for tests: which cells hold text, which an
 /// image, and every write that would land outside the screen. It understands what photogrid
 /// writes (cursor moves, erasing, colours, DECSC/DECRC, OSC and sixel DCS strings); a sixel image
@@ -15,6 +17,8 @@ public struct ScreenModel {
     public private(set) var outOfBounds: [String] = []
     /// Images drawn so far; an image's cells carry its number.
     public private(set) var imageCount = 0
+    /// Every sixel picture drawn, whole (`ESC P ... ESC \\`), with the cell of its top-left corner.
+    public private(set) var pictures: [(row: Int, column: Int, bytes: [UInt8])] = []
 
     private var row = 0, column = 0
     private var saved = (row: 0, column: 0)
@@ -122,6 +126,7 @@ public struct ScreenModel {
             var j = start + 2
             while j + 1 < bytes.count, !(bytes[j] == 0x1B && bytes[j + 1] == UInt8(ascii: "\\")) { j += 1 }
             sixel(Array(bytes[(start + 2)..<min(j, bytes.count)]))
+            pictures.append((row, column, Array(bytes[start..<min(bytes.count, j + 2)])))
             return min(bytes.count, j + 2)
         default:
             return start + 2
@@ -146,5 +151,16 @@ public struct ScreenModel {
         for y in top..<bottom {
             for x in left..<right { cells[y][x] = .image(imageCount) }
         }
+    }
+
+    /// The screen's pixels as the sixel pictures paint them, each decoded (libsixel) and drawn at
+    /// its cell, later ones over earlier ones; pixels no picture covers are magenta.
+    public func picturePixels() -> RGBImage {
+        var canvas = RGBImage(width: columns * cellWidth, height: rows * cellHeight, fill: RGB(255, 0, 255))
+        for picture in pictures {
+            guard let image = Sixel.decode(picture.bytes) else { continue }
+            canvas.draw(image, atX: picture.column * cellWidth, y: picture.row * cellHeight)
+        }
+        return canvas
     }
 }
