@@ -15,4 +15,17 @@ public enum Allocator {
         guard let symbol = dlsym(nil, "mallopt") else { return }
         _ = unsafeBitCast(symbol, to: Mallopt.self)(-3, 256 * 1024)
     }
+
+    /// Gives back to the system the free pages inside malloc's heaps (`malloc_trim(0)`): what the
+    /// cache just let go of in small blocks (half-block tiles are many lines of a few KB) stays
+    /// resident otherwise, and a large decode then comes on top of it. Called when one starts:
+    /// holding keys down in half-blocks with a 64 MB budget, the peak was 186-190 MB with 116 MB
+    /// live at most (heaptrack), 163 MB of it anonymous.
+    public static func returnFreePages() {
+        typealias MallocTrim = @convention(c) (Int) -> Int32
+        guard let symbol = trim else { return }
+        _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
+    }
+
+    nonisolated(unsafe) private static let trim = dlsym(nil, "malloc_trim")
 }

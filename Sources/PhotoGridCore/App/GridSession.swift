@@ -16,7 +16,10 @@ public final class GridSession {
         self.fit = fit
         cache = TileCache(limitBytes: cacheBytes)
         // Decodes in progress are lent from this budget.
-        decoder.memoryGate?.observe { [weak cache] bytes in cache?.reserve(bytes) }
+        decoder.memoryGate?.observe { [weak cache] bytes in
+            cache?.reserve(bytes)
+            if bytes >= MemoryGate.returnPagesAt { Allocator.returnFreePages() }
+        }
         pipeline = TilePipeline(photos: photos, cache: cache, decoder: decoder, encoder: encoder, tierStore: tierStore, workers: workers,
                                 onInfo: { _ in onFinish() }, onFinish: { _ in onFinish() })
     }

@@ -12,6 +12,9 @@ public final class MemoryGate: @unchecked Sendable {
     /// What decodes may use at once: 48 MB.
     public static let decodes = MemoryGate(limit: 48 << 20)
 
+    /// Decodes this large make the session give malloc's free pages back before they start.
+    public static let returnPagesAt = 16 << 20
+
     public let limit: Int
     private let condition = Condition()
     private var used = 0
