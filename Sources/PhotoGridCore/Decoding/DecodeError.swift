@@ -14,6 +14,9 @@ public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
     case empty
     /// A valid JPEG of a kind libjpeg-turbo does not decode (12-bit, for example).
     case unsupportedJPEG(String)
+    /// A file of another format than JPEG (`format`, "PNG") that its library rejected, or that stops early.
+    case corruptFile(format: String, String)
+    case truncatedFile(format: String)
     /// Width times height, or the file, is past what photogrid allows itself.
     case tooLarge
     case outOfMemory
@@ -30,6 +33,8 @@ public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
         case .truncated: return "truncated JPEG"
         case .empty: return "empty file"
         case .unsupportedJPEG(let detail): return DecodeError.kind(ofUnsupported: detail).map { "unsupported JPEG (\($0))" } ?? "unsupported JPEG"
+        case .corruptFile(let format, _): return "corrupt \(format)"
+        case .truncatedFile(let format): return "truncated \(format)"
         case .tooLarge: return "too large"
         case .outOfMemory: return "out of memory"
         case .network(let reason, _): return reason

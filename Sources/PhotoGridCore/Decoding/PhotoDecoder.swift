@@ -80,6 +80,7 @@ public struct PhotoDecoder: PhotoDecoding {
     public func image(of photo: Photo, covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
         try PhotoDecoder.checkFormat(photo)
         let file = try OpenFile(photo.path)
+        if PNG.isPNG(try file.head(8)) { return try PhotoDecoder.decodePNG(try file.all(), covering: size, atMost: limit) }
         let (head, header) = try PhotoDecoder.header(of: file)
         if usesThumbnails, let thumbnail = PhotoDecoder.thumbnail(header: header, data: head),
            min(thumbnail.width, thumbnail.height) >= min(size, header.width, header.height) {
@@ -132,6 +133,7 @@ public struct PhotoDecoder: PhotoDecoding {
 
     /// Decodes JPEG data upright, its short side between `size` and `limit` where the photo allows.
     public func decode(_ data: [UInt8], covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
+        if PNG.isPNG(data) { return try PhotoDecoder.decodePNG(data, covering: size, atMost: limit) }
         if let format = PhotoDecoder.sniffOtherFormat(data) { throw .unsupportedFormat(format) }
         return try decode(header: try JPEG.readHeader(data), covering: size, atMost: limit) { options throws(DecodeError) in
             try JPEG.decodeCountingScans(data, options: options)
@@ -201,6 +203,11 @@ public struct PhotoDecoder: PhotoDecoding {
 
     /// JPEG data decoded large enough for `box`, upright: for `--print` of a single photo.
     public static func decodeUpright(_ data: [UInt8], atLeast box: (width: Int, height: Int), fit: FitMode) throws(DecodeError) -> RGBImage {
+        if PNG.isPNG(data) {
+            let header = try PNG.readHeader(data)
+            let factor = PhotoDecoder.factor(width: header.width, height: header.height, box: box, fit: fit)
+            return try PNG.decode(data, shrink: max(1, Int(1 / max(factor, 1e-9))))
+        }
         if let format = sniffOtherFormat(data) { throw .unsupportedFormat(format) }
         let header = try JPEG.readHeader(data)
         let orientation = header.exif.map { ExifInfo.parse($0).orientation } ?? .up
@@ -221,10 +228,26 @@ public struct PhotoDecoder: PhotoDecoding {
 
     static func checkFormat(_ photo: Photo) throws(DecodeError) {
         switch photo.format {
-        case .jpeg: return
+        case .jpeg, .png: return
         case .other(let name): throw .unsupportedFormat(name)
         case .notAnImage: throw .unsupportedFormat("")
         }
+    }
+
+    /// PNG data, its short side between `size` and `limit` where the image allows: rows are
+    /// averaged in blocks as they are read (`PNG.decode`), by the largest whole factor that still
+    /// covers `size`, then resampled. PNG has no orientation of its own here (eXIf is not read yet).
+    static func decodePNG(_ data: [UInt8], covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
+        let header = try PNG.readHeader(data)
+        let shrink = max(1, min(header.width, header.height) / max(1, size))
+        let rows = header.isInterlaced ? header.height : 1
+        let bytes = data.count + header.width * rows * 4 + (header.width / shrink) * (header.height / shrink) * 3
+        let (kept, decodedWidth) = try MemoryGate.decodes.run(bytes: bytes) { () throws(DecodeError) in
+            let image = try PNG.decode(data, shrink: shrink)
+            return (PhotoDecoder.scaled(image, shortSide: limit), image.width)
+        }
+        return DecodedImage(image: kept, origin: .file(scaleEighths: max(1, 8 / shrink), scans: 1),
+                            isComplete: shrink == 1 && kept.width == decodedWidth)
     }
 
     /// Names the format of data that is plainly not JPEG, for files with a .jpg name.

@@ -46,22 +46,25 @@ public struct FileStamp: Hashable, Sendable {
     }
 }
 
-/// What a file's extension says it is. Only JPEG is decoded; other image files get a
-/// placeholder tile that says so, rather than vanishing from the grid.
+/// What a file's extension says it is. JPEG and PNG are decoded (a file whose content is the
+/// other of the two is decoded for what it is); other image files get a placeholder tile that
+/// says so, rather than vanishing from the grid.
 public enum ImageFormat: Hashable, Sendable {
     case jpeg
+    case png
     case other(String)
     case notAnImage
 
     static let jpegExtensions: Set<String> = ["jpg", "jpeg", "jpe", "jfif"]
     static let otherImageExtensions: Set<String> = [
-        "png", "gif", "webp", "heic", "heif", "avif", "jxl", "tif", "tiff", "bmp", "ico", "svg",
+        "gif", "webp", "heic", "heif", "avif", "jxl", "tif", "tiff", "bmp", "ico", "svg",
         "dng", "cr2", "cr3", "nef", "arw", "orf", "rw2", "raf", "pef", "srw", "psd", "xcf", "tga", "jp2",
         "ppm", "pgm", "pbm", "qoi",
     ]
 
     public init(fileExtension ext: String) {
         if ImageFormat.jpegExtensions.contains(ext) { self = .jpeg }
+        else if ext == "png" { self = .png }
         else if ImageFormat.otherImageExtensions.contains(ext) { self = .other(ext.uppercased()) }
         else { self = .notAnImage }
     }

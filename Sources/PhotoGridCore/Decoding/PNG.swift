@@ -1,0 +1,146 @@
+import CSPNG
+import Glibc
+
+/// libspng: the only Swift file that calls it. libspng returns error codes (no longjmp), checks
+/// every chunk's CRC and decodes every colour type and bit depth (1-16 bits, palette, grey,
+/// transparency, Adam7 interlacing) to 8-bit RGBA.
+public enum PNG {
+    public struct Header: Sendable {
+        public var width: Int, height: Int
+        public var isInterlaced: Bool
+    }
+
+    /// What transparent pixels are composited onto: one neutral grey, in every mode.
+    public static let background: (r: Int, g: Int, b: Int) = (128, 128, 128)
+
+    /// The eight bytes every PNG file starts with.
+    public static func isPNG(_ data: [UInt8]) -> Bool {
+        data.count >= 8 && data.prefix(8).elementsEqual([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+    }
+
+    public static func readHeader(_ data: [UInt8], maxPixels: Int = JPEG.defaultMaxPixels) throws(DecodeError) -> Header {
+        try withContext(data, maxPixels: maxPixels) { _, header throws(DecodeError) in header }
+    }
+
+    /// The image as RGB, each side divided by `shrink` (each output pixel the mean of a
+    /// `shrink` x `shrink` block), transparency composited onto `background`. A non-interlaced
+    /// file is read row by row into the shrunk image: a 4K screenshot wanted for a 400-pixel tile
+    /// never takes more than a few rows at full size. An interlaced one is decoded whole first.
+    public static func decode(_ data: [UInt8], shrink: Int = 1, maxPixels: Int = JPEG.defaultMaxPixels) throws(DecodeError) -> RGBImage {
+        try withContext(data, maxPixels: maxPixels) { context, header throws(DecodeError) in
+            let step = max(1, min(shrink, header.width, header.height))
+            var out = Shrinker(width: header.width, height: header.height, step: step)
+            let rowBytes = header.width * 4
+            if header.isInterlaced {
+                var whole = [UInt8](repeating: 0, count: rowBytes * header.height)
+                let status = whole.withUnsafeMutableBytes { spng_decode_image(context, $0.baseAddress, $0.count, Int32(SPNG_FMT_RGBA8.rawValue), Int32(SPNG_DECODE_TRNS.rawValue)) }
+                try check(status)
+                for y in 0..<header.height { whole.withUnsafeBufferPointer { out.add(row: UnsafeBufferPointer(rebasing: $0[(y * rowBytes)..<((y + 1) * rowBytes)])) } }
+                return out.image
+            }
+            try check(spng_decode_image(context, nil, 0, Int32(SPNG_FMT_RGBA8.rawValue),
+                                        Int32(SPNG_DECODE_TRNS.rawValue | SPNG_DECODE_PROGRESSIVE.rawValue)))
+            var row = [UInt8](repeating: 0, count: rowBytes)
+            while true {
+                let status = row.withUnsafeMutableBytes { spng_decode_row(context, $0.baseAddress, $0.count) }
+                if status != 0 && status != Int32(SPNG_EOI.rawValue) { try check(status) }
+                row.withUnsafeBufferPointer { out.add(row: $0) }
+                if status == Int32(SPNG_EOI.rawValue) { break }
+            }
+            return out.image
+        }
+    }
+
+    /// A PNG of `image` (8-bit RGB, no interlacing): for tests, which make their files with the
+    /// library that reads them, as sixel tests read back with libsixel.
+    public static func encode(_ image: RGBImage, alpha: [UInt8]? = nil, bitDepth16: Bool = false) -> [UInt8]? {
+        guard let context = spng_ctx_new(Int32(SPNG_CTX_ENCODER.rawValue)) else { return nil }
+        defer { spng_ctx_free(context) }
+        spng_set_option(context, SPNG_ENCODE_TO_BUFFER, 1)
+        let channels = alpha == nil ? 3 : 4
+        var ihdr = spng_ihdr(width: UInt32(image.width), height: UInt32(image.height), bit_depth: bitDepth16 ? 16 : 8,
+                             color_type: UInt8(alpha == nil ? SPNG_COLOR_TYPE_TRUECOLOR.rawValue : SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue),
+                             compression_method: 0, filter_method: 0, interlace_method: 0)
+        spng_set_ihdr(context, &ihdr)
+        var samples: [UInt8] = []
+        for i in 0..<(image.width * image.height) {
+            for c in 0..<channels {
+                let value = c < 3 ? image.pixels[i * 3 + c] : alpha![i]
+                samples.append(value)
+                if bitDepth16 { samples.append(value) }   // 0xAB -> 0xABAB: the same level in 16 bits
+            }
+        }
+        let status = samples.withUnsafeBytes {
+            spng_encode_image(context, $0.baseAddress, $0.count, Int32(SPNG_FMT_PNG.rawValue), Int32(SPNG_ENCODE_FINALIZE.rawValue))
+        }
+        guard status == 0 else { return nil }
+        var length = 0, error: Int32 = 0
+        guard let buffer = spng_get_png_buffer(context, &length, &error), error == 0 else { return nil }
+        defer { free(buffer) }
+        return Array(UnsafeRawBufferPointer(start: buffer, count: length).bindMemory(to: UInt8.self))
+    }
+
+    private static func withContext<T>(_ data: [UInt8], maxPixels: Int,
+                                       _ body: (OpaquePointer, Header) throws(DecodeError) -> T) throws(DecodeError) -> T {
+        guard !data.isEmpty else { throw .empty }
+        guard isPNG(data) else { throw .unsupportedFormat("") }
+        guard let context = spng_ctx_new(0) else { throw .outOfMemory }
+        defer { spng_ctx_free(context) }
+        // Chunk sizes and the image's own size are limited before anything is allocated for them.
+        spng_set_image_limits(context, 1 << 20, 1 << 20)
+        spng_set_chunk_limits(context, 16 << 20, 64 << 20)
+        // The buffer stays valid through the whole decode: libspng reads it as it goes.
+        let result = data.withUnsafeBytes { bytes in
+            Result(catching: { () throws(DecodeError) -> T in
+                try check(spng_set_png_buffer(context, bytes.baseAddress, bytes.count))
+                var ihdr = spng_ihdr()
+                try check(spng_get_ihdr(context, &ihdr))
+                let header = Header(width: Int(ihdr.width), height: Int(ihdr.height), isInterlaced: ihdr.interlace_method != 0)
+                guard header.width > 0, header.height > 0 else { throw .corruptFile(format: "PNG", "no pixels") }
+                guard header.width * header.height <= maxPixels else { throw .tooLarge }
+                return try body(context, header)
+            })
+        }
+        return try result.get()
+    }
+
+    private static func check(_ status: Int32) throws(DecodeError) {
+        guard status != 0 else { return }
+        if status == Int32(SPNG_EOF.rawValue) || status == Int32(SPNG_IO_EOF.rawValue) { throw .truncatedFile(format: "PNG") }
+        if status == Int32(SPNG_EMEM.rawValue) { throw .outOfMemory }
+        if status == Int32(SPNG_EWIDTH.rawValue) || status == Int32(SPNG_EHEIGHT.rawValue) || status == Int32(SPNG_EUSER_WIDTH.rawValue)
+            || status == Int32(SPNG_EUSER_HEIGHT.rawValue) { throw .tooLarge }
+        throw .corruptFile(format: "PNG", String(cString: spng_strerror(status)))
+    }
+
+    /// Accumulates RGBA rows into an RGB image `step` times smaller each way, compositing alpha.
+    private struct Shrinker {
+        let width: Int, step: Int
+        var image: RGBImage
+        private var sums: [Int]
+        private var rowsIn = 0, outRow = 0
+
+        init(width: Int, height: Int, step: Int) {
+            self.width = width
+            self.step = step
+            image = RGBImage(width: max(1, width / step), height: max(1, height / step))
+            sums = [Int](repeating: 0, count: image.width * 3)
+        }
+
+        mutating func add(row: UnsafeBufferPointer<UInt8>) {
+            guard outRow < image.height else { return }        // the last rows that do not make a block
+            for x in 0..<(image.width * step) {
+                let p = x * 4, a = Int(row[p + 3]), o = (x / step) * 3
+                sums[o] += (Int(row[p]) * a + PNG.background.r * (255 - a)) / 255
+                sums[o + 1] += (Int(row[p + 1]) * a + PNG.background.g * (255 - a)) / 255
+                sums[o + 2] += (Int(row[p + 2]) * a + PNG.background.b * (255 - a)) / 255
+            }
+            rowsIn += 1
+            guard rowsIn == step else { return }
+            let area = step * step, base = outRow * image.width * 3
+            for i in 0..<sums.count { image.pixels[base + i] = UInt8((sums[i] + area / 2) / area); sums[i] = 0 }
+            rowsIn = 0
+            outRow += 1
+        }
+    }
+}
