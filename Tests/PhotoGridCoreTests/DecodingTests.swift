@@ -88,7 +88,10 @@ import PhotoGridSamples
         #expect(throws: DecodeError.self) { try JPEG.decode(noise) }
         #expect(throws: DecodeError.self) { try JPEG.decode([0xFF, 0xD8] + noise) }
         let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + noise
-        #expect(throws: DecodeError.unsupportedFormat("PNG")) { try PhotoDecoder.decodeUpright(png, atLeast: (10, 10), fit: .fill) }
+        // PNG's signature then noise: libspng's verdict, not a crash.
+        #expect(throws: DecodeError.self) { try PhotoDecoder.decodeUpright(png, atLeast: (10, 10), fit: .fill) }
+        let gif = Array("GIF89a".utf8) + noise
+        #expect(throws: DecodeError.unsupportedFormat("GIF")) { try PhotoDecoder.decodeUpright(gif, atLeast: (10, 10), fit: .fill) }
         // Corrupting the entropy-coded data past the header: still an image or an error, never a crash.
         var damaged = good
         for i in stride(from: 700, to: damaged.count - 2, by: 37) { damaged[i] ^= 0x5A }

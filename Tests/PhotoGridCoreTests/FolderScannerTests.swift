@@ -19,8 +19,24 @@ import Testing
             "a/2.jpeg", "a/deeper/3.jpg", "a/photo.heic", "a/raw.png", "b/1.JPG", "b/odd.JpE",
             "dangling.jpg", "link.jpg", "z.jpg",
         ])
-        #expect(photos.first { $0.name == "raw.png" }?.format == .other("PNG"))
+        #expect(photos.first { $0.name == "raw.png" }?.format == .png)
         #expect(photos.first { $0.name == "odd.JpE" }?.format == .jpeg)
+    }
+
+    /// Pictures whose names say nothing are known by their first bytes; other files stay out.
+    @Test func picturesWithoutAPictureNameAreKnownByTheirContent() throws {
+        let root = TestImages.scratchFolder("sniff")
+        defer { TestImages.remove(root) }
+        let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0, 16, 0x4A, 0x46, 0x49, 0x46]
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]
+        let webp = Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8)
+        for (name, bytes) in [("IMG_0001", jpeg), ("screenshot", png), ("download.bin", webp), ("photo.txt", jpeg),
+                              ("README", Array("# not a picture\n".utf8)), ("tiny", [0xFF, 0xD8])] {
+            TestImages.write(bytes, to: root + "/" + name)
+        }
+        let photos = try FolderScanner().scan(RawPath(root))
+        #expect(photos.map(\.relativePath.description) == ["IMG_0001", "download.bin", "photo.txt", "screenshot"])
+        #expect(photos.map(\.format) == [.jpeg, .other("WebP"), .jpeg, .png])
     }
 
     @Test func namesThatAreNotUTF8StillOpen() throws {

@@ -56,7 +56,13 @@ public struct FolderScanner {
             case S_IFDIR:
                 walk(path, relative: relativePath, info: entry, depth: depth + 1, visited: &visited, into: &photos)
             case S_IFREG:
-                let photo = Photo(path: path, relativePath: relativePath, fileSize: Int(entry.st_size), stamp: FileStamp(entry))
+                var photo = Photo(path: path, relativePath: relativePath, fileSize: Int(entry.st_size), stamp: FileStamp(entry))
+                // A name that says nothing (no extension, or one no picture has): the first
+                // bytes say. One small read, only for files not already known as pictures.
+                if photo.format == .notAnImage, entry.st_size >= 8,
+                   let head = try? OpenFile(path).head(16), let format = ImageFormat(content: head) {
+                    photo = Photo(path: path, relativePath: relativePath, fileSize: Int(entry.st_size), format: format, stamp: FileStamp(entry))
+                }
                 if photo.format != .notAnImage { photos.append(photo) }
             default: break
             }

@@ -62,6 +62,15 @@ public enum ImageFormat: Hashable, Sendable {
         "ppm", "pgm", "pbm", "qoi",
     ]
 
+    /// What a file's first bytes say it is, for files whose name says nothing: nil for anything
+    /// that is not a picture.
+    public init?(content head: [UInt8]) {
+        if head.count >= 3 && head[0] == 0xFF && head[1] == 0xD8 && head[2] == 0xFF { self = .jpeg; return }
+        if PNG.isPNG(head) { self = .png; return }
+        guard let name = PhotoDecoder.sniffOtherFormat(head) else { return nil }
+        self = .other(name)
+    }
+
     public init(fileExtension ext: String) {
         if ImageFormat.jpegExtensions.contains(ext) { self = .jpeg }
         else if ext == "png" { self = .png }
