@@ -12,6 +12,7 @@ import Testing
         #expect(PNG.isPNG(data))
         let header = try PNG.readHeader(data)
         #expect(header.width == 37 && header.height == 23 && !header.isInterlaced)
+        #expect(try PNG.readHeader(Array(data.prefix(64))).width == 37)   // the size from the head alone
         #expect(try PNG.decode(data) == source)
     }
 
@@ -61,6 +62,8 @@ import Testing
         for name in ["shot.png", "misnamed.jpg"] {
             try Data(data).write(to: URL(fileURLWithPath: folder + "/" + name))
             let photo = Photo(path: RawPath(folder + "/" + name), relativePath: RawPath(name))
+            let info = try #require(PhotoDecoder().info(of: photo))
+            #expect(info.width == 300 && info.height == 200)
             let decoded = try PhotoDecoder().image(of: photo, covering: 100, atMost: 128)
             #expect(decoded.image.height >= 100 && decoded.image.height <= 128, "\(name): \(decoded.image.width)x\(decoded.image.height)")
             let expected = PhotoDecoder.scaled(source, shortSide: decoded.image.height)

@@ -115,7 +115,14 @@ public struct PhotoDecoder: PhotoDecoding {
     /// The head of the file, and more of it when large segments (ICC, XMP) push the frame header
     /// past the first read: at most 2 MB.
     static func readInfo(_ photo: Photo) -> PhotoInfo? {
-        guard photo.format == .jpeg, let file = try? OpenFile(photo.path) else { return nil }
+        guard photo.format == .jpeg || photo.format == .png, let file = try? OpenFile(photo.path) else { return nil }
+        // A PNG (whatever its name): its size, from the header; no metadata is read from it yet.
+        if let head = try? file.head(64), PNG.isPNG(head) {
+            guard let header = try? PNG.readHeader(head) else { return nil }
+            var info = PhotoInfo()
+            (info.width, info.height) = (header.width, header.height)
+            return info
+        }
         var length = headLength
         while true {
             guard let head = try? file.head(length), let info = PhotoInfo.read(head) else { return nil }
