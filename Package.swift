@@ -19,10 +19,11 @@ let package = Package(
         .systemLibrary(name: "CLibJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CSixel", pkgConfig: "libsixel", providers: [.apt(["libsixel-dev"])]),
         .systemLibrary(name: "CSPNG", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
         // libjpeg needs setjmp/longjmp for its errors, which Swift cannot do: a thin C layer does.
         .target(name: "CJPEGShim", dependencies: ["CLibJPEG"]),
 
-        .target(name: "PhotoGridCore", dependencies: ["CNcursesw", "CJPEGShim", "CSixel", "CSPNG"]),
+        .target(name: "PhotoGridCore", dependencies: ["CNcursesw", "CJPEGShim", "CSixel", "CSPNG", "CWebP"]),
         // Remote galleries: the HTTP client (--url) and `photogrid serve`, apart from the core so that
         // the core, its tests and tools need no networking packages.
         .target(name: "PhotoGridRemote", dependencies: [

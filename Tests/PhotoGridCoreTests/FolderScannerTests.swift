@@ -36,7 +36,7 @@ import Testing
         }
         let photos = try FolderScanner().scan(RawPath(root))
         #expect(photos.map(\.relativePath.description) == ["IMG_0001", "download.bin", "photo.txt", "screenshot"])
-        #expect(photos.map(\.format) == [.jpeg, .other("WebP"), .jpeg, .png])
+        #expect(photos.map(\.format) == [.jpeg, .webp, .jpeg, .png])
     }
 
     @Test func namesThatAreNotUTF8StillOpen() throws {

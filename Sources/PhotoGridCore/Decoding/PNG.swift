@@ -131,9 +131,9 @@ public enum PNG {
             guard outRow < image.height else { return }        // the last rows that do not make a block
             for x in 0..<(image.width * step) {
                 let p = x * 4, a = Int(row[p + 3]), o = (x / step) * 3
-                sums[o] += (Int(row[p]) * a + PNG.background.r * (255 - a)) / 255
-                sums[o + 1] += (Int(row[p + 1]) * a + PNG.background.g * (255 - a)) / 255
-                sums[o + 2] += (Int(row[p + 2]) * a + PNG.background.b * (255 - a)) / 255
+                sums[o] += (Int(row[p]) * a + PNG.background.r * (255 - a) + 127) / 255
+                sums[o + 1] += (Int(row[p + 1]) * a + PNG.background.g * (255 - a) + 127) / 255
+                sums[o + 2] += (Int(row[p + 2]) * a + PNG.background.b * (255 - a) + 127) / 255
             }
             rowsIn += 1
             guard rowsIn == step else { return }

@@ -80,7 +80,9 @@ public struct PhotoDecoder: PhotoDecoding {
     public func image(of photo: Photo, covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
         try PhotoDecoder.checkFormat(photo)
         let file = try OpenFile(photo.path)
-        if PNG.isPNG(try file.head(8)) { return try PhotoDecoder.decodePNG(try file.all(), covering: size, atMost: limit) }
+        let magic = try file.head(12)
+        if PNG.isPNG(magic) { return try PhotoDecoder.decodePNG(try file.all(), covering: size, atMost: limit) }
+        if WebP.isWebP(magic) { return try PhotoDecoder.decodeWebP(try file.all(), covering: size, atMost: limit) }
         let (head, header) = try PhotoDecoder.header(of: file)
         if usesThumbnails, let thumbnail = PhotoDecoder.thumbnail(header: header, data: head),
            min(thumbnail.width, thumbnail.height) >= min(size, header.width, header.height) {
@@ -115,12 +117,14 @@ public struct PhotoDecoder: PhotoDecoding {
     /// The head of the file, and more of it when large segments (ICC, XMP) push the frame header
     /// past the first read: at most 2 MB.
     static func readInfo(_ photo: Photo) -> PhotoInfo? {
-        guard photo.format == .jpeg || photo.format == .png, let file = try? OpenFile(photo.path) else { return nil }
-        // A PNG (whatever its name): its size, from the header; no metadata is read from it yet.
-        if let head = try? file.head(64), PNG.isPNG(head) {
-            guard let header = try? PNG.readHeader(head) else { return nil }
+        guard [.jpeg, .png, .webp].contains(photo.format), let file = try? OpenFile(photo.path) else { return nil }
+        // A PNG or WebP (whatever its name): its size, from the header; no metadata is read yet.
+        if let head = try? file.head(64), PNG.isPNG(head) || WebP.isWebP(head) {
+            let size = PNG.isPNG(head) ? (try? PNG.readHeader(head)).map { ($0.width, $0.height) }
+                                       : (try? WebP.readHeader(try file.head(4096))).map { ($0.width, $0.height) }
+            guard let size else { return nil }
             var info = PhotoInfo()
-            (info.width, info.height) = (header.width, header.height)
+            (info.width, info.height) = size
             return info
         }
         var length = headLength
@@ -141,6 +145,7 @@ public struct PhotoDecoder: PhotoDecoding {
     /// Decodes JPEG data upright, its short side between `size` and `limit` where the photo allows.
     public func decode(_ data: [UInt8], covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
         if PNG.isPNG(data) { return try PhotoDecoder.decodePNG(data, covering: size, atMost: limit) }
+        if WebP.isWebP(data) { return try PhotoDecoder.decodeWebP(data, covering: size, atMost: limit) }
         if let format = PhotoDecoder.sniffOtherFormat(data) { throw .unsupportedFormat(format) }
         return try decode(header: try JPEG.readHeader(data), covering: size, atMost: limit) { options throws(DecodeError) in
             try JPEG.decodeCountingScans(data, options: options)
@@ -215,6 +220,12 @@ public struct PhotoDecoder: PhotoDecoding {
             let factor = PhotoDecoder.factor(width: header.width, height: header.height, box: box, fit: fit)
             return try PNG.decode(data, shrink: max(1, Int(1 / max(factor, 1e-9))))
         }
+        if WebP.isWebP(data) {
+            let header = try WebP.readHeader(data)
+            let factor = min(1, PhotoDecoder.factor(width: header.width, height: header.height, box: box, fit: fit))
+            return try WebP.decode(data, width: max(1, Int((Double(header.width) * factor).rounded(.up))),
+                                   height: max(1, Int((Double(header.height) * factor).rounded(.up))))
+        }
         if let format = sniffOtherFormat(data) { throw .unsupportedFormat(format) }
         let header = try JPEG.readHeader(data)
         let orientation = header.exif.map { ExifInfo.parse($0).orientation } ?? .up
@@ -235,7 +246,7 @@ public struct PhotoDecoder: PhotoDecoding {
 
     static func checkFormat(_ photo: Photo) throws(DecodeError) {
         switch photo.format {
-        case .jpeg, .png: return
+        case .jpeg, .png, .webp: return
         case .other(let name): throw .unsupportedFormat(name)
         case .notAnImage: throw .unsupportedFormat("")
         }
@@ -255,6 +266,22 @@ public struct PhotoDecoder: PhotoDecoding {
         }
         return DecodedImage(image: kept, origin: .file(scaleEighths: max(1, 8 / shrink), scans: 1),
                             isComplete: shrink == 1 && kept.width == decodedWidth)
+    }
+
+    /// WebP data, its short side between `size` and `limit` where the picture allows: libwebp
+    /// scales while it decodes, to the short side `size` asks for.
+    static func decodeWebP(_ data: [UInt8], covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
+        let header = try WebP.readHeader(data)
+        let short = min(header.width, header.height)
+        let target = min(short, max(1, size))
+        let (width, height) = target < short ? ((header.width * target + short - 1) / short, (header.height * target + short - 1) / short)
+                                             : (header.width, header.height)
+        let (kept, decodedWidth) = try MemoryGate.decodes.run(bytes: data.count + width * height * 7) { () throws(DecodeError) in
+            let image = try WebP.decode(data, width: width, height: height)
+            return (PhotoDecoder.scaled(image, shortSide: limit), image.width)
+        }
+        return DecodedImage(image: kept, origin: .file(scaleEighths: 8, scans: 1),
+                            isComplete: target == short && kept.width == decodedWidth)
     }
 
     /// Names the format of data that is plainly not JPEG, for files with a .jpg name.

@@ -46,18 +46,19 @@ public struct FileStamp: Hashable, Sendable {
     }
 }
 
-/// What a file's extension says it is. JPEG and PNG are decoded (a file whose content is the
-/// other of the two is decoded for what it is); other image files get a placeholder tile that
+/// What a file's extension says it is. JPEG, PNG and WebP are decoded (a file whose content is
+/// another of them is decoded for what it is); other image files get a placeholder tile that
 /// says so, rather than vanishing from the grid.
 public enum ImageFormat: Hashable, Sendable {
     case jpeg
     case png
+    case webp
     case other(String)
     case notAnImage
 
     static let jpegExtensions: Set<String> = ["jpg", "jpeg", "jpe", "jfif"]
     static let otherImageExtensions: Set<String> = [
-        "gif", "webp", "heic", "heif", "avif", "jxl", "tif", "tiff", "bmp", "ico", "svg",
+        "gif", "heic", "heif", "avif", "jxl", "tif", "tiff", "bmp", "ico", "svg",
         "dng", "cr2", "cr3", "nef", "arw", "orf", "rw2", "raf", "pef", "srw", "psd", "xcf", "tga", "jp2",
         "ppm", "pgm", "pbm", "qoi",
     ]
@@ -67,6 +68,7 @@ public enum ImageFormat: Hashable, Sendable {
     public init?(content head: [UInt8]) {
         if head.count >= 3 && head[0] == 0xFF && head[1] == 0xD8 && head[2] == 0xFF { self = .jpeg; return }
         if PNG.isPNG(head) { self = .png; return }
+        if WebP.isWebP(head) { self = .webp; return }
         guard let name = PhotoDecoder.sniffOtherFormat(head) else { return nil }
         self = .other(name)
     }
@@ -74,6 +76,7 @@ public enum ImageFormat: Hashable, Sendable {
     public init(fileExtension ext: String) {
         if ImageFormat.jpegExtensions.contains(ext) { self = .jpeg }
         else if ext == "png" { self = .png }
+        else if ext == "webp" { self = .webp }
         else if ImageFormat.otherImageExtensions.contains(ext) { self = .other(ext.uppercased()) }
         else { self = .notAnImage }
     }

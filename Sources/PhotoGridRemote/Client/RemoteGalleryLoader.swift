@@ -113,7 +113,7 @@ public struct RemoteGalleryLoader {
         var photos: [RemotePhoto] = [], others: [(String, RemoteURL)] = []
         for file in found {
             switch ImageFormat(fileExtension: RawPath(file.path).lowercasedExtension) {
-            case .jpeg, .png: photos.append(RemotePhoto(id: file.path, name: RawPath(file.path).lastComponent.description, original: file.url))
+            case .jpeg, .png, .webp: photos.append(RemotePhoto(id: file.path, name: RawPath(file.path).lastComponent.description, original: file.url))
             case .other: others.append((file.path, file.url))
             case .notAnImage: break
             }

@@ -1,0 +1,101 @@
+import CWebP
+import Glibc
+
+/// libwebp and its demuxer: the only Swift file that calls them. Lossy, lossless and alpha; an
+/// animation shows its first frame. libwebp scales while it decodes, so a tile never needs the
+/// picture at full size.
+public enum WebP {
+    public struct Header: Sendable {
+        public var width: Int, height: Int
+        public var isAnimated: Bool
+    }
+
+    /// `RIFF....WEBP`.
+    public static func isWebP(_ data: [UInt8]) -> Bool {
+        data.count >= 12 && data[0..<4].elementsEqual("RIFF".utf8) && data[8..<12].elementsEqual("WEBP".utf8)
+    }
+
+    public static func readHeader(_ data: [UInt8], maxPixels: Int = JPEG.defaultMaxPixels) throws(DecodeError) -> Header {
+        guard !data.isEmpty else { throw .empty }
+        guard isWebP(data) else { throw .unsupportedFormat("") }
+        var features = WebPBitstreamFeatures()
+        let status = data.withUnsafeBufferPointer { WebPGetFeatures($0.baseAddress, $0.count, &features) }
+        try check(status)
+        let header = Header(width: Int(features.width), height: Int(features.height), isAnimated: features.has_animation != 0)
+        guard header.width > 0, header.height > 0 else { throw .corruptFile(format: "WebP", "no pixels") }
+        guard header.width * header.height <= maxPixels else { throw .tooLarge }
+        return header
+    }
+
+    /// The picture (an animation's first frame) scaled while decoded to `width` x `height` (its
+    /// own size where nil), transparency composited onto `PNG.background`.
+    public static func decode(_ data: [UInt8], width: Int? = nil, height: Int? = nil,
+                              maxPixels: Int = JPEG.defaultMaxPixels) throws(DecodeError) -> RGBImage {
+        let header = try readHeader(data, maxPixels: maxPixels)
+        guard header.isAnimated else { return try decodeStill(data, width: width, height: height) }
+        // The first frame's own bitstream, found by the demuxer.
+        let result = data.withUnsafeBufferPointer { buffer in
+            Result(catching: { () throws(DecodeError) -> RGBImage in
+                var whole = WebPData(bytes: buffer.baseAddress, size: buffer.count)
+                guard let demux = WebPDemux(&whole) else { throw .corruptFile(format: "WebP", "animation unreadable") }
+                defer { WebPDemuxDelete(demux) }
+                var frame = WebPIterator()
+                guard WebPDemuxGetFrame(demux, 1, &frame) != 0 else { throw .corruptFile(format: "WebP", "no first frame") }
+                defer { WebPDemuxReleaseIterator(&frame) }
+                let bytes = Array(UnsafeBufferPointer(start: frame.fragment.bytes, count: frame.fragment.size))
+                return try decodeStill(bytes, width: width, height: height)
+            })
+        }
+        return try result.get()
+    }
+
+    /// A lossless WebP of `image`, with `alpha` where given: for tests, which make their files
+    /// with the library that reads them.
+    public static func encode(_ image: RGBImage, alpha: [UInt8]? = nil) -> [UInt8]? {
+        var rgba: [UInt8] = []
+        for i in 0..<(image.width * image.height) {
+            rgba += [image.pixels[i * 3], image.pixels[i * 3 + 1], image.pixels[i * 3 + 2], alpha?[i] ?? 255]
+        }
+        var output: UnsafeMutablePointer<UInt8>? = nil
+        let size = WebPEncodeLosslessRGBA(rgba, Int32(image.width), Int32(image.height), Int32(image.width * 4), &output)
+        guard size > 0, let output else { return nil }
+        defer { WebPFree(output) }
+        return Array(UnsafeBufferPointer(start: output, count: size))
+    }
+
+    private static func decodeStill(_ data: [UInt8], width: Int?, height: Int?) throws(DecodeError) -> RGBImage {
+        var config = WebPDecoderConfig()
+        guard WebPInitDecoderConfig(&config) != 0 else { throw .outOfMemory }
+        if let width, let height, width > 0, height > 0 {
+            config.options.use_scaling = 1
+            config.options.scaled_width = Int32(width)
+            config.options.scaled_height = Int32(height)
+        }
+        config.output.colorspace = MODE_RGBA
+        let status = data.withUnsafeBufferPointer { WebPDecode($0.baseAddress, $0.count, &config) }
+        defer { WebPFreeDecBuffer(&config.output) }
+        try check(status)
+        let (w, h) = (Int(config.output.width), Int(config.output.height))
+        guard w > 0, h > 0, let rgba = config.output.u.RGBA.rgba else { throw .corruptFile(format: "WebP", "no pixels") }
+        let stride = Int(config.output.u.RGBA.stride)
+        var image = RGBImage(width: w, height: h)
+        let background = [PNG.background.r, PNG.background.g, PNG.background.b]
+        for y in 0..<h {
+            for x in 0..<w {
+                let p = y * stride + x * 4, a = Int(rgba[p + 3]), o = (y * w + x) * 3
+                for c in 0..<3 { image.pixels[o + c] = UInt8((Int(rgba[p + c]) * a + background[c] * (255 - a) + 127) / 255) }
+            }
+        }
+        return image
+    }
+
+    private static func check(_ status: VP8StatusCode) throws(DecodeError) {
+        switch status {
+        case VP8_STATUS_OK: return
+        case VP8_STATUS_NOT_ENOUGH_DATA: throw .truncatedFile(format: "WebP")
+        case VP8_STATUS_OUT_OF_MEMORY: throw .outOfMemory
+        case VP8_STATUS_UNSUPPORTED_FEATURE: throw .unsupportedFormat("WebP feature")
+        default: throw .corruptFile(format: "WebP", "status \(status.rawValue)")
+        }
+    }
+}
