@@ -23,6 +23,23 @@ import Testing
         #expect(image[1, 0] == RGB(UInt8(PNG.background.r), UInt8(PNG.background.g), UInt8(PNG.background.b)))
     }
 
+    /// An animation, put together here from two still frames (RIFF, VP8X with its animation
+    /// flag, ANIM, then one ANMF chunk a frame): the grid shows the first frame.
+    @Test func anAnimationShowsItsFirstFrame() throws {
+        let first = RGBImage(width: 8, height: 6, fill: RGB(200, 30, 30)), second = RGBImage(width: 8, height: 6, fill: RGB(30, 30, 200))
+        func le(_ value: Int, _ bytes: Int) -> [UInt8] { (0..<bytes).map { UInt8((value >> (8 * $0)) & 0xFF) } }
+        func chunk(_ tag: String, _ body: [UInt8]) -> [UInt8] { Array(tag.utf8) + le(body.count, 4) + body + (body.count % 2 == 1 ? [0] : []) }
+        var chunks = chunk("VP8X", [0x02, 0, 0, 0] + le(7, 3) + le(5, 3)) + chunk("ANIM", [0, 0, 0, 0, 0, 0])
+        for frame in [first, second] {
+            let still = try #require(WebP.encode(frame))
+            chunks += chunk("ANMF", le(0, 3) + le(0, 3) + le(7, 3) + le(5, 3) + le(100, 3) + [0] + Array(still[12...]))
+        }
+        let data = Array("RIFF".utf8) + le(4 + chunks.count, 4) + Array("WEBP".utf8) + chunks
+        let header = try WebP.readHeader(data)
+        #expect(header.isAnimated && header.width == 8 && header.height == 6)
+        #expect(try WebP.decode(data) == first)
+    }
+
     @Test func damagedFilesGiveReasonsNotCrashes() throws {
         let data = try #require(WebP.encode(TestImages.gradient(width: 64, height: 64)))
         var reasons: [String] = []
