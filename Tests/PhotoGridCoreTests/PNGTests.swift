@@ -53,21 +53,10 @@ import Testing
         #expect(reasons.allSatisfy { $0.hasSuffix("PNG") }, "\(reasons)")
     }
 
-    /// A PNG named .png, and one named .jpg, are decoded for what they are, at the size asked.
+    /// A PNG named .png, one named .jpg and one with no extension are decoded for what they are.
     @Test func photosThatArePNGAreDecodedWhateverTheirName() throws {
-        let folder = TestImages.scratchFolder("png")
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let source = TestImages.gradient(width: 300, height: 200)
-        let data = try #require(PNG.encode(source))
-        for name in ["shot.png", "misnamed.jpg"] {
-            try Data(data).write(to: URL(fileURLWithPath: folder + "/" + name))
-            let photo = Photo(path: RawPath(folder + "/" + name), relativePath: RawPath(name))
-            let info = try #require(PhotoDecoder().info(of: photo))
-            #expect(info.width == 300 && info.height == 200)
-            let decoded = try PhotoDecoder().image(of: photo, covering: 100, atMost: 128)
-            #expect(decoded.image.height >= 100 && decoded.image.height <= 128, "\(name): \(decoded.image.width)x\(decoded.image.height)")
-            let expected = PhotoDecoder.scaled(source, shortSide: decoded.image.height)
-            #expect(TestImages.meanAbsoluteError(PhotoDecoder.scaled(decoded.image, shortSide: expected.height), expected) < 4)
-        }
+        try TestImages.expectDecodedWhateverTheName(try #require(PNG.encode(source)), of: source,
+                                                    names: ["shot.png", "misnamed.jpg", "no-extension"])
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+import Testing
 @testable import PhotoGridCore
 import Glibc
 
@@ -50,5 +52,25 @@ enum TestImages {
 
     static func remove(_ path: String) {
         _ = system("rm -rf '\(path)'")
+    }
+
+    /// Writes `data` (a picture of `source`) under each of `names` in a scratch folder, scans it,
+    /// and checks that every file is found, sized from its header, and decoded for what it is.
+    static func expectDecodedWhateverTheName(_ data: [UInt8], of source: RGBImage, names: [String],
+                                            sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let folder = scratchFolder("named")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for name in names { try Data(data).write(to: URL(fileURLWithPath: folder + "/" + name)) }
+        let photos = try FolderScanner().scan(RawPath(folder))
+        #expect(photos.map(\.name).sorted() == names.sorted(), sourceLocation: sourceLocation)
+        for photo in photos {
+            let info = try #require(PhotoDecoder().info(of: photo), sourceLocation: sourceLocation)
+            #expect(info.width == source.width && info.height == source.height, sourceLocation: sourceLocation)
+            let decoded = try PhotoDecoder().image(of: photo, covering: 100, atMost: 128).image
+            #expect(decoded.height >= 100 && decoded.height <= 128, "\(photo.name): \(decoded.width)x\(decoded.height)",
+                    sourceLocation: sourceLocation)
+            let expected = PhotoDecoder.scaled(source, shortSide: decoded.height)
+            #expect(meanAbsoluteError(PhotoDecoder.scaled(decoded, shortSide: expected.height), expected) < 4, sourceLocation: sourceLocation)
+        }
     }
 }

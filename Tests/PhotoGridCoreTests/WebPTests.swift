@@ -53,22 +53,8 @@ import Testing
     }
 
     @Test func photosThatAreWebPAreDecodedWhateverTheirName() throws {
-        let folder = TestImages.scratchFolder("webp")
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let source = TestImages.gradient(width: 300, height: 200)
-        let data = try #require(WebP.encode(source))
-        for name in ["saved.webp", "misnamed.jpg", "no-extension"] {
-            try Data(data).write(to: URL(fileURLWithPath: folder + "/" + name))
-        }
-        let photos = try FolderScanner().scan(RawPath(folder))
-        #expect(photos.count == 3)
-        for photo in photos {
-            let info = try #require(PhotoDecoder().info(of: photo))
-            #expect(info.width == 300 && info.height == 200)
-            let decoded = try PhotoDecoder().image(of: photo, covering: 100, atMost: 128)
-            #expect(decoded.image.height >= 100 && decoded.image.height <= 128, "\(photo.name): \(decoded.image.width)x\(decoded.image.height)")
-            let expected = PhotoDecoder.scaled(source, shortSide: decoded.image.height)
-            #expect(TestImages.meanAbsoluteError(PhotoDecoder.scaled(decoded.image, shortSide: expected.height), expected) < 4)
-        }
+        try TestImages.expectDecodedWhateverTheName(try #require(WebP.encode(source)), of: source,
+                                                    names: ["saved.webp", "misnamed.jpg", "no-extension"])
     }
 }
