@@ -40,6 +40,21 @@ import Testing
         #expect(try WebP.decode(data) == first)
     }
 
+    /// libwebp holds a lossless picture whole while it decodes: one whose header says 9000x9000
+    /// is refused before anything is allocated for it.
+    @Test func aPictureTooLargeToDecodeWholeIsRefused() throws {
+        func le(_ value: Int, _ bytes: Int) -> [UInt8] { (0..<bytes).map { UInt8((value >> (8 * $0)) & 0xFF) } }
+        let still = try #require(WebP.encode(TestImages.gradient(width: 8, height: 8)))
+        // An animation's canvas may be larger than its frames: this one's is 9000x9000.
+        let frame = le(0, 3) + le(0, 3) + le(7, 3) + le(7, 3) + le(100, 3) + [0] + Array(still[12...])
+        let chunks = Array("VP8X".utf8) + le(10, 4) + [0x02, 0, 0, 0] + le(8999, 3) + le(8999, 3)
+            + Array("ANIM".utf8) + le(6, 4) + [0, 0, 0, 0, 0, 0] + Array("ANMF".utf8) + le(frame.count, 4) + frame + (frame.count % 2 == 1 ? [0] : [])
+        let data = Array("RIFF".utf8) + le(4 + chunks.count, 4) + Array("WEBP".utf8) + chunks
+        #expect(try WebP.readHeader(data).width == 9000)
+        #expect(throws: DecodeError.tooLarge) { try PhotoDecoder().decode(data, covering: 100, atMost: 128) }
+        #expect(throws: DecodeError.tooLarge) { try PhotoDecoder.decodeUpright(data, atLeast: (100, 100), fit: .fit) }
+    }
+
     @Test func damagedFilesGiveReasonsNotCrashes() throws {
         let data = try #require(WebP.encode(TestImages.gradient(width: 64, height: 64)))
         var reasons: [String] = []

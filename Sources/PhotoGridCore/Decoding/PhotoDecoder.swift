@@ -217,11 +217,13 @@ public struct PhotoDecoder: PhotoDecoding {
     public static func decodeUpright(_ data: [UInt8], atLeast box: (width: Int, height: Int), fit: FitMode) throws(DecodeError) -> RGBImage {
         if PNG.isPNG(data) {
             let header = try PNG.readHeader(data)
+            guard !header.isInterlaced || header.width * header.height <= wholeDecodeMaxPixels else { throw .tooLarge }
             let factor = PhotoDecoder.factor(width: header.width, height: header.height, box: box, fit: fit)
             return try PNG.decode(data, shrink: max(1, Int(1 / max(factor, 1e-9))))
         }
         if WebP.isWebP(data) {
             let header = try WebP.readHeader(data)
+            guard header.width * header.height <= wholeDecodeMaxPixels else { throw .tooLarge }
             let factor = min(1, PhotoDecoder.factor(width: header.width, height: header.height, box: box, fit: fit))
             return try WebP.decode(data, width: max(1, Int((Double(header.width) * factor).rounded(.up))),
                                    height: max(1, Int((Double(header.height) * factor).rounded(.up))))
@@ -252,11 +254,16 @@ public struct PhotoDecoder: PhotoDecoding {
         }
     }
 
+    /// The most pixels of a picture decoded whole at its full size (an interlaced PNG, a WebP).
+    static let wholeDecodeMaxPixels = 64_000_000
+
     /// PNG data, its short side between `size` and `limit` where the image allows: rows are
     /// averaged in blocks as they are read (`PNG.decode`), by the largest whole factor that still
     /// covers `size`, then resampled. PNG has no orientation of its own here (eXIf is not read yet).
     static func decodePNG(_ data: [UInt8], covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
         let header = try PNG.readHeader(data)
+        // An interlaced PNG is decoded whole, four bytes a pixel: past 64 MP it is refused.
+        guard !header.isInterlaced || header.width * header.height <= PhotoDecoder.wholeDecodeMaxPixels else { throw .tooLarge }
         let shrink = max(1, min(header.width, header.height) / max(1, size))
         let rows = header.isInterlaced ? header.height : 1
         let bytes = data.count + header.width * rows * 4 + (header.width / shrink) * (header.height / shrink) * 3
@@ -276,7 +283,11 @@ public struct PhotoDecoder: PhotoDecoding {
         let target = min(short, max(1, size))
         let (width, height) = target < short ? ((header.width * target + short - 1) / short, (header.height * target + short - 1) / short)
                                              : (header.width, header.height)
-        let (kept, decodedWidth) = try MemoryGate.decodes.run(bytes: data.count + width * height * 7) { () throws(DecodeError) in
+        // libwebp keeps a lossless picture whole while it decodes, four bytes a pixel, whatever the
+        // scale: counted so for every WebP, and refused past 64 MP.
+        guard header.width * header.height <= PhotoDecoder.wholeDecodeMaxPixels else { throw .tooLarge }
+        let bytes = data.count + header.width * header.height * 4 + width * height * 7
+        let (kept, decodedWidth) = try MemoryGate.decodes.run(bytes: bytes) { () throws(DecodeError) in
             let image = try WebP.decode(data, width: width, height: height)
             return (PhotoDecoder.scaled(image, shortSide: limit), image.width)
         }
