@@ -35,6 +35,7 @@ public enum Sixel {
     /// the square of its runs, and a dithered photo has runs of a few pixels: an 800-pixel tile
     /// spends most of its encode there. Narrow pictures have fewer runs a band; sharing the palette
     /// and dithering the whole leaves no seam between them.
+    ///
     /// `image` is taken: where the caller has no other copy, libsixel dithers in its pixels.
     public static func encode(_ image: consuming RGBImage, columns edges: [Int], colors: Int = 256,
                               diffusion: Diffusion = .floydSteinberg) throws(Failure) -> [[UInt8]] {
