@@ -105,6 +105,21 @@ import Testing
         #expect(try listing(Paths.gallery) == before)
     }
 
+    /// `--print` of one file whose name says nothing: a PNG is drawn, a text file refused.
+    @Test func aSingleFileIsWhatItsFirstBytesSay() throws {
+        let folder = TestImages.scratchFolder("print-sniff")
+        defer { TestImages.remove(folder) }
+        let png = try #require(PNG.encode(TestImages.gradient(width: 300, height: 200)))
+        TestImages.write(png, to: folder + "/IMG_0001")
+        TestImages.write(Array("not a picture\n".utf8), to: folder + "/notes")
+        let (status, out, error) = try Paths.photogrid(["--print", "--mode", "sixel", "--size", "60x20", "--cell-size", "10x20", folder + "/IMG_0001"])
+        #expect(status == 0, "\(error)")
+        let decoded = try #require(sixels(out).first.flatMap(Sixel.decode))
+        #expect(decoded.width == 600 && decoded.height <= 400)
+        let (refused, _, message) = try Paths.photogrid(["--print", "--mode", "sixel", "--size", "60x20", folder + "/notes"])
+        #expect(refused != 0 && message.contains("unsupported format"), "\(message)")
+    }
+
     @Test func aSinglePhotoIsFittedToTheWholeArea() throws {
         let photos = try FolderScanner().scan(RawPath(Paths.gallery))
         let path = photos.first { $0.format == .jpeg }!.path.description

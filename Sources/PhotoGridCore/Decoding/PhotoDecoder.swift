@@ -237,7 +237,12 @@ public struct PhotoDecoder: PhotoDecoding {
     }
 
     public static func decodeUpright(_ photo: Photo, atLeast box: (width: Int, height: Int), fit: FitMode) throws(DecodeError) -> RGBImage {
-        try checkFormat(photo)
+        // A file whose name says nothing (`--print IMG_0001`) is what its first bytes say.
+        if photo.format == .notAnImage, let head = try? OpenFile(photo.path).head(16), let format = ImageFormat(content: head) {
+            try checkFormat(Photo(path: photo.path, relativePath: photo.relativePath, format: format))
+        } else {
+            try checkFormat(photo)
+        }
         return try decodeUpright(try FileReader.read(photo.path), atLeast: box, fit: fit)
     }
 
