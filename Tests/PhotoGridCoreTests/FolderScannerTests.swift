@@ -30,13 +30,16 @@ import Testing
         let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0, 16, 0x4A, 0x46, 0x49, 0x46]
         let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]
         let webp = Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8)
+        let mp4 = [0, 0, 0, 24] + Array("ftypmp42".utf8) + [0, 0, 0, 0]
+        let heic = [0, 0, 0, 24] + Array("ftypheic".utf8) + [0, 0, 0, 0]
         for (name, bytes) in [("IMG_0001", jpeg), ("screenshot", png), ("download.bin", webp), ("photo.txt", jpeg),
-                              ("README", Array("# not a picture\n".utf8)), ("tiny", [0xFF, 0xD8])] {
+                              ("README", Array("# not a picture\n".utf8)), ("tiny", [0xFF, 0xD8]),
+                              ("clip.mp4", mp4), ("IMG_0002", heic), ("BMW.txt", Array("BMW service notes".utf8))] {
             TestImages.write(bytes, to: root + "/" + name)
         }
         let photos = try FolderScanner().scan(RawPath(root))
-        #expect(photos.map(\.relativePath.description) == ["IMG_0001", "download.bin", "photo.txt", "screenshot"])
-        #expect(photos.map(\.format) == [.jpeg, .webp, .jpeg, .png])
+        #expect(photos.map(\.relativePath.description) == ["IMG_0001", "IMG_0002", "download.bin", "photo.txt", "screenshot"])
+        #expect(photos.map(\.format) == [.jpeg, .other("HEIF"), .webp, .jpeg, .png])
     }
 
     @Test func namesThatAreNotUTF8StillOpen() throws {

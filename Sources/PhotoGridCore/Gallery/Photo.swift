@@ -69,8 +69,18 @@ public enum ImageFormat: Hashable, Sendable {
         if head.count >= 3 && head[0] == 0xFF && head[1] == 0xD8 && head[2] == 0xFF { self = .jpeg; return }
         if PNG.isPNG(head) { self = .png; return }
         if WebP.isWebP(head) { self = .webp; return }
-        guard let name = PhotoDecoder.sniffOtherFormat(head) else { return nil }
-        self = .other(name)
+        // Only signatures no other kind of file starts with: "BM" begins text too, and "ftyp"
+        // begins every MP4 video, so a HEIF is known by its brand.
+        func starts(_ text: String, at offset: Int = 0) -> Bool {
+            head.count >= offset + text.utf8.count && head[offset..<(offset + text.utf8.count)].elementsEqual(text.utf8)
+        }
+        if starts("GIF87a") || starts("GIF89a") { self = .other("GIF"); return }
+        if starts("ftyp", at: 4), ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1"].contains(where: { starts($0, at: 8) }) {
+            self = .other("HEIF"); return
+        }
+        if starts("ftyp", at: 4), starts("avif", at: 8) || starts("avis", at: 8) { self = .other("AVIF"); return }
+        if head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { self = .other("TIFF"); return }
+        return nil
     }
 
     public init(fileExtension ext: String) {
