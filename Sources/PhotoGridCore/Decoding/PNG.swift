@@ -8,6 +8,7 @@ public enum PNG {
     public struct Header: Sendable {
         public var width: Int, height: Int
         public var isInterlaced: Bool
+        public var size: (width: Int, height: Int) { (width, height) }
     }
 
     /// What transparent pixels are composited onto: one neutral grey, in every mode.

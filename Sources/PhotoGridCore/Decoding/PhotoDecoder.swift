@@ -215,18 +215,12 @@ public struct PhotoDecoder: PhotoDecoding {
 
     /// JPEG data decoded large enough for `box`, upright: for `--print` of a single photo.
     public static func decodeUpright(_ data: [UInt8], atLeast box: (width: Int, height: Int), fit: FitMode) throws(DecodeError) -> RGBImage {
-        if PNG.isPNG(data) {
-            let header = try PNG.readHeader(data)
-            guard !header.isInterlaced || header.width * header.height <= wholeDecodeMaxPixels else { throw .tooLarge }
-            let factor = PhotoDecoder.factor(width: header.width, height: header.height, box: box, fit: fit)
-            return try PNG.decode(data, shrink: max(1, Int(1 / max(factor, 1e-9))))
-        }
-        if WebP.isWebP(data) {
-            let header = try WebP.readHeader(data)
-            guard header.width * header.height <= wholeDecodeMaxPixels else { throw .tooLarge }
-            let factor = min(1, PhotoDecoder.factor(width: header.width, height: header.height, box: box, fit: fit))
-            return try WebP.decode(data, width: max(1, Int((Double(header.width) * factor).rounded(.up))),
-                                   height: max(1, Int((Double(header.height) * factor).rounded(.up))))
+        if PNG.isPNG(data) || WebP.isWebP(data) {
+            // The short side the box needs, through the same decode (and its limits) as tiles.
+            let (width, height) = PNG.isPNG(data) ? try PNG.readHeader(data).size : try WebP.readHeader(data).size
+            let size = Int((Double(min(width, height)) * min(1, factor(width: width, height: height, box: box, fit: fit))).rounded(.up))
+            let decode = PNG.isPNG(data) ? decodePNG : decodeWebP
+            return try decode(data, size, .max).image
         }
         if let format = sniffOtherFormat(data) { throw .unsupportedFormat(format) }
         let header = try JPEG.readHeader(data)

@@ -8,6 +8,7 @@ public enum WebP {
     public struct Header: Sendable {
         public var width: Int, height: Int
         public var isAnimated: Bool
+        public var size: (width: Int, height: Int) { (width, height) }
     }
 
     /// `RIFF....WEBP`.

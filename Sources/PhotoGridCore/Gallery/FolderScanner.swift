@@ -56,14 +56,15 @@ public struct FolderScanner {
             case S_IFDIR:
                 walk(path, relative: relativePath, info: entry, depth: depth + 1, visited: &visited, into: &photos)
             case S_IFREG:
-                var photo = Photo(path: path, relativePath: relativePath, fileSize: Int(entry.st_size), stamp: FileStamp(entry))
                 // A name that says nothing (no extension, or one no picture has): the first
                 // bytes say. One small read, only for files not already known as pictures.
-                if photo.format == .notAnImage, entry.st_size >= 8,
-                   let head = try? OpenFile(path).head(16), let format = ImageFormat(content: head) {
-                    photo = Photo(path: path, relativePath: relativePath, fileSize: Int(entry.st_size), format: format, stamp: FileStamp(entry))
+                var format = ImageFormat(fileExtension: path.lowercasedExtension)
+                if format == .notAnImage, entry.st_size >= 8, let head = try? OpenFile(path).head(16) {
+                    format = ImageFormat(content: head) ?? .notAnImage
                 }
-                if photo.format != .notAnImage { photos.append(photo) }
+                if format != .notAnImage {
+                    photos.append(Photo(path: path, relativePath: relativePath, fileSize: Int(entry.st_size), format: format, stamp: FileStamp(entry)))
+                }
             default: break
             }
         }

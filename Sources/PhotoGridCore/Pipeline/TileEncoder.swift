@@ -42,8 +42,8 @@ extension TileEncoder {
     static let bandedPixels = 1_000_000
 
     /// Sixel pieces are at most this wide, in whole cells: libsixel writes narrow pictures much
-    /// faster (see `Sixel.encode(_:columns:)`): an 800-pixel tile in 200-pixel strips takes 60 ms
-    /// instead of 100, for 2% more bytes (a palette per strip), the same pixels (docs/benchmarks.md).
+    /// faster (see `Sixel.encode(_:columns:)`): an 800-pixel tile in 200-pixel strips takes 57 ms
+    /// instead of 97, for 2% more bytes (a palette per strip), the same pixels (docs/benchmarks.md).
     static let stripPixels = 200
 
     /// The picture cut on cells into pieces: strips side by side, no wider than `stripPixels` and

@@ -246,7 +246,13 @@ public final class TilePipeline: @unchecked Sendable {
             if let b = best, (b.1, -b.2) >= (priority, -order) { return }
             best = (job, priority, order)
         }
-        for (source, task) in fetchTasks where !task.running && !awaitsLargerDecode(source) {
+        // A tier whose photo is being decoded at a larger grid tier waits: it is cut from that one.
+        var decoding: [Int: Tier] = [:]
+        for case (.tier(let key), let task) in fetchTasks where task.running && !key.tier.isZoom {
+            decoding[key.photo] = max(decoding[key.photo] ?? key.tier, key.tier)
+        }
+        for (source, task) in fetchTasks where !task.running {
+            if case .tier(let key) = source, let larger = decoding[key.photo], larger > key.tier { continue }
             consider(.fetch(source, size: task.size), task.priority, task.order)
         }
         for (request, task) in encodeTasks where !task.running && isAvailable(request) {
@@ -268,14 +274,6 @@ public final class TilePipeline: @unchecked Sendable {
             return .store(key, image)
         }
         return best?.0
-    }
-
-    /// Whether a larger tier of the same photo is being fetched: this one is cut from it after.
-    private func awaitsLargerDecode(_ source: Source) -> Bool {
-        guard case .tier(let key) = source else { return false }
-        return fetchTasks.contains { other, task in
-            if task.running, case .tier(let running) = other { running.photo == key.photo && running.tier > key.tier && !running.tier.isZoom } else { false }
-        }
     }
 
     /// The waiting fetch of the largest tier of `key`'s photo above `key`'s, if any.
