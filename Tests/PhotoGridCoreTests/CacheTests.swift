@@ -29,7 +29,7 @@ import Testing
     @Test func tiersThumbnailsAndEncodedTilesShareOneBudget() {
         let cache = TileCache(limitBytes: 10_000)
         let key = TierKey(photo: 1, tier: .t64)
-        cache.store(tier: DecodedImage(image: RGBImage(width: 40, height: 40), origin: .exifThumbnail), for: key)            // 4,800 bytes
+        cache.store(tier: DecodedImage(image: RGBImage(width: 40, height: 40), origin: .embeddedThumbnail), for: key)            // 4,800 bytes
         let request = TileRequest(photo: 1, width: 40, height: 40, fit: .fill, mode: .halfBlock(.trueColor))
         cache.store(.cells([[UInt8](repeating: 0, count: 4_000)]), for: request)
         #expect(cache.totalBytes == 8_800)

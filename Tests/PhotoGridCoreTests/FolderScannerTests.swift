@@ -39,7 +39,7 @@ import Testing
         }
         let photos = try FolderScanner().scan(RawPath(root))
         #expect(photos.map(\.relativePath.description) == ["IMG_0001", "IMG_0002", "download.bin", "photo.txt", "screenshot"])
-        #expect(photos.map(\.format) == [.jpeg, .other("HEIF"), .webp, .jpeg, .png])
+        #expect(photos.map(\.format) == [.jpeg, .heif, .webp, .jpeg, .png])
     }
 
     @Test func namesThatAreNotUTF8StillOpen() throws {

@@ -10,8 +10,8 @@ public enum FitMode: String, Hashable, Sendable {
 /// the photo is smaller) and at most the limit given.
 public struct DecodedImage: Sendable {
     public enum Origin: Equatable, Sendable {
-        /// The EXIF thumbnail was large enough: the photo itself was not read.
-        case exifThumbnail
+        /// The thumbnail embedded in the file (EXIF's, HEIF's) was large enough: the photo itself was not read.
+        case embeddedThumbnail
         /// Decoded from the file at this DCT scale, reading this many scans.
         case file(scaleEighths: Int, scans: Int)
         /// Read back from the disk cache.
@@ -78,15 +78,17 @@ public struct PhotoDecoder: PhotoDecoding {
     static let headLength = 128 * 1024
 
     public func image(of photo: Photo, covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
-        try PhotoDecoder.checkFormat(photo)
         let file = try OpenFile(photo.path)
-        let magic = try file.head(12)
-        if PNG.isPNG(magic) { return try PhotoDecoder.decodePNG(try file.all(), covering: size, atMost: limit) }
-        if WebP.isWebP(magic) { return try PhotoDecoder.decodeWebP(try file.all(), covering: size, atMost: limit) }
+        // The content says what the file is, whatever its name.
+        let content = ImageFormat(content: try file.head(16))
+        if let content, content != .jpeg {
+            return try PhotoDecoder.decodeOther(content, try file.all(), covering: size, atMost: limit, thumbnails: usesThumbnails)
+        }
+        if content == nil { try PhotoDecoder.checkFormat(photo, head: try file.head(16)) }
         let (head, header) = try PhotoDecoder.header(of: file)
         if usesThumbnails, let thumbnail = PhotoDecoder.thumbnail(header: header, data: head),
            min(thumbnail.width, thumbnail.height) >= min(size, header.width, header.height) {
-            return DecodedImage(image: PhotoDecoder.scaled(thumbnail, shortSide: limit), origin: .exifThumbnail)
+            return DecodedImage(image: PhotoDecoder.scaled(thumbnail, shortSide: limit), origin: .embeddedThumbnail)
         }
         // libjpeg reads the file itself, in chunks: no copy of it all in memory.
         return try decode(header: header, covering: size, atMost: limit) { options throws(DecodeError) in
@@ -117,15 +119,9 @@ public struct PhotoDecoder: PhotoDecoding {
     /// The head of the file, and more of it when large segments (ICC, XMP) push the frame header
     /// past the first read: at most 2 MB.
     static func readInfo(_ photo: Photo) -> PhotoInfo? {
-        guard [.jpeg, .png, .webp].contains(photo.format), let file = try? OpenFile(photo.path) else { return nil }
-        // A PNG or WebP (whatever its name): its size, from the header; no metadata is read yet.
-        if let head = try? file.head(64), PNG.isPNG(head) || WebP.isWebP(head) {
-            let size = PNG.isPNG(head) ? (try? PNG.readHeader(head)).map { ($0.width, $0.height) }
-                                       : (try? WebP.readHeader(try file.head(4096))).map { ($0.width, $0.height) }
-            guard let size else { return nil }
-            var info = PhotoInfo()
-            (info.width, info.height) = size
-            return info
+        guard photo.format.isDecoded, let file = try? OpenFile(photo.path) else { return nil }
+        if let head = try? file.head(16), let content = ImageFormat(content: head), content != .jpeg {
+            return otherInfo(content, file)
         }
         var length = headLength
         while true {
@@ -136,6 +132,9 @@ public struct PhotoDecoder: PhotoDecoding {
     }
 
     public func thumbnail(of photo: Photo) -> RGBImage? {
+        if photo.format == .heif || photo.format == .avif {
+            return (try? FileReader.read(photo.path)).flatMap { try? HEIF.decode($0, thumbnail: true) }
+        }
         guard photo.format == .jpeg,
               let head = try? FileReader.read(photo.path, limit: FileReader.defaultLimit, prefix: PhotoDecoder.headLength),
               let header = try? JPEG.readHeader(head) else { return nil }
@@ -144,8 +143,9 @@ public struct PhotoDecoder: PhotoDecoding {
 
     /// Decodes JPEG data upright, its short side between `size` and `limit` where the photo allows.
     public func decode(_ data: [UInt8], covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
-        if PNG.isPNG(data) { return try PhotoDecoder.decodePNG(data, covering: size, atMost: limit) }
-        if WebP.isWebP(data) { return try PhotoDecoder.decodeWebP(data, covering: size, atMost: limit) }
+        if let content = ImageFormat(content: Array(data.prefix(16))), content != .jpeg {
+            return try PhotoDecoder.decodeOther(content, data, covering: size, atMost: limit, thumbnails: usesThumbnails)
+        }
         if let format = PhotoDecoder.sniffOtherFormat(data) { throw .unsupportedFormat(format) }
         return try decode(header: try JPEG.readHeader(data), covering: size, atMost: limit) { options throws(DecodeError) in
             try JPEG.decodeCountingScans(data, options: options)
@@ -215,12 +215,11 @@ public struct PhotoDecoder: PhotoDecoding {
 
     /// JPEG data decoded large enough for `box`, upright: for `--print` of a single photo.
     public static func decodeUpright(_ data: [UInt8], atLeast box: (width: Int, height: Int), fit: FitMode) throws(DecodeError) -> RGBImage {
-        if PNG.isPNG(data) || WebP.isWebP(data) {
+        if let content = ImageFormat(content: Array(data.prefix(16))), content != .jpeg {
             // The short side the box needs, through the same decode (and its limits) as tiles.
-            let (width, height) = PNG.isPNG(data) ? try PNG.readHeader(data).size : try WebP.readHeader(data).size
+            let (width, height) = try displaySize(content, data)
             let size = Int((Double(min(width, height)) * min(1, factor(width: width, height: height, box: box, fit: fit))).rounded(.up))
-            let decode = PNG.isPNG(data) ? decodePNG : decodeWebP
-            return try decode(data, size, .max).image
+            return try decodeOther(content, data, covering: size, atMost: .max, thumbnails: false).image
         }
         if let format = sniffOtherFormat(data) { throw .unsupportedFormat(format) }
         let header = try JPEG.readHeader(data)
@@ -231,12 +230,10 @@ public struct PhotoDecoder: PhotoDecoding {
     }
 
     public static func decodeUpright(_ photo: Photo, atLeast box: (width: Int, height: Int), fit: FitMode) throws(DecodeError) -> RGBImage {
-        // A file whose name says nothing (`--print IMG_0001`) is what its first bytes say.
-        if photo.format == .notAnImage, let head = try? OpenFile(photo.path).head(16), let format = ImageFormat(content: head) {
-            try checkFormat(Photo(path: photo.path, relativePath: photo.relativePath, format: format))
-        } else {
-            try checkFormat(photo)
-        }
+        // The content says what the file is (`--print IMG_0001` included); the name only when it
+        // says nothing, to say why the file is not shown.
+        let head = try OpenFile(photo.path).head(16)
+        if ImageFormat(content: head) == nil { try checkFormat(photo, head: head) }
         return try decodeUpright(try FileReader.read(photo.path), atLeast: box, fit: fit)
     }
 
@@ -245,53 +242,16 @@ public struct PhotoDecoder: PhotoDecoding {
         shape(try decodeUpright(data, atLeast: (width, height), fit: fit), width: width, height: height, fit: fit)
     }
 
-    static func checkFormat(_ photo: Photo) throws(DecodeError) {
+    /// Why a file whose content is no format photogrid knows is not shown, by what its name says
+    /// it is; a name that says JPEG is left to libjpeg, which says what is wrong.
+    static func checkFormat(_ photo: Photo, head: [UInt8]) throws(DecodeError) {
+        guard !head.isEmpty else { throw .empty }
         switch photo.format {
-        case .jpeg, .png, .webp: return
+        case .jpeg: return
+        case .png, .webp, .gif, .heif, .avif: throw .corruptFile(format: photo.format.name, "not a \(photo.format.name) file")
         case .other(let name): throw .unsupportedFormat(name)
         case .notAnImage: throw .unsupportedFormat("")
         }
-    }
-
-    /// The most pixels of a picture decoded whole at its full size (an interlaced PNG, a WebP).
-    static let wholeDecodeMaxPixels = 64_000_000
-
-    /// PNG data, its short side between `size` and `limit` where the image allows: rows are
-    /// averaged in blocks as they are read (`PNG.decode`), by the largest whole factor that still
-    /// covers `size`, then resampled. PNG has no orientation of its own here (eXIf is not read yet).
-    static func decodePNG(_ data: [UInt8], covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
-        let header = try PNG.readHeader(data)
-        // An interlaced PNG is decoded whole, four bytes a pixel: past 64 MP it is refused.
-        guard !header.isInterlaced || header.width * header.height <= PhotoDecoder.wholeDecodeMaxPixels else { throw .tooLarge }
-        let shrink = max(1, min(header.width, header.height) / max(1, size))
-        let rows = header.isInterlaced ? header.height : 1
-        let bytes = data.count + header.width * rows * 4 + (header.width / shrink) * (header.height / shrink) * 3
-        let (kept, decodedWidth) = try MemoryGate.decodes.run(bytes: bytes) { () throws(DecodeError) in
-            let image = try PNG.decode(data, shrink: shrink)
-            return (PhotoDecoder.scaled(image, shortSide: limit), image.width)
-        }
-        return DecodedImage(image: kept, origin: .file(scaleEighths: max(1, 8 / shrink), scans: 1),
-                            isComplete: shrink == 1 && kept.width == decodedWidth)
-    }
-
-    /// WebP data, its short side between `size` and `limit` where the picture allows: libwebp
-    /// scales while it decodes, to the short side `size` asks for.
-    static func decodeWebP(_ data: [UInt8], covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
-        let header = try WebP.readHeader(data)
-        let short = min(header.width, header.height)
-        let target = min(short, max(1, size))
-        let (width, height) = target < short ? ((header.width * target + short - 1) / short, (header.height * target + short - 1) / short)
-                                             : (header.width, header.height)
-        // libwebp keeps a lossless picture whole while it decodes, four bytes a pixel, whatever the
-        // scale: counted so for every WebP, and refused past 64 MP.
-        guard header.width * header.height <= PhotoDecoder.wholeDecodeMaxPixels else { throw .tooLarge }
-        let bytes = data.count + header.width * header.height * 4 + width * height * 7
-        let (kept, decodedWidth) = try MemoryGate.decodes.run(bytes: bytes) { () throws(DecodeError) in
-            let image = try WebP.decode(data, width: width, height: height)
-            return (PhotoDecoder.scaled(image, shortSide: limit), image.width)
-        }
-        return DecodedImage(image: kept, origin: .file(scaleEighths: 8, scans: 1),
-                            isComplete: target == short && kept.width == decodedWidth)
     }
 
     /// Names the format of data that is plainly not JPEG, for files with a .jpg name.

@@ -59,37 +59,43 @@ public struct PhotoInfo: Sendable, Equatable {
     public static func read(_ head: [UInt8]) -> PhotoInfo? {
         guard head.count >= 2, head[0] == 0xFF, head[1] == 0xD8 else { return nil }
         let segments = JPEGSegments.parse(head)
-        let exif = segments.exif.map(ExifInfo.parse) ?? ExifInfo()
-        var info = PhotoInfo()
-        info.orientation = exif.orientation
-        if let width = segments.width, let height = segments.height {
-            (info.width, info.height) = exif.orientation.displaySize(width: width, height: height)
+        return PhotoInfo(width: segments.width, height: segments.height, exif: segments.exif, xmp: segments.xmp, iptc: segments.iptc)
+    }
+
+    /// The details from a picture's stored size and its EXIF (TIFF data), XMP and IPTC, whatever
+    /// the format that carried them. `upright` when the size is already as displayed (HEIF, whose
+    /// container turns the picture): EXIF's orientation is then not applied again.
+    public init(width: Int?, height: Int?, exif exifData: [UInt8]?, xmp: [UInt8]?, iptc: [UInt8]? = nil, upright: Bool = false) {
+        let exif = exifData.map(ExifInfo.parse) ?? ExifInfo()
+        self.init()
+        orientation = upright ? .up : exif.orientation
+        if let width, let height {
+            (self.width, self.height) = orientation.displaySize(width: width, height: height)
         }
-        info.dateTaken = exif.dateTimeOriginal
-        info.make = exif.make
-        info.model = exif.model
-        info.lens = lensName(make: exif.lensMake, model: exif.lensModel)
-        info.iso = exif.iso
-        info.fNumber = exif.fNumber
-        info.exposureTime = exif.exposureTime
-        info.focalLength = exif.focalLength
-        info.latitude = exif.latitude
-        info.longitude = exif.longitude
+        dateTaken = exif.dateTimeOriginal
+        make = exif.make
+        model = exif.model
+        lens = PhotoInfo.lensName(make: exif.lensMake, model: exif.lensModel)
+        iso = exif.iso
+        fNumber = exif.fNumber
+        exposureTime = exif.exposureTime
+        focalLength = exif.focalLength
+        latitude = exif.latitude
+        longitude = exif.longitude
 
         // EXIF first: it is what the camera or the last editor wrote into the photo itself.
         let candidates: [(CaptionSource, () -> String?)] = [
             (.exif, { exif.imageDescription }),
-            (.xmp, { segments.xmp.flatMap(XMPReader.description) }),
-            (.iptc, { segments.iptc.flatMap(IPTCReader.caption) }),
+            (.xmp, { xmp.flatMap(XMPReader.description) }),
+            (.iptc, { iptc.flatMap(IPTCReader.caption) }),
         ]
         for (source, read) in candidates {
-            if let text = read(), !saysNothing(text) {
-                info.caption = text
-                info.captionSource = source
+            if let text = read(), !PhotoInfo.saysNothing(text) {
+                caption = text
+                captionSource = source
                 break
             }
         }
-        return info
     }
 
     static func lensName(make: String?, model: String?) -> String? {

@@ -46,19 +46,44 @@ public struct FileStamp: Hashable, Sendable {
     }
 }
 
-/// What a file's extension says it is. JPEG, PNG and WebP are decoded (a file whose content is
-/// another of them is decoded for what it is); other image files get a placeholder tile that
-/// says so, rather than vanishing from the grid.
+/// What a file's extension (or, without a known one, its first bytes) says it is. JPEG, PNG,
+/// WebP, GIF, HEIF and AVIF are decoded, each for what its content is whatever its name; other
+/// image files get a placeholder tile that says so, rather than vanishing from the grid.
 public enum ImageFormat: Hashable, Sendable {
     case jpeg
     case png
     case webp
+    case gif
+    case heif
+    case avif
     case other(String)
     case notAnImage
 
+    /// The format's name, for messages.
+    public var name: String {
+        switch self {
+        case .jpeg: return "JPEG"
+        case .png: return "PNG"
+        case .webp: return "WebP"
+        case .gif: return "GIF"
+        case .heif: return "HEIF"
+        case .avif: return "AVIF"
+        case .other(let name): return name
+        case .notAnImage: return ""
+        }
+    }
+
+    /// Formats photogrid decodes.
+    public var isDecoded: Bool {
+        switch self {
+        case .jpeg, .png, .webp, .gif, .heif, .avif: return true
+        case .other, .notAnImage: return false
+        }
+    }
+
     static let jpegExtensions: Set<String> = ["jpg", "jpeg", "jpe", "jfif"]
     static let otherImageExtensions: Set<String> = [
-        "gif", "heic", "heif", "avif", "jxl", "tif", "tiff", "bmp", "ico", "svg",
+        "jxl", "tif", "tiff", "bmp", "ico", "svg",
         "dng", "cr2", "cr3", "nef", "arw", "orf", "rw2", "raf", "pef", "srw", "psd", "xcf", "tga", "jp2",
         "ppm", "pgm", "pbm", "qoi",
     ]
@@ -74,11 +99,11 @@ public enum ImageFormat: Hashable, Sendable {
         func starts(_ text: String, at offset: Int = 0) -> Bool {
             head.count >= offset + text.utf8.count && head[offset..<(offset + text.utf8.count)].elementsEqual(text.utf8)
         }
-        if starts("GIF87a") || starts("GIF89a") { self = .other("GIF"); return }
+        if starts("GIF87a") || starts("GIF89a") { self = .gif; return }
         if starts("ftyp", at: 4), ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1"].contains(where: { starts($0, at: 8) }) {
-            self = .other("HEIF"); return
+            self = .heif; return
         }
-        if starts("ftyp", at: 4), starts("avif", at: 8) || starts("avis", at: 8) { self = .other("AVIF"); return }
+        if starts("ftyp", at: 4), starts("avif", at: 8) || starts("avis", at: 8) { self = .avif; return }
         if head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { self = .other("TIFF"); return }
         return nil
     }
@@ -87,6 +112,9 @@ public enum ImageFormat: Hashable, Sendable {
         if ImageFormat.jpegExtensions.contains(ext) { self = .jpeg }
         else if ext == "png" { self = .png }
         else if ext == "webp" { self = .webp }
+        else if ext == "gif" { self = .gif }
+        else if ext == "heic" || ext == "heif" || ext == "hif" { self = .heif }
+        else if ext == "avif" { self = .avif }
         else if ImageFormat.otherImageExtensions.contains(ext) { self = .other(ext.uppercased()) }
         else { self = .notAnImage }
     }

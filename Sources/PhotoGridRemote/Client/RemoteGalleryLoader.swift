@@ -112,10 +112,11 @@ public struct RemoteGalleryLoader {
         found.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         var photos: [RemotePhoto] = [], others: [(String, RemoteURL)] = []
         for file in found {
-            switch ImageFormat(fileExtension: RawPath(file.path).lowercasedExtension) {
-            case .jpeg, .png, .webp: photos.append(RemotePhoto(id: file.path, name: RawPath(file.path).lastComponent.description, original: file.url))
-            case .other: others.append((file.path, file.url))
-            case .notAnImage: break
+            let format = ImageFormat(fileExtension: RawPath(file.path).lowercasedExtension)
+            if format.isDecoded {
+                photos.append(RemotePhoto(id: file.path, name: RawPath(file.path).lastComponent.description, original: file.url))
+            } else if format != .notAnImage {
+                others.append((file.path, file.url))
             }
         }
         let title = url.lastPathSegment.isEmpty ? url.host : url.lastPathSegment

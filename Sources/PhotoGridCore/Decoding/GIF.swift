@@ -1,0 +1,180 @@
+import CGif
+import Glibc
+
+/// giflib: the only Swift file that calls it. A GIF shows its first frame on its logical screen,
+/// transparent pixels and the screen around the frame in `PNG.background`. Only the records up to
+/// the first frame are read, so an animation of 100,000 frames costs what its first one does.
+public enum GIF {
+    public struct Header: Sendable {
+        /// The logical screen.
+        public var width: Int, height: Int
+        public var size: (width: Int, height: Int) { (width, height) }
+    }
+
+    public static func isGIF(_ data: [UInt8]) -> Bool {
+        data.count >= 6 && (data.prefix(6).elementsEqual("GIF87a".utf8) || data.prefix(6).elementsEqual("GIF89a".utf8))
+    }
+
+    public static func readHeader(_ data: [UInt8], maxPixels: Int = JPEG.defaultMaxPixels) throws(DecodeError) -> Header {
+        try withFile(data, maxPixels: maxPixels) { _, header throws(DecodeError) in header }
+    }
+
+    /// The first frame on the logical screen (grown to hold the frame, when a file's screen is
+    /// smaller than it).
+    public static func decode(_ data: [UInt8], maxPixels: Int = JPEG.defaultMaxPixels) throws(DecodeError) -> RGBImage {
+        try withFile(data, maxPixels: maxPixels) { gif, header throws(DecodeError) -> RGBImage in
+            var transparent = -1
+            // Extensions before the frame: comments, application blocks, the graphic control
+            // block that names the transparent colour. A file of nothing else ends with an error.
+            while true {
+                var type = UNDEFINED_RECORD_TYPE
+                try check(DGifGetRecordType(gif, &type), gif)
+                switch type {
+                case EXTENSION_RECORD_TYPE:
+                    var code: Int32 = 0
+                    var block: UnsafeMutablePointer<GifByteType>?
+                    try check(DGifGetExtension(gif, &code, &block), gif)
+                    if code == GRAPHICS_EXT_FUNC_CODE, let block, block[0] >= 4, block[1] & 1 != 0 { transparent = Int(block[4]) }
+                    while block != nil { try check(DGifGetExtensionNext(gif, &block), gif) }
+                case IMAGE_DESC_RECORD_TYPE:
+                    return try firstFrame(gif, header: header, transparent: transparent, maxPixels: maxPixels)
+                case TERMINATE_RECORD_TYPE:
+                    throw .corruptFile(format: "GIF", "no frame")
+                default:
+                    throw .corruptFile(format: "GIF", "unknown record")
+                }
+            }
+        }
+    }
+
+    /// A GIF of `image`, whose colours must number 256 or fewer: for tests, which make their files
+    /// with the library that reads them. Pixels whose `transparent` flag is set are written with
+    /// a transparent index; `interlaced` writes rows in the four passes; `frames` more frames of
+    /// one pixel follow the first. nil when giflib cannot, or the image has too many colours.
+    public static func encode(_ image: RGBImage, transparent: [Bool]? = nil, interlaced: Bool = false, frames: Int = 0) -> [UInt8]? {
+        var palette: [RGB] = [], index: [RGB: Int] = [:]
+        var indices = [GifPixelType](repeating: 0, count: image.width * image.height)
+        for i in 0..<indices.count {
+            let colour = RGB(image.pixels[i * 3], image.pixels[i * 3 + 1], image.pixels[i * 3 + 2])
+            if transparent?[i] == true { indices[i] = 255; continue }
+            if index[colour] == nil { index[colour] = palette.count; palette.append(colour) }
+            guard palette.count <= 255 else { return nil }
+            indices[i] = GifPixelType(index[colour]!)
+        }
+        palette += Array(repeating: RGB(0, 0, 0), count: 256 - palette.count)
+        let sink = Sink()
+        var error: Int32 = 0
+        guard let gif = EGifOpen(Unmanaged.passUnretained(sink).toOpaque(), write, &error) else { return nil }
+        EGifSetGifVersion(gif, true)
+        guard let map = GifMakeMapObject(256, nil) else { EGifCloseFile(gif, &error); return nil }
+        defer { GifFreeMapObject(map) }
+        for (i, colour) in palette.enumerated() { map.pointee.Colors[i] = GifColorType(Red: colour.r, Green: colour.g, Blue: colour.b) }
+        var ok = EGifPutScreenDesc(gif, Int32(image.width), Int32(image.height), 8, 0, map) != GIF_ERROR
+        var control: [GifByteType] = [transparent == nil ? 0 : 1, 10, 0, 255]  // flags, delay (1/100 s), transparent index
+        ok = ok && EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, 4, &control) != GIF_ERROR
+        ok = ok && EGifPutImageDesc(gif, 0, 0, Int32(image.width), Int32(image.height), interlaced, nil) != GIF_ERROR
+        let rows: [Int] = interlaced
+            ? [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { start, step in Array(stride(from: start, to: image.height, by: step)) }
+            : Array(0..<image.height)
+        for y in rows where ok {
+            var line = Array(indices[(y * image.width)..<((y + 1) * image.width)])
+            ok = EGifPutLine(gif, &line, Int32(image.width)) != GIF_ERROR
+        }
+        for _ in 0..<frames where ok {
+            var pixel: [GifPixelType] = [0]
+            ok = EGifPutImageDesc(gif, 0, 0, 1, 1, false, nil) != GIF_ERROR && EGifPutLine(gif, &pixel, 1) != GIF_ERROR
+        }
+        ok = EGifCloseFile(gif, &error) != GIF_ERROR && ok
+        return ok ? sink.bytes : nil
+    }
+
+    private final class Sink { var bytes: [UInt8] = [] }
+
+    private static let write: OutputFunc = { gif, buffer, length in
+        guard let gif, let buffer, let user = gif.pointee.UserData, length > 0 else { return 0 }
+        Unmanaged<Sink>.fromOpaque(user).takeUnretainedValue().bytes.append(contentsOf: UnsafeBufferPointer(start: buffer, count: Int(length)))
+        return length
+    }
+
+    private static func firstFrame(_ gif: UnsafeMutablePointer<GifFileType>, header: Header, transparent: Int,
+                                   maxPixels: Int) throws(DecodeError) -> RGBImage {
+        try check(DGifGetImageDesc(gif), gif)
+        let frame = gif.pointee.Image
+        let (left, top, width, height) = (Int(frame.Left), Int(frame.Top), Int(frame.Width), Int(frame.Height))
+        guard width > 0, height > 0 else { throw .corruptFile(format: "GIF", "empty frame") }
+        let canvasWidth = max(header.width, left + width), canvasHeight = max(header.height, top + height)
+        guard canvasWidth * canvasHeight <= min(maxPixels, PhotoDecoder.wholeDecodeMaxPixels) else { throw .tooLarge }
+        guard let map = frame.ColorMap ?? gif.pointee.SColorMap, let colours = map.pointee.Colors else {
+            throw .corruptFile(format: "GIF", "no colour table")
+        }
+        let count = Int(map.pointee.ColorCount)
+        var image = RGBImage(width: canvasWidth, height: canvasHeight)
+        for i in 0..<(canvasWidth * canvasHeight) {
+            image.pixels[i * 3] = UInt8(PNG.background.r); image.pixels[i * 3 + 1] = UInt8(PNG.background.g); image.pixels[i * 3 + 2] = UInt8(PNG.background.b)
+        }
+        // Interlaced frames come in four passes: every 8th row from 0, every 8th from 4, every 4th
+        // from 2, every 2nd from 1.
+        let rows: [Int] = frame.Interlace
+            ? [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { start, step in Array(stride(from: start, to: height, by: step)) }
+            : Array(0..<height)
+        var line = [GifPixelType](repeating: 0, count: width)
+        for y in rows {
+            try check(DGifGetLine(gif, &line, Int32(width)), gif)
+            let base = (top + y) * canvasWidth + left
+            for x in 0..<width {
+                let index = Int(line[x])
+                guard index != transparent, index < count else { continue }
+                let colour = colours[index], o = (base + x) * 3
+                image.pixels[o] = colour.Red; image.pixels[o + 1] = colour.Green; image.pixels[o + 2] = colour.Blue
+            }
+        }
+        return image
+    }
+
+    /// giflib reads through this callback from the bytes a `Source` points at.
+    private final class Source {
+        let bytes: UnsafeRawBufferPointer
+        var offset = 0
+        init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+    }
+
+    private static let read: InputFunc = { gif, buffer, length in
+        guard let gif, let buffer, let user = gif.pointee.UserData, length > 0 else { return 0 }
+        let source = Unmanaged<Source>.fromOpaque(user).takeUnretainedValue()
+        let n = min(Int(length), source.bytes.count - source.offset)
+        guard n > 0, let base = source.bytes.baseAddress else { return 0 }
+        UnsafeMutableRawPointer(buffer).copyMemory(from: base + source.offset, byteCount: n)
+        source.offset += n
+        return Int32(n)
+    }
+
+    private static func withFile<T>(_ data: [UInt8], maxPixels: Int,
+                                    _ body: (UnsafeMutablePointer<GifFileType>, Header) throws(DecodeError) -> T) throws(DecodeError) -> T {
+        guard !data.isEmpty else { throw .empty }
+        guard isGIF(data) else { throw .unsupportedFormat("") }
+        let result = data.withUnsafeBytes { bytes in
+            Result(catching: { () throws(DecodeError) -> T in
+                let source = Source(bytes)
+                var error: Int32 = 0
+                guard let gif = withExtendedLifetime(source, { DGifOpen(Unmanaged.passUnretained(source).toOpaque(), read, &error) }) else {
+                    throw error == D_GIF_ERR_READ_FAILED || error == D_GIF_ERR_NO_SCRN_DSCR ? .truncatedFile(format: "GIF")
+                                                                                            : .corruptFile(format: "GIF", "error \(error)")
+                }
+                defer { DGifCloseFile(gif, &error) }
+                let header = Header(width: Int(gif.pointee.SWidth), height: Int(gif.pointee.SHeight))
+                guard header.width * header.height <= maxPixels else { throw .tooLarge }
+                return try withExtendedLifetime(source) { () throws(DecodeError) -> T in try body(gif, header) }
+            })
+        }
+        return try result.get()
+    }
+
+    private static func check(_ status: Int32, _ gif: UnsafeMutablePointer<GifFileType>) throws(DecodeError) {
+        guard status == GIF_ERROR else { return }
+        switch Int32(gif.pointee.Error) {
+        case D_GIF_ERR_READ_FAILED, D_GIF_ERR_EOF_TOO_SOON: throw .truncatedFile(format: "GIF")
+        case D_GIF_ERR_NOT_ENOUGH_MEM: throw .outOfMemory
+        case let code: throw .corruptFile(format: "GIF", GifErrorString(code).map { String(cString: $0) } ?? "error \(code)")
+        }
+    }
+}

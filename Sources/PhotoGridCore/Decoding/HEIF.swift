@@ -1,0 +1,245 @@
+import CHeif
+import Glibc
+
+/// libheif: the only Swift file that calls it. HEIC (HEVC, through libde265) and AVIF (AV1,
+/// through dav1d or libaom), 8 to 12 bits, any chroma, alpha, grid images. libheif applies the
+/// container's own transforms (`irot`, `imir`, `clap`) while it decodes: the picture comes out
+/// upright and EXIF's orientation tag must not be applied again (ISO/IEC 23008-12 makes the
+/// container's transforms the ones that count).
+public enum HEIF {
+    public struct Header: Sendable {
+        /// As displayed: after the container's rotation.
+        public var width: Int, height: Int
+        public var hasAlpha: Bool
+        /// Luma bits per sample (8, 10, 12); 0 when the file does not say.
+        public var bitDepth: Int
+        /// The largest embedded thumbnail's size, as displayed; nil when there is none.
+        public var thumbnail: (width: Int, height: Int)?
+        public var size: (width: Int, height: Int) { (width, height) }
+    }
+
+    /// `....ftyp` and a brand of HEIF or AVIF (what `ImageFormat(content:)` knows them by).
+    public static func isHEIF(_ data: [UInt8]) -> Bool {
+        switch ImageFormat(content: Array(data.prefix(16))) {
+        case .heif, .avif: return true
+        default: return false
+        }
+    }
+
+    /// "HEIF" or "AVIF", for messages.
+    static func formatName(_ data: [UInt8]) -> String {
+        ImageFormat(content: Array(data.prefix(16))) == .avif ? "AVIF" : "HEIF"
+    }
+
+    public static func readHeader(_ data: [UInt8], maxPixels: Int = JPEG.defaultMaxPixels) throws(DecodeError) -> Header {
+        try withPrimary(data, maxPixels: maxPixels) { handle, header throws(DecodeError) in header }
+    }
+
+    /// The primary picture, upright, transparency composited onto `PNG.background`; its largest
+    /// thumbnail instead when `thumbnail` is true (nil when there is none). 10- and 12-bit
+    /// samples are reduced to 8 by libheif (`convert_hdr_to_8bit`), which scales them rather than
+    /// dropping their low bits.
+    public static func decode(_ data: [UInt8], thumbnail: Bool = false,
+                              maxPixels: Int = JPEG.defaultMaxPixels) throws(DecodeError) -> RGBImage? {
+        let format = formatName(data)
+        return try withPrimary(data, maxPixels: maxPixels) { handle, header throws(DecodeError) -> RGBImage? in
+            guard thumbnail else { return try decode(handle, format: format) }
+            guard let small = largestThumbnail(handle) else { return nil }
+            defer { heif_image_handle_release(small) }
+            return try decode(small, format: format)
+        }
+    }
+
+    /// The primary picture's EXIF (as TIFF data, from its header on) and XMP packet.
+    public static func metadata(_ data: [UInt8]) -> (exif: [UInt8]?, xmp: [UInt8]?) {
+        let found = try? withPrimary(data, maxPixels: .max) { handle, _ throws(DecodeError) -> ([UInt8]?, [UInt8]?) in
+            var exif: [UInt8]?, xmp: [UInt8]?
+            for id in blocks(handle, type: nil) {
+                let type = heif_image_handle_get_metadata_type(handle, id).map { String(cString: $0) } ?? ""
+                let content = heif_image_handle_get_metadata_content_type(handle, id).map { String(cString: $0) } ?? ""
+                let size = heif_image_handle_get_metadata_size(handle, id)
+                guard size > 0, size <= 16 << 20 else { continue }
+                var bytes = [UInt8](repeating: 0, count: size)
+                guard bytes.withUnsafeMutableBytes({ heif_image_handle_get_metadata(handle, id, $0.baseAddress) }).code == heif_error_Ok else { continue }
+                if type == "Exif", exif == nil, bytes.count > 4 {
+                    // An Exif item starts with the offset of the TIFF header past its own four bytes.
+                    let offset = 4 + Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3])
+                    if offset < bytes.count { exif = Array(bytes[offset...]) }
+                } else if type == "mime", content == "application/rdf+xml", xmp == nil {
+                    xmp = bytes
+                }
+            }
+            return (exif, xmp)
+        }
+        return found ?? (nil, nil)
+    }
+
+    /// A HEIC (or, with `avif`, an AVIF) of `image`: turned for display by `orientation` (an EXIF
+    /// value, written as `irot`/`imir` boxes), with a thumbnail fitting `thumbnail` pixels, the
+    /// `exif` TIFF data, `alpha`, and samples of `bitDepth` bits. For tests and the sample gallery,
+    /// which make their files with the library that reads them; nil if libheif cannot.
+    public static func encode(_ image: RGBImage, avif: Bool = false, quality: Int = 90, orientation: Int = 1,
+                              thumbnail: Int? = nil, exif: [UInt8]? = nil, alpha: [UInt8]? = nil, bitDepth: Int = 8) -> [UInt8]? {
+        guard let context = heif_context_alloc() else { return nil }
+        defer { heif_context_free(context) }
+        var encoder: OpaquePointer?
+        guard heif_context_get_encoder_for_format(context, avif ? heif_compression_AV1 : heif_compression_HEVC, &encoder).code == heif_error_Ok,
+              let encoder else { return nil }
+        defer { heif_encoder_release(encoder) }
+        heif_encoder_set_lossy_quality(encoder, Int32(quality))
+        let deep = bitDepth > 8, channels = alpha == nil ? 3 : 4
+        let chroma = deep ? (alpha == nil ? heif_chroma_interleaved_RRGGBB_LE : heif_chroma_interleaved_RRGGBBAA_LE)
+                          : (alpha == nil ? heif_chroma_interleaved_RGB : heif_chroma_interleaved_RGBA)
+        var picture: OpaquePointer?
+        guard heif_image_create(Int32(image.width), Int32(image.height), heif_colorspace_RGB, chroma, &picture).code == heif_error_Ok,
+              let picture else { return nil }
+        defer { heif_image_release(picture) }
+        guard heif_image_add_plane(picture, heif_channel_interleaved, Int32(image.width), Int32(image.height), Int32(bitDepth)).code == heif_error_Ok else { return nil }
+        var stride: Int32 = 0
+        guard let plane = heif_image_get_plane(picture, heif_channel_interleaved, &stride) else { return nil }
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                for c in 0..<channels {
+                    let value = c < 3 ? Int(image.pixels[(y * image.width + x) * 3 + c]) : Int(alpha![y * image.width + x])
+                    if deep {
+                        // 8 bits to `bitDepth` bits: the same level, its top bits repeated below.
+                        let wide = (value << (bitDepth - 8)) | (value >> (16 - bitDepth))
+                        let at = y * Int(stride) + (x * channels + c) * 2
+                        plane[at] = UInt8(wide & 0xFF); plane[at + 1] = UInt8(wide >> 8)
+                    } else {
+                        plane[y * Int(stride) + x * channels + c] = UInt8(value)
+                    }
+                }
+            }
+        }
+        guard let options = heif_encoding_options_alloc() else { return nil }
+        defer { heif_encoding_options_free(options) }
+        options.pointee.image_orientation = heif_orientation(rawValue: UInt32(orientation)) ?? heif_orientation_normal
+        var handle: OpaquePointer?
+        guard heif_context_encode_image(context, picture, encoder, options, &handle).code == heif_error_Ok, let handle else { return nil }
+        defer { heif_image_handle_release(handle) }
+        if let thumbnail {
+            var small: OpaquePointer?
+            guard heif_context_encode_thumbnail(context, picture, handle, encoder, options, Int32(thumbnail), &small).code == heif_error_Ok else { return nil }
+            if let small { heif_image_handle_release(small) }
+        }
+        if let exif, exif.withUnsafeBytes({ heif_context_add_exif_metadata(context, handle, $0.baseAddress, Int32($0.count)) }).code != heif_error_Ok {
+            return nil
+        }
+        let path = "/tmp/photogrid-heif-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
+        defer { unlink(path) }
+        guard heif_context_write_to_file(context, path).code == heif_error_Ok else { return nil }
+        return try? FileReader.read(RawPath(path))
+    }
+
+    private static func blocks(_ handle: OpaquePointer, type: String?) -> [heif_item_id] {
+        let count = Int(heif_image_handle_get_number_of_metadata_blocks(handle, type))
+        guard count > 0 else { return [] }
+        var ids = [heif_item_id](repeating: 0, count: min(count, 64))
+        let got = Int(heif_image_handle_get_list_of_metadata_block_IDs(handle, type, &ids, Int32(ids.count)))
+        return Array(ids.prefix(got))
+    }
+
+    private static func largestThumbnail(_ handle: OpaquePointer) -> OpaquePointer? {
+        let count = Int(heif_image_handle_get_number_of_thumbnails(handle))
+        guard count > 0 else { return nil }
+        var ids = [heif_item_id](repeating: 0, count: min(count, 16))
+        let got = Int(heif_image_handle_get_list_of_thumbnail_IDs(handle, &ids, Int32(ids.count)))
+        var best: OpaquePointer?, bestPixels = 0
+        for id in ids.prefix(got) {
+            var small: OpaquePointer?
+            guard heif_image_handle_get_thumbnail(handle, id, &small).code == heif_error_Ok, let small else { continue }
+            let pixels = Int(heif_image_handle_get_width(small)) * Int(heif_image_handle_get_height(small))
+            if pixels > bestPixels, pixels <= 4_000_000 {
+                if let best { heif_image_handle_release(best) }
+                (best, bestPixels) = (small, pixels)
+            } else {
+                heif_image_handle_release(small)
+            }
+        }
+        return best
+    }
+
+    private static func decode(_ handle: OpaquePointer, format: String) throws(DecodeError) -> RGBImage {
+        guard let options = heif_decoding_options_alloc() else { throw .outOfMemory }
+        defer { heif_decoding_options_free(options) }
+        options.pointee.convert_hdr_to_8bit = 1
+        let alpha = heif_image_handle_has_alpha_channel(handle) != 0
+        let premultiplied = heif_image_handle_is_premultiplied_alpha(handle) != 0
+        var picture: OpaquePointer?
+        try check(heif_decode_image(handle, &picture, heif_colorspace_RGB,
+                                    alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, options), format: format)
+        guard let picture else { throw .corruptFile(format: format, "no picture") }
+        defer { heif_image_release(picture) }
+        let width = Int(heif_image_get_width(picture, heif_channel_interleaved))
+        let height = Int(heif_image_get_height(picture, heif_channel_interleaved))
+        var stride: Int32 = 0
+        guard width > 0, height > 0, let plane = heif_image_get_plane_readonly(picture, heif_channel_interleaved, &stride) else {
+            throw .corruptFile(format: format, "no pixels")
+        }
+        var image = RGBImage(width: width, height: height)
+        let background = [PNG.background.r, PNG.background.g, PNG.background.b]
+        let channels = alpha ? 4 : 3
+        image.pixels.withUnsafeMutableBufferPointer { out in
+            for y in 0..<height {
+                let row = plane + y * Int(stride)
+                for x in 0..<width {
+                    let p = x * channels, o = (y * width + x) * 3
+                    guard alpha else { for c in 0..<3 { out[o + c] = row[p + c] }; continue }
+                    let a = Int(row[p + 3])
+                    for c in 0..<3 {
+                        let colour = premultiplied ? Int(row[p + c]) * 255 : Int(row[p + c]) * a
+                        out[o + c] = UInt8(min(255, (colour + background[c] * (255 - a) + 127) / 255))
+                    }
+                }
+            }
+        }
+        return image
+    }
+
+    /// The file's primary picture handle and header, the size checked against `maxPixels`
+    /// before anything is decoded (a grid's canvas included).
+    private static func withPrimary<T>(_ data: [UInt8], maxPixels: Int,
+                                       _ body: (OpaquePointer, Header) throws(DecodeError) -> T) throws(DecodeError) -> T {
+        guard !data.isEmpty else { throw .empty }
+        guard isHEIF(data) else { throw .unsupportedFormat("") }
+        let format = formatName(data)
+        guard let context = heif_context_alloc() else { throw .outOfMemory }
+        defer { heif_context_free(context) }
+        // libheif's own ceiling on a side, below its default of 32768 (2^15): ours is in pixels.
+        heif_context_set_maximum_image_size_limit(context, 1 << 15)
+        // The data stays valid through the whole decode: libheif reads it without a copy.
+        let result = data.withUnsafeBytes { bytes in
+            Result(catching: { () throws(DecodeError) -> T in
+                try check(heif_context_read_from_memory_without_copy(context, bytes.baseAddress, bytes.count, nil), format: format)
+                var handle: OpaquePointer?
+                try check(heif_context_get_primary_image_handle(context, &handle), format: format)
+                guard let handle else { throw .corruptFile(format: format, "no primary picture") }
+                defer { heif_image_handle_release(handle) }
+                var header = Header(width: Int(heif_image_handle_get_width(handle)), height: Int(heif_image_handle_get_height(handle)),
+                                    hasAlpha: heif_image_handle_has_alpha_channel(handle) != 0,
+                                    bitDepth: max(0, Int(heif_image_handle_get_luma_bits_per_pixel(handle))))
+                guard header.width > 0, header.height > 0 else { throw .corruptFile(format: format, "no pixels") }
+                guard header.width * header.height <= maxPixels else { throw .tooLarge }
+                if let small = largestThumbnail(handle) {
+                    header.thumbnail = (Int(heif_image_handle_get_width(small)), Int(heif_image_handle_get_height(small)))
+                    heif_image_handle_release(small)
+                }
+                return try body(handle, header)
+            })
+        }
+        return try result.get()
+    }
+
+    private static func check(_ error: heif_error, format: String) throws(DecodeError) {
+        guard error.code != heif_error_Ok else { return }
+        if error.subcode == heif_suberror_End_of_data { throw .truncatedFile(format: format) }
+        if error.subcode == heif_suberror_Security_limit_exceeded { throw .tooLarge }
+        if error.code == heif_error_Memory_allocation_error { throw .outOfMemory }
+        if error.code == heif_error_Unsupported_feature || error.code == heif_error_Unsupported_filetype
+            || error.subcode == heif_suberror_Unsupported_codec {
+            throw .unsupportedFormat("\(format): " + (error.message.map { String(cString: $0) } ?? "unsupported feature"))
+        }
+        throw .corruptFile(format: format, error.message.map { String(cString: $0) } ?? "error \(error.code.rawValue)")
+    }
+}

@@ -1,0 +1,136 @@
+/// The formats other than JPEG: each decoded by its own library, to the short side the tile asks
+/// for where the library can scale (PNG by rows, WebP while it decodes) and whole where it cannot
+/// (GIF, HEIF), always under `MemoryGate.decodes` with what the decode holds at its peak.
+extension PhotoDecoder {
+    /// The most pixels of a picture decoded whole at its full size (an interlaced PNG, a WebP, a
+    /// GIF, a HEIF without a thumbnail large enough).
+    static let wholeDecodeMaxPixels = 64_000_000
+
+    /// `data` decoded as `format` (what its content says), upright, its short side between `size`
+    /// and `limit` where the picture allows.
+    static func decodeOther(_ format: ImageFormat, _ data: [UInt8], covering size: Int, atMost limit: Int,
+                            thumbnails: Bool) throws(DecodeError) -> DecodedImage {
+        switch format {
+        case .png: return try decodePNG(data, covering: size, atMost: limit)
+        case .webp: return try decodeWebP(data, covering: size, atMost: limit)
+        case .gif: return try decodeGIF(data, atMost: limit)
+        case .heif, .avif: return try decodeHEIF(data, covering: size, atMost: limit, thumbnails: thumbnails)
+        case .jpeg: return try PhotoDecoder().decode(data, covering: size, atMost: limit)
+        case .other(let name): throw .unsupportedFormat(name)
+        case .notAnImage: throw .unsupportedFormat("")
+        }
+    }
+
+    /// The size as displayed of a picture in `format`, from its header.
+    static func displaySize(_ format: ImageFormat, _ data: [UInt8]) throws(DecodeError) -> (width: Int, height: Int) {
+        switch format {
+        case .png: return orientation(of: EmbeddedMetadata.png(data)).displaySize(width: try PNG.readHeader(data).width, height: try PNG.readHeader(data).height)
+        case .webp: return orientation(of: EmbeddedMetadata.webp(data)).displaySize(width: try WebP.readHeader(data).width, height: try WebP.readHeader(data).height)
+        case .gif: return try GIF.readHeader(data).size
+        case .heif, .avif: return try HEIF.readHeader(data).size
+        case .jpeg, .other, .notAnImage: throw .unsupportedFormat(format.name)
+        }
+    }
+
+    /// The details panel's facts for a file whose content is `format` (not JPEG): its size and
+    /// what its EXIF and XMP say. PNG and WebP writers put their metadata before the pixels, so
+    /// the first megabyte is read; libheif needs the whole file.
+    static func otherInfo(_ format: ImageFormat, _ file: OpenFile) -> PhotoInfo? {
+        switch format {
+        case .png, .webp:
+            guard let head = try? file.head(1 << 20) else { return nil }
+            let found = format == .png ? EmbeddedMetadata.png(head) : EmbeddedMetadata.webp(head)
+            let size = format == .png ? (try? PNG.readHeader(head))?.size : (try? WebP.readHeader(head))?.size
+            return PhotoInfo(width: size?.width, height: size?.height, exif: found.exif, xmp: found.xmp)
+        case .gif:
+            // The screen descriptor and the global colour table: at most 781 bytes.
+            guard let head = try? file.head(1024), let size = (try? GIF.readHeader(head))?.size else { return nil }
+            return PhotoInfo(width: size.width, height: size.height, exif: nil, xmp: nil)
+        case .heif, .avif:
+            guard let data = try? file.all(), let header = try? HEIF.readHeader(data) else { return nil }
+            let found = HEIF.metadata(data)
+            return PhotoInfo(width: header.width, height: header.height, exif: found.exif, xmp: found.xmp, upright: true)
+        case .jpeg, .other, .notAnImage:
+            return nil
+        }
+    }
+
+    static func orientation(of found: EmbeddedMetadata.Found) -> Orientation {
+        found.exif.map { ExifInfo.parse($0).orientation } ?? .up
+    }
+
+    /// PNG data, its short side between `size` and `limit` where the image allows: rows are
+    /// averaged in blocks as they are read (`PNG.decode`), by the largest whole factor that still
+    /// covers `size`, then turned by the orientation of its `eXIf` chunk and resampled.
+    static func decodePNG(_ data: [UInt8], covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
+        let header = try PNG.readHeader(data)
+        let orientation = orientation(of: EmbeddedMetadata.png(data))
+        // An interlaced PNG is decoded whole, four bytes a pixel: past 64 MP it is refused.
+        guard !header.isInterlaced || header.width * header.height <= wholeDecodeMaxPixels else { throw .tooLarge }
+        let shrink = max(1, min(header.width, header.height) / max(1, size))
+        let rows = header.isInterlaced ? header.height : 1
+        let shrunk = (header.width / shrink) * (header.height / shrink) * 3
+        let bytes = data.count + header.width * rows * 4 + shrunk * (orientation == .up ? 1 : 2)
+        let (kept, decodedWidth) = try MemoryGate.decodes.run(bytes: bytes) { () throws(DecodeError) in
+            let image = orientation.apply(to: try PNG.decode(data, shrink: shrink))
+            return (scaled(image, shortSide: limit), image.width)
+        }
+        return DecodedImage(image: kept, origin: .file(scaleEighths: max(1, 8 / shrink), scans: 1),
+                            isComplete: shrink == 1 && kept.width == decodedWidth)
+    }
+
+    /// WebP data, its short side between `size` and `limit` where the picture allows: libwebp
+    /// scales while it decodes, to the short side `size` asks for; then the orientation of its
+    /// EXIF chunk turns it.
+    static func decodeWebP(_ data: [UInt8], covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
+        let header = try WebP.readHeader(data)
+        let orientation = orientation(of: EmbeddedMetadata.webp(data))
+        let short = min(header.width, header.height)
+        let target = min(short, max(1, size))
+        let (width, height) = target < short ? ((header.width * target + short - 1) / short, (header.height * target + short - 1) / short)
+                                             : (header.width, header.height)
+        // libwebp keeps a lossless picture whole while it decodes, four bytes a pixel, whatever the
+        // scale: counted so for every WebP, and refused past 64 MP.
+        guard header.width * header.height <= wholeDecodeMaxPixels else { throw .tooLarge }
+        let bytes = data.count + header.width * header.height * 4 + width * height * 7
+        let (kept, decodedWidth) = try MemoryGate.decodes.run(bytes: bytes) { () throws(DecodeError) in
+            let image = orientation.apply(to: try WebP.decode(data, width: width, height: height))
+            return (scaled(image, shortSide: limit), image.width)
+        }
+        return DecodedImage(image: kept, origin: .file(scaleEighths: 8, scans: 1),
+                            isComplete: target == short && kept.width == decodedWidth)
+    }
+
+    /// A GIF's first frame, decoded whole (GIF cannot be scaled while it decodes; GIFs are small)
+    /// and shrunk to `limit`.
+    static func decodeGIF(_ data: [UInt8], atMost limit: Int) throws(DecodeError) -> DecodedImage {
+        let header = try GIF.readHeader(data)
+        let bytes = data.count + max(1, header.width * header.height) * 6
+        let (kept, decodedWidth) = try MemoryGate.decodes.run(bytes: bytes) { () throws(DecodeError) in
+            let image = try GIF.decode(data)
+            return (scaled(image, shortSide: limit), image.width)
+        }
+        return DecodedImage(image: kept, origin: .file(scaleEighths: 8, scans: 1), isComplete: kept.width == decodedWidth)
+    }
+
+    /// HEIF or AVIF data: the embedded thumbnail when it covers `size` (phones write one of about
+    /// 320 px), as EXIF thumbnails are used for JPEG; else the picture decoded whole (HEVC and AV1
+    /// decoders do not scale) and shrunk to `limit`. libheif has already turned it upright.
+    static func decodeHEIF(_ data: [UInt8], covering size: Int, atMost limit: Int, thumbnails: Bool) throws(DecodeError) -> DecodedImage {
+        let header = try HEIF.readHeader(data)
+        if thumbnails, let small = header.thumbnail, min(small.width, small.height) >= min(size, header.width, header.height),
+           let thumbnail = try? HEIF.decode(data, thumbnail: true) {
+            return DecodedImage(image: scaled(thumbnail, shortSide: limit), origin: .embeddedThumbnail)
+        }
+        let pixels = header.width * header.height
+        guard pixels <= wholeDecodeMaxPixels else { throw .tooLarge }
+        // The decoder's planes (up to two bytes a sample at 4:2:0, four with alpha), libheif's
+        // interleaved output and our copy of it.
+        let bytes = data.count + pixels * (4 + 4 + 3)
+        let (kept, decodedWidth) = try MemoryGate.decodes.run(bytes: bytes) { () throws(DecodeError) in
+            guard let image = try HEIF.decode(data) else { throw DecodeError.corruptFile(format: HEIF.formatName(data), "no picture") }
+            return (scaled(image, shortSide: limit), image.width)
+        }
+        return DecodedImage(image: kept, origin: .file(scaleEighths: 8, scans: 1), isComplete: kept.width == decodedWidth)
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+@testable import PhotoGridCore
+
+/// GIF through giflib: files are made with giflib's own encoder (`GIF.encode`).
+@Suite struct GIFTests {
+    @Test(arguments: [false, true])
+    func theFirstFrameDecodesToItsExactColours(interlaced: Bool) throws {
+        let source = TestImages.quadrants(width: 40, height: 30)
+        let data = try #require(GIF.encode(source, interlaced: interlaced, frames: 3))
+        #expect(try GIF.readHeader(data).size == (40, 30))
+        #expect(try GIF.decode(data) == source)
+        try TestImages.expectDecodedWhateverTheName(try #require(GIF.encode(TestImages.quadrants(width: 200, height: 150))),
+                                                   of: TestImages.quadrants(width: 200, height: 150),
+                                                   names: ["a.gif", "B.GIF", "gif-named.jpg", "no-extension"])
+    }
+
+    @Test func transparencyIsCompositedOntoTheSameGreyAsPNG() throws {
+        let source = RGBImage(width: 2, height: 1, pixels: [255, 0, 0, 0, 255, 0])
+        let image = try GIF.decode(try #require(GIF.encode(source, transparent: [false, true])))
+        #expect(image[0, 0] == RGB(255, 0, 0))
+        #expect(image[1, 0] == RGB(UInt8(PNG.background.r), UInt8(PNG.background.g), UInt8(PNG.background.b)))
+    }
+
+    /// Only the records before the first frame are read: 100,000 frames after it cost nothing.
+    @Test func anAnimationOf100000FramesShowsItsFirstAtOnce() throws {
+        let data = try #require(GIF.encode(TestImages.quadrants(width: 16, height: 16), frames: 100_000))
+        #expect(data.count > 1_000_000)
+        let start = ContinuousClock.now
+        #expect(try GIF.decode(data) == TestImages.quadrants(width: 16, height: 16))
+        // Generous, for a loaded machine: reading all frames would take seconds.
+        #expect(ContinuousClock.now - start < .milliseconds(500))
+    }
+
+    @Test func damagedFilesGiveReasonsNotCrashes() throws {
+        let data = try #require(GIF.encode(TestImages.gradient(width: 16, height: 16).quantisedForGIF()))
+        #expect(throws: DecodeError.truncatedFile(format: "GIF")) { try PhotoDecoder().decode(Array(data.prefix(data.count / 2)), covering: 8, atMost: 16) }
+        for length in [6, 10, 13, 40] {
+            #expect(throws: DecodeError.self) { try PhotoDecoder().decode(Array(data.prefix(length)), covering: 8, atMost: 16) }
+        }
+        for at in stride(from: 6, to: data.count, by: 2) {
+            var damaged = data
+            damaged[at] ^= 0xA5
+            _ = try? PhotoDecoder().decode(damaged, covering: 8, atMost: 16)
+        }
+        // A logical screen of 65535 x 65535 is refused before anything is allocated for it.
+        var huge = data
+        huge[6] = 0xFF; huge[7] = 0xFF; huge[8] = 0xFF; huge[9] = 0xFF
+        #expect(throws: DecodeError.tooLarge) { try PhotoDecoder().decode(huge, covering: 8, atMost: 16) }
+    }
+}
+
+extension RGBImage {
+    /// At most 216 colours (six levels a channel), as a GIF can hold.
+    func quantisedForGIF() -> RGBImage {
+        var copy = self
+        for i in 0..<copy.pixels.count { copy.pixels[i] = UInt8(Int(copy.pixels[i]) / 51 * 51) }
+        return copy
+    }
+}
