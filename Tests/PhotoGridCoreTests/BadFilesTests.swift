@@ -10,11 +10,13 @@ import PhotoGridSamples
 @Suite struct BadFilesTests {
     static let folder = Paths.root + "/Tests/Fixtures/bad"
 
-    enum Outcome: Equatable { case decoded, reason(String) }
+    /// `partial`: the file ends early and what it has is shown, marked.
+    enum Outcome: Equatable { case decoded, partial, reason(String) }
 
     /// What each file must give at a tile's size (64 pixels), a large tile's (512) and the zoom
     /// view's (2048): a progressive file has everything a small picture needs after its first
-    /// scans, so it is shown small and refused large when the rest is missing or hostile.
+    /// scans, so it is shown small, and large it is shown as far as it goes (cut short) or
+    /// refused (hostile). A file cut short shows what it has, marked; one cut in its header says why.
     static let expected: [String: (small: Outcome, large: Outcome)] = [
         "12-bit-samples.jpg": (.reason("unsupported JPEG (12-bit)"), .reason("unsupported JPEG (12-bit)")),
         "arithmetic-coded.jpg": (.decoded, .decoded),
@@ -30,14 +32,14 @@ import PhotoGridSamples
         "icc-profile-of-1-mb.jpg": (.decoded, .decoded),
         "only-the-start-marker.jpg": (.reason("truncated JPEG"), .reason("truncated JPEG")),
         "png-named-jpg.jpg": (.decoded, .decoded),      // a real PNG: shown for what it is
-        "progressive-cut-during-the-fifth-scan.jpg": (.decoded, .reason("truncated JPEG")),
+        "progressive-cut-during-the-fifth-scan.jpg": (.decoded, .partial),
         "progressive-with-5000-scans.jpg": (.decoded, .reason("corrupt JPEG")),
         "random-bytes.jpg": (.reason("not a JPEG"), .reason("not a JPEG")),
         "segment-length-zero.jpg": (.decoded, .decoded),
         "text-named-jpg.jpg": (.reason("not a JPEG"), .reason("not a JPEG")),
         "thousands-of-empty-segments.jpg": (.decoded, .decoded),
-        "truncated-before-the-end-marker.jpg": (.reason("truncated JPEG"), .reason("truncated JPEG")),
-        "truncated-halfway-through-the-scan.jpg": (.reason("truncated JPEG"), .reason("truncated JPEG")),
+        "truncated-before-the-end-marker.jpg": (.partial, .partial),
+        "truncated-halfway-through-the-scan.jpg": (.partial, .partial),
         "truncated-in-the-frame-header.jpg": (.reason("truncated JPEG"), .reason("truncated JPEG")),
         "xmp-segment-full-and-unclosed.jpg": (.decoded, .decoded),
     ]
@@ -47,7 +49,8 @@ import PhotoGridSamples
     static func outcome(_ photo: Photo, size: Int) -> Outcome {
         do throws(DecodeError) {
             let decoded = try PhotoDecoder().image(of: photo, covering: size, atMost: size * 2)
-            return decoded.image.width > 0 && decoded.image.height > 0 ? .decoded : .reason("empty image")
+            guard decoded.image.width > 0 && decoded.image.height > 0 else { return .reason("empty image") }
+            return decoded.isPartial ? .partial : .decoded
         } catch {
             return .reason(error.reason)
         }

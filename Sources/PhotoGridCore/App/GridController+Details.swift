@@ -14,6 +14,9 @@ extension GridController {
         let folder = relative.contains("/") ? String(relative[..<relative.lastIndex(of: "/")!]) : "."
         rows.append(DetailsPanel.Row("folder", folder == "." ? title : title + "/" + folder))
         if photo.fileSize > 0 { rows.append(DetailsPanel.Row("file", GridController.byteText(photo.fileSize))) }
+        if session.pipeline.isIncomplete(photo: index) {
+            rows.append(DetailsPanel.Row("", "incomplete: the file ends before the picture does (Ctrl-R once it is whole)"))
+        }
         guard let info = session.pipeline.info(index) else {
             rows.append(DetailsPanel.Row("", session.pipeline.failure(forPhoto: index)?.reason ?? (photo.format == .jpeg ? "reading..." : "no details")))
             return DetailsPanel(title: "Details", rows: rows)

@@ -28,6 +28,16 @@ public enum PNG {
     /// file is read row by row into the shrunk image: a 4K screenshot wanted for a 400-pixel tile
     /// never takes more than a few rows at full size. An interlaced one is decoded whole first.
     public static func decode(_ data: [UInt8], shrink: Int = 1, maxPixels: Int = JPEG.defaultMaxPixels) throws(DecodeError) -> RGBImage {
+        let (image, partial) = try decodeWhatThereIs(data, shrink: shrink, maxPixels: maxPixels)
+        guard !partial else { throw .truncatedFile(format: "PNG") }
+        return image
+    }
+
+    /// As `decode`, but a non-interlaced file that ends after some of its rows gives those rows,
+    /// the rest grey, and `isPartial` true (a file still being copied). An interlaced one, whose
+    /// first pass is spread over the whole picture, still fails.
+    public static func decodeWhatThereIs(_ data: [UInt8], shrink: Int = 1,
+                                         maxPixels: Int = JPEG.defaultMaxPixels) throws(DecodeError) -> (image: RGBImage, isPartial: Bool) {
         try withContext(data, maxPixels: maxPixels) { context, header throws(DecodeError) in
             let step = max(1, min(shrink, header.width, header.height))
             var out = Shrinker(width: header.width, height: header.height, step: step)
@@ -37,18 +47,27 @@ public enum PNG {
                 let status = whole.withUnsafeMutableBytes { spng_decode_image(context, $0.baseAddress, $0.count, Int32(SPNG_FMT_RGBA8.rawValue), Int32(SPNG_DECODE_TRNS.rawValue)) }
                 try check(status)
                 for y in 0..<header.height { whole.withUnsafeBufferPointer { out.add(row: UnsafeBufferPointer(rebasing: $0[(y * rowBytes)..<((y + 1) * rowBytes)])) } }
-                return out.image
+                return (out.image, false)
             }
             try check(spng_decode_image(context, nil, 0, Int32(SPNG_FMT_RGBA8.rawValue),
                                         Int32(SPNG_DECODE_TRNS.rawValue | SPNG_DECODE_PROGRESSIVE.rawValue)))
             var row = [UInt8](repeating: 0, count: rowBytes)
+            var rows = 0
             while true {
                 let status = row.withUnsafeMutableBytes { spng_decode_row(context, $0.baseAddress, $0.count) }
-                if status != 0 && status != Int32(SPNG_EOI.rawValue) { try check(status) }
+                if status != 0 && status != Int32(SPNG_EOI.rawValue) {
+                    do throws(DecodeError) { try check(status) } catch .truncatedFile where rows > 0 {
+                        // Opaque grey for the rows the file does not have yet.
+                        for i in 0..<header.width { row[i * 4] = UInt8(background.r); row[i * 4 + 1] = UInt8(background.g); row[i * 4 + 2] = UInt8(background.b); row[i * 4 + 3] = 255 }
+                        for _ in rows..<header.height { row.withUnsafeBufferPointer { out.add(row: $0) } }
+                        return (out.image, true)
+                    }
+                }
                 row.withUnsafeBufferPointer { out.add(row: $0) }
+                rows += 1
                 if status == Int32(SPNG_EOI.rawValue) { break }
             }
-            return out.image
+            return (out.image, false)
         }
     }
 
@@ -118,19 +137,39 @@ public enum PNG {
         // Chunk sizes and the image's own size are limited before anything is allocated for them.
         spng_set_image_limits(context, 1 << 20, 1 << 20)
         spng_set_chunk_limits(context, 16 << 20, 64 << 20)
-        // The buffer stays valid through the whole decode: libspng reads it as it goes.
+        // Read through a stream rather than handed the buffer: in buffer mode libspng refuses a
+        // chunk longer than what is left before reading any of it, so a file cut in its image
+        // data would give no rows at all. (It reads image data 8 KB at a time: a file cut in its
+        // first 8 KB of it shows nothing yet.) The bytes stay valid through the whole decode.
         let result = data.withUnsafeBytes { bytes in
             Result(catching: { () throws(DecodeError) -> T in
-                try check(spng_set_png_buffer(context, bytes.baseAddress, bytes.count))
+                let source = Source(bytes)
+                try check(withExtendedLifetime(source) { spng_set_png_stream(context, read, Unmanaged.passUnretained(source).toOpaque()) })
                 var ihdr = spng_ihdr()
                 try check(spng_get_ihdr(context, &ihdr))
                 let header = Header(width: Int(ihdr.width), height: Int(ihdr.height), isInterlaced: ihdr.interlace_method != 0)
                 guard header.width > 0, header.height > 0 else { throw .corruptFile(format: "PNG", "no pixels") }
                 guard header.width * header.height <= maxPixels else { throw .tooLarge }
-                return try body(context, header)
+                return try withExtendedLifetime(source) { () throws(DecodeError) -> T in try body(context, header) }
             })
         }
         return try result.get()
+    }
+
+    private final class Source {
+        let bytes: UnsafeRawBufferPointer
+        var offset = 0
+        init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+    }
+
+    /// libspng's reads: exactly `length` bytes, or the end of the file.
+    private static let read: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int) -> Int32 = { _, user, destination, length in
+        guard let user, let destination else { return Int32(SPNG_IO_ERROR.rawValue) }
+        let source = Unmanaged<Source>.fromOpaque(user).takeUnretainedValue()
+        guard length <= source.bytes.count - source.offset, let base = source.bytes.baseAddress else { return Int32(SPNG_IO_EOF.rawValue) }
+        destination.copyMemory(from: base + source.offset, byteCount: length)
+        source.offset += length
+        return 0
     }
 
     private static func check(_ status: Int32) throws(DecodeError) {

@@ -71,12 +71,13 @@ extension PhotoDecoder {
         let rows = header.isInterlaced ? header.height : 1
         let shrunk = (header.width / shrink) * (header.height / shrink) * 3
         let bytes = data.count + header.width * rows * 4 + shrunk * (orientation == .up ? 1 : 2)
-        let (kept, decodedWidth) = try MemoryGate.decodes.run(bytes: bytes) { () throws(DecodeError) in
-            let image = orientation.apply(to: try PNG.decode(data, shrink: shrink))
-            return (scaled(image, shortSide: limit), image.width)
+        let (kept, decodedWidth, partial) = try MemoryGate.decodes.run(bytes: bytes) { () throws(DecodeError) in
+            let (decoded, partial) = try PNG.decodeWhatThereIs(data, shrink: shrink)
+            let image = orientation.apply(to: decoded)
+            return (scaled(image, shortSide: limit), image.width, partial)
         }
         return DecodedImage(image: kept, origin: .file(scaleEighths: max(1, 8 / shrink), scans: 1),
-                            isComplete: shrink == 1 && kept.width == decodedWidth)
+                            isComplete: shrink == 1 && kept.width == decodedWidth, isPartial: partial)
     }
 
     /// WebP data, its short side between `size` and `limit` where the picture allows: libwebp
@@ -93,12 +94,13 @@ extension PhotoDecoder {
         // scale: counted so for every WebP, and refused past 64 MP.
         guard header.width * header.height <= wholeDecodeMaxPixels else { throw .tooLarge }
         let bytes = data.count + header.width * header.height * 4 + width * height * 7
-        let (kept, decodedWidth) = try MemoryGate.decodes.run(bytes: bytes) { () throws(DecodeError) in
-            let image = orientation.apply(to: try WebP.decode(data, width: width, height: height))
-            return (scaled(image, shortSide: limit), image.width)
+        let (kept, decodedWidth, partial) = try MemoryGate.decodes.run(bytes: bytes) { () throws(DecodeError) in
+            let (decoded, partial) = try WebP.decodeWhatThereIs(data, width: width, height: height)
+            let image = orientation.apply(to: decoded)
+            return (scaled(image, shortSide: limit), image.width, partial)
         }
         return DecodedImage(image: kept, origin: .file(scaleEighths: 8, scans: 1),
-                            isComplete: target == short && kept.width == decodedWidth)
+                            isComplete: target == short && kept.width == decodedWidth, isPartial: partial)
     }
 
     /// A GIF's first frame, decoded whole (GIF cannot be scaled while it decodes; GIFs are small)

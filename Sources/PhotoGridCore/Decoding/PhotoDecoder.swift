@@ -22,11 +22,15 @@ public struct DecodedImage: Sendable {
     public var origin: Origin
     /// The photo at its full size: no larger image of it exists.
     public var isComplete: Bool
+    /// The file ends before the picture does (still being copied or synced): this is what
+    /// decoded of it, the rest left grey; its tiles carry a mark saying so.
+    public var isPartial: Bool
 
-    public init(image: RGBImage, origin: Origin, isComplete: Bool = false) {
+    public init(image: RGBImage, origin: Origin, isComplete: Bool = false, isPartial: Bool = false) {
         self.image = image
         self.origin = origin
-        self.isComplete = isComplete
+        self.isComplete = isComplete && !isPartial
+        self.isPartial = isPartial
     }
 
     /// Whether tiles `size` pixels wide and tall can be cut from it without enlarging.
@@ -91,7 +95,7 @@ public struct PhotoDecoder: PhotoDecoding {
             return DecodedImage(image: PhotoDecoder.scaled(thumbnail, shortSide: limit), origin: .embeddedThumbnail)
         }
         // libjpeg reads the file itself, in chunks: no copy of it all in memory.
-        return try decode(header: header, covering: size, atMost: limit) { options throws(DecodeError) in
+        return try decode(header: header, covering: size, atMost: limit, whole: { () throws(DecodeError) in try file.all() }) { options throws(DecodeError) in
             try file.withDescriptor { fd throws(DecodeError) in try JPEG.decode(descriptor: fd, options: options) }
         }
     }
@@ -147,13 +151,13 @@ public struct PhotoDecoder: PhotoDecoding {
             return try PhotoDecoder.decodeOther(content, data, covering: size, atMost: limit, thumbnails: usesThumbnails)
         }
         if let format = PhotoDecoder.sniffOtherFormat(data) { throw .unsupportedFormat(format) }
-        return try decode(header: try JPEG.readHeader(data), covering: size, atMost: limit) { options throws(DecodeError) in
+        return try decode(header: try JPEG.readHeader(data), covering: size, atMost: limit, whole: { () throws(DecodeError) in data }) { options throws(DecodeError) in
             try JPEG.decodeCountingScans(data, options: options)
         }
     }
 
     /// The decode itself, from whichever source: the scale, the shortcuts, orientation and size.
-    private func decode(header: JPEG.Header, covering size: Int, atMost limit: Int,
+    private func decode(header: JPEG.Header, covering size: Int, atMost limit: Int, whole: () throws(DecodeError) -> [UInt8],
                         _ source: (JPEG.DecodeOptions) throws(DecodeError) -> (image: RGBImage, scans: Int)) throws(DecodeError) -> DecodedImage {
         let orientation = header.exif.map { ExifInfo.parse($0).orientation } ?? .up
         let short = min(header.width, header.height)
@@ -163,14 +167,32 @@ public struct PhotoDecoder: PhotoDecoding {
             options.fast = scale <= 2
             options.partialScans = scale <= 2
         }
-        let (kept, uprightWidth, scans) = try MemoryGate.decodes.run(bytes: PhotoDecoder.decodeBytes(header, scale: scale)) {
+        let (kept, uprightWidth, scans, partial) = try MemoryGate.decodes.run(bytes: PhotoDecoder.decodeBytes(header, scale: scale)) {
             () throws(DecodeError) in
-            let (decoded, scans) = try source(options)
+            // A file cut short (still being copied) is decoded again for what it has: libjpeg
+            // then ends the data where the file does and leaves the rest grey.
+            var partial = false
+            let (decoded, scans): (RGBImage, Int)
+            do throws(DecodeError) {
+                (decoded, scans) = try source(options)
+            } catch .truncated {
+                options.allowTruncated = true
+                partial = true
+                do throws(DecodeError) {
+                    (decoded, scans) = try source(options)
+                } catch .corrupt {
+                    // Cut inside a marker segment (a progressive file's tables between scans):
+                    // what comes before that marker is whole.
+                    let data = try whole()
+                    guard let end = JPEGSegments.lastMarker(in: data) else { throw .truncated }
+                    (decoded, scans) = try JPEG.decodeCountingScans(Array(data[..<end]), options: options)
+                }
+            }
             let upright = orientation.apply(to: decoded)
-            return (PhotoDecoder.scaled(upright, shortSide: limit), upright.width, scans)
+            return (PhotoDecoder.scaled(upright, shortSide: limit), upright.width, scans, partial)
         }
         let complete = scale == 8 && kept.width == uprightWidth
-        return DecodedImage(image: kept, origin: .file(scaleEighths: scale, scans: scans), isComplete: complete)
+        return DecodedImage(image: kept, origin: .file(scaleEighths: scale, scans: scans), isComplete: complete, isPartial: partial)
     }
 
     /// What a decode at `scale` eighths uses while it runs, at most: a progressive file's

@@ -50,15 +50,48 @@ public enum WebP {
         return try result.get()
     }
 
-    /// A lossless WebP of `image`, with `alpha` where given: for tests, which make their files
+    /// As `decode`, but a still picture whose file ends early gives the rows it has, the rest
+    /// grey, and `isPartial` true (a file still being copied): libwebp's incremental decoder says
+    /// how far it got. An animation, or a file with no whole row yet, still fails.
+    public static func decodeWhatThereIs(_ data: [UInt8], width: Int? = nil, height: Int? = nil,
+                                         maxPixels: Int = JPEG.defaultMaxPixels) throws(DecodeError) -> (image: RGBImage, isPartial: Bool) {
+        do throws(DecodeError) {
+            return (try decode(data, width: width, height: height, maxPixels: maxPixels), false)
+        } catch .truncatedFile {
+            let header = try readHeader(data, maxPixels: maxPixels)
+            guard !header.isAnimated else { throw .truncatedFile(format: "WebP") }
+            var config = WebPDecoderConfig()
+            guard WebPInitDecoderConfig(&config) != 0 else { throw .outOfMemory }
+            if let width, let height, width > 0, height > 0 {
+                config.options.use_scaling = 1
+                config.options.scaled_width = Int32(width)
+                config.options.scaled_height = Int32(height)
+            }
+            config.output.colorspace = MODE_RGBA
+            defer { WebPFreeDecBuffer(&config.output) }
+            return try data.withUnsafeBufferPointer { bytes throws(DecodeError) -> (image: RGBImage, isPartial: Bool) in
+                guard let decoder = WebPIDecode(nil, 0, &config) else { throw .outOfMemory }
+                defer { WebPIDelete(decoder) }
+                let status = WebPIUpdate(decoder, bytes.baseAddress, bytes.count)
+                guard status == VP8_STATUS_SUSPENDED || status == VP8_STATUS_OK else { try check(status); throw .truncatedFile(format: "WebP") }
+                var rows: Int32 = 0, w: Int32 = 0, h: Int32 = 0, stride: Int32 = 0
+                guard let rgba = WebPIDecGetRGB(decoder, &rows, &w, &h, &stride), rows > 0 else { throw .truncatedFile(format: "WebP") }
+                let image = composite(rgba, width: Int(w), height: Int(h), stride: Int(stride), rows: Int(rows))
+                return (image, rows < h)
+            }
+        }
+    }
+
+    /// A lossless WebP of `image` (lossy at `lossyQuality`, 0-100), with `alpha` where given: for tests, which make their files
     /// with the library that reads them.
-    public static func encode(_ image: RGBImage, alpha: [UInt8]? = nil) -> [UInt8]? {
+    public static func encode(_ image: RGBImage, alpha: [UInt8]? = nil, lossyQuality: Float? = nil) -> [UInt8]? {
         var rgba: [UInt8] = []
         for i in 0..<(image.width * image.height) {
             rgba += [image.pixels[i * 3], image.pixels[i * 3 + 1], image.pixels[i * 3 + 2], alpha?[i] ?? 255]
         }
         var output: UnsafeMutablePointer<UInt8>? = nil
-        let size = WebPEncodeLosslessRGBA(rgba, Int32(image.width), Int32(image.height), Int32(image.width * 4), &output)
+        let size = lossyQuality.map { WebPEncodeRGBA(rgba, Int32(image.width), Int32(image.height), Int32(image.width * 4), $0, &output) }
+            ?? WebPEncodeLosslessRGBA(rgba, Int32(image.width), Int32(image.height), Int32(image.width * 4), &output)
         guard size > 0, let output else { return nil }
         defer { WebPFree(output) }
         return Array(UnsafeBufferPointer(start: output, count: size))
@@ -78,12 +111,18 @@ public enum WebP {
         try check(status)
         let (w, h) = (Int(config.output.width), Int(config.output.height))
         guard w > 0, h > 0, let rgba = config.output.u.RGBA.rgba else { throw .corruptFile(format: "WebP", "no pixels") }
-        let stride = Int(config.output.u.RGBA.stride)
+        return composite(rgba, width: w, height: h, stride: Int(config.output.u.RGBA.stride), rows: h)
+    }
+
+    /// RGBA rows onto `PNG.background`; rows past `rows` (not decoded yet) are the background.
+    private static func composite(_ rgba: UnsafeMutablePointer<UInt8>, width w: Int, height h: Int, stride: Int, rows: Int) -> RGBImage {
         var image = RGBImage(width: w, height: h)
         let background = [PNG.background.r, PNG.background.g, PNG.background.b]
         for y in 0..<h {
             for x in 0..<w {
-                let p = y * stride + x * 4, a = Int(rgba[p + 3]), o = (y * w + x) * 3
+                let o = (y * w + x) * 3
+                guard y < rows else { for c in 0..<3 { image.pixels[o + c] = UInt8(background[c]) }; continue }
+                let p = y * stride + x * 4, a = Int(rgba[p + 3])
                 for c in 0..<3 { image.pixels[o + c] = UInt8((Int(rgba[p + c]) * a + background[c] * (255 - a) + 127) / 255) }
             }
         }

@@ -3,6 +3,12 @@ import Dispatch
 /// Turns an upright image into what the terminal is sent for one tile. The seam where tests put a fake.
 public protocol TileEncoding: Sendable {
     func encode(_ source: RGBImage, for request: TileRequest) -> EncodedTile
+    /// As `encode(_:for:)`, the tile marked when `incomplete` (its file ended early).
+    func encode(_ source: RGBImage, for request: TileRequest, incomplete: Bool) -> EncodedTile
+}
+
+extension TileEncoding {
+    public func encode(_ source: RGBImage, for request: TileRequest, incomplete: Bool) -> EncodedTile { encode(source, for: request) }
 }
 
 /// Crops or letterboxes the source to the tile's box, then encodes sixel (libsixel) or half-block cells.
@@ -10,6 +16,10 @@ public struct TileEncoder: TileEncoding {
     public init() {}
 
     public func encode(_ source: RGBImage, for request: TileRequest) -> EncodedTile {
+        encode(source, for: request, incomplete: false)
+    }
+
+    public func encode(_ source: RGBImage, for request: TileRequest, incomplete: Bool) -> EncodedTile {
         var image: RGBImage
         if let crop = request.crop {
             let region = Resampler.Region(x: crop.x * Double(source.width), y: crop.y * Double(source.height),
@@ -18,6 +28,7 @@ public struct TileEncoder: TileEncoding {
         } else {
             image = PhotoDecoder.shape(source, width: request.width, height: request.height, fit: request.fit)
         }
+        if incomplete { TileEncoder.markIncomplete(&image) }
         if request.keptRows < image.height { image = image.topRows(request.keptRows) }
         switch request.mode {
         case .sixel(let colors):
@@ -36,6 +47,19 @@ public struct TileEncoder: TileEncoding {
 }
 
 extension TileEncoder {
+    /// The mark of a picture whose file ended early: a triangle of amber and black stripes in the
+    /// tile's lower right corner, a fifth of its short side, drawn into the pixels so that it
+    /// shows the same in sixel and half-blocks.
+    static func markIncomplete(_ image: inout RGBImage) {
+        let side = max(6, min(image.width, image.height) / 5), stripe = max(2, side / 6)
+        guard image.width >= side, image.height >= side else { return }
+        for y in (image.height - side)..<image.height {
+            for x in (image.width - side)..<image.width where (x - (image.width - side)) + (y - (image.height - side)) >= side {
+                image[x, y] = (x + y) / stripe % 2 == 0 ? RGB(250, 190, 0) : RGB(20, 20, 20)
+            }
+        }
+    }
+
     /// Past this many pixels a sixel picture (the zoom view's) is encoded as bands, one per core,
     /// at the same time: libsixel takes about 60 ms a megapixel, and a full-screen picture on a
     /// large terminal is three.

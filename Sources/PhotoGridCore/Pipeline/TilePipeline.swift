@@ -36,6 +36,8 @@ public final class TilePipeline: @unchecked Sendable {
     var imageCap: Int
     private var storesRunning = 0
     var failures: [Int: DecodeError] = [:]
+    /// Photos whose files ended before their pictures did, at their last decode.
+    var incomplete: Set<Int> = []
     var noThumbnail: Set<Int> = []
     /// What each photo's file says about itself, once read (nil: not a JPEG, or unreadable).
     private var infos: [Int: PhotoInfo?] = [:]
@@ -108,6 +110,10 @@ public final class TilePipeline: @unchecked Sendable {
 
     /// Why the photo could not be decoded, once a decode has failed.
     public func failure(forPhoto index: Int) -> DecodeError? { locked { failures[index] } }
+
+    /// Whether the photo's file ended before its picture did when it was decoded (being copied):
+    /// its tiles show what there was, marked. A reload (Ctrl-R) once the file changes decodes it again.
+    public func isIncomplete(photo index: Int) -> Bool { locked { incomplete.contains(index) } }
 
     /// What the photo's file says about itself, once read; asked for with `want(_:infos:)`.
     public func info(_ index: Int) -> PhotoInfo? { locked { infos[index] ?? nil } }
@@ -324,7 +330,8 @@ public final class TilePipeline: @unchecked Sendable {
         let larger = key.tier.larger.lazy.compactMap { self.cache.tier(TierKey(photo: key.photo, tier: $0)) }.first { $0.covers(size) }
         if let larger {
             let image = PhotoDecoder.scaled(larger.image, shortSide: key.tier.size)
-            result = .success(DecodedImage(image: image, origin: larger.origin, isComplete: larger.isComplete && image.width == larger.image.width))
+            result = .success(DecodedImage(image: image, origin: larger.origin, isComplete: larger.isComplete && image.width == larger.image.width,
+                                           isPartial: larger.isPartial))
             locked { counters.derived += 1 }
         } else if photos.indices.contains(key.photo), let image = tierStore?.load(photos[key.photo], tier: key.tier), image.covers(size) {
             result = .success(image)
@@ -337,7 +344,8 @@ public final class TilePipeline: @unchecked Sendable {
                     ? try CPUGate.shared.run { () throws(DecodeError) in try decoder.image(of: photo, covering: size, atMost: key.tier.size) }
                     : try decoder.image(of: photo, covering: size, atMost: key.tier.size)
                 result = .success(decoded)
-                worthStoring = true
+                // What a half-written file has so far is not kept for the next run.
+                worthStoring = !decoded.isPartial
             } catch { result = .failure(error) }
         } else {
             result = .failure(.unreadable("no such photo"))
@@ -347,6 +355,7 @@ public final class TilePipeline: @unchecked Sendable {
             fetchTasks[.tier(key)] = nil
             switch result {
             case .success(let image):
+                if image.isPartial { incomplete.insert(key.photo) }
                 // Kept for the tiles waiting on it, and in the cache for later ones; a fetch that
                 // no planned tile waits for any more is let go (the disk cache may still take it).
                 if encodeTasks.contains(where: { !$0.value.running && !$0.key.isPreview && planned($0.key).key == key }) {
@@ -386,6 +395,7 @@ public final class TilePipeline: @unchecked Sendable {
         locked {
             for index in changed {
                 failures[index] = nil
+                incomplete.remove(index)
                 infos[index] = nil
                 noThumbnail.remove(index)
             }
@@ -425,7 +435,11 @@ public final class TilePipeline: @unchecked Sendable {
     }
 
     private func encode(_ request: TileRequest) {
-        let image = locked { request.isPreview ? previewImage(for: request.photo) : tierImage(for: request)?.image }
+        let (image, partial) = locked { () -> (RGBImage?, Bool) in
+            if request.isPreview { return (previewImage(for: request.photo), false) }
+            let tier = tierImage(for: request)
+            return (tier?.image, tier?.isPartial ?? false)
+        }
         guard let image else {
             // Evicted between fetch and encode: fetch again.
             locked {
@@ -435,7 +449,7 @@ public final class TilePipeline: @unchecked Sendable {
             }
             return
         }
-        let tile = CPUGate.shared.run { encoder.encode(image, for: request) }
+        let tile = CPUGate.shared.run { encoder.encode(image, for: request, incomplete: partial) }
         locked {
             counters.encodes += 1
             encodeTasks[request] = nil
