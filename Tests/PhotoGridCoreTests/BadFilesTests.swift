@@ -42,6 +42,21 @@ import PhotoGridSamples
         "truncated-halfway-through-the-scan.jpg": (.partial, .partial),
         "truncated-in-the-frame-header.jpg": (.reason("truncated JPEG"), .reason("truncated JPEG")),
         "xmp-segment-full-and-unclosed.jpg": (.decoded, .decoded),
+        // Made by make_formats.py.
+        "png-truncated-in-the-image-data.png": (.partial, .partial),
+        "png-chunk-crc-wrong.png": (.reason("corrupt PNG"), .reason("corrupt PNG")),
+        "png-header-claims-100000x100000.png": (.reason("too large"), .reason("too large")),
+        "png-zlib-stream-expands-to-1-gb.png": (.decoded, .decoded),
+        "gif-truncated-in-the-first-frame.gif": (.reason("truncated GIF"), .reason("truncated GIF")),
+        "gif-screen-65535x65535.gif": (.reason("too large"), .reason("too large")),
+        "gif-animation-of-100000-frames.gif": (.decoded, .decoded),
+        "gif-lzw-codes-past-the-table.gif": (.reason("corrupt GIF"), .reason("corrupt GIF")),
+        "webp-truncated-in-the-image-data.webp": (.partial, .partial),
+        "webp-chunk-size-past-the-file.webp": (.reason("corrupt WebP"), .reason("corrupt WebP")),
+        "heic-truncated-in-the-image-data.heic": (.reason("truncated HEIF"), .reason("truncated HEIF")),
+        "avif-truncated-in-the-image-data.avif": (.reason("truncated AVIF"), .reason("truncated AVIF")),
+        "heic-ispe-claims-100000x100000.heic": (.reason("too large"), .reason("too large")),
+        "heic-meta-box-size-past-the-file.heic": (.reason("corrupt HEIF"), .reason("corrupt HEIF")),
     ]
 
     static func photos() throws -> [Photo] { try FolderScanner().scan(RawPath(folder)) }
