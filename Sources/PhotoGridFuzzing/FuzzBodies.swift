@@ -7,7 +7,28 @@ import PhotoGridCore
 public enum FuzzBodies {
     public static let targets: [String: @Sendable ([UInt8]) -> Void] = [
         "jpeg": jpeg, "metadata": metadata, "remote": remote, "terminal": terminal,
+        "png": picture(signature: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]),
+        "webp": picture(signature: Array("RIFF".utf8)),
+        "gif": picture(signature: Array("GIF89a".utf8)),
+        "heif": picture(signature: []),
     ]
+
+    /// The decode path of the other formats as tiles, the zoom view and the details panel use it:
+    /// by content, a small and a large tile (a cut file's partial decode included), and the EXIF
+    /// and XMP it carries. Inputs that lost their signature get it back, so the fuzzer spends
+    /// its time past it.
+    static func picture(signature: [UInt8]) -> @Sendable ([UInt8]) -> Void {
+        { input in
+            let bytes = input.starts(with: signature) ? input : signature + input
+            for (covering, limit) in [(48, 64), (400, 512)] {
+                _ = try? PhotoDecoder().decode(bytes, covering: covering, atMost: limit)
+            }
+            let found = PNG.isPNG(bytes) ? EmbeddedMetadata.png(bytes) : WebP.isWebP(bytes) ? EmbeddedMetadata.webp(bytes) : HEIF.metadata(bytes)
+            if let text = PhotoInfo(width: 1, height: 1, exif: found.exif, xmp: found.xmp).caption {
+                checkInert(TerminalText.clip(text, to: 60))
+            }
+        }
+    }
 
     /// The JPEG decode path as a tile and the zoom view use it: header, EXIF thumbnail, a
     /// scaled decode with the shortcuts (partial progressive scans, fast IDCT) and a full one.

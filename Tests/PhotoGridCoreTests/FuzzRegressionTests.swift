@@ -11,11 +11,18 @@ import PhotoGridFuzzing
             .filter { !$0.hasPrefix(".") && $0 != "README.md" }.sorted().map { folder + "/" + $0 }
     }
 
-    @Test(arguments: ["jpeg", "metadata", "remote", "terminal"])
+    /// The file extensions of each picture target's hostile files and sample pictures.
+    static let extensions = ["png": ["png"], "webp": ["webp"], "gif": ["gif"], "heif": ["heic", "avif"]]
+
+    @Test(arguments: ["jpeg", "metadata", "remote", "terminal", "png", "webp", "gif", "heif"])
     func foundAndSeedInputsRunCleanly(target: String) throws {
         var files = Self.inputs(Paths.root + "/Tests/Fixtures/fuzz/" + target) + Self.inputs(Paths.root + "/Tests/Fuzz/corpus/" + target)
         if target == "jpeg" || target == "metadata" { files += Self.inputs(Paths.root + "/Tests/Fixtures/bad") }
         if target == "remote" { files += Self.inputs(Paths.root + "/Tests/Fixtures/listings") }
+        if let extensions = Self.extensions[target] {
+            let samples = (FileManager.default.enumerator(atPath: Paths.gallery)?.allObjects as? [String] ?? []).map { Paths.gallery + "/" + $0 }
+            files += (Self.inputs(Paths.root + "/Tests/Fixtures/bad") + samples).filter { extensions.contains(($0 as NSString).pathExtension) }
+        }
         let body = try #require(FuzzBodies.targets[target])
         for file in files {
             body(Array(try Data(contentsOf: URL(fileURLWithPath: file))))

@@ -1,11 +1,11 @@
 /// EXIF and XMP as PNG and WebP carry them, found by walking the file's chunks with bounds checks
 /// (libspng and libwebp are not needed to find them, and a head of the file is enough when they
 /// come before the pixels, as writers put them). EXIF is returned as TIFF data, from its header on.
-enum EmbeddedMetadata {
-    typealias Found = (exif: [UInt8]?, xmp: [UInt8]?)
+public enum EmbeddedMetadata {
+    public typealias Found = (exif: [UInt8]?, xmp: [UInt8]?)
 
     /// PNG: `eXIf` (TIFF data), and XMP in an uncompressed `iTXt` chunk keyed "XML:com.adobe.xmp".
-    static func png(_ data: [UInt8]) -> Found {
+    public static func png(_ data: [UInt8]) -> Found {
         var found: Found = (nil, nil)
         var at = 8
         while at + 8 <= data.count {
@@ -39,7 +39,7 @@ enum EmbeddedMetadata {
     }
 
     /// WebP: the `EXIF` and `XMP ` chunks of the RIFF container (extended format).
-    static func webp(_ data: [UInt8]) -> Found {
+    public static func webp(_ data: [UInt8]) -> Found {
         var found: Found = (nil, nil)
         var at = 12
         while at + 8 <= data.count {
