@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates the sample photos beside this script (landscapes/, travel/, night/).
+# Regenerates the sample photos beside this script (landscapes/, travel/, night/, and other-formats/:
+# PNG, WebP, HEIC, AVIF, GIF, upper-case extensions).
 # The output is deterministic: running it again rewrites the same bytes.
 # Builds in its own scratch folder so it never waits on, or disturbs, a normal `swift build`.
 set -euo pipefail

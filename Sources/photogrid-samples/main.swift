@@ -30,6 +30,11 @@ case 1 where !arguments[1].hasPrefix("-"):
             total += bytes
             print("\(entry.path)  \(entry.width)x\(entry.height)  \(bytes / 1024) KiB")
         }
+        try SampleGallery.writeFormats(to: arguments[1]) { path, bytes in
+            count += 1
+            total += bytes
+            print("\(path)  \(bytes / 1024) KiB")
+        }
     } catch {
         fail("photogrid-samples: \(error)", status: 1)
     }

@@ -73,6 +73,19 @@ public enum ImageFormat: Hashable, Sendable {
         }
     }
 
+    /// The media type a server sends the file as.
+    public var mediaType: String {
+        switch self {
+        case .jpeg: return "image/jpeg"
+        case .png: return "image/png"
+        case .webp: return "image/webp"
+        case .gif: return "image/gif"
+        case .heif: return "image/heic"
+        case .avif: return "image/avif"
+        case .other, .notAnImage: return "application/octet-stream"
+        }
+    }
+
     /// Formats photogrid decodes.
     public var isDecoded: Bool {
         switch self {

@@ -50,7 +50,7 @@ struct GalleryIndex: Sendable {
 
         var top: [Entry] = [], below: [Entry] = [], sections: [String] = []
         var seen = Set<[UInt8]>(), excluded = 0
-        for photo in photos where photo.format == .jpeg {
+        for photo in photos where photo.format.isDecoded {
             guard GalleryIndex.isInside(photo.path, root: root) else {
                 excluded += 1
                 continue

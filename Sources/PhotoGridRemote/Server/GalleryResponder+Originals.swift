@@ -9,12 +9,12 @@ extension GalleryResponder {
         let root = index.root
         // Opened on a worker: open and fstat can block on a slow disk or network mount.
         return pool.runIfActive(eventLoop: loop) { try ConfinedFile(entry.photo.path, inside: root) }
-            .map { file in GalleryResponder.original(file, request, isHead: isHead) }
+            .map { file in GalleryResponder.original(file, request, isHead: isHead, mediaType: entry.photo.format.mediaType) }
     }
 
     /// The response for an opened original, following RFC 9110 §13.2.2's order: If-None-Match,
     /// then Range under If-Range.
-    static func original(_ file: ConfinedFile, _ request: HTTPRequestHead, isHead: Bool) -> Response {
+    static func original(_ file: ConfinedFile, _ request: HTTPRequestHead, isHead: Bool, mediaType: String = "image/jpeg") -> Response {
         let etag = Validators.etag(inode: file.inode, size: file.size, modified: file.modified)
         let lastModified = Validators.httpDate(secondsSinceEpoch: file.modified / 1_000_000_000)
         var headers: HTTPHeaders = [
@@ -23,7 +23,7 @@ extension GalleryResponder {
         if let tags = request.headers.first(name: "If-None-Match"), Validators.noneMatch(tags, matches: etag) {
             return Response(status: .notModified, headers: headers)
         }
-        headers.add(name: "Content-Type", value: "image/jpeg")
+        headers.add(name: "Content-Type", value: mediaType)
 
         var range = 0..<file.size
         var status = HTTPResponseStatus.ok

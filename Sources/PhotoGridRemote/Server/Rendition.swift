@@ -12,12 +12,11 @@ enum Rendition {
     /// (quality, filter), so that clients do not keep the old renditions.
     static let formatVersion: UInt64 = 1
 
-    /// JPEG bytes of `data`'s photo with its long side `longSide`, or its own size when smaller.
+    /// JPEG bytes of `data`'s picture (JPEG, PNG, WebP, GIF, HEIF or AVIF) with its long side
+    /// `longSide`, or its own size when smaller.
     static func make(from data: [UInt8], longSide: Int) throws(DecodeError) -> [UInt8] {
-        guard let info = PhotoInfo.read(data) else {
-            throw PhotoDecoder.sniffOtherFormat(data).map { .unsupportedFormat($0) } ?? .notJPEG
-        }
-        guard let width = info.width, let height = info.height, width > 0, height > 0 else { throw .truncated }
+        let (width, height) = try PhotoDecoder.displaySize(of: data)
+        guard width > 0, height > 0 else { throw .truncated }
         let target = size(width: width, height: height, longSide: longSide)
         // Thumbnails off: an EXIF thumbnail is a blurry 160 px, fine for a terminal tile that
         // small but not for a rendition a client may show at any size.
