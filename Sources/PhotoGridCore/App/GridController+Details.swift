@@ -15,7 +15,8 @@ extension GridController {
         rows.append(DetailsPanel.Row("folder", folder == "." ? title : title + "/" + folder))
         if photo.fileSize > 0 { rows.append(DetailsPanel.Row("file", GridController.byteText(photo.fileSize))) }
         if session.pipeline.isIncomplete(photo: index) {
-            rows.append(DetailsPanel.Row("", "incomplete: the file ends before the picture does (Ctrl-R once it is whole)"))
+            // Short enough for the panel's narrowest width; Ctrl-R decodes it again once whole.
+            rows.append(DetailsPanel.Row("", "incomplete: file ends early"))
         }
         guard let info = session.pipeline.info(index) else {
             rows.append(DetailsPanel.Row("", session.pipeline.failure(forPhoto: index)?.reason ?? (photo.format == .jpeg ? "reading..." : "no details")))
