@@ -32,6 +32,22 @@ import Testing
         #expect(ContinuousClock.now - start < .milliseconds(500))
     }
 
+    /// A frame is clipped to the logical screen, as browsers draw it: a 16 x 16 screen whose frame
+    /// says 8000 x 8000 (found by the fuzzer: 192 MB of canvas from 187 bytes) is 16 x 16.
+    @Test func aFrameLargerThanItsScreenIsClippedToIt() throws {
+        var data = try #require(GIF.encode(TestImages.quadrants(width: 16, height: 16)))
+        // The frame descriptor's width and height, after the header (13), palette (768) and the
+        // graphic control extension (8): ',' then left, top, width, height.
+        let at = try #require(data.firstIndex(of: 0x2C))
+        data[at + 5] = 0x40; data[at + 6] = 0x1F; data[at + 7] = 0x40; data[at + 8] = 0x1F
+        do throws(DecodeError) {
+            let image = try GIF.decode(data)
+            #expect(image.width == 16 && image.height == 16)
+        } catch {
+            #expect(error == .truncatedFile(format: "GIF") || error.reason == "corrupt GIF")
+        }
+    }
+
     @Test func damagedFilesGiveReasonsNotCrashes() throws {
         let data = try #require(GIF.encode(TestImages.gradient(width: 16, height: 16).quantisedForGIF()))
         #expect(throws: DecodeError.truncatedFile(format: "GIF")) { try PhotoDecoder().decode(Array(data.prefix(data.count / 2)), covering: 8, atMost: 16) }

@@ -11,6 +11,10 @@ public enum GIF {
         public var size: (width: Int, height: Int) { (width, height) }
     }
 
+    /// The largest logical screen decoded: 16 MP, 48 MB of canvas. GIFs are small pictures; a
+    /// header of 13 bytes must not make photogrid fill hundreds of megabytes.
+    static let maxPixels = 16_000_000
+
     public static func isGIF(_ data: [UInt8]) -> Bool {
         data.count >= 6 && (data.prefix(6).elementsEqual("GIF87a".utf8) || data.prefix(6).elementsEqual("GIF89a".utf8))
     }
@@ -102,29 +106,33 @@ public enum GIF {
         let frame = gif.pointee.Image
         let (left, top, width, height) = (Int(frame.Left), Int(frame.Top), Int(frame.Width), Int(frame.Height))
         guard width > 0, height > 0 else { throw .corruptFile(format: "GIF", "empty frame") }
-        let canvasWidth = max(header.width, left + width), canvasHeight = max(header.height, top + height)
-        guard canvasWidth * canvasHeight <= min(maxPixels, PhotoDecoder.wholeDecodeMaxPixels) else { throw .tooLarge }
+        // The frame is drawn on the logical screen and clipped to it, as browsers do; only a file
+        // whose screen says 0 x 0 takes the frame's extent. Rows below the screen are not read.
+        let canvasWidth = header.width > 0 ? header.width : left + width
+        let canvasHeight = header.height > 0 ? header.height : top + height
+        guard canvasWidth * canvasHeight <= min(maxPixels, GIF.maxPixels) else { throw .tooLarge }
         guard let map = frame.ColorMap ?? gif.pointee.SColorMap, let colours = map.pointee.Colors else {
             throw .corruptFile(format: "GIF", "no colour table")
         }
         let count = Int(map.pointee.ColorCount)
-        var image = RGBImage(width: canvasWidth, height: canvasHeight)
-        for i in 0..<(canvasWidth * canvasHeight) {
-            image.pixels[i * 3] = UInt8(PNG.background.r); image.pixels[i * 3 + 1] = UInt8(PNG.background.g); image.pixels[i * 3 + 2] = UInt8(PNG.background.b)
-        }
+        var image = RGBImage(width: canvasWidth, height: canvasHeight,
+                             fill: RGB(UInt8(PNG.background.r), UInt8(PNG.background.g), UInt8(PNG.background.b)))
         // Interlaced frames come in four passes: every 8th row from 0, every 8th from 4, every 4th
         // from 2, every 2nd from 1.
-        let rows: [Int] = frame.Interlace
+        let order: [Int] = frame.Interlace
             ? [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { start, step in Array(stride(from: start, to: height, by: step)) }
             : Array(0..<height)
+        let visible = max(0, canvasHeight - top)
+        let needed = (order.lastIndex { $0 < visible }).map { $0 + 1 } ?? 0
         var line = [GifPixelType](repeating: 0, count: width)
-        for y in rows {
+        for y in order.prefix(needed) {
             try check(DGifGetLine(gif, &line, Int32(width)), gif)
-            let base = (top + y) * canvasWidth + left
-            for x in 0..<width {
+            guard top + y < canvasHeight else { continue }
+            let base = (top + y) * canvasWidth
+            for x in 0..<min(width, max(0, canvasWidth - left)) {
                 let index = Int(line[x])
                 guard index != transparent, index < count else { continue }
-                let colour = colours[index], o = (base + x) * 3
+                let colour = colours[index], o = (base + left + x) * 3
                 image.pixels[o] = colour.Red; image.pixels[o + 1] = colour.Green; image.pixels[o + 2] = colour.Blue
             }
         }

@@ -115,7 +115,7 @@ extension PhotoDecoder {
     /// and shrunk to `limit`.
     static func decodeGIF(_ data: [UInt8], atMost limit: Int) throws(DecodeError) -> DecodedImage {
         let header = try GIF.readHeader(data)
-        let bytes = data.count + max(1, header.width * header.height) * 6
+        let bytes = data.count + max(1, min(header.width * header.height, GIF.maxPixels)) * 6
         let (kept, decodedWidth) = try MemoryGate.decodes.run(bytes: bytes) { () throws(DecodeError) in
             let image = try GIF.decode(data)
             return (scaled(image, shortSide: limit), image.width)
