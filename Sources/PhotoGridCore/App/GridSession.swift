@@ -15,7 +15,8 @@ public final class GridSession {
         self.mode = mode
         self.fit = fit
         cache = TileCache(limitBytes: cacheBytes)
-        // Decodes in progress are lent from this budget.
+        // Decodes in progress are lent from this budget, up to a third of it at once.
+        decoder.memoryGate?.fit(budget: cacheBytes)
         decoder.memoryGate?.observe { [weak cache] bytes in
             cache?.reserve(bytes)
             if bytes >= MemoryGate.returnPagesAt { Allocator.returnFreePages() }

@@ -35,18 +35,19 @@ public enum HEIF {
         try withPrimary(data, maxPixels: maxPixels) { handle, header throws(DecodeError) in header }
     }
 
-    /// The primary picture, upright, transparency composited onto `PNG.background`; its largest
-    /// thumbnail instead when `thumbnail` is true (nil when there is none). 10- and 12-bit
-    /// samples are reduced to 8 by libheif (`convert_hdr_to_8bit`), which scales them rather than
-    /// dropping their low bits.
-    public static func decode(_ data: [UInt8], thumbnail: Bool = false,
+    /// The primary picture, upright, transparency composited onto `PNG.background`, each side
+    /// divided by `shrink` as it is copied out of libheif (each pixel the mean of a block: no copy
+    /// at full size); its largest thumbnail instead when `thumbnail` is true (nil when there is
+    /// none). 10- and 12-bit samples are reduced to 8 by libheif (`convert_hdr_to_8bit`), which
+    /// scales them rather than dropping their low bits.
+    public static func decode(_ data: [UInt8], thumbnail: Bool = false, shrink: Int = 1,
                               maxPixels: Int = JPEG.defaultMaxPixels) throws(DecodeError) -> RGBImage? {
         let format = formatName(data)
         return try withPrimary(data, maxPixels: maxPixels) { handle, header throws(DecodeError) -> RGBImage? in
-            guard thumbnail else { return try decode(handle, format: format) }
+            guard thumbnail else { return try decode(handle, format: format, shrink: shrink) }
             guard let small = largestThumbnail(handle) else { return nil }
             defer { heif_image_handle_release(small) }
-            return try decode(small, format: format)
+            return try decode(small, format: format, shrink: 1)
         }
     }
 
@@ -114,7 +115,7 @@ public enum HEIF {
         }
         guard let options = heif_encoding_options_alloc() else { return nil }
         defer { heif_encoding_options_free(options) }
-        options.pointee.image_orientation = heif_orientation(rawValue: UInt32(orientation)) ?? heif_orientation_normal
+        options.pointee.image_orientation = heif_orientation(rawValue: UInt32((1...8).contains(orientation) ? orientation : 1))
         var handle: OpaquePointer?
         guard heif_context_encode_image(context, picture, encoder, options, &handle).code == heif_error_Ok, let handle else { return nil }
         defer { heif_image_handle_release(handle) }
@@ -160,7 +161,7 @@ public enum HEIF {
         return best
     }
 
-    private static func decode(_ handle: OpaquePointer, format: String) throws(DecodeError) -> RGBImage {
+    private static func decode(_ handle: OpaquePointer, format: String, shrink: Int) throws(DecodeError) -> RGBImage {
         guard let options = heif_decoding_options_alloc() else { throw .outOfMemory }
         defer { heif_decoding_options_free(options) }
         options.pointee.convert_hdr_to_8bit = 1
@@ -177,21 +178,31 @@ public enum HEIF {
         guard width > 0, height > 0, let plane = heif_image_get_plane_readonly(picture, heif_channel_interleaved, &stride) else {
             throw .corruptFile(format: format, "no pixels")
         }
-        var image = RGBImage(width: width, height: height)
+        let step = max(1, min(shrink, width, height))
+        var image = RGBImage(width: width / step, height: height / step)
         let background = [PNG.background.r, PNG.background.g, PNG.background.b]
-        let channels = alpha ? 4 : 3
+        let channels = alpha ? 4 : 3, area = step * step
         image.pixels.withUnsafeMutableBufferPointer { out in
-            for y in 0..<height {
-                let row = plane + y * Int(stride)
-                for x in 0..<width {
-                    let p = x * channels, o = (y * width + x) * 3
-                    guard alpha else { for c in 0..<3 { out[o + c] = row[p + c] }; continue }
-                    let a = Int(row[p + 3])
-                    for c in 0..<3 {
-                        let colour = premultiplied ? Int(row[p + c]) * 255 : Int(row[p + c]) * a
-                        out[o + c] = UInt8(min(255, (colour + background[c] * (255 - a) + 127) / 255))
+            var sums = [Int](repeating: 0, count: image.width * 3)
+            for oy in 0..<image.height {
+                for i in 0..<sums.count { sums[i] = 0 }
+                for y in (oy * step)..<(oy * step + step) {
+                    let row = plane + y * Int(stride)
+                    for x in 0..<(image.width * step) {
+                        let p = x * channels, o = (x / step) * 3
+                        guard alpha else {
+                            sums[o] += Int(row[p]); sums[o + 1] += Int(row[p + 1]); sums[o + 2] += Int(row[p + 2])
+                            continue
+                        }
+                        let a = Int(row[p + 3])
+                        for c in 0..<3 {
+                            let colour = premultiplied ? Int(row[p + c]) * 255 : Int(row[p + c]) * a
+                            sums[o + c] += min(255, (colour + background[c] * (255 - a) + 127) / 255)
+                        }
                     }
                 }
+                let base = oy * image.width * 3
+                for i in 0..<sums.count { out[base + i] = UInt8((sums[i] + area / 2) / area) }
             }
         }
         return image

@@ -40,8 +40,20 @@ public enum PNG {
                                          maxPixels: Int = JPEG.defaultMaxPixels) throws(DecodeError) -> (image: RGBImage, isPartial: Bool) {
         try withContext(data, maxPixels: maxPixels) { context, header throws(DecodeError) in
             let step = max(1, min(shrink, header.width, header.height))
-            var out = Shrinker(width: header.width, height: header.height, step: step)
-            let rowBytes = header.width * 4
+            // 8-bit RGB without transparency, as most photos and screenshots are, is read as RGB:
+            // libspng then copies its rows instead of widening each pixel, and nothing is composited.
+            var ihdr = spng_ihdr(), trns = spng_trns()
+            var opaqueRGB = spng_get_ihdr(context, &ihdr) == 0 && ihdr.color_type == UInt8(SPNG_COLOR_TYPE_TRUECOLOR.rawValue)
+                && ihdr.bit_depth == 8 && !header.isInterlaced
+            if opaqueRGB {
+                // Asking reads the chunks before the image data: a file that ends there says so now.
+                let status = spng_get_trns(context, &trns)
+                if status != 0 && status != Int32(SPNG_ECHUNKAVAIL.rawValue) { try check(status) }
+                opaqueRGB = status == Int32(SPNG_ECHUNKAVAIL.rawValue)
+            }
+            let channels = opaqueRGB ? 3 : 4
+            var out = Shrinker(width: header.width, height: header.height, step: step, channels: channels)
+            let rowBytes = header.width * channels
             if header.isInterlaced {
                 var whole = [UInt8](repeating: 0, count: rowBytes * header.height)
                 let status = whole.withUnsafeMutableBytes { spng_decode_image(context, $0.baseAddress, $0.count, Int32(SPNG_FMT_RGBA8.rawValue), Int32(SPNG_DECODE_TRNS.rawValue)) }
@@ -49,7 +61,7 @@ public enum PNG {
                 for y in 0..<header.height { whole.withUnsafeBufferPointer { out.add(row: UnsafeBufferPointer(rebasing: $0[(y * rowBytes)..<((y + 1) * rowBytes)])) } }
                 return (out.image, false)
             }
-            try check(spng_decode_image(context, nil, 0, Int32(SPNG_FMT_RGBA8.rawValue),
+            try check(spng_decode_image(context, nil, 0, Int32(opaqueRGB ? SPNG_FMT_RGB8.rawValue : SPNG_FMT_RGBA8.rawValue),
                                         Int32(SPNG_DECODE_TRNS.rawValue | SPNG_DECODE_PROGRESSIVE.rawValue)))
             var row = [UInt8](repeating: 0, count: rowBytes)
             var rows = 0
@@ -58,7 +70,10 @@ public enum PNG {
                 if status != 0 && status != Int32(SPNG_EOI.rawValue) {
                     do throws(DecodeError) { try check(status) } catch .truncatedFile where rows > 0 {
                         // Opaque grey for the rows the file does not have yet.
-                        for i in 0..<header.width { row[i * 4] = UInt8(background.r); row[i * 4 + 1] = UInt8(background.g); row[i * 4 + 2] = UInt8(background.b); row[i * 4 + 3] = 255 }
+                        for i in 0..<header.width {
+                            row[i * channels] = UInt8(background.r); row[i * channels + 1] = UInt8(background.g); row[i * channels + 2] = UInt8(background.b)
+                            if channels == 4 { row[i * 4 + 3] = 255 }
+                        }
                         for _ in rows..<header.height { row.withUnsafeBufferPointer { out.add(row: $0) } }
                         return (out.image, true)
                     }
@@ -132,7 +147,8 @@ public enum PNG {
                                        _ body: (OpaquePointer, Header) throws(DecodeError) -> T) throws(DecodeError) -> T {
         guard !data.isEmpty else { throw .empty }
         guard isPNG(data) else { throw .unsupportedFormat("") }
-        guard let context = spng_ctx_new(0) else { throw .outOfMemory }
+        // zlib's Adler-32 is not checked: every chunk's CRC already is, and it costs 3% of a decode.
+        guard let context = spng_ctx_new(Int32(SPNG_CTX_IGNORE_ADLER32.rawValue)) else { throw .outOfMemory }
         defer { spng_ctx_free(context) }
         // Chunk sizes and the image's own size are limited before anything is allocated for them.
         spng_set_image_limits(context, 1 << 20, 1 << 20)
@@ -181,16 +197,17 @@ public enum PNG {
         throw .corruptFile(format: "PNG", String(cString: spng_strerror(status)))
     }
 
-    /// Accumulates RGBA rows into an RGB image `step` times smaller each way, compositing alpha.
+    /// Accumulates RGBA (or RGB) rows into an RGB image `step` times smaller each way, compositing alpha.
     private struct Shrinker {
-        let width: Int, step: Int
+        let width: Int, step: Int, channels: Int
         var image: RGBImage
         private var sums: [Int]
         private var rowsIn = 0, outRow = 0
 
-        init(width: Int, height: Int, step: Int) {
+        init(width: Int, height: Int, step: Int, channels: Int = 4) {
             self.width = width
             self.step = step
+            self.channels = channels
             image = RGBImage(width: max(1, width / step), height: max(1, height / step))
             sums = [Int](repeating: 0, count: image.width * 3)
         }
@@ -198,7 +215,12 @@ public enum PNG {
         mutating func add(row: UnsafeBufferPointer<UInt8>) {
             guard outRow < image.height else { return }        // the last rows that do not make a block
             for x in 0..<(image.width * step) {
-                let p = x * 4, a = Int(row[p + 3]), o = (x / step) * 3
+                let p = x * channels, a = channels == 4 ? Int(row[p + 3]) : 255, o = (x / step) * 3
+                // Most pixels are opaque: no compositing, no division.
+                guard a < 255 else {
+                    sums[o] += Int(row[p]); sums[o + 1] += Int(row[p + 1]); sums[o + 2] += Int(row[p + 2])
+                    continue
+                }
                 sums[o] += (Int(row[p]) * a + PNG.background.r * (255 - a) + 127) / 255
                 sums[o + 1] += (Int(row[p + 1]) * a + PNG.background.g * (255 - a) + 127) / 255
                 sums[o + 2] += (Int(row[p + 2]) * a + PNG.background.b * (255 - a) + 127) / 255

@@ -134,13 +134,17 @@ extension PhotoDecoder {
         }
         let pixels = header.width * header.height
         guard pixels <= wholeDecodeMaxPixels else { throw .tooLarge }
-        // The decoder's planes (up to two bytes a sample at 4:2:0, four with alpha), libheif's
-        // interleaved output and our copy of it.
-        let bytes = data.count + pixels * (4 + 4 + 3)
+        // Shrunk by the largest whole factor that still covers `size` as it is copied out.
+        let shrink = max(1, min(header.width, header.height) / max(1, size))
+        // The decoder's planes (three bytes a pixel covers 8-bit 4:4:4; deeper samples take two
+        // bytes each) and libheif's interleaved output; our copy is already shrunk.
+        let planes = header.bitDepth > 8 ? 6 : 3, output = header.hasAlpha ? 4 : 3
+        let bytes = data.count + pixels * (planes + output) + pixels / (shrink * shrink) * 3
         let (kept, decodedWidth) = try MemoryGate.decodes.run(bytes: bytes) { () throws(DecodeError) in
-            guard let image = try HEIF.decode(data) else { throw DecodeError.corruptFile(format: HEIF.formatName(data), "no picture") }
+            guard let image = try HEIF.decode(data, shrink: shrink) else { throw DecodeError.corruptFile(format: HEIF.formatName(data), "no picture") }
             return (scaled(image, shortSide: limit), image.width)
         }
-        return DecodedImage(image: kept, origin: .file(scaleEighths: 8, scans: 1), isComplete: kept.width == decodedWidth)
+        return DecodedImage(image: kept, origin: .file(scaleEighths: max(1, 8 / shrink), scans: 1),
+                            isComplete: shrink == 1 && kept.width == decodedWidth)
     }
 }

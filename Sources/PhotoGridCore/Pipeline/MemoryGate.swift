@@ -9,26 +9,38 @@
 /// 54 MB for 5640x3172. Two such decodes at once on two workers took the resident peak of a
 /// 32 MB budget to 165 MB (docs/reliability.md).
 public final class MemoryGate: @unchecked Sendable {
-    /// What decodes may use at once: 48 MB.
+    /// What decodes may use at once: 48 MB, or a third of the memory budget when that is more
+    /// (`fit(budget:)`): what runs is lent from the budget, and a larger budget lets two decodes
+    /// that cannot scale (a HEIC, an AVIF: 40-80 MB each) run at once, one a core.
     public static let decodes = MemoryGate(limit: 48 << 20)
+    public static let floor = 48 << 20
 
     /// Decodes this large make the session give malloc's free pages back before they start.
     public static let returnPagesAt = 16 << 20
 
-    public let limit: Int
+    public var limit: Int { condition.lock(); defer { condition.unlock() }; return bound }
+    private var bound: Int
     private let condition = Condition()
     private var used = 0
     private var peak = 0
     private var recent: [Int] = []
     private var observer: (@Sendable (Int) -> Void)?
 
-    public init(limit: Int) { self.limit = max(1, limit) }
+    public init(limit: Int) { bound = max(1, limit) }
+
+    /// Sets the bound for a session whose memory budget is `budget` bytes.
+    public func fit(budget: Int) {
+        condition.lock()
+        bound = max(MemoryGate.floor, budget / 3)
+        condition.broadcast()
+        condition.unlock()
+    }
 
     /// Runs `body` once `bytes` fit beside what is running (or nothing else runs).
     public func run<T, E: Error>(bytes: Int, _ body: () throws(E) -> T) throws(E) -> T {
         let bytes = max(0, bytes)
         condition.lock()
-        while used > 0 && used + bytes > limit { condition.wait() }
+        while used > 0 && used + bytes > bound { condition.wait() }
         used += bytes
         peak = max(peak, used)
         recent.append(bytes)
