@@ -1,6 +1,6 @@
 /// The formats other than JPEG: each decoded by its own library, to the short side the tile asks
 /// for where the library can scale (PNG by rows, WebP while it decodes) and whole where it cannot
-/// (GIF, HEIF), always under `MemoryGate.decodes` with what the decode holds at its peak.
+/// (GIF, HEIF), always under the decoder's memory gate with what the decode holds at its peak.
 extension PhotoDecoder {
     /// The most pixels of a picture decoded whole at its full size (an interlaced PNG, a WebP, a
     /// GIF, a HEIF without a thumbnail large enough).
@@ -9,13 +9,13 @@ extension PhotoDecoder {
     /// `data` decoded as `format` (what its content says), upright, its short side between `size`
     /// and `limit` where the picture allows.
     static func decodeOther(_ format: ImageFormat, _ data: [UInt8], covering size: Int, atMost limit: Int,
-                            thumbnails: Bool) throws(DecodeError) -> DecodedImage {
+                            thumbnails: Bool, gate: MemoryGate = .decodes) throws(DecodeError) -> DecodedImage {
         switch format {
-        case .png: return try decodePNG(data, covering: size, atMost: limit)
-        case .webp: return try decodeWebP(data, covering: size, atMost: limit)
-        case .gif: return try decodeGIF(data, atMost: limit)
-        case .heif, .avif: return try decodeHEIF(data, covering: size, atMost: limit, thumbnails: thumbnails)
-        case .jpeg: return try PhotoDecoder().decode(data, covering: size, atMost: limit)
+        case .png: return try decodePNG(data, covering: size, atMost: limit, gate: gate)
+        case .webp: return try decodeWebP(data, covering: size, atMost: limit, gate: gate)
+        case .gif: return try decodeGIF(data, atMost: limit, gate: gate)
+        case .heif, .avif: return try decodeHEIF(data, covering: size, atMost: limit, thumbnails: thumbnails, gate: gate)
+        case .jpeg: return try PhotoDecoder(gate: gate).decode(data, covering: size, atMost: limit)
         case .other(let name): throw .unsupportedFormat(name)
         case .notAnImage: throw .unsupportedFormat("")
         }
@@ -70,7 +70,7 @@ extension PhotoDecoder {
     /// PNG data, its short side between `size` and `limit` where the image allows: rows are
     /// averaged in blocks as they are read (`PNG.decode`), by the largest whole factor that still
     /// covers `size`, then turned by the orientation of its `eXIf` chunk and resampled.
-    static func decodePNG(_ data: [UInt8], covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
+    static func decodePNG(_ data: [UInt8], covering size: Int, atMost limit: Int, gate: MemoryGate = .decodes) throws(DecodeError) -> DecodedImage {
         let header = try PNG.readHeader(data)
         let orientation = orientation(of: EmbeddedMetadata.png(data))
         // An interlaced PNG is decoded whole, four bytes a pixel: past 64 MP it is refused.
@@ -79,7 +79,7 @@ extension PhotoDecoder {
         let rows = header.isInterlaced ? header.height : 1
         let shrunk = (header.width / shrink) * (header.height / shrink) * 3
         let bytes = data.count + header.width * rows * 4 + shrunk * (orientation == .up ? 1 : 2)
-        let (kept, decodedWidth, partial) = try MemoryGate.decodes.run(bytes: bytes) { () throws(DecodeError) in
+        let (kept, decodedWidth, partial) = try gate.run(bytes: bytes) { () throws(DecodeError) in
             let (decoded, partial) = try PNG.decodeWhatThereIs(data, shrink: shrink)
             let image = orientation.apply(to: decoded)
             return (scaled(image, shortSide: limit), image.width, partial)
@@ -91,7 +91,7 @@ extension PhotoDecoder {
     /// WebP data, its short side between `size` and `limit` where the picture allows: libwebp
     /// scales while it decodes, to the short side `size` asks for; then the orientation of its
     /// EXIF chunk turns it.
-    static func decodeWebP(_ data: [UInt8], covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
+    static func decodeWebP(_ data: [UInt8], covering size: Int, atMost limit: Int, gate: MemoryGate = .decodes) throws(DecodeError) -> DecodedImage {
         let header = try WebP.readHeader(data)
         let orientation = orientation(of: EmbeddedMetadata.webp(data))
         let short = min(header.width, header.height)
@@ -102,7 +102,7 @@ extension PhotoDecoder {
         // scale: counted so for every WebP, and refused past 64 MP.
         guard header.width * header.height <= wholeDecodeMaxPixels else { throw .tooLarge }
         let bytes = data.count + header.width * header.height * 4 + width * height * 7
-        let (kept, decodedWidth, partial) = try MemoryGate.decodes.run(bytes: bytes) { () throws(DecodeError) in
+        let (kept, decodedWidth, partial) = try gate.run(bytes: bytes) { () throws(DecodeError) in
             let (decoded, partial) = try WebP.decodeWhatThereIs(data, width: width, height: height)
             let image = orientation.apply(to: decoded)
             return (scaled(image, shortSide: limit), image.width, partial)
@@ -113,10 +113,10 @@ extension PhotoDecoder {
 
     /// A GIF's first frame, decoded whole (GIF cannot be scaled while it decodes; GIFs are small)
     /// and shrunk to `limit`.
-    static func decodeGIF(_ data: [UInt8], atMost limit: Int) throws(DecodeError) -> DecodedImage {
+    static func decodeGIF(_ data: [UInt8], atMost limit: Int, gate: MemoryGate = .decodes) throws(DecodeError) -> DecodedImage {
         let header = try GIF.readHeader(data)
         let bytes = data.count + max(1, min(header.width * header.height, GIF.maxPixels)) * 6
-        let (kept, decodedWidth) = try MemoryGate.decodes.run(bytes: bytes) { () throws(DecodeError) in
+        let (kept, decodedWidth) = try gate.run(bytes: bytes) { () throws(DecodeError) in
             let image = try GIF.decode(data)
             return (scaled(image, shortSide: limit), image.width)
         }
@@ -126,7 +126,7 @@ extension PhotoDecoder {
     /// HEIF or AVIF data: the embedded thumbnail when it covers `size` (phones write one of about
     /// 320 px), as EXIF thumbnails are used for JPEG; else the picture decoded whole (HEVC and AV1
     /// decoders do not scale) and shrunk to `limit`. libheif has already turned it upright.
-    static func decodeHEIF(_ data: [UInt8], covering size: Int, atMost limit: Int, thumbnails: Bool) throws(DecodeError) -> DecodedImage {
+    static func decodeHEIF(_ data: [UInt8], covering size: Int, atMost limit: Int, thumbnails: Bool, gate: MemoryGate = .decodes) throws(DecodeError) -> DecodedImage {
         let header = try HEIF.readHeader(data)
         if thumbnails, let small = header.thumbnail, min(small.width, small.height) >= min(size, header.width, header.height),
            let thumbnail = try? HEIF.decode(data, thumbnail: true) {
@@ -140,7 +140,7 @@ extension PhotoDecoder {
         // bytes each) and libheif's interleaved output; our copy is already shrunk.
         let planes = header.bitDepth > 8 ? 6 : 3, output = header.hasAlpha ? 4 : 3
         let bytes = data.count + pixels * (planes + output) + pixels / (shrink * shrink) * 3
-        let (kept, decodedWidth) = try MemoryGate.decodes.run(bytes: bytes) { () throws(DecodeError) in
+        let (kept, decodedWidth) = try gate.run(bytes: bytes) { () throws(DecodeError) in
             guard let image = try HEIF.decode(data, shrink: shrink) else { throw DecodeError.corruptFile(format: HEIF.formatName(data), "no picture") }
             return (scaled(image, shortSide: limit), image.width)
         }

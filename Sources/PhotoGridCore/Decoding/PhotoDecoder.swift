@@ -66,15 +66,18 @@ extension PhotoDecoding {
 /// progressive files at those scales only the scans that carry the coefficients they use. The
 /// result is turned upright and resampled to size.
 public struct PhotoDecoder: PhotoDecoding {
-    public var memoryGate: MemoryGate? { .decodes }
+    public var memoryGate: MemoryGate? { gate }
+    /// What its decodes pass: a session's own (`fit` to its budget), else the process's.
+    public let gate: MemoryGate
     /// Off for benchmarks that measure decoding itself.
     public var usesThumbnails: Bool
     /// Off for benchmarks that measure libjpeg's full decode.
     public var usesShortcuts: Bool
 
-    public init(usesThumbnails: Bool = true, usesShortcuts: Bool = true) {
+    public init(usesThumbnails: Bool = true, usesShortcuts: Bool = true, gate: MemoryGate = .decodes) {
         self.usesThumbnails = usesThumbnails
         self.usesShortcuts = usesShortcuts
+        self.gate = gate
     }
 
     /// Bytes read first: enough for the markers before the image data of nearly every file, the
@@ -86,7 +89,7 @@ public struct PhotoDecoder: PhotoDecoding {
         // The content says what the file is, whatever its name.
         let content = ImageFormat(content: try file.head(16))
         if let content, content != .jpeg {
-            return try PhotoDecoder.decodeOther(content, try file.all(), covering: size, atMost: limit, thumbnails: usesThumbnails)
+            return try PhotoDecoder.decodeOther(content, try file.all(), covering: size, atMost: limit, thumbnails: usesThumbnails, gate: gate)
         }
         if content == nil { try PhotoDecoder.checkFormat(photo, head: try file.head(16)) }
         let (head, header) = try PhotoDecoder.header(of: file)
@@ -148,7 +151,7 @@ public struct PhotoDecoder: PhotoDecoding {
     /// Decodes JPEG data upright, its short side between `size` and `limit` where the photo allows.
     public func decode(_ data: [UInt8], covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
         if let content = ImageFormat(content: Array(data.prefix(16))), content != .jpeg {
-            return try PhotoDecoder.decodeOther(content, data, covering: size, atMost: limit, thumbnails: usesThumbnails)
+            return try PhotoDecoder.decodeOther(content, data, covering: size, atMost: limit, thumbnails: usesThumbnails, gate: gate)
         }
         if let format = PhotoDecoder.sniffOtherFormat(data) { throw .unsupportedFormat(format) }
         return try decode(header: try JPEG.readHeader(data), covering: size, atMost: limit, whole: { () throws(DecodeError) in data }) { options throws(DecodeError) in
@@ -167,7 +170,7 @@ public struct PhotoDecoder: PhotoDecoding {
             options.fast = scale <= 2
             options.partialScans = scale <= 2
         }
-        let (kept, uprightWidth, scans, partial) = try MemoryGate.decodes.run(bytes: PhotoDecoder.decodeBytes(header, scale: scale)) {
+        let (kept, uprightWidth, scans, partial) = try gate.run(bytes: PhotoDecoder.decodeBytes(header, scale: scale)) {
             () throws(DecodeError) in
             // A file cut short (still being copied) is decoded again for what it has: libjpeg
             // then ends the data where the file does and leaves the rest grey.

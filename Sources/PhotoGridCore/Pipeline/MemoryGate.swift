@@ -9,9 +9,10 @@
 /// 54 MB for 5640x3172. Two such decodes at once on two workers took the resident peak of a
 /// 32 MB budget to 165 MB (docs/reliability.md).
 public final class MemoryGate: @unchecked Sendable {
-    /// What decodes may use at once: 48 MB, or a third of the memory budget when that is more
-    /// (`fit(budget:)`): what runs is lent from the budget, and a larger budget lets two decodes
-    /// that cannot scale (a HEIC, an AVIF: 40-80 MB each) run at once, one a core.
+    /// The process's gate, for decodes outside a session (`--print` of one file, tools). A
+    /// session's decoder has its own, which the session sets to a third of its memory budget,
+    /// at least `floor` (`fit(budget:)`): what runs is lent from the budget, and a larger budget
+    /// lets two decodes that cannot scale (a HEIC, an AVIF: 40-80 MB each) run at once, one a core.
     public static let decodes = MemoryGate(limit: 48 << 20)
     public static let floor = 48 << 20
 

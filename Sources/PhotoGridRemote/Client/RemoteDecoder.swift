@@ -7,7 +7,7 @@ import PhotoGridCore
 public struct RemoteDecoder: PhotoDecoding {
     let fetcher: Fetching
     let photos: [RawPath: RemotePhoto]
-    let decoder = PhotoDecoder(usesThumbnails: false)
+    let decoder = PhotoDecoder(usesThumbnails: false, gate: MemoryGate(limit: MemoryGate.floor))
 
     /// Larger images are refused: no photo needs more.
     public static let imageLimit = 128 * 1024 * 1024
@@ -26,8 +26,8 @@ public struct RemoteDecoder: PhotoDecoding {
 
     /// Downloads wait without a core; only the decode takes one.
     public var computesOnly: Bool { false }
-    /// Decodes go through PhotoDecoder's, which pass libjpeg's gate.
-    public var memoryGate: MemoryGate? { .decodes }
+    /// Decodes go through its PhotoDecoder's, which pass its gate.
+    public var memoryGate: MemoryGate? { decoder.gate }
 
     public func image(of photo: Photo, covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
         guard let remote = photos[photo.path] else { throw .unreadable("not in the gallery") }
