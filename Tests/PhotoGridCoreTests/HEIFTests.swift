@@ -75,6 +75,24 @@ import PhotoGridSamples
         #expect(TestImages.meanAbsoluteError(try #require(try HEIF.decode(data)), source) < 4)
     }
 
+    /// YCbCr is converted here, with the matrix and range the file's `nclx` names: a wrong matrix
+    /// or range shifts every colour, far past the codec's own error.
+    @Test(arguments: [(6, true), (1, false), (9, true), (1, true)])
+    func coloursComeBackWhateverTheMatrixAndRange(matrix: Int, fullRange: Bool) throws {
+        let source = TestImages.quadrants(width: 128, height: 96)
+        for avif in [false, true] {
+            let data = try #require(HEIF.encode(source, avif: avif, quality: 95, matrix: matrix, fullRange: fullRange))
+            let image = try #require(try HEIF.decode(data))
+            #expect(TestImages.meanAbsoluteError(image, source) < 4, "matrix \(matrix), full range \(fullRange), AVIF \(avif)")
+            // Away from the quadrants' edges, each colour itself.
+            for (x, y) in [(16, 16), (112, 16), (16, 80), (112, 80)] {
+                let (a, b) = (image[x, y], source[x, y])
+                #expect(abs(Int(a.r) - Int(b.r)) < 8 && abs(Int(a.g) - Int(b.g)) < 8 && abs(Int(a.b) - Int(b.b)) < 8,
+                        "matrix \(matrix), full range \(fullRange), AVIF \(avif): \(a) for \(b)")
+            }
+        }
+    }
+
     @Test func damagedFilesGiveReasonsNotCrashes() throws {
         let data = try #require(HEIF.encode(TestImages.gradient(width: 64, height: 64), quality: 80))
         // Cut short: in the boxes, and in the coded picture.
