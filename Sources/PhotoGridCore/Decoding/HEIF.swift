@@ -26,9 +26,14 @@ public enum HEIF {
         }
     }
 
-    /// "HEIF" or "AVIF", for messages.
+    /// "AVIF" when the `ftyp` box names AVIF as its major or a compatible brand (some AVIFs lead
+    /// with `mif1`), else "HEIF": for messages, and to choose how colours are converted.
     static func formatName(_ data: [UInt8]) -> String {
-        ImageFormat(content: Array(data.prefix(16))) == .avif ? "AVIF" : "HEIF"
+        if ImageFormat(content: Array(data.prefix(16))) == .avif { return "AVIF" }
+        let size = data.count >= 4 ? Int(data[0]) << 24 | Int(data[1]) << 16 | Int(data[2]) << 8 | Int(data[3]) : 0
+        let end = min(data.count, max(0, size), 256)
+        for at in stride(from: 16, to: end - 3, by: 4) where data[at..<(at + 4)].elementsEqual("avif".utf8) { return "AVIF" }
+        return "HEIF"
     }
 
     public static func readHeader(_ data: [UInt8], maxPixels: Int = JPEG.defaultMaxPixels) throws(DecodeError) -> Header {
@@ -122,6 +127,9 @@ public enum HEIF {
         guard heif_image_set_nclx_color_profile(picture, nclx).code == heif_error_Ok else { return nil }
         guard let options = heif_encoding_options_alloc() else { return nil }
         defer { heif_encoding_options_free(options) }
+        // Both the conversion to YCbCr and the profile written follow this (libheif 1.15 converts
+        // with its default otherwise, whatever the picture's own profile says).
+        options.pointee.output_nclx_profile = nclx
         options.pointee.image_orientation = heif_orientation(rawValue: UInt32((1...8).contains(orientation) ? orientation : 1))
         var handle: OpaquePointer?
         guard heif_context_encode_image(context, picture, encoder, options, &handle).code == heif_error_Ok, let handle else { return nil }
@@ -172,7 +180,11 @@ public enum HEIF {
         // Opaque pictures come out of the codec as YCbCr planes: they are averaged in blocks and
         // converted to RGB here, at the size wanted, rather than by libheif at full size into a
         // buffer three times the planes' size (a fifth of a decode's time, and its largest buffer).
-        if heif_image_handle_has_alpha_channel(handle) == 0, let image = try decodePlanar(handle, format: format, shrink: shrink) {
+        // HEIC only: for AVIF, libheif 1.15 reads the matrix from elsewhere than the container's
+        // `colr` box (a file it wrote with BT.709 in `colr` holds BT.601 samples and decodes right
+        // through libheif, wrong here), so AVIF keeps libheif's conversion, as other viewers have it.
+        if format == "HEIF", heif_image_handle_has_alpha_channel(handle) == 0,
+           let image = try decodePlanar(handle, format: format, shrink: shrink) {
             return image
         }
         guard let options = heif_decoding_options_alloc() else { throw .outOfMemory }
@@ -227,7 +239,7 @@ public enum HEIF {
     /// (then libheif converts it).
     private static func decodePlanar(_ handle: OpaquePointer, format: String, shrink: Int) throws(DecodeError) -> RGBImage? {
         var picture: OpaquePointer?
-        try check(heif_decode_image(handle, &picture, heif_colorspace_undefined, heif_chroma_undefined, nil), format: format)
+        try check(heif_decode_image(handle, &picture, heif_colorspace_YCbCr, heif_chroma_420, nil), format: format)
         guard let picture else { throw .corruptFile(format: format, "no picture") }
         defer { heif_image_release(picture) }
         let space = heif_image_get_colorspace(picture)
@@ -254,7 +266,8 @@ public enum HEIF {
 
         var matrix = 6, fullRange = true
         var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
-        if heif_image_get_nclx_color_profile(picture, &nclx).code == heif_error_Ok || heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok,
+        // The container's `colr` box first, as ISO/IEC 23000-22 (MIAF) has it, then the codec's own.
+        if heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok || heif_image_get_nclx_color_profile(picture, &nclx).code == heif_error_Ok,
            let profile = nclx {
             matrix = Int(profile.pointee.matrix_coefficients.rawValue)
             fullRange = profile.pointee.full_range_flag != 0
@@ -270,25 +283,36 @@ public enum HEIF {
 
         let step = max(1, min(shrink, width, height))
         var image = RGBImage(width: width / step, height: height / step)
-        var ySums = [Int](repeating: 0, count: image.width), cbSums = ySums, crSums = ySums
-        let area = Double(step * step)
+        let area = Double(step * step), columns = image.width * step
+        var sums = [Int](repeating: 0, count: image.width * 3)     // Y, Cb, Cr of each output pixel
         image.pixels.withUnsafeMutableBufferPointer { out in
+          sums.withUnsafeMutableBufferPointer { sums in
             for oy in 0..<image.height {
-                for i in 0..<image.width { ySums[i] = 0; cbSums[i] = 0; crSums[i] = 0 }
+                for i in 0..<sums.count { sums[i] = 0 }
                 for y in (oy * step)..<(oy * step + step) {
                     let cy = min(chromaHeight - 1, y >> shiftY)
-                    for x in 0..<(image.width * step) {
-                        let o = x / step
-                        ySums[o] += sample(yPlane, yStride, x, y)
+                    let yRow = yPlane + y * Int(yStride)
+                    let cbRow = cbPlane.map { $0 + cy * Int(cbStride) }, crRow = crPlane.map { $0 + cy * Int(crStride) }
+                    if !wide, let cbRow, let crRow {
+                        // The common case, 8-bit YCbCr, without a call a sample.
+                        for x in 0..<columns {
+                            let o = (x / step) * 3, cx = min(chromaWidth - 1, x >> shiftX)
+                            sums[o] += Int(yRow[x]); sums[o + 1] += Int(cbRow[cx]); sums[o + 2] += Int(crRow[cx])
+                        }
+                        continue
+                    }
+                    for x in 0..<columns {
+                        let o = (x / step) * 3
+                        sums[o] += sample(yPlane, yStride, x, y)
                         guard let cbPlane, let crPlane else { continue }
                         let cx = min(chromaWidth - 1, x >> shiftX)
-                        cbSums[o] += sample(cbPlane, cbStride, cx, cy)
-                        crSums[o] += sample(crPlane, crStride, cx, cy)
+                        sums[o + 1] += sample(cbPlane, cbStride, cx, cy)
+                        sums[o + 2] += sample(crPlane, crStride, cx, cy)
                     }
                 }
                 for ox in 0..<image.width {
-                    var luma = Double(ySums[ox]) / area
-                    var cb = grey ? 0 : Double(cbSums[ox]) / area - middle, cr = grey ? 0 : Double(crSums[ox]) / area - middle
+                    var luma = Double(sums[ox * 3]) / area
+                    var cb = grey ? 0 : Double(sums[ox * 3 + 1]) / area - middle, cr = grey ? 0 : Double(sums[ox * 3 + 2]) / area - middle
                     if !fullRange {
                         // Limited range: luma from 16 to 235, chroma 16 to 240 (at 8 bits).
                         let unit = maxValue / 255
@@ -310,6 +334,7 @@ public enum HEIF {
                     out[o + 2] = UInt8(max(0, min(255, (b * scale).rounded())))
                 }
             }
+          }
         }
         return image
     }
