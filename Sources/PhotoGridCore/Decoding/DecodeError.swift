@@ -1,6 +1,6 @@
 /// Why a photo could not be shown. `reason` is the short text its placeholder tile carries.
 public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// An image file of a format photogrid does not decode (PNG, HEIC, ...), named by `format`.
+    /// An image file of a format photogrid does not decode (TIFF, PSD, RAW...), named by `format`.
     case unsupportedFormat(String)
     /// Not readable: permissions, a vanished file, an I/O error.
     case unreadable(String)

@@ -44,7 +44,7 @@ public protocol PhotoDecoding: Sendable {
     func image(of photo: Photo, covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage
     /// The photo's embedded EXIF thumbnail, upright and cut to the photo's shape; nil when there is none.
     func thumbnail(of photo: Photo) -> RGBImage?
-    /// What the photo's file says about itself (size, date, camera, caption...); nil if not a JPEG.
+    /// What the photo's file says about itself (size, date, camera, caption...); nil if it is no picture photogrid reads.
     func info(of photo: Photo) -> PhotoInfo?
     /// Whether the pipeline should hold `CPUGate` around `image(of:)`: true for a decoder that
     /// only computes; a network decoder takes the gate itself, after its download.

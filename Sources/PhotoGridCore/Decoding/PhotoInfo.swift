@@ -1,8 +1,9 @@
-/// What a JPEG file says about itself, for the details panel: its size as displayed, when and with
+/// What a picture file says about itself, for the details panel: its size as displayed, when and with
 /// what it was taken, how it was exposed, where, and its caption.
 ///
-/// Everything comes from the head of the file (the segments before the first scan), read with
-/// photogrid's own bounds-checked parsers: `JPEGSegments`, `ExifInfo`, `XMPReader`, `IPTCReader`.
+/// Everything comes from the head of the file (a JPEG's segments before the first scan, the chunks
+/// of a PNG or WebP before its pixels, a HEIF's items), read with photogrid's own bounds-checked
+/// parsers: `JPEGSegments`, `EmbeddedMetadata`, `ExifInfo`, `XMPReader`, `IPTCReader`.
 /// Text is as the file has it, without NULs and trailing spaces; making it safe to print is the
 /// terminal's concern (`TerminalText`), not this one's.
 public struct PhotoInfo: Sendable, Equatable {

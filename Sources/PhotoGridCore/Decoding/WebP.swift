@@ -60,14 +60,7 @@ public enum WebP {
         } catch .truncatedFile {
             let header = try readHeader(data, maxPixels: maxPixels)
             guard !header.isAnimated else { throw .truncatedFile(format: "WebP") }
-            var config = WebPDecoderConfig()
-            guard WebPInitDecoderConfig(&config) != 0 else { throw .outOfMemory }
-            if let width, let height, width > 0, height > 0 {
-                config.options.use_scaling = 1
-                config.options.scaled_width = Int32(width)
-                config.options.scaled_height = Int32(height)
-            }
-            config.output.colorspace = MODE_RGBA
+            var config = try configuration(width: width, height: height)
             defer { WebPFreeDecBuffer(&config.output) }
             return try data.withUnsafeBufferPointer { bytes throws(DecodeError) -> (image: RGBImage, isPartial: Bool) in
                 guard let decoder = WebPIDecode(nil, 0, &config) else { throw .outOfMemory }
@@ -97,7 +90,8 @@ public enum WebP {
         return Array(UnsafeBufferPointer(start: output, count: size))
     }
 
-    private static func decodeStill(_ data: [UInt8], width: Int?, height: Int?) throws(DecodeError) -> RGBImage {
+    /// A decode to RGBA, scaled to `width` x `height` while it decodes where both are given.
+    private static func configuration(width: Int?, height: Int?) throws(DecodeError) -> WebPDecoderConfig {
         var config = WebPDecoderConfig()
         guard WebPInitDecoderConfig(&config) != 0 else { throw .outOfMemory }
         if let width, let height, width > 0, height > 0 {
@@ -106,6 +100,11 @@ public enum WebP {
             config.options.scaled_height = Int32(height)
         }
         config.output.colorspace = MODE_RGBA
+        return config
+    }
+
+    private static func decodeStill(_ data: [UInt8], width: Int?, height: Int?) throws(DecodeError) -> RGBImage {
+        var config = try configuration(width: width, height: height)
         let status = data.withUnsafeBufferPointer { WebPDecode($0.baseAddress, $0.count, &config) }
         defer { WebPFreeDecBuffer(&config.output) }
         try check(status)
