@@ -233,10 +233,11 @@ public enum HEIF {
         return image
     }
 
-    /// The picture as the codec gives it (YCbCr at 4:2:0, 4:2:2 or 4:4:4, or grey; 8 to 16 bits),
-    /// each side divided by `shrink`, converted with the matrix and range its `nclx` profile names
-    /// (libheif's default when it has none: BT.601, full range). nil when it comes out as RGB
-    /// (then libheif converts it).
+    /// The picture as YCbCr 4:2:0 planes of 8 to 16 bits (what cameras and phones store; libheif
+    /// resamples the chroma of the rare 4:2:2 or 4:4:4 file, and gives grey pictures neutral
+    /// chroma), each side divided by `shrink`, converted with the matrix and range its `nclx`
+    /// profile names (libheif's default when it has none: BT.601, full range). nil when libheif
+    /// gives anything else (then its RGB conversion is used).
     private static func decodePlanar(_ handle: OpaquePointer, format: String, shrink: Int) throws(DecodeError) -> RGBImage? {
         var picture: OpaquePointer?
         try check(heif_decode_image(handle, &picture, heif_colorspace_YCbCr, heif_chroma_420, nil), format: format)
