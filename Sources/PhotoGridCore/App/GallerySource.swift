@@ -21,6 +21,6 @@ public struct GallerySource: Sendable {
     /// folder cannot be read or holds no photos.
     public static func folder(_ options: Options) throws -> GallerySource {
         GallerySource(title: RawPath(options.path).lastComponent.description, photos: try PhotoGrid.loadPhotos(options.path),
-                      decoder: PhotoDecoder(gate: MemoryGate(limit: MemoryGate.floor)), tierStore: Caches.tierStore(options))
+                      decoder: PhotoDecoder(gate: MemoryGate()), tierStore: Caches.tierStore(options))
     }
 }

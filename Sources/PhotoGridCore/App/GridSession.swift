@@ -9,7 +9,7 @@ public final class GridSession {
 
     /// `onFinish` is called, on a worker, whenever something new can be drawn: a tile or a photo's details.
     public init(photos: [Photo], mode: RenderMode, fit: FitMode, cacheBytes: Int,
-                decoder: PhotoDecoding = PhotoDecoder(gate: MemoryGate(limit: MemoryGate.floor)), encoder: TileEncoding = TileEncoder(), tierStore: TierStoring? = nil,
+                decoder: PhotoDecoding = PhotoDecoder(gate: MemoryGate()), encoder: TileEncoding = TileEncoder(), tierStore: TierStoring? = nil,
                 workers: Int = WorkerThreads.cores, onFinish: @escaping @Sendable () -> Void) {
         self.photos = photos
         self.mode = mode

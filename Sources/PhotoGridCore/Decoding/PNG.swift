@@ -8,6 +8,8 @@ public enum PNG {
     public struct Header: Sendable {
         public var width: Int, height: Int
         public var isInterlaced: Bool
+        /// 8-bit truecolour (RGB, no alpha channel): read as RGB when it has no `tRNS` either.
+        public var isRGB8: Bool
         public var size: (width: Int, height: Int) { (width, height) }
     }
 
@@ -42,9 +44,8 @@ public enum PNG {
             let step = max(1, min(shrink, header.width, header.height))
             // 8-bit RGB without transparency, as most photos and screenshots are, is read as RGB:
             // libspng then copies its rows instead of widening each pixel, and nothing is composited.
-            var ihdr = spng_ihdr(), trns = spng_trns()
-            var opaqueRGB = spng_get_ihdr(context, &ihdr) == 0 && ihdr.color_type == UInt8(SPNG_COLOR_TYPE_TRUECOLOR.rawValue)
-                && ihdr.bit_depth == 8 && !header.isInterlaced
+            var trns = spng_trns()
+            var opaqueRGB = header.isRGB8 && !header.isInterlaced
             if opaqueRGB {
                 // Asking reads the chunks before the image data: a file that ends there says so now.
                 let status = spng_get_trns(context, &trns)
@@ -163,7 +164,8 @@ public enum PNG {
                 try check(withExtendedLifetime(source) { spng_set_png_stream(context, read, Unmanaged.passUnretained(source).toOpaque()) })
                 var ihdr = spng_ihdr()
                 try check(spng_get_ihdr(context, &ihdr))
-                let header = Header(width: Int(ihdr.width), height: Int(ihdr.height), isInterlaced: ihdr.interlace_method != 0)
+                let header = Header(width: Int(ihdr.width), height: Int(ihdr.height), isInterlaced: ihdr.interlace_method != 0,
+                                    isRGB8: ihdr.color_type == UInt8(SPNG_COLOR_TYPE_TRUECOLOR.rawValue) && ihdr.bit_depth == 8)
                 guard header.width > 0, header.height > 0 else { throw .corruptFile(format: "PNG", "no pixels") }
                 guard header.width * header.height <= maxPixels else { throw .tooLarge }
                 return try withExtendedLifetime(source) { () throws(DecodeError) -> T in try body(context, header) }

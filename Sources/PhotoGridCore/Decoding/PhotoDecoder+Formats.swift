@@ -32,8 +32,12 @@ extension PhotoDecoder {
     /// The size as displayed of a picture in `format`, from its header.
     static func displaySize(_ format: ImageFormat, _ data: [UInt8]) throws(DecodeError) -> (width: Int, height: Int) {
         switch format {
-        case .png: return orientation(of: EmbeddedMetadata.png(data)).displaySize(width: try PNG.readHeader(data).width, height: try PNG.readHeader(data).height)
-        case .webp: return orientation(of: EmbeddedMetadata.webp(data)).displaySize(width: try WebP.readHeader(data).width, height: try WebP.readHeader(data).height)
+        case .png:
+            let header = try PNG.readHeader(data)
+            return orientation(of: EmbeddedMetadata.png(data)).displaySize(width: header.width, height: header.height)
+        case .webp:
+            let header = try WebP.readHeader(data)
+            return orientation(of: EmbeddedMetadata.webp(data)).displaySize(width: header.width, height: header.height)
         case .gif: return try GIF.readHeader(data).size
         case .heif, .avif: return try HEIF.readHeader(data).size
         case .jpeg, .other, .notAnImage: throw .unsupportedFormat(format.name)

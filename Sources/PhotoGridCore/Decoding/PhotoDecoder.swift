@@ -87,11 +87,12 @@ public struct PhotoDecoder: PhotoDecoding {
     public func image(of photo: Photo, covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
         let file = try OpenFile(photo.path)
         // The content says what the file is, whatever its name.
-        let content = ImageFormat(content: try file.head(16))
+        let magic = try file.head(16)
+        let content = ImageFormat(content: magic)
         if let content, content != .jpeg {
             return try PhotoDecoder.decodeOther(content, try file.all(), covering: size, atMost: limit, thumbnails: usesThumbnails, gate: gate)
         }
-        if content == nil { try PhotoDecoder.checkFormat(photo, head: try file.head(16)) }
+        if content == nil { try PhotoDecoder.checkFormat(photo, head: magic) }
         let (head, header) = try PhotoDecoder.header(of: file)
         if usesThumbnails, let thumbnail = PhotoDecoder.thumbnail(header: header, data: head),
            min(thumbnail.width, thumbnail.height) >= min(size, header.width, header.height) {
@@ -257,9 +258,10 @@ public struct PhotoDecoder: PhotoDecoding {
     public static func decodeUpright(_ photo: Photo, atLeast box: (width: Int, height: Int), fit: FitMode) throws(DecodeError) -> RGBImage {
         // The content says what the file is (`--print IMG_0001` included); the name only when it
         // says nothing, to say why the file is not shown.
-        let head = try OpenFile(photo.path).head(16)
+        let data = try FileReader.read(photo.path)
+        let head = Array(data.prefix(16))
         if ImageFormat(content: head) == nil { try checkFormat(photo, head: head) }
-        return try decodeUpright(try FileReader.read(photo.path), atLeast: box, fit: fit)
+        return try decodeUpright(data, atLeast: box, fit: fit)
     }
 
     /// A tile straight from JPEG data, without the caches.

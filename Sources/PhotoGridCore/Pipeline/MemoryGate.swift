@@ -13,13 +13,13 @@ public final class MemoryGate: @unchecked Sendable {
     /// session's decoder has its own, which the session sets to a third of its memory budget,
     /// at least `floor` (`fit(budget:)`): what runs is lent from the budget, and a larger budget
     /// lets two decodes that cannot scale (a HEIC, an AVIF: 40-80 MB each) run at once, one a core.
-    public static let decodes = MemoryGate(limit: 48 << 20)
+    public static let decodes = MemoryGate()
+    /// The least any gate allows at once: 48 MB.
     public static let floor = 48 << 20
 
     /// Decodes this large make the session give malloc's free pages back before they start.
     public static let returnPagesAt = 16 << 20
 
-    public var limit: Int { condition.lock(); defer { condition.unlock() }; return bound }
     private var bound: Int
     private let condition = Condition()
     private var used = 0
@@ -27,7 +27,7 @@ public final class MemoryGate: @unchecked Sendable {
     private var recent: [Int] = []
     private var observer: (@Sendable (Int) -> Void)?
 
-    public init(limit: Int) { bound = max(1, limit) }
+    public init(limit: Int = MemoryGate.floor) { bound = max(1, limit) }
 
     /// Sets the bound for a session whose memory budget is `budget` bytes.
     public func fit(budget: Int) {

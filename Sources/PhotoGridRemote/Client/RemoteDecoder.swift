@@ -7,7 +7,7 @@ import PhotoGridCore
 public struct RemoteDecoder: PhotoDecoding {
     let fetcher: Fetching
     let photos: [RawPath: RemotePhoto]
-    let decoder = PhotoDecoder(usesThumbnails: false, gate: MemoryGate(limit: MemoryGate.floor))
+    let decoder = PhotoDecoder(usesThumbnails: false, gate: MemoryGate())
 
     /// Larger images are refused: no photo needs more.
     public static let imageLimit = 128 * 1024 * 1024
