@@ -19,7 +19,7 @@ extension GridController {
             rows.append(DetailsPanel.Row("", "incomplete: file ends early"))
         }
         guard let info = session.pipeline.info(index) else {
-            rows.append(DetailsPanel.Row("", session.pipeline.failure(forPhoto: index)?.reason ?? (photo.format == .jpeg ? "reading..." : "no details")))
+            rows.append(DetailsPanel.Row("", session.pipeline.failure(forPhoto: index)?.reason ?? (photo.format.isDecoded ? "reading..." : "no details")))
             return DetailsPanel(title: "Details", rows: rows)
         }
         if let width = info.width, let height = info.height { rows.append(DetailsPanel.Row("pixels", "\(width) x \(height)")) }
