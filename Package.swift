@@ -20,7 +20,9 @@ let package = Package(
         .systemLibrary(name: "CSixel", pkgConfig: "libsixel", providers: [.apt(["libsixel-dev"])]),
         .systemLibrary(name: "CSPNG", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
-        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        // libheif is loaded on first use rather than linked: its codecs cost every start 5 ms (see
+        // Sources/CHeif/include/heif_loader.h). Its header comes from libheif-dev.
+        .target(name: "CHeif"),
         .systemLibrary(name: "CGif", providers: [.apt(["libgif-dev"])]),
         // libjpeg needs setjmp/longjmp for its errors, which Swift cannot do: a thin C layer does.
         .target(name: "CJPEGShim", dependencies: ["CLibJPEG"]),

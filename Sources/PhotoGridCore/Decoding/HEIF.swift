@@ -7,6 +7,12 @@ import Glibc
 /// upright and EXIF's orientation tag must not be applied again (ISO/IEC 23008-12 makes the
 /// container's transforms the ones that count).
 public enum HEIF {
+    /// libheif's functions, loaded on first use (Sources/CHeif says why it is not linked); nil
+    /// when libheif is not installed.
+    private static let library: pg_heif? = pg_heif_load()?.pointee
+    /// The loaded functions. Only reached after an entry point (`withPrimary`, `encode`) has
+    /// checked `library`.
+    private static var heif: pg_heif { library! }
     public struct Header: Sendable {
         /// As displayed: after the container's rotation.
         public var width: Int, height: Int
@@ -51,7 +57,7 @@ public enum HEIF {
         return try withPrimary(data, maxPixels: maxPixels) { handle, header throws(DecodeError) -> RGBImage? in
             guard thumbnail else { return try decode(handle, format: format, shrink: shrink) }
             guard let small = largestThumbnail(handle) else { return nil }
-            defer { heif_image_handle_release(small) }
+            defer { heif.heif_image_handle_release(small) }
             return try decode(small, format: format, shrink: 1)
         }
     }
@@ -61,12 +67,12 @@ public enum HEIF {
         let found = try? withPrimary(data, maxPixels: .max) { handle, _ throws(DecodeError) -> ([UInt8]?, [UInt8]?) in
             var exif: [UInt8]?, xmp: [UInt8]?
             for id in blocks(handle, type: nil) {
-                let type = heif_image_handle_get_metadata_type(handle, id).map { String(cString: $0) } ?? ""
-                let content = heif_image_handle_get_metadata_content_type(handle, id).map { String(cString: $0) } ?? ""
-                let size = heif_image_handle_get_metadata_size(handle, id)
+                let type = heif.heif_image_handle_get_metadata_type(handle, id).map { String(cString: $0) } ?? ""
+                let content = heif.heif_image_handle_get_metadata_content_type(handle, id).map { String(cString: $0) } ?? ""
+                let size = heif.heif_image_handle_get_metadata_size(handle, id)
                 guard size > 0, size <= 16 << 20 else { continue }
                 var bytes = [UInt8](repeating: 0, count: size)
-                guard bytes.withUnsafeMutableBytes({ heif_image_handle_get_metadata(handle, id, $0.baseAddress) }).code == heif_error_Ok else { continue }
+                guard bytes.withUnsafeMutableBytes({ heif.heif_image_handle_get_metadata(handle, id, $0.baseAddress) }).code == heif_error_Ok else { continue }
                 if type == "Exif", exif == nil, bytes.count > 4 {
                     // An Exif item starts with the offset of the TIFF header past its own four bytes.
                     let offset = 4 + Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3])
@@ -88,23 +94,23 @@ public enum HEIF {
     public static func encode(_ image: RGBImage, avif: Bool = false, quality: Int = 90, orientation: Int = 1,
                               thumbnail: Int? = nil, exif: [UInt8]? = nil, alpha: [UInt8]? = nil, bitDepth: Int = 8,
                               matrix: Int = 6, fullRange: Bool = true) -> [UInt8]? {
-        guard let context = heif_context_alloc() else { return nil }
-        defer { heif_context_free(context) }
+        guard library != nil, let context = heif.heif_context_alloc() else { return nil }
+        defer { heif.heif_context_free(context) }
         var encoder: OpaquePointer?
-        guard heif_context_get_encoder_for_format(context, avif ? heif_compression_AV1 : heif_compression_HEVC, &encoder).code == heif_error_Ok,
+        guard heif.heif_context_get_encoder_for_format(context, avif ? heif_compression_AV1 : heif_compression_HEVC, &encoder).code == heif_error_Ok,
               let encoder else { return nil }
-        defer { heif_encoder_release(encoder) }
-        heif_encoder_set_lossy_quality(encoder, Int32(quality))
+        defer { heif.heif_encoder_release(encoder) }
+        _ = heif.heif_encoder_set_lossy_quality(encoder, Int32(quality))
         let deep = bitDepth > 8, channels = alpha == nil ? 3 : 4
         let chroma = deep ? (alpha == nil ? heif_chroma_interleaved_RRGGBB_LE : heif_chroma_interleaved_RRGGBBAA_LE)
                           : (alpha == nil ? heif_chroma_interleaved_RGB : heif_chroma_interleaved_RGBA)
         var picture: OpaquePointer?
-        guard heif_image_create(Int32(image.width), Int32(image.height), heif_colorspace_RGB, chroma, &picture).code == heif_error_Ok,
+        guard heif.heif_image_create(Int32(image.width), Int32(image.height), heif_colorspace_RGB, chroma, &picture).code == heif_error_Ok,
               let picture else { return nil }
-        defer { heif_image_release(picture) }
-        guard heif_image_add_plane(picture, heif_channel_interleaved, Int32(image.width), Int32(image.height), Int32(bitDepth)).code == heif_error_Ok else { return nil }
+        defer { heif.heif_image_release(picture) }
+        guard heif.heif_image_add_plane(picture, heif_channel_interleaved, Int32(image.width), Int32(image.height), Int32(bitDepth)).code == heif_error_Ok else { return nil }
         var stride: Int32 = 0
-        guard let plane = heif_image_get_plane(picture, heif_channel_interleaved, &stride) else { return nil }
+        guard let plane = heif.heif_image_get_plane(picture, heif_channel_interleaved, &stride) else { return nil }
         for y in 0..<image.height {
             for x in 0..<image.width {
                 for c in 0..<channels {
@@ -120,87 +126,84 @@ public enum HEIF {
                 }
             }
         }
-        guard let nclx = heif_nclx_color_profile_alloc() else { return nil }
-        defer { heif_nclx_color_profile_free(nclx) }
-        _ = heif_nclx_color_profile_set_matrix_coefficients(nclx, UInt16(matrix))
+        guard let nclx = heif.heif_nclx_color_profile_alloc() else { return nil }
+        defer { heif.heif_nclx_color_profile_free(nclx) }
+        _ = heif.heif_nclx_color_profile_set_matrix_coefficients(nclx, UInt16(matrix))
         nclx.pointee.full_range_flag = fullRange ? 1 : 0
-        guard heif_image_set_nclx_color_profile(picture, nclx).code == heif_error_Ok else { return nil }
-        guard let options = heif_encoding_options_alloc() else { return nil }
-        defer { heif_encoding_options_free(options) }
+        guard heif.heif_image_set_nclx_color_profile(picture, nclx).code == heif_error_Ok else { return nil }
+        guard let options = heif.heif_encoding_options_alloc() else { return nil }
+        defer { heif.heif_encoding_options_free(options) }
         // Both the conversion to YCbCr and the profile written follow this (libheif 1.15 converts
         // with its default otherwise, whatever the picture's own profile says).
         options.pointee.output_nclx_profile = nclx
         options.pointee.image_orientation = heif_orientation(rawValue: UInt32((1...8).contains(orientation) ? orientation : 1))
         var handle: OpaquePointer?
-        guard heif_context_encode_image(context, picture, encoder, options, &handle).code == heif_error_Ok, let handle else { return nil }
-        defer { heif_image_handle_release(handle) }
+        guard heif.heif_context_encode_image(context, picture, encoder, options, &handle).code == heif_error_Ok, let handle else { return nil }
+        defer { heif.heif_image_handle_release(handle) }
         if let thumbnail {
             var small: OpaquePointer?
-            guard heif_context_encode_thumbnail(context, picture, handle, encoder, options, Int32(thumbnail), &small).code == heif_error_Ok else { return nil }
-            if let small { heif_image_handle_release(small) }
+            guard heif.heif_context_encode_thumbnail(context, picture, handle, encoder, options, Int32(thumbnail), &small).code == heif_error_Ok else { return nil }
+            if let small { heif.heif_image_handle_release(small) }
         }
-        if let exif, exif.withUnsafeBytes({ heif_context_add_exif_metadata(context, handle, $0.baseAddress, Int32($0.count)) }).code != heif_error_Ok {
+        if let exif, exif.withUnsafeBytes({ heif.heif_context_add_exif_metadata(context, handle, $0.baseAddress, Int32($0.count)) }).code != heif_error_Ok {
             return nil
         }
         let path = "/tmp/photogrid-heif-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
         defer { unlink(path) }
-        guard heif_context_write_to_file(context, path).code == heif_error_Ok else { return nil }
+        guard heif.heif_context_write_to_file(context, path).code == heif_error_Ok else { return nil }
         return try? FileReader.read(RawPath(path))
     }
 
     private static func blocks(_ handle: OpaquePointer, type: String?) -> [heif_item_id] {
-        let count = Int(heif_image_handle_get_number_of_metadata_blocks(handle, type))
+        let count = Int(heif.heif_image_handle_get_number_of_metadata_blocks(handle, type))
         guard count > 0 else { return [] }
         var ids = [heif_item_id](repeating: 0, count: min(count, 64))
-        let got = Int(heif_image_handle_get_list_of_metadata_block_IDs(handle, type, &ids, Int32(ids.count)))
+        let got = Int(heif.heif_image_handle_get_list_of_metadata_block_IDs(handle, type, &ids, Int32(ids.count)))
         return Array(ids.prefix(got))
     }
 
     private static func largestThumbnail(_ handle: OpaquePointer) -> OpaquePointer? {
-        let count = Int(heif_image_handle_get_number_of_thumbnails(handle))
+        let count = Int(heif.heif_image_handle_get_number_of_thumbnails(handle))
         guard count > 0 else { return nil }
         var ids = [heif_item_id](repeating: 0, count: min(count, 16))
-        let got = Int(heif_image_handle_get_list_of_thumbnail_IDs(handle, &ids, Int32(ids.count)))
+        let got = Int(heif.heif_image_handle_get_list_of_thumbnail_IDs(handle, &ids, Int32(ids.count)))
         var best: OpaquePointer?, bestPixels = 0
         for id in ids.prefix(got) {
             var small: OpaquePointer?
-            guard heif_image_handle_get_thumbnail(handle, id, &small).code == heif_error_Ok, let small else { continue }
-            let pixels = Int(heif_image_handle_get_width(small)) * Int(heif_image_handle_get_height(small))
+            guard heif.heif_image_handle_get_thumbnail(handle, id, &small).code == heif_error_Ok, let small else { continue }
+            let pixels = Int(heif.heif_image_handle_get_width(small)) * Int(heif.heif_image_handle_get_height(small))
             if pixels > bestPixels, pixels <= 4_000_000 {
-                if let best { heif_image_handle_release(best) }
+                if let best { heif.heif_image_handle_release(best) }
                 (best, bestPixels) = (small, pixels)
             } else {
-                heif_image_handle_release(small)
+                heif.heif_image_handle_release(small)
             }
         }
         return best
     }
 
     private static func decode(_ handle: OpaquePointer, format: String, shrink: Int) throws(DecodeError) -> RGBImage {
-        // Opaque pictures come out of the codec as YCbCr planes: they are averaged in blocks and
+        // An opaque HEIC comes out of the codec as YCbCr planes: they are averaged in blocks and
         // converted to RGB here, at the size wanted, rather than by libheif at full size into a
         // buffer three times the planes' size (a fifth of a decode's time, and its largest buffer).
-        // HEIC only: for AVIF, libheif 1.15 reads the matrix from elsewhere than the container's
-        // `colr` box (a file it wrote with BT.709 in `colr` holds BT.601 samples and decodes right
-        // through libheif, wrong here), so AVIF keeps libheif's conversion, as other viewers have it.
-        if format == "HEIF", heif_image_handle_has_alpha_channel(handle) == 0,
+        if format == "HEIF", heif.heif_image_handle_has_alpha_channel(handle) == 0, planesComeAsCoded(handle),
            let image = try decodePlanar(handle, format: format, shrink: shrink) {
             return image
         }
-        guard let options = heif_decoding_options_alloc() else { throw .outOfMemory }
-        defer { heif_decoding_options_free(options) }
+        guard let options = heif.heif_decoding_options_alloc() else { throw .outOfMemory }
+        defer { heif.heif_decoding_options_free(options) }
         options.pointee.convert_hdr_to_8bit = 1
-        let alpha = heif_image_handle_has_alpha_channel(handle) != 0
-        let premultiplied = heif_image_handle_is_premultiplied_alpha(handle) != 0
+        let alpha = heif.heif_image_handle_has_alpha_channel(handle) != 0
+        let premultiplied = heif.heif_image_handle_is_premultiplied_alpha(handle) != 0
         var picture: OpaquePointer?
-        try check(heif_decode_image(handle, &picture, heif_colorspace_RGB,
+        try check(heif.heif_decode_image(handle, &picture, heif_colorspace_RGB,
                                     alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, options), format: format)
         guard let picture else { throw .corruptFile(format: format, "no picture") }
-        defer { heif_image_release(picture) }
-        let width = Int(heif_image_get_width(picture, heif_channel_interleaved))
-        let height = Int(heif_image_get_height(picture, heif_channel_interleaved))
+        defer { heif.heif_image_release(picture) }
+        let width = Int(heif.heif_image_get_width(picture, heif_channel_interleaved))
+        let height = Int(heif.heif_image_get_height(picture, heif_channel_interleaved))
         var stride: Int32 = 0
-        guard width > 0, height > 0, let plane = heif_image_get_plane_readonly(picture, heif_channel_interleaved, &stride) else {
+        guard width > 0, height > 0, let plane = heif.heif_image_get_plane_readonly(picture, heif_channel_interleaved, &stride) else {
             throw .corruptFile(format: format, "no pixels")
         }
         let step = max(1, min(shrink, width, height))
@@ -233,6 +236,17 @@ public enum HEIF {
         return image
     }
 
+    /// Whether libheif 1.15 hands out YCbCr 4:2:0 planes as the codec made them. It does not when
+    /// the container's `nclx` names another matrix or range than its default (BT.601, full
+    /// range): it then converts the planes to that default itself (an AVIF with BT.709 in `colr`,
+    /// asked for as YCbCr, came back in BT.601), which would be read here with the wrong matrix.
+    private static func planesComeAsCoded(_ handle: OpaquePointer) -> Bool {
+        var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
+        guard heif.heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok, let profile = nclx else { return true }
+        defer { heif.heif_nclx_color_profile_free(profile) }
+        return [5, 6].contains(profile.pointee.matrix_coefficients.rawValue) && profile.pointee.full_range_flag != 0
+    }
+
     /// The picture as YCbCr 4:2:0 planes of 8 to 16 bits (what cameras and phones store; libheif
     /// resamples the chroma of the rare 4:2:2 or 4:4:4 file, and gives grey pictures neutral
     /// chroma), each side divided by `shrink`, converted with the matrix and range its `nclx`
@@ -240,23 +254,23 @@ public enum HEIF {
     /// gives anything else (then its RGB conversion is used).
     private static func decodePlanar(_ handle: OpaquePointer, format: String, shrink: Int) throws(DecodeError) -> RGBImage? {
         var picture: OpaquePointer?
-        try check(heif_decode_image(handle, &picture, heif_colorspace_YCbCr, heif_chroma_420, nil), format: format)
+        try check(heif.heif_decode_image(handle, &picture, heif_colorspace_YCbCr, heif_chroma_420, nil), format: format)
         guard let picture else { throw .corruptFile(format: format, "no picture") }
-        defer { heif_image_release(picture) }
-        let space = heif_image_get_colorspace(picture)
+        defer { heif.heif_image_release(picture) }
+        let space = heif.heif_image_get_colorspace(picture)
         guard space == heif_colorspace_YCbCr || space == heif_colorspace_monochrome else { return nil }
-        let grey = space == heif_colorspace_monochrome || heif_image_get_chroma_format(picture) == heif_chroma_monochrome
-        let width = Int(heif_image_get_width(picture, heif_channel_Y)), height = Int(heif_image_get_height(picture, heif_channel_Y))
-        let bits = Int(heif_image_get_bits_per_pixel_range(picture, heif_channel_Y))
+        let grey = space == heif_colorspace_monochrome || heif.heif_image_get_chroma_format(picture) == heif_chroma_monochrome
+        let width = Int(heif.heif_image_get_width(picture, heif_channel_Y)), height = Int(heif.heif_image_get_height(picture, heif_channel_Y))
+        let bits = Int(heif.heif_image_get_bits_per_pixel_range(picture, heif_channel_Y))
         var yStride: Int32 = 0, cbStride: Int32 = 0, crStride: Int32 = 0
-        guard width > 0, height > 0, (1...16).contains(bits), let yPlane = heif_image_get_plane_readonly(picture, heif_channel_Y, &yStride) else {
+        guard width > 0, height > 0, (1...16).contains(bits), let yPlane = heif.heif_image_get_plane_readonly(picture, heif_channel_Y, &yStride) else {
             throw .corruptFile(format: format, "no pixels")
         }
-        let cbPlane = grey ? nil : heif_image_get_plane_readonly(picture, heif_channel_Cb, &cbStride)
-        let crPlane = grey ? nil : heif_image_get_plane_readonly(picture, heif_channel_Cr, &crStride)
+        let cbPlane = grey ? nil : heif.heif_image_get_plane_readonly(picture, heif_channel_Cb, &cbStride)
+        let crPlane = grey ? nil : heif.heif_image_get_plane_readonly(picture, heif_channel_Cr, &crStride)
         guard grey || (cbPlane != nil && crPlane != nil) else { return nil }
-        let chromaWidth = grey ? width : Int(heif_image_get_width(picture, heif_channel_Cb))
-        let chromaHeight = grey ? height : Int(heif_image_get_height(picture, heif_channel_Cb))
+        let chromaWidth = grey ? width : Int(heif.heif_image_get_width(picture, heif_channel_Cb))
+        let chromaHeight = grey ? height : Int(heif.heif_image_get_height(picture, heif_channel_Cb))
         // Subsampled chroma is half the width (4:2:0, 4:2:2) and half the height (4:2:0).
         let shiftX = chromaWidth < width ? 1 : 0, shiftY = chromaHeight < height ? 1 : 0
         let wide = bits > 8
@@ -268,11 +282,11 @@ public enum HEIF {
         var matrix = 6, fullRange = true
         var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
         // The container's `colr` box first, as ISO/IEC 23000-22 (MIAF) has it, then the codec's own.
-        if heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok || heif_image_get_nclx_color_profile(picture, &nclx).code == heif_error_Ok,
+        if heif.heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok || heif.heif_image_get_nclx_color_profile(picture, &nclx).code == heif_error_Ok,
            let profile = nclx {
             matrix = Int(profile.pointee.matrix_coefficients.rawValue)
             fullRange = profile.pointee.full_range_flag != 0
-            heif_nclx_color_profile_free(profile)
+            heif.heif_nclx_color_profile_free(profile)
         }
         let (kr, kb): (Double, Double) = switch matrix {
         case 1: (0.2126, 0.0722)            // BT.709
@@ -347,26 +361,27 @@ public enum HEIF {
         guard !data.isEmpty else { throw .empty }
         guard isHEIF(data) else { throw .unsupportedFormat("") }
         let format = formatName(data)
-        guard let context = heif_context_alloc() else { throw .outOfMemory }
-        defer { heif_context_free(context) }
+        guard library != nil else { throw .unsupportedFormat("\(format): libheif is not installed") }
+        guard let context = heif.heif_context_alloc() else { throw .outOfMemory }
+        defer { heif.heif_context_free(context) }
         // libheif's own ceiling on a side, below its default of 32768 (2^15): ours is in pixels.
-        heif_context_set_maximum_image_size_limit(context, 1 << 15)
+        heif.heif_context_set_maximum_image_size_limit(context, 1 << 15)
         // The data stays valid through the whole decode: libheif reads it without a copy.
         let result = data.withUnsafeBytes { bytes in
             Result(catching: { () throws(DecodeError) -> T in
-                try check(heif_context_read_from_memory_without_copy(context, bytes.baseAddress, bytes.count, nil), format: format)
+                try check(heif.heif_context_read_from_memory_without_copy(context, bytes.baseAddress, bytes.count, nil), format: format)
                 var handle: OpaquePointer?
-                try check(heif_context_get_primary_image_handle(context, &handle), format: format)
+                try check(heif.heif_context_get_primary_image_handle(context, &handle), format: format)
                 guard let handle else { throw .corruptFile(format: format, "no primary picture") }
-                defer { heif_image_handle_release(handle) }
-                var header = Header(width: Int(heif_image_handle_get_width(handle)), height: Int(heif_image_handle_get_height(handle)),
-                                    hasAlpha: heif_image_handle_has_alpha_channel(handle) != 0,
-                                    bitDepth: max(0, Int(heif_image_handle_get_luma_bits_per_pixel(handle))))
+                defer { heif.heif_image_handle_release(handle) }
+                var header = Header(width: Int(heif.heif_image_handle_get_width(handle)), height: Int(heif.heif_image_handle_get_height(handle)),
+                                    hasAlpha: heif.heif_image_handle_has_alpha_channel(handle) != 0,
+                                    bitDepth: max(0, Int(heif.heif_image_handle_get_luma_bits_per_pixel(handle))))
                 guard header.width > 0, header.height > 0 else { throw .corruptFile(format: format, "no pixels") }
                 guard header.width * header.height <= maxPixels else { throw .tooLarge }
                 if let small = largestThumbnail(handle) {
-                    header.thumbnail = (Int(heif_image_handle_get_width(small)), Int(heif_image_handle_get_height(small)))
-                    heif_image_handle_release(small)
+                    header.thumbnail = (Int(heif.heif_image_handle_get_width(small)), Int(heif.heif_image_handle_get_height(small)))
+                    heif.heif_image_handle_release(small)
                 }
                 return try body(handle, header)
             })
