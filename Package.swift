@@ -24,10 +24,12 @@ let package = Package(
         // Sources/CHeif/include/heif_loader.h). Its header comes from libheif-dev.
         .target(name: "CHeif"),
         .systemLibrary(name: "CGif", providers: [.apt(["libgif-dev"])]),
+        // zlib compresses pictures for the kitty graphics protocol.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libjpeg needs setjmp/longjmp for its errors, which Swift cannot do: a thin C layer does.
         .target(name: "CJPEGShim", dependencies: ["CLibJPEG"]),
 
-        .target(name: "PhotoGridCore", dependencies: ["CNcursesw", "CJPEGShim", "CSixel", "CSPNG", "CWebP", "CHeif", "CGif"]),
+        .target(name: "PhotoGridCore", dependencies: ["CNcursesw", "CJPEGShim", "CSixel", "CSPNG", "CWebP", "CHeif", "CGif", "CZlib"]),
         // Remote galleries: the HTTP client (--url) and `photogrid serve`, apart from the core so that
         // the core, its tests and tools need no networking packages.
         .target(name: "PhotoGridRemote", dependencies: [

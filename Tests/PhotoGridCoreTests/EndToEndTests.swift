@@ -203,9 +203,10 @@ import Testing
         (ok, screen) = try tmux.waitFor { self.status($0).contains("2 of \(count)") && self.status($0).contains("fit")
                                           && !self.status($0).contains("loading") }
         #expect(ok, "Enter did not open the zoom view: \(status(screen))")
-        // The photo fills the view from the top row down to the status line: coloured cells on each.
+        // The photo fills the view from the top row down to the status line: coloured cells on each,
+        // in 24-bit colour (inside tmux, which maps it down itself where its client lacks it).
         (ok, _) = try tmux.waitFor(escapes: true) { screen in
-            screen.split(separator: "\n", omittingEmptySubsequences: false).prefix(29).filter { $0.contains("48;5;") }.count >= 28
+            screen.split(separator: "\n", omittingEmptySubsequences: false).prefix(29).filter { $0.contains("48;2;") }.count >= 28
         }
         #expect(ok, "the photo does not fill the view")
         try tmux.send("+")

@@ -64,7 +64,9 @@ final class GridApp {
 
     private func paint() throws(TTY.WriteError) {
         let frame = controller.frame()
-        if frame.clear { curses.clearAll() }
+        // In kitty mode the screen is erased, not cleared: kitty frees the pictures of a cleared
+        // screen, and the grid places the ones it holds again (GridController.eraseView).
+        if frame.clear { if controller.kitty != nil { curses.eraseAll() } else { curses.clearAll() } }
         curses.drawBar(frame.status, row: controller.screen.rows - 1)
         curses.refresh()
         if !frame.bytes.isEmpty { try TTY.writeAll(frame.bytes) }
@@ -92,7 +94,7 @@ final class GridApp {
             if let size = TTY.windowSize() { curses.resize(columns: size.columns, rows: size.rows) }
             controller.resize(to: GridApp.metrics(curses: curses, capabilities: capabilities))
             settleRepaintAt = TTY.now() + GridApp.settleMilliseconds
-        case .resume: controller.repaint()
+        case .resume: controller.resumed()
         case .quit(let signal):
             running = false
             exitStatus = 128 + signal

@@ -8,6 +8,10 @@ public final class GridController {
     public let modeName: String
     public private(set) var painter: GridPainter
     var viewPainter: ViewPainter
+    /// In kitty mode, the pictures the terminal holds, for both painters.
+    public let kitty: KittyScreen?
+    /// Written before the next frame: freeing pictures the terminal may have lost track of.
+    var pendingBytes: [UInt8] = []
     /// The zoom view, when it is open.
     public internal(set) var zoom: ZoomState?
     /// The details panel is open.
@@ -44,8 +48,9 @@ public final class GridController {
         self.session = session
         self.modeName = modeName
         self.screen = screen
-        painter = GridPainter(colors: session.halfBlockColors)
-        viewPainter = ViewPainter(colors: session.halfBlockColors)
+        kitty = session.mode == .kitty ? KittyScreen() : nil
+        painter = GridPainter(colors: session.halfBlockColors, kitty: kitty)
+        viewPainter = ViewPainter(colors: session.halfBlockColors, kitty: kitty)
         chosenColumns = columns ?? GridLayout.startColumns(photos: session.photos.count, screen: screen)
         layout = GridLayout(screen: screen, columns: chosenColumns)
     }
@@ -53,14 +58,18 @@ public final class GridController {
     /// Asks the pipeline for what the state needs and says what to draw now.
     public func frame() -> Frame {
         let clear = needsClear
+        var before = pendingBytes
+        pendingBytes = []
         if needsClear {
             painter.invalidate()
             viewPainter.invalidate()
             drawnDetails = nil
             needsClear = false
+            if let kitty { before += kitty.hideAll() + eraseView() }
         }
         var frame: Frame
         budgetNotice.update(shortfalls: session.pipeline.budgetShortfalls, now: TTY.now())
+        kitty?.clipColumn = showDetails ? screen.columns - DetailsPanel.width(forScreenColumns: screen.columns) : nil
         if zoom != nil {
             frame = zoomFrame(clear: clear)
         } else {
@@ -69,8 +78,18 @@ public final class GridController {
             frame = Frame(clear: clear, status: statusText(loading: loading), bytes: painter.paint(tiles, focus: marker),
                           tilesLoading: loading)
         }
+        if let kitty { frame.bytes = before + frame.bytes + kitty.endFrame() }
         frame.bytes = withDetails(frame.bytes)
         return frame
+    }
+
+    /// The view's rows erased, for a frame drawn from scratch in kitty mode: the screen is not
+    /// cleared there (kitty frees the pictures of a cleared screen, which would all be sent
+    /// again), so what the painters wrote as text goes this way.
+    func eraseView() -> [UInt8] {
+        var out = Array("\u{1B}7\u{1B}[0m".utf8)
+        for row in 0..<layout.viewportRows { out += GridPainter.moveTo(row: row, column: 0) + Array("\u{1B}[2K".utf8) }
+        return out + Array("\u{1B}8".utf8)
     }
 
     /// Photos whose details the grid needs: the focused one for the panel, and every one on
@@ -115,6 +134,15 @@ public final class GridController {
         layout = GridLayout(screen: screen, columns: chosenColumns)
         position = position.anchored(from: old, to: layout, photos: session.photos.count)
         needsClear = true
+        // ncurses clears the screen after a resize, and the tiles' sizes change anyway.
+        if let kitty { pendingBytes += kitty.forgetAll() }
+    }
+
+    /// The terminal was handed back after a suspend: repaint, and in kitty mode send the
+    /// pictures again (the screen was cleared meanwhile, and kitty frees a cleared screen's).
+    public func resumed() {
+        if let kitty { pendingBytes += kitty.forgetAll() }
+        repaint()
     }
 
     public func setColumns(_ columns: Int) {

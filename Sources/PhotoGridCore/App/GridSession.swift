@@ -35,8 +35,11 @@ public final class GridSession {
     public static let badgeColumns = 3
 
     public var halfBlockColors: HalfBlock.Colors {
-        if case .halfBlock(let colors) = mode { return colors }
-        return .palette256
+        switch mode {
+        case .halfBlock(let colors): return colors
+        case .kitty: return .trueColor          // every terminal that speaks the protocol has 24-bit colour
+        case .sixel: return .palette256
+        }
     }
 
     /// The final tile for photo `index` in a frame of `frame`'s size with `visibleRows` on screen.
@@ -47,6 +50,11 @@ public final class GridSession {
                                       fit: fit, mode: mode, keptRows: visibleRows * screen.cellHeight)
             request.sixelCut = screen.sixelCut
             return request
+        case .kitty:
+            // The whole tile even where the screen's edge cuts it: the terminal shows its top
+            // part (a source rectangle), and the same picture serves when it scrolls fully in.
+            return TileRequest(photo: index, width: frame.width * screen.cellWidth, height: frame.height * screen.cellHeight,
+                               fit: fit, mode: mode)
         case .halfBlock:
             return TileRequest(photo: index, width: frame.width, height: frame.height * 2, fit: fit, mode: mode,
                                keptRows: visibleRows * 2)
@@ -66,6 +74,7 @@ public final class GridSession {
             else { content = .loading }
             var tile = PaintTile(index: index, column: place.frame.column, row: place.row, width: place.frame.width,
                                  rows: place.visibleRows, content: content, name: photos[index].name)
+            tile.fullRows = place.frame.height
             if layout.columns <= GridSession.badgeColumns, place.visibleRows == layout.tileRows, let info = pipeline.info(index) {
                 tile.badges = (info.caption != nil ? "¶" : "") + (info.latitude != nil && info.longitude != nil ? "°" : "")
             }

@@ -32,7 +32,7 @@ public enum PhotoGrid {
         return photos
     }
 
-    static func environment(_ names: [String] = ["COLORTERM", "TERM"]) -> [String: String] {
+    static func environment(_ names: [String] = ["COLORTERM", "TERM", "TMUX", "STY", "TERM_PROGRAM", "XTERM_VERSION"]) -> [String: String] {
         var result: [String: String] = [:]
         for name in names { if let value = getenv(name) { result[name] = String(cString: value) } }
         return result
@@ -52,7 +52,7 @@ public enum PhotoGrid {
     private static func probe(_ options: Options) throws -> Int32 {
         guard TTY.isTerminal(0), TTY.isTerminal(1) else { throw ExitError("--probe needs a terminal", status: 2) }
         let started = TTY.now()
-        let replies = TerminalProbe.run()
+        let replies = TerminalProbe.run(environment: environment())
         let elapsed = TTY.now() - started
         let window = TTY.windowSize()
         let caps = Capabilities.decide(replies: replies, window: window, environment: environment(), choice: options.mode)
@@ -60,6 +60,7 @@ public enum PhotoGrid {
         var lines = [
             "TERM=\(env["TERM"] ?? "") COLORTERM=\(env["COLORTERM"] ?? "")",
             "DA1: \(replies.deviceAttributes.map { $0.map(String.init).joined(separator: ";") } ?? "no answer") (in \(elapsed) ms)",
+            "kitty graphics: " + (replies.kittyGraphics.map { $0 ? "yes" : "refused" } ?? "no answer"),
             "sixel: \(replies.supportsSixel ? "yes" : "no"), colour registers: \(replies.colorRegisters.map(String.init) ?? "not said")",
             "window: " + (window.map { "\($0.columns)x\($0.rows) cells, \($0.pixelWidth)x\($0.pixelHeight) pixels" } ?? "unknown"),
             "CSI 16 t: " + (replies.cellSize.map { "\($0.width)x\($0.height)" } ?? "no answer")
@@ -67,7 +68,7 @@ public enum PhotoGrid {
                 + ", XTSMGRAPHICS geometry: " + (replies.graphicsSize.map { "\($0.width)x\($0.height)" } ?? "no answer"),
             "cell: \(caps.cellWidth)x\(caps.cellHeight) pixels (from \(caps.cellSizeSource))",
             "largest sixel picture: " + (caps.maxImageWidth > 0 ? "\(caps.maxImageWidth)x\(caps.maxImageHeight) (larger ones go in pieces)" : "not said"),
-            "mode: \(caps.mode)",
+            "mode: \(caps.mode) (\(caps.modeReason))",
         ]
         if !replies.other.isEmpty { lines.append("other input: \(replies.other.count) bytes") }
         try TTY.writeAll(Array((lines.map(TerminalText.sanitize).joined(separator: "\n") + "\n").utf8))
@@ -81,7 +82,7 @@ public enum PhotoGrid {
             throw ExitError("not a terminal: run photogrid in a terminal, or use --print to write one frame to stdout", status: 2)
         }
         CrashGuard.saveModes()
-        let replies = TerminalProbe.run()
+        let replies = TerminalProbe.run(environment: environment())
         var capabilities = Capabilities.decide(replies: replies, window: TTY.windowSize(), environment: environment(),
                                                choice: options.mode)
         if let cell = options.cellSize { capabilities.cellWidth = cell.width; capabilities.cellHeight = cell.height }

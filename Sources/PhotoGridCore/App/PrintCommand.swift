@@ -31,7 +31,7 @@ struct PrintCommand {
         guard size.columns > 0, size.rows > 1 else { throw ExitError("--size must be at least 1x2", status: 2) }
         var replies = TerminalReplies()
         if options.mode == .auto && TTY.isTerminal(0) && TTY.isTerminal(1) {
-            replies = TerminalProbe.run()
+            replies = TerminalProbe.run(environment: PhotoGrid.environment())
         }
         let caps = Capabilities.decide(replies: replies, window: window, environment: PhotoGrid.environment(),
                                        choice: options.mode)
@@ -64,14 +64,14 @@ struct PrintCommand {
         let status = TerminalText.clip(controller.statusText(loading: 0, hints: false), to: screen.columns)
         let bar = Array(("\u{1B}[7m" + status + String(repeating: " ", count: max(0, screen.columns - TerminalText.width(status)))
                          + "\u{1B}[0m\n").utf8)
-        let body = mode.isSixel ? PrintComposer.relative(ops, rows: layout.viewportRows)
+        let body = mode.drawsPixels ? PrintComposer.relative(ops, rows: layout.viewportRows)
                                 : PrintComposer.lines(ops, rows: layout.viewportRows)
         return (body + bar, session)
     }
 
     private func singlePhoto(screen: ScreenMetrics, mode: RenderMode) throws -> [UInt8] {
         let photo = Photo(path: RawPath(options.path), relativePath: RawPath(options.path).lastComponent)
-        let box: (width: Int, height: Int) = mode.isSixel
+        let box: (width: Int, height: Int) = mode.drawsPixels
             ? (screen.columns * screen.cellWidth, screen.rows * screen.cellHeight)
             : (screen.columns, screen.rows * 2)
         let image: RGBImage
@@ -84,6 +84,11 @@ struct PrintCommand {
         case .sixel(let bytes): return bytes + Array("\n".utf8)
         case .sixelBands(let bands): return bands.flatMap(\.bytes) + Array("\n".utf8)
         case .cells(let lines): return lines.flatMap { $0 + [UInt8(ascii: "\n")] }
+        case .kitty(let picture):
+            // Room made below the cursor, the picture drawn from its top, the cursor left below it.
+            let rows = (image.height + screen.cellHeight - 1) / max(1, screen.cellHeight)
+            let columns = (image.width + screen.cellWidth - 1) / max(1, screen.cellWidth)
+            return PrintComposer.relative([PaintOp(row: 0, column: 0, bytes: Kitty.display(picture, columns: columns, rows: rows))], rows: rows)
         }
     }
 

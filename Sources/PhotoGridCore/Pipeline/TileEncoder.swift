@@ -11,7 +11,8 @@ extension TileEncoding {
     public func encode(_ source: RGBImage, for request: TileRequest, incomplete: Bool) -> EncodedTile { encode(source, for: request) }
 }
 
-/// Crops or letterboxes the source to the tile's box, then encodes sixel (libsixel) or half-block cells.
+/// Crops or letterboxes the source to the tile's box, then encodes sixel (libsixel), a kitty
+/// picture (zlib) or half-block cells.
 public struct TileEncoder: TileEncoding {
     public init() {}
 
@@ -40,6 +41,8 @@ public struct TileEncoder: TileEncoding {
             }
             // libsixel fails only on an empty image or no memory; an empty tile draws nothing.
             return .sixel((try? Sixel.encode(image, colors: colors, diffusion: diffusion)) ?? [])
+        case .kitty:
+            return .kitty(Kitty.picture(image))
         case .halfBlock(let colors):
             return .cells(HalfBlock.encode(image, colors: colors))
         }

@@ -2,13 +2,18 @@
 public enum RenderMode: Hashable, Sendable, CustomStringConvertible {
     /// Real pixels with an adaptive palette of this many colour registers.
     case sixel(colors: Int)
+    /// Real pixels in 24 bits through the kitty graphics protocol, each tile sent once.
+    case kitty
     case halfBlock(HalfBlock.Colors)
 
     public var isSixel: Bool { if case .sixel = self { return true } else { return false } }
+    /// Whether tiles are pictures in pixels (sixel, kitty) rather than cells of text.
+    public var drawsPixels: Bool { if case .halfBlock = self { return false } else { return true } }
 
     public var description: String {
         switch self {
         case .sixel: return "sixel"
+        case .kitty: return "kitty"
         case .halfBlock(.trueColor): return "half-block 24-bit"
         case .halfBlock(.palette256): return "half-block 256"
         }

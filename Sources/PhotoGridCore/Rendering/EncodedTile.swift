@@ -8,12 +8,15 @@ public enum EncodedTile: Sendable {
     case sixelBands([SixelBand])
     /// One line of bytes per cell row, each drawing the tile's width in cells.
     case cells([[UInt8]])
+    /// A picture for the kitty graphics protocol, placed by id (`KittyScreen`).
+    case kitty(KittyPicture)
 
     public var byteCount: Int {
         switch self {
         case .sixel(let bytes): return bytes.count
         case .sixelBands(let bands): return bands.reduce(0) { $0 + $1.bytes.count }
         case .cells(let lines): return lines.reduce(0) { $0 + $1.count }
+        case .kitty(let picture): return picture.payload.count
         }
     }
 
@@ -22,7 +25,7 @@ public enum EncodedTile: Sendable {
         switch self {
         case .sixel(let bytes): return [SixelBand(row: 0, column: 0, bytes: bytes)]
         case .sixelBands(let bands): return bands
-        case .cells: return nil
+        case .cells, .kitty: return nil
         }
     }
 }

@@ -11,8 +11,10 @@ public struct GridPainter {
     private var drawn: [Slot: Drawn] = [:]
     private var marker: FocusMarker?
     public let colors: HalfBlock.Colors
+    /// In kitty mode, the pictures the terminal holds: tiles are placed by id, sent only once.
+    let kitty: KittyScreen?
 
-    public init(colors: HalfBlock.Colors) { self.colors = colors }
+    public init(colors: HalfBlock.Colors, kitty: KittyScreen? = nil) { self.colors = colors; self.kitty = kitty }
 
     /// Forget what is on screen: after the screen was cleared.
     public mutating func invalidate() {
@@ -29,7 +31,13 @@ public struct GridPainter {
             let slot = Slot(row: tile.row, column: tile.column)
             let now = Drawn(index: tile.index, content: tile.content.id, width: tile.width, rows: tile.rows, badges: tile.badges)
             current[slot] = now
-            if drawn[slot] != now { ops += tile.ops(colors: colors) }
+            if let kitty, let (request, picture) = tile.kittyPicture {
+                // Asked of every picture on screen, changed or not: the terminal's placements
+                // follow the frame (nothing is written for a picture that stayed put).
+                ops += tile.kittyOps(kitty, request: request, picture: picture, changed: drawn[slot] != now, colors: colors)
+            } else if drawn[slot] != now {
+                ops += tile.ops(colors: colors)
+            }
         }
         // Slots that held a tile and hold none now (the end of the photos scrolled up): erase (ECH).
         for (slot, old) in drawn where current[slot] == nil {
@@ -76,11 +84,34 @@ extension PaintTile {
             ops = tile.sixelParts!.map { PaintOp(row: row + $0.row, column: column + $0.column, bytes: $0.bytes) }
         case .preview(_, let tile) where tile.sixelParts != nil:
             ops = tile.sixelParts!.map { PaintOp(row: row + $0.row, column: column + $0.column, bytes: $0.bytes) }
+        case .image(_, .kitty(let picture)), .preview(_, .kitty(let picture)):
+            // Sent and shown at once, kept nowhere: `--print` (the grid places by id, `kittyOps`).
+            ops = [PaintOp(row: row, column: column, bytes: Kitty.display(picture, columns: width, rows: rows))]
         default:
             ops = cellLines(colors: colors).enumerated().map {
                 PaintOp(row: row + $0.offset, column: column, bytes: $0.element, cells: width)
             }
         }
+        return ops + badgeOps(colors: colors)
+    }
+
+    /// A kitty picture in the grid: the cells under it erased to the default background when
+    /// the slot showed something else (a placeholder's colours would cover it), then placed by
+    /// id, its top part only where the screen's edge cuts it, then the badges over it.
+    func kittyOps(_ kitty: KittyScreen, request: TileRequest, picture: KittyPicture, changed: Bool, colors: HalfBlock.Colors) -> [PaintOp] {
+        var ops: [PaintOp] = []
+        if changed {
+            ops = (0..<rows).map { PaintOp(row: row + $0, column: column, bytes: Array("\u{1B}[0m\u{1B}[\(width)X".utf8)) }
+        }
+        let cut = rows < fullRows ? picture.height * rows / max(1, fullRows) : nil
+        let bytes = kitty.show(request, picture, row: row, column: column, columns: width, rows: rows, sourceHeight: cut)
+        if !bytes.isEmpty { ops.append(PaintOp(row: row, column: column, bytes: bytes)) }
+        return changed ? ops + badgeOps(colors: colors) : ops
+    }
+
+    /// Small marks over the picture's last cells, drawn after it.
+    func badgeOps(colors: HalfBlock.Colors) -> [PaintOp] {
+        var ops: [PaintOp] = []
         if !badges.isEmpty, rows > 0, width > badges.count + 2 {
             // Drawn over the picture's last cells, after it.
             let bg = HalfBlock.sgr(RGB(20, 20, 22), foreground: false, colors: colors)

@@ -36,6 +36,8 @@ public struct PaintTile: Sendable {
     public var width: Int
     /// Visible cell rows (the screen's bottom edge may cut the tile).
     public var rows: Int
+    /// The tile's cell rows uncut.
+    public var fullRows: Int
     public var content: TileContent
     public var name: String
     /// Small marks in the tile's bottom-right corner: ¶ a caption, ° a position (at 1-3 columns).
@@ -43,8 +45,16 @@ public struct PaintTile: Sendable {
     public var badges = ""
 
     public init(index: Int, column: Int, row: Int, width: Int, rows: Int, content: TileContent, name: String) {
-        self.index = index; self.column = column; self.row = row; self.width = width; self.rows = rows
+        self.index = index; self.column = column; self.row = row; self.width = width; self.rows = rows; fullRows = rows
         self.content = content; self.name = name
+    }
+
+    /// The kitty picture the tile shows, if it shows one.
+    var kittyPicture: (TileRequest, KittyPicture)? {
+        switch content {
+        case .image(let request, .kitty(let picture)), .preview(let request, .kitty(let picture)): return (request, picture)
+        default: return nil
+        }
     }
 
     /// The tile as rows of cell bytes, for everything but a sixel image.

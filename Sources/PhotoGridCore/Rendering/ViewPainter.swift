@@ -9,8 +9,10 @@ public struct ViewPainter {
 
     private var drawn: Drawn?
     public let colors: HalfBlock.Colors
+    /// In kitty mode, the pictures the terminal holds (shared with the grid's painter).
+    let kitty: KittyScreen?
 
-    public init(colors: HalfBlock.Colors) { self.colors = colors }
+    public init(colors: HalfBlock.Colors, kitty: KittyScreen? = nil) { self.colors = colors; self.kitty = kitty }
 
     public mutating func invalidate() { drawn = nil }
 
@@ -19,6 +21,12 @@ public struct ViewPainter {
     public mutating func paint(_ content: TileContent, column: Int, row: Int, columns: Int, rows: Int,
                                areaColumns: Int, areaRows: Int, message: String) -> [UInt8] {
         let now = Drawn(content: content.id, column: column, row: row, columns: columns, rows: rows)
+        if let kitty, case .image(let request, .kitty(let picture)) = content {
+            return paintKitty(kitty, request: request, picture: picture, redraw: now != drawn, now: now, areaColumns: areaColumns, areaRows: areaRows)
+        }
+        if let kitty, case .preview(let request, .kitty(let picture)) = content {
+            return paintKitty(kitty, request: request, picture: picture, redraw: now != drawn, now: now, areaColumns: areaColumns, areaRows: areaRows)
+        }
         guard now != drawn else { return [] }
         var out = Array("\u{1B}7".utf8)
         // Clear what the new picture will not cover; the picture is drawn over the rest. Without
@@ -55,6 +63,25 @@ public struct ViewPainter {
         }
         drawn = now
         return out + Array("\u{1B}[0m\u{1B}8".utf8)
+    }
+
+    /// A kitty picture: every cell of the view erased to the default background (a picture is
+    /// drawn under cells that have colours), then the picture placed by id, shown again each
+    /// frame so that the terminal's placements follow the view.
+    private mutating func paintKitty(_ kitty: KittyScreen, request: TileRequest, picture: KittyPicture, redraw: Bool, now: Drawn,
+                                     areaColumns: Int, areaRows: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        if redraw {
+            out += Array("\u{1B}7\u{1B}[0m".utf8)
+            for y in 0..<areaRows { out += GridPainter.moveTo(row: y, column: 0) + Array("\u{1B}[\(areaColumns)X".utf8) }
+        }
+        let place = kitty.show(request, picture, row: now.row, column: now.column, columns: now.columns, rows: now.rows)
+        if !place.isEmpty {
+            if !redraw { out += Array("\u{1B}7".utf8) }
+            out += GridPainter.moveTo(row: now.row, column: now.column) + place
+        }
+        drawn = now
+        return out.isEmpty ? [] : out + Array("\u{1B}[0m\u{1B}8".utf8)
     }
 
     private func centred(_ text: String, areaColumns: Int, areaRows: Int) -> [UInt8] {

@@ -1,6 +1,6 @@
 /// `--mode`: how the user asked tiles to be drawn.
 public enum ModeChoice: String, CaseIterable, Sendable {
-    case auto, sixel, halfblock
+    case auto, kitty, sixel, halfblock
 }
 
 /// What photogrid will do with this terminal: render mode, cell size in pixels, and the private
@@ -9,8 +9,10 @@ public struct Capabilities: Sendable, Equatable {
     public var mode: RenderMode
     public var cellWidth: Int
     public var cellHeight: Int
-    /// Where the cell size came from, for `--debug` and the docs.
+    /// Where the cell size came from, for `--probe` and the docs.
     public var cellSizeSource: String
+    /// Why the mode was chosen, for `--probe`.
+    public var modeReason = ""
     /// The largest sixel picture the terminal draws (XTSMGRAPHICS), 0 where it did not say.
     public var maxImageWidth = 0, maxImageHeight = 0
     /// Sent after start-up and at exit.
@@ -24,7 +26,9 @@ public struct Capabilities: Sendable, Equatable {
     public static func decide(replies: TerminalReplies, window: TTY.WindowSize?, environment: [String: String],
                               choice: ModeChoice) -> Capabilities {
         let colors: HalfBlock.Colors = colorDepth(environment)
-        let sixel = choice == .sixel || (choice == .auto && replies.supportsSixel)
+        // The kitty graphics protocol first: 24-bit pictures sent once each. Then sixel.
+        let kitty = choice == .kitty || (choice == .auto && replies.supportsKitty)
+        let sixel = !kitty && (choice == .sixel || (choice == .auto && replies.supportsSixel))
         let registers = max(2, min(256, replies.colorRegisters ?? 256))
         var (width, height, source) = (defaultCell.width, defaultCell.height, "default 10x20")
         if let w = window, w.pixelWidth > 0, w.pixelHeight > 0, w.pixelWidth >= w.columns, w.pixelHeight >= w.rows {
@@ -36,8 +40,11 @@ public struct Capabilities: Sendable, Equatable {
         } else if let area = replies.graphicsSize, let w = window, area.width >= w.columns, area.height >= w.rows {
             (width, height, source) = (area.width / w.columns, area.height / w.rows, "XTSMGRAPHICS")
         }
-        var caps = Capabilities(mode: sixel ? .sixel(colors: registers) : .halfBlock(colors),
+        var caps = Capabilities(mode: kitty ? .kitty : sixel ? .sixel(colors: registers) : .halfBlock(colors),
                                 cellWidth: width, cellHeight: height, cellSizeSource: source)
+        caps.modeReason = reason(choice: choice, replies: replies, environment: environment)
+        // Nothing of ours stays in the terminal's memory after photogrid.
+        if kitty { caps.exitSequence += Kitty.deleteAll }
         if sixel {
             // A limit smaller than a cell would be a misreading: ignore it rather than draw nothing.
             if let limit = replies.graphicsSize, limit.width >= width, limit.height >= height {
@@ -54,19 +61,48 @@ public struct Capabilities: Sendable, Equatable {
         return caps
     }
 
+    /// 24-bit where COLORTERM says so, and inside tmux, which takes 24-bit colour whatever its
+    /// TERM and maps it down itself for a client that lacks it (its COLORTERM is usually empty).
     public static func colorDepth(_ environment: [String: String]) -> HalfBlock.Colors {
         let value = (environment["COLORTERM"] ?? "").lowercased()
-        return value == "truecolor" || value == "24bit" ? .trueColor : .palette256
+        if value == "truecolor" || value == "24bit" { return .trueColor }
+        return isTmux(environment) ? .trueColor : .palette256
+    }
+
+    static func isTmux(_ environment: [String: String]) -> Bool {
+        !(environment["TMUX"] ?? "").isEmpty || (environment["TERM"] ?? "").hasPrefix("tmux")
+    }
+
+    /// tmux or GNU screen (which sets TERM to screen*, and STY).
+    static func isMultiplexer(_ environment: [String: String]) -> Bool {
+        isTmux(environment) || (environment["TERM"] ?? "").hasPrefix("screen") || !(environment["STY"] ?? "").isEmpty
+    }
+
+    /// Why the mode was chosen, in words for `--probe`, with the setting that would give
+    /// pictures where there is one.
+    static func reason(choice: ModeChoice, replies: TerminalReplies, environment: [String: String]) -> String {
+        if choice != .auto { return "--mode \(choice.rawValue)" }
+        if replies.supportsKitty { return "the terminal answered the kitty graphics query" }
+        if replies.supportsSixel { return "the terminal's DA1 lists sixel (4)" }
+        var words = replies.kittyGraphics == false ? "the terminal refused the kitty graphics query and lists no sixel in DA1"
+                                                   : "no kitty graphics answer and no sixel in DA1"
+        if isTmux(environment) {
+            words += "; inside tmux, pictures need tmux 3.4 or later built with sixel, or `set -g allow-passthrough on` for kitty"
+        } else if !(environment["XTERM_VERSION"] ?? "").isEmpty {
+            words += "; xterm draws real pictures when started as `xterm -ti vt340`"
+        }
+        return words
     }
 }
 
 /// Asks the terminal what it can do, before ncurses starts.
 public enum TerminalProbe {
     /// Sends the queries in one batch ending with DA1 and reads until the DA1 reply or the timeout.
-    public static func run(input: Int32 = 0, output: Int32 = 1, timeoutMilliseconds: Int = 1000) -> TerminalReplies {
+    public static func run(input: Int32 = 0, output: Int32 = 1, timeoutMilliseconds: Int = 1000,
+                           environment: [String: String]) -> TerminalReplies {
         TTY.withRawInput(input) {
             var replies = TerminalReplies()
-            guard (try? TTY.writeAll(TerminalReplies.query, to: output)) != nil else { return replies }
+            guard (try? TTY.writeAll(TerminalReplies.query(environment: environment), to: output)) != nil else { return replies }
             let deadline = TTY.now() + timeoutMilliseconds
             var pending: [UInt8] = []
             while replies.deviceAttributes == nil {

@@ -122,6 +122,12 @@ public final class Curses {
         clearok(pg_stdscr(), true)
     }
 
+    /// Blanks ncurses' picture of the screen without a clear: it then writes only what differs
+    /// from what it last wrote (kitty mode, where a clear would free the terminal's pictures).
+    public func eraseAll() {
+        werase(pg_stdscr())
+    }
+
     /// Sends ncurses' changes to the terminal.
     public func refresh() {
         wnoutrefresh(pg_stdscr())

@@ -14,6 +14,9 @@ public struct TerminalReplies: Equatable, Sendable {
     public var graphicsSize: (width: Int, height: Int)? { graphicsValue.map { ($0[0], $0[1]) } }
     /// DECRPM answers: mode number to 1 (set) or 2 (reset).
     public var privateModes: [Int: Int] = [:]
+    /// The kitty graphics protocol's answer to the start-up query: true for OK, false for an
+    /// error (the terminal knows the protocol but cannot take pictures so), nil for no answer.
+    public var kittyGraphics: Bool?
     public var other: [UInt8] = []
 
     var cellSizeValue: [Int]?
@@ -23,8 +26,17 @@ public struct TerminalReplies: Equatable, Sendable {
     public init() {}
 
     public var supportsSixel: Bool { deviceAttributes?.contains(4) ?? false }
+    public var supportsKitty: Bool { kittyGraphics == true }
 
-    /// The queries, in one batch ending with DA1.
+    /// The queries, in one batch ending with DA1. Terminals answer in order, so DA1's answer
+    /// ends the wait; one that does not know a query ignores it (xterm and VTE drop an APC, the
+    /// kitty query, whole). Not the kitty query inside tmux or GNU screen: they take an APC as
+    /// a title for the pane, and would not pass the answer through anyway.
+    public static func query(environment: [String: String]) -> [UInt8] {
+        Capabilities.isMultiplexer(environment) ? query : Kitty.query + query
+    }
+
+    /// The queries every terminal is asked.
     public static let query: [UInt8] = Array((
         "\u{1B}[?1;1;0S" +      // XTSMGRAPHICS: read the number of colour registers
         "\u{1B}[?2;1;0S" +      // XTSMGRAPHICS: read the sixel geometry
@@ -35,13 +47,27 @@ public struct TerminalReplies: Equatable, Sendable {
         "\u{1B}[c"              // DA1
     ).utf8)
 
-    /// Parses everything in `bytes`. A CSI sequence cut off at the end is left in `incomplete`.
+    /// The longest APC answer taken: the kitty answer is a few dozen bytes. A longer one is not ours.
+    static let maxAPC = 512
+
+    /// Parses everything in `bytes`. A CSI or APC sequence cut off at the end is left in `incomplete`.
     public static func parse(_ bytes: [UInt8]) -> (replies: TerminalReplies, incomplete: [UInt8]) {
         var replies = TerminalReplies()
         var i = 0
         while i < bytes.count {
             guard bytes[i] == 0x1B else { replies.other.append(bytes[i]); i += 1; continue }
             guard i + 1 < bytes.count else { return (replies, Array(bytes[i...])) }
+            if bytes[i + 1] == UInt8(ascii: "_") {
+                // APC ... ST (ESC \): the kitty graphics protocol's answer.
+                var j = i + 2
+                while j + 1 < bytes.count, !(bytes[j] == 0x1B && bytes[j + 1] == UInt8(ascii: "\\")), j - i < maxAPC { j += 1 }
+                // An APC is never a key: one that is not ours, or too long to be, is dropped.
+                if j - i >= maxAPC { i = j; continue }
+                guard j + 1 < bytes.count else { return (replies, Array(bytes[i...])) }
+                _ = replies.absorbAPC(Array(bytes[(i + 2)..<j]))
+                i = j + 2
+                continue
+            }
             guard bytes[i + 1] == UInt8(ascii: "[") else { replies.other.append(bytes[i]); i += 1; continue }
             var j = i + 2
             while j < bytes.count, (0x20...0x3F).contains(bytes[j]) { j += 1 }
@@ -83,6 +109,16 @@ public struct TerminalReplies: Equatable, Sendable {
         }
     }
 
+    /// Takes an APC body; false if it is not the answer to our kitty query (`G`, our id, then
+    /// `;OK` or `;` and an error).
+    mutating func absorbAPC(_ body: [UInt8]) -> Bool {
+        guard body.first == UInt8(ascii: "G"), let semicolon = body.firstIndex(of: UInt8(ascii: ";")) else { return false }
+        let keys = String(decoding: body[1..<semicolon], as: UTF8.self).split(separator: ",")
+        guard keys.contains("i=\(Kitty.queryID)") else { return false }
+        kittyGraphics = body[(semicolon + 1)...].elementsEqual("OK".utf8)
+        return true
+    }
+
     private func numbers(_ text: String) -> [Int]? {
         let parts = text.split(separator: ";", omittingEmptySubsequences: false)
         let values = parts.map { Int($0) ?? 0 }
@@ -97,6 +133,7 @@ public struct TerminalReplies: Equatable, Sendable {
         colorRegisters = later.colorRegisters ?? colorRegisters
         graphicsValue = later.graphicsValue ?? graphicsValue
         privateModes.merge(later.privateModes) { $1 }
+        kittyGraphics = later.kittyGraphics ?? kittyGraphics
         other += later.other
     }
 }

@@ -19,6 +19,9 @@ public final class PtyTerminal: @unchecked Sendable {
 
         /// A terminal with colour but no graphics (as tmux answers).
         public static let text = Kind(answers: "\u{1B}[?62;22c")
+
+        /// kitty with 10x20 cells: OK to the graphics query, no sixel.
+        public static let kitty = Kind(answers: "\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[6;20;10t\u{1B}[?62;c")
     }
 
     public let pid: pid_t
@@ -27,14 +30,18 @@ public final class PtyTerminal: @unchecked Sendable {
 
     private struct State {
         var bytes = 0
+        var captured: [UInt8] = []
+        var capturing = false
         var lastOutput = PtyTerminal.now()
         var head: [UInt8] = []
         var answered = false
         var closed = false
     }
 
-    /// Starts `command` on a terminal of `columns` x `rows` cells of 10x20 pixels.
-    public init(_ command: [String], columns: Int, rows: Int, kind: Kind, environment: [String: String]) throws {
+    /// Starts `command` on a terminal of `columns` x `rows` cells of 10x20 pixels; with `capture`,
+    /// keeps everything it writes from the first byte (`takeCaptured()`).
+    public init(_ command: [String], columns: Int, rows: Int, kind: Kind, environment: [String: String], capture: Bool = false) throws {
+        state.withLock { $0.capturing = capture }
         // posix_openpt and friends are hidden from Swift's Glibc: the same through /dev/ptmx's ioctls
         // (TIOCSPTLCK to unlock the pair, TIOCGPTN for its number).
         let fd = open("/dev/ptmx", O_RDWR | O_NOCTTY)
@@ -61,6 +68,14 @@ public final class PtyTerminal: @unchecked Sendable {
     }
 
     deinit { close(master) }
+
+    /// Keeps what the program writes from now on, for `takeCaptured()`.
+    public func startCapture() { state.withLock { $0.capturing = true; $0.captured = [] } }
+
+    /// What the program wrote since `startCapture()` or the last call; capturing goes on.
+    public func takeCaptured() -> [UInt8] {
+        state.withLock { s in defer { s.captured = [] }; return s.captured }
+    }
 
     /// Bytes the program has written so far.
     public var bytesWritten: Int { state.withLock { $0.bytes } }
@@ -112,6 +127,7 @@ public final class PtyTerminal: @unchecked Sendable {
             let reply: Bool = state.withLock { s in
                 s.bytes += count
                 s.lastOutput = PtyTerminal.now()
+                if s.capturing { s.captured += buffer[0..<count] }
                 guard !s.answered else { return false }
                 s.head += buffer[0..<min(count, 4096)]
                 guard s.head.count >= 3, (0...(s.head.count - 3)).contains(where: { s.head[$0] == 0x1B && s.head[$0 + 1] == 0x5B && s.head[$0 + 2] == 0x63 })

@@ -1,0 +1,92 @@
+/// A picture ready for the kitty graphics protocol: its RGB pixels compressed with zlib and
+/// base64-encoded on a worker, so that the thread that owns the terminal only frames and writes
+/// them. 24-bit, no palette and no dithering.
+public struct KittyPicture: Sendable {
+    public var width: Int, height: Int
+    /// base64 of the zlib stream of the rows of RGB.
+    public var payload: [UInt8]
+    /// Tells apart two encodes of the same tile (a file changed and made again after Ctrl-R),
+    /// so that the terminal's copy is replaced rather than shown stale.
+    public var serial: UInt64
+}
+
+/// The kitty graphics protocol (https://sw.kovidgoyal.net/kitty/graphics-protocol/): the escape
+/// sequences photogrid sends, each an APC `ESC _ G keys ; payload ESC \`. Every command is
+/// quiet (`q=2`): an answer would arrive on stdin among the keys.
+public enum Kitty {
+    /// Payload bytes per chunk: the protocol's limit for a chunk sent over the terminal.
+    static let chunkSize = 4096
+
+    /// Pictures are drawn under the cells' text (z < 0), so that a badge's letters show over a
+    /// tile. Not under cells' background colours (z < -1,073,741,824), which the protocol also
+    /// offers: in kitty 0.26 the coloured cells beside such pictures (the focus frame) were drawn
+    /// a frame late or not at all. What must cover a picture (the details panel) clips it instead
+    /// (`KittyScreen.clipColumn`).
+    static let zIndex = -1
+
+    private static let serials = Locked<UInt64>(0)
+
+    /// Compresses and encodes `image` (on a worker).
+    public static func picture(_ image: RGBImage) -> KittyPicture {
+        let compressed = Zlib.compress(image.pixels) ?? []
+        let serial = serials.withLock { value -> UInt64 in value += 1; return value }
+        return KittyPicture(width: image.width, height: image.height, payload: Base64.encode(compressed), serial: serial)
+    }
+
+    /// Stores the picture in the terminal as image `id` (a=t), in chunks, without showing it.
+    static func transmit(_ picture: KittyPicture, id: UInt32) -> [UInt8] {
+        frame(picture, keys: "a=t,i=\(id)")
+    }
+
+    /// Stores and shows the picture at the cursor in one (a=T), over `columns` x `rows` cells,
+    /// the cursor left where it was: for `--print`, which keeps nothing in the terminal.
+    static func display(_ picture: KittyPicture, columns: Int, rows: Int) -> [UInt8] {
+        frame(picture, keys: "a=T,c=\(columns),r=\(rows),C=1,z=\(zIndex)")
+    }
+
+    /// Shows image `id` at the cursor over `columns` x `rows` cells, only its top-left
+    /// `sourceWidth` x `sourceHeight` pixels when given (a tile cut by the screen's edge or by the
+    /// details panel). Placement 1: placing it again moves it.
+    static func place(id: UInt32, columns: Int, rows: Int, sourceWidth: Int? = nil, sourceHeight: Int? = nil) -> [UInt8] {
+        let width = sourceWidth.map { ",x=0,w=\($0)" } ?? ""
+        let height = sourceHeight.map { ",y=0,h=\($0)" } ?? ""
+        return command("a=p,i=\(id),p=1,c=\(columns),r=\(rows)\(width)\(height),C=1,z=\(zIndex)")
+    }
+
+    /// Takes image `id` off the screen; the terminal keeps its pixels to be placed again.
+    static func hide(id: UInt32) -> [UInt8] { command("a=d,d=i,i=\(id)") }
+
+    /// Frees image `id` in the terminal.
+    static func delete(id: UInt32) -> [UInt8] { command("a=d,d=I,i=\(id)") }
+
+    /// Takes every image off the screen, keeping their pixels.
+    static let hideAll = command("a=d,d=a")
+
+    /// Frees every image: at exit, and when the terminal may have lost track of them.
+    public static let deleteAll = command("a=d,d=A")
+
+    /// The start-up query: a 1x1 picture sent as a query (`a=q`), which a terminal that speaks
+    /// the protocol answers `ESC _ G i=31 ; OK ESC \` without storing it.
+    public static let query = Array("\u{1B}_Gi=\(queryID),s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\".utf8)
+    static let queryID = 31
+
+    private static func command(_ keys: String) -> [UInt8] { Array("\u{1B}_G\(keys),q=2\u{1B}\\".utf8) }
+
+    /// The picture's transfer: the first chunk with every key, the others with `m` alone.
+    private static func frame(_ picture: KittyPicture, keys: String) -> [UInt8] {
+        let payload = picture.payload
+        var out: [UInt8] = []
+        out.reserveCapacity(payload.count + payload.count / chunkSize * 16 + 128)
+        var start = 0
+        repeat {
+            let end = min(payload.count, start + chunkSize)
+            let more = end < payload.count ? 1 : 0
+            let head = start == 0 ? "\(keys),f=24,o=z,s=\(picture.width),v=\(picture.height),q=2,m=\(more);" : "m=\(more);"
+            out += Array("\u{1B}_G".utf8) + Array(head.utf8)
+            out += payload[start..<end]
+            out += Array("\u{1B}\\".utf8)
+            start = end
+        } while start < payload.count
+        return out
+    }
+}

@@ -1,0 +1,127 @@
+/// What photogrid has put in a kitty-protocol terminal: which tiles it holds (each sent once,
+/// under an id) and where each is placed. Owned by the thread that writes to the terminal.
+///
+/// A frame calls `show` for every picture on screen, then `endFrame`: pictures already in the
+/// terminal are placed again by id (nothing sent when nothing moved), pictures that left the
+/// screen are taken off it and kept, and the least recently shown are freed once the terminal
+/// holds more than `budgetBytes` of them (kitty keeps a quota per screen and evicts silently
+/// past it, 320 MB by default: a freed picture is sent again if it comes back, an evicted one
+/// would be a blank tile).
+public final class KittyScreen {
+    struct Placement: Equatable { var row: Int, column: Int, columns: Int, rows: Int, sourceWidth: Int?, sourceHeight: Int? }
+    struct Entry {
+        var id: UInt32
+        var serial: UInt64
+        /// What the terminal holds for it: four bytes a pixel.
+        var bytes: Int
+        var lastShown: Int
+        var placement: Placement?
+    }
+
+    private var entries: [TileRequest: Entry] = [:]
+    private var shown: Set<TileRequest> = []
+    private var nextID: UInt32 = 1
+    private var frameNumber = 0
+    private var heldBytes = 0
+    public let budgetBytes: Int
+    /// Picture bytes written so far (payloads), for tests and benchmarks.
+    public private(set) var sentBytes = 0
+
+    /// Pictures stop at this cell column while something is drawn right of it (the details
+    /// panel): text cannot cover a picture, so the picture gives way.
+    public var clipColumn: Int?
+
+    public init(budgetBytes: Int = 160 << 20) { self.budgetBytes = budgetBytes }
+
+    /// The bytes that show `picture` (the tile `key`) with its top-left at the cursor, over
+    /// `columns` x `rows` cells, cut to its top `sourceHeight` pixel rows when given. Sends the
+    /// picture first when the terminal does not hold it.
+    public func show(_ key: TileRequest, _ picture: KittyPicture, row: Int, column: Int, columns: Int, rows: Int,
+                     sourceHeight: Int? = nil) -> [UInt8] {
+        var columns = columns
+        var sourceWidth: Int?
+        if let clip = clipColumn, column + columns > clip {
+            // Wholly under the panel: not shown this frame (taken off at `endFrame`).
+            guard column < clip else { return [] }
+            sourceWidth = picture.width * (clip - column) / columns
+            columns = clip - column
+        }
+        var out: [UInt8] = []
+        var entry: Entry
+        if let known = entries[key], known.serial == picture.serial {
+            entry = known
+        } else {
+            entry = Entry(id: entries[key]?.id ?? takeID(), serial: picture.serial, bytes: picture.width * picture.height * 4,
+                          lastShown: frameNumber, placement: nil)
+            heldBytes += entry.bytes - (entries[key]?.bytes ?? 0)
+            out += Kitty.transmit(picture, id: entry.id)
+            sentBytes += picture.payload.count
+        }
+        let cut = sourceHeight.flatMap { $0 < picture.height ? $0 : nil }
+        let placement = Placement(row: row, column: column, columns: columns, rows: rows, sourceWidth: sourceWidth, sourceHeight: cut)
+        if entry.placement != placement {
+            out += Kitty.place(id: entry.id, columns: columns, rows: rows, sourceWidth: sourceWidth, sourceHeight: cut)
+            entry.placement = placement
+        }
+        entry.lastShown = frameNumber
+        entries[key] = entry
+        shown.insert(key)
+        return out
+    }
+
+    /// Ends a frame: what was on screen and is not now is taken off, and past the budget the
+    /// pictures shown longest ago are freed.
+    public func endFrame() -> [UInt8] {
+        var out: [UInt8] = []
+        for (key, entry) in entries where !shown.contains(key) {
+            if key.isPreview {
+                // A preview gives way to its tile for good: freed, not kept.
+                out += Kitty.delete(id: entry.id)
+                heldBytes -= entry.bytes
+                entries[key] = nil
+            } else if entry.placement != nil {
+                out += Kitty.hide(id: entry.id)
+                entries[key]?.placement = nil
+            }
+        }
+        if heldBytes > budgetBytes {
+            let oldest = entries.filter { !shown.contains($0.key) }.sorted { $0.value.lastShown < $1.value.lastShown }
+            for (key, entry) in oldest where heldBytes > budgetBytes {
+                out += Kitty.delete(id: entry.id)
+                heldBytes -= entry.bytes
+                entries[key] = nil
+            }
+        }
+        shown = []
+        frameNumber += 1
+        return out
+    }
+
+    /// Takes every picture off the screen, keeping them in the terminal: before a frame drawn
+    /// from scratch (Ctrl-L, a column change, another view).
+    public func hideAll() -> [UInt8] {
+        for key in entries.keys { entries[key]?.placement = nil }
+        return Kitty.hideAll
+    }
+
+    /// Frees every picture and forgets them: when the terminal may have dropped them itself
+    /// (a resize or a resume, after which ncurses clears the screen, and kitty frees the
+    /// pictures of a cleared screen).
+    public func forgetAll() -> [UInt8] {
+        entries = [:]
+        shown = []
+        heldBytes = 0
+        return Kitty.deleteAll
+    }
+
+    /// Pictures the terminal holds now.
+    public var heldCount: Int { entries.count }
+
+    private func takeID() -> UInt32 {
+        // Ids from 1 up, never 0 (which asks the terminal for none); after 2^32 - 1, from 1 again,
+        // long after the pictures that had those ids were freed.
+        let id = nextID
+        nextID = nextID == .max ? 1 : nextID + 1
+        return id
+    }
+}

@@ -1,0 +1,167 @@
+import Testing
+@testable import PhotoGridCore
+
+/// The kitty graphics protocol: what is sent, when, and what the start-up probe makes of answers.
+@Suite struct KittyTests {
+    /// The APC commands in `bytes`, each as its keys (`a=t,i=3,...`) and payload.
+    static func commands(_ bytes: [UInt8]) -> [(keys: String, payload: [UInt8])] {
+        var found: [(String, [UInt8])] = []
+        var i = 0
+        while i + 2 < bytes.count {
+            guard bytes[i] == 0x1B, bytes[i + 1] == UInt8(ascii: "_"), bytes[i + 2] == UInt8(ascii: "G") else { i += 1; continue }
+            var j = i + 3
+            while j + 1 < bytes.count, !(bytes[j] == 0x1B && bytes[j + 1] == UInt8(ascii: "\\")) { j += 1 }
+            let body = Array(bytes[(i + 3)..<j])
+            let semicolon = body.firstIndex(of: UInt8(ascii: ";")) ?? body.count
+            found.append((String(decoding: body[..<semicolon], as: UTF8.self), semicolon < body.count ? Array(body[(semicolon + 1)...]) : []))
+            i = j + 2
+        }
+        return found
+    }
+
+    static func picture(width: Int = 40, height: Int = 30) -> (RGBImage, KittyPicture) {
+        let image = TestImages.gradient(width: width, height: height)
+        return (image, Kitty.picture(image))
+    }
+
+    @Test func aPictureIsItsRGBCompressedInChunksOf4KB() throws {
+        let (image, picture) = Self.picture(width: 300, height: 200)
+        let commands = Self.commands(Kitty.transmit(picture, id: 7))
+        #expect(commands.count > 1)
+        #expect(commands[0].keys.hasPrefix("a=t,i=7,") && commands[0].keys.contains("f=24,o=z,s=300,v=200") && commands[0].keys.contains("q=2"))
+        #expect(commands.dropLast().allSatisfy { $0.payload.count == Kitty.chunkSize && $0.keys.hasSuffix("m=1") })
+        #expect(commands.last!.keys.hasSuffix("m=0") && commands.last!.payload.count <= Kitty.chunkSize)
+        // Only the first chunk carries the keys.
+        #expect(commands.dropFirst().allSatisfy { $0.keys == "m=1" || $0.keys == "m=0" })
+        let compressed = try #require(Base64.decode(commands.flatMap(\.payload)))
+        let pixels = try #require(Zlib.decompress(compressed, limit: 300 * 200 * 3 + 1))
+        #expect(pixels == image.pixels)
+    }
+
+    @Test func base64RoundTripsEveryLength() throws {
+        for length in 0..<10 {
+            let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 * 77 + 5) }
+            #expect(Base64.decode(Base64.encode(bytes)) == bytes)
+        }
+        #expect(Base64.encode(Array("Man".utf8)) == Array("TWFu".utf8))
+        #expect(Base64.encode(Array("Ma".utf8)) == Array("TWE=".utf8))
+        #expect(Base64.decode(Array("TW@u".utf8)) == nil)
+    }
+
+    func request(_ photo: Int, preview: Bool = false) -> TileRequest {
+        TileRequest(photo: photo, width: 40, height: 30, fit: .fill, mode: .kitty, isPreview: preview)
+    }
+
+    @Test func eachTileIsSentOnceAndPlacedAgainOnlyWhenItMoves() {
+        let screen = KittyScreen()
+        let (_, a) = Self.picture(), (_, b) = Self.picture()
+        // First frame: both sent and placed.
+        var bytes = screen.show(request(0), a, row: 0, column: 0, columns: 4, rows: 2)
+            + screen.show(request(1), b, row: 0, column: 5, columns: 4, rows: 2) + screen.endFrame()
+        var keys = Self.commands(bytes).map(\.keys)
+        #expect(keys.filter { $0.hasPrefix("a=t") }.count == 2 && keys.filter { $0.hasPrefix("a=p") }.count == 2)
+        // Same frame again: nothing at all.
+        bytes = screen.show(request(0), a, row: 0, column: 0, columns: 4, rows: 2)
+            + screen.show(request(1), b, row: 0, column: 5, columns: 4, rows: 2) + screen.endFrame()
+        #expect(bytes.isEmpty)
+        // Scrolled: 0 moved up and 1 left the screen: 0 placed again by id, 1 taken off, nothing sent.
+        bytes = screen.show(request(0), a, row: 1, column: 0, columns: 4, rows: 2) + screen.endFrame()
+        keys = Self.commands(bytes).map(\.keys)
+        #expect(keys == ["a=p,i=1,p=1,c=4,r=2,C=1,z=\(Kitty.zIndex),q=2", "a=d,d=i,i=2,q=2"])
+        // Back: 1 placed again without being sent, 0 (off screen now) taken off.
+        bytes = screen.show(request(1), b, row: 0, column: 5, columns: 4, rows: 2) + screen.endFrame()
+        #expect(Self.commands(bytes).map(\.keys) == ["a=p,i=2,p=1,c=4,r=2,C=1,z=\(Kitty.zIndex),q=2", "a=d,d=i,i=1,q=2"])
+        #expect(screen.sentBytes == a.payload.count + b.payload.count)
+    }
+
+    @Test func aChangedTileIsSentAgainUnderItsIdAndAPreviewIsFreed() {
+        let screen = KittyScreen()
+        let (_, first) = Self.picture(), (_, second) = Self.picture()
+        _ = screen.show(request(0, preview: true), first, row: 0, column: 0, columns: 4, rows: 2) + screen.endFrame()
+        // The final tile replaces its preview: the preview's picture is freed, not just hidden.
+        var keys = Self.commands(screen.show(request(0), first, row: 0, column: 0, columns: 4, rows: 2) + screen.endFrame()).map(\.keys)
+        #expect(keys.contains { $0.hasPrefix("a=t,i=2,") } && keys.contains("a=d,d=I,i=1,q=2"))
+        // The file changed (a new encode of the same tile): sent again under the same id.
+        keys = Self.commands(screen.show(request(0), second, row: 0, column: 0, columns: 4, rows: 2) + screen.endFrame()).map(\.keys)
+        #expect(keys.contains { $0.hasPrefix("a=t,i=2,") } && keys.contains { $0.hasPrefix("a=p,i=2,") })
+        #expect(screen.heldCount == 1)
+    }
+
+    @Test func theTerminalsMemoryStaysWithinTheBudget() {
+        // Each 40x30 picture takes 4,800 bytes in the terminal: a budget of three.
+        let screen = KittyScreen(budgetBytes: 3 * 40 * 30 * 4)
+        for photo in 0..<10 {
+            _ = screen.show(request(photo), Self.picture().1, row: 0, column: 0, columns: 4, rows: 2)
+            let freed = Self.commands(screen.endFrame()).filter { $0.keys.hasPrefix("a=d,d=I") }
+            #expect(freed.count == (photo >= 3 ? 1 : 0))
+            #expect(screen.heldCount == min(photo + 1, 3))
+        }
+    }
+
+    @Test func aScreenEdgeOrThePanelCutsThePicture() {
+        let screen = KittyScreen()
+        let (_, picture) = Self.picture(width: 40, height: 40)
+        // Cut by the bottom edge: its top 20 pixel rows over 2 rows.
+        var keys = Self.commands(screen.show(request(0), picture, row: 0, column: 0, columns: 4, rows: 2, sourceHeight: 20)).map(\.keys)
+        #expect(keys.last == "a=p,i=1,p=1,c=4,r=2,y=0,h=20,C=1,z=\(Kitty.zIndex),q=2")
+        _ = screen.endFrame()
+        // The details panel from column 2: the left half only; a picture wholly under it is taken off.
+        screen.clipColumn = 2
+        keys = Self.commands(screen.show(request(0), picture, row: 0, column: 0, columns: 4, rows: 4)).map(\.keys)
+        #expect(keys == ["a=p,i=1,p=1,c=2,r=4,x=0,w=20,C=1,z=\(Kitty.zIndex),q=2"])
+        #expect(screen.show(request(1), picture, row: 0, column: 3, columns: 4, rows: 4).isEmpty)
+        #expect(Self.commands(screen.endFrame()).isEmpty)
+    }
+
+    @Test func forgettingFreesEverythingAndSendsAgain() {
+        let screen = KittyScreen()
+        let (_, picture) = Self.picture()
+        _ = screen.show(request(0), picture, row: 0, column: 0, columns: 4, rows: 2) + screen.endFrame()
+        #expect(screen.forgetAll() == Kitty.deleteAll)
+        let keys = Self.commands(screen.show(request(0), picture, row: 0, column: 0, columns: 4, rows: 2)).map(\.keys)
+        #expect(keys.first?.hasPrefix("a=t,") == true)
+        // hideAll keeps the pictures: placed again, not sent.
+        _ = screen.endFrame()
+        #expect(screen.hideAll() == Kitty.hideAll)
+        #expect(Self.commands(screen.show(request(0), picture, row: 0, column: 0, columns: 4, rows: 2)).map(\.keys).allSatisfy { $0.hasPrefix("a=p") })
+    }
+
+    @Test func theProbeReadsKittysAnswerAndDropsOtherAPCs() {
+        func parse(_ s: String) -> TerminalReplies { TerminalReplies.parse(Array(s.utf8)).replies }
+        let kitty = parse("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[6;20;10t\u{1B}[?62;c")
+        #expect(kitty.supportsKitty && kitty.deviceAttributes == [62, 0] && kitty.other.isEmpty)
+        let refused = parse("\u{1B}_Gi=31;ENOTSUPPORTED:no\u{1B}\\\u{1B}[?62;c")
+        #expect(refused.kittyGraphics == false && !refused.supportsKitty)
+        // Another id, garbage, an APC too long to be ours: none is kitty, none becomes a key.
+        let other = parse("\u{1B}_Gi=7;OK\u{1B}\\\u{1B}_Xjunk\u{1B}\\\u{1B}_G" + String(repeating: "A", count: 900) + "\u{1B}\\\u{1B}[?62;c")
+        #expect(other.kittyGraphics == nil && !other.other.contains(UInt8(ascii: "G")))
+        // An answer cut in two is completed by the next read.
+        let whole = Array("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?62;c".utf8)
+        let (first, rest) = TerminalReplies.parse(Array(whole.prefix(9)))
+        #expect(first.kittyGraphics == nil && rest.count == 9)
+        var merged = first
+        merged.merge(TerminalReplies.parse(rest + whole.dropFirst(9)).replies)
+        #expect(merged.supportsKitty)
+        #expect(TerminalReplies.query(environment: ["TERM": "xterm-kitty"]).starts(with: Kitty.query))
+        // Never inside tmux or screen, which would make the APC the pane's title.
+        for environment in [["TMUX": "/tmp/tmux-0/default,1,0"], ["TERM": "screen-256color"], ["STY": "1.pts-0"]] {
+            #expect(TerminalReplies.query(environment: environment) == TerminalReplies.query)
+        }
+    }
+
+    @Test func kittyFirstThenSixelAndTmuxGets24BitColour() {
+        func parse(_ s: String) -> TerminalReplies { TerminalReplies.parse(Array(s.utf8)).replies }
+        let both = parse("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?62;4c")
+        let caps = Capabilities.decide(replies: both, window: nil, environment: [:], choice: .auto)
+        #expect(caps.mode == .kitty && caps.exitSequence == Kitty.deleteAll)
+        #expect(Capabilities.decide(replies: both, window: nil, environment: [:], choice: .sixel).mode.isSixel)
+        #expect(Capabilities.decide(replies: parse("\u{1B}[?62;c"), window: nil, environment: [:], choice: .kitty).mode == .kitty)
+        let tmux = parse("\u{1B}[?1;2c")
+        let inside = Capabilities.decide(replies: tmux, window: nil, environment: ["TMUX": "/tmp/tmux-0/default,1,0", "TERM": "screen"], choice: .auto)
+        #expect(inside.mode == .halfBlock(.trueColor))
+        #expect(inside.modeReason.contains("allow-passthrough"))
+        #expect(Capabilities.decide(replies: tmux, window: nil, environment: ["TERM": "tmux-256color"], choice: .auto).mode == .halfBlock(.trueColor))
+        let xterm = Capabilities.decide(replies: tmux, window: nil, environment: ["XTERM_VERSION": "XTerm(379)"], choice: .auto)
+        #expect(xterm.modeReason.contains("xterm -ti vt340"))
+    }
+}
