@@ -10,6 +10,7 @@ import PhotoGridCore
 // photogrid-bench memory DIR [sixel|halfblock] [COLUMNS,..] [MB,..]  peak memory and idle CPU against the budget, in a pty like a sixel xterm and a plain one
 // photogrid-bench parse [RUNS]          remote galleries: JSON and million-photo manifests, time and memory
 // photogrid-bench formats DIR [RUNS] [TIMG] [CHAFA]  the first screen per format (PNG, WebP, HEIC, AVIF, GIF) beside timg and chafa
+// photogrid-bench kitty DIR [RUNS] [TIMG] [CHAFA]    kitty mode against half-blocks in a pty, and beside timg -pk and chafa -f kitty
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
@@ -48,10 +49,15 @@ do {
         try FormatsReport.run(source: arguments[1], photogrid: (directory.isEmpty ? "./" : directory) + "photogrid",
                               runs: arguments.count > 2 ? Int(arguments[2]) ?? 3 : 3,
                               timg: arguments.count > 3 ? arguments[3] : nil, chafa: arguments.count > 4 ? arguments[4] : nil)
+    case "kitty" where arguments.count >= 2:
+        let directory = String(CommandLine.arguments[0].reversed().drop { $0 != "/" }.reversed())
+        try KittyReport.run(source: arguments[1], photogrid: (directory.isEmpty ? "./" : directory) + "photogrid",
+                            runs: arguments.count > 2 ? Int(arguments[2]) ?? 3 : 3,
+                            timg: arguments.count > 3 ? arguments[3] : nil, chafa: arguments.count > 4 ? arguments[4] : nil)
     case "decode" where arguments.count >= 2:
         try DecodeReport.run(folder: arguments[1], size: arguments.count > 2 ? Int(arguments[2]) ?? 400 : 400)
     default:
-        print("usage: photogrid-bench run DIR [RUNS] | remote DIR [RUNS] | soak DIR [MINUTES] | memory DIR | hold DIR [MINUTES] | decode DIR [SIZE] | sixel DIR [SIZE] | parse [RUNS] | formats DIR [RUNS] [TIMG] [CHAFA]")
+        print("usage: photogrid-bench run DIR [RUNS] | remote DIR [RUNS] | soak DIR [MINUTES] | memory DIR | hold DIR [MINUTES] | decode DIR [SIZE] | sixel DIR [SIZE] | parse [RUNS] | formats DIR [RUNS] [TIMG] [CHAFA] | kitty DIR [RUNS] [TIMG] [CHAFA]")
         exit(2)
     }
 } catch {
