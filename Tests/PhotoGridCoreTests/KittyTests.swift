@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 @testable import PhotoGridCore
 
@@ -38,6 +39,29 @@ import Testing
         #expect(pixels == image.pixels)
     }
 
+    /// On the same machine a picture goes as a file the terminal reads (and deletes): its rows of
+    /// RGB as they are, the command carrying only the path.
+    @Test func aPictureAsAFileCarriesItsPathAndItsRowsAsTheyAre() throws {
+        let image = TestImages.gradient(width: 30, height: 20)
+        let picture = Kitty.picture(image, transfer: .file)
+        let commands = Self.commands(Kitty.transmit(picture, id: 5))
+        #expect(commands.count == 1 && commands[0].keys == "a=t,i=5,t=t,f=24,s=30,v=20,q=2")
+        let path = String(decoding: try #require(Base64.decode(commands[0].payload)), as: UTF8.self)
+        defer { Kitty.remove(path) }
+        #expect(path.contains("tty-graphics-protocol"))
+        #expect(try FileReader.read(RawPath(path)) == image.pixels)
+        // Quitting removes what the terminal did not read.
+        TemporaryFiles.removeLeftovers()
+        #expect(access(path, F_OK) != 0)
+        // --print keeps nothing in the terminal: the same picture goes through the pty.
+        #expect(Self.commands(Kitty.display(picture, columns: 3, rows: 1)).first?.keys.contains("o=z") == true)
+        // The probe learns whether the terminal reads files from here.
+        let replies = TerminalReplies.parse(Array("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}_Gi=32;OK\u{1B}\\\u{1B}[?62;c".utf8)).replies
+        #expect(Capabilities.decide(replies: replies, window: nil, environment: [:], choice: .auto).mode == .kitty(.file))
+        let remote = TerminalReplies.parse(Array("\u{1B}_Gi=32;EBADF:no such file\u{1B}\\\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?62;c".utf8)).replies
+        #expect(Capabilities.decide(replies: remote, window: nil, environment: [:], choice: .auto).mode == .kitty(.inline))
+    }
+
     @Test func base64RoundTripsEveryLength() throws {
         for length in 0..<10 {
             let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 * 77 + 5) }
@@ -49,7 +73,7 @@ import Testing
     }
 
     func request(_ photo: Int, preview: Bool = false) -> TileRequest {
-        TileRequest(photo: photo, width: 40, height: 30, fit: .fill, mode: .kitty, isPreview: preview)
+        TileRequest(photo: photo, width: 40, height: 30, fit: .fill, mode: .kitty(.inline), isPreview: preview)
     }
 
     @Test func eachTileIsSentOnceAndPlacedAgainOnlyWhenItMoves() {
@@ -153,9 +177,9 @@ import Testing
         func parse(_ s: String) -> TerminalReplies { TerminalReplies.parse(Array(s.utf8)).replies }
         let both = parse("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?62;4c")
         let caps = Capabilities.decide(replies: both, window: nil, environment: [:], choice: .auto)
-        #expect(caps.mode == .kitty && caps.exitSequence == Kitty.deleteAll)
+        #expect(caps.mode == .kitty(.inline) && caps.exitSequence == Kitty.deleteAll)
         #expect(Capabilities.decide(replies: both, window: nil, environment: [:], choice: .sixel).mode.isSixel)
-        #expect(Capabilities.decide(replies: parse("\u{1B}[?62;c"), window: nil, environment: [:], choice: .kitty).mode == .kitty)
+        #expect(Capabilities.decide(replies: parse("\u{1B}[?62;c"), window: nil, environment: [:], choice: .kitty).mode == .kitty(.inline))
         let tmux = parse("\u{1B}[?1;2c")
         let inside = Capabilities.decide(replies: tmux, window: nil, environment: ["TMUX": "/tmp/tmux-0/default,1,0", "TERM": "screen"], choice: .auto)
         #expect(inside.mode == .halfBlock(.trueColor))

@@ -48,7 +48,7 @@ public final class GridController {
         self.session = session
         self.modeName = modeName
         self.screen = screen
-        kitty = session.mode == .kitty ? KittyScreen() : nil
+        if case .kitty = session.mode { kitty = KittyScreen() } else { kitty = nil }
         painter = GridPainter(colors: session.halfBlockColors, kitty: kitty)
         viewPainter = ViewPainter(colors: session.halfBlockColors, kitty: kitty)
         chosenColumns = columns ?? GridLayout.startColumns(photos: session.photos.count, screen: screen)

@@ -2,8 +2,9 @@
 public enum RenderMode: Hashable, Sendable, CustomStringConvertible {
     /// Real pixels with an adaptive palette of this many colour registers.
     case sixel(colors: Int)
-    /// Real pixels in 24 bits through the kitty graphics protocol, each tile sent once.
-    case kitty
+    /// Real pixels in 24 bits through the kitty graphics protocol, each tile sent once: through
+    /// the pty, or as files the terminal reads when it runs on this machine.
+    case kitty(Kitty.Transfer)
     case halfBlock(HalfBlock.Colors)
 
     public var isSixel: Bool { if case .sixel = self { return true } else { return false } }

@@ -1,10 +1,14 @@
+import Glibc
+
 /// A picture ready for the kitty graphics protocol: its RGB pixels compressed with zlib and
 /// base64-encoded on a worker, so that the thread that owns the terminal only frames and writes
 /// them. 24-bit, no palette and no dithering.
 public struct KittyPicture: Sendable {
     public var width: Int, height: Int
-    /// base64 of the zlib stream of the rows of RGB.
+    /// base64 of the zlib stream of the rows of RGB; the rows of RGB themselves when `isFile`.
     public var payload: [UInt8]
+    /// Sent as a file the terminal reads (`t=t`), not through the pty.
+    public var isFile = false
     /// Tells apart two encodes of the same tile (a file changed and made again after Ctrl-R),
     /// so that the terminal's copy is replaced rather than shown stale.
     public var serial: UInt64
@@ -14,6 +18,12 @@ public struct KittyPicture: Sendable {
 /// sequences photogrid sends, each an APC `ESC _ G keys ; payload ESC \`. Every command is
 /// quiet (`q=2`): an answer would arrive on stdin among the keys.
 public enum Kitty {
+    /// How pictures reach the terminal: through the pty (zlib, base64, in chunks), or, when the
+    /// terminal runs on this machine, as a file in /dev/shm that it reads and deletes (`t=t`):
+    /// a tile is then written to memory once instead of compressed, encoded and pushed through
+    /// the pty (docs/benchmarks.md has both).
+    public enum Transfer: Hashable, Sendable { case inline, file }
+
     /// Payload bytes per chunk: the protocol's limit for a chunk sent over the terminal.
     static let chunkSize = 4096
 
@@ -26,22 +36,52 @@ public enum Kitty {
 
     private static let serials = Locked<UInt64>(0)
 
-    /// Compresses and encodes `image` (on a worker).
-    public static func picture(_ image: RGBImage) -> KittyPicture {
-        let compressed = Zlib.compress(image.pixels) ?? []
+    /// Compresses and encodes `image` (on a worker); as files, keeps its rows as they are.
+    public static func picture(_ image: RGBImage, transfer: Transfer = .inline) -> KittyPicture {
         let serial = serials.withLock { value -> UInt64 in value += 1; return value }
+        if transfer == .file {
+            return KittyPicture(width: image.width, height: image.height, payload: image.pixels, isFile: true, serial: serial)
+        }
+        let compressed = Zlib.compress(image.pixels) ?? []
         return KittyPicture(width: image.width, height: image.height, payload: Base64.encode(compressed), serial: serial)
     }
 
-    /// Stores the picture in the terminal as image `id` (a=t), in chunks, without showing it.
+    /// Stores the picture in the terminal as image `id` (a=t), without showing it: in chunks, or
+    /// as a file (through the pty after all if the file cannot be written).
     static func transmit(_ picture: KittyPicture, id: UInt32) -> [UInt8] {
-        frame(picture, keys: "a=t,i=\(id)")
+        guard picture.isFile else { return frame(picture, keys: "a=t,i=\(id)") }
+        if let path = TemporaryFiles.write(picture.payload) {
+            return command("a=t,i=\(id),t=t,f=24,s=\(picture.width),v=\(picture.height)", payload: Base64.encode(Array(path.utf8)))
+        }
+        return frame(inlined(picture), keys: "a=t,i=\(id)")
     }
+
+    /// A file picture made fit for the pty.
+    static func inlined(_ picture: KittyPicture) -> KittyPicture {
+        guard picture.isFile else { return picture }
+        var inline = picture
+        inline.payload = Base64.encode(Zlib.compress(picture.payload) ?? [])
+        inline.isFile = false
+        return inline
+    }
+
+    /// The probe's question whether the terminal reads files from here: the picture of one
+    /// pixel in `path`, asked about (a=q) as a temporary file.
+    static func fileQuery(path: String) -> [UInt8] {
+        Array("\u{1B}_Gi=\(fileQueryID),s=1,v=1,a=q,t=t,f=24;".utf8) + Base64.encode(Array(path.utf8)) + Array("\u{1B}\\".utf8)
+    }
+    static let fileQueryID = 32
+
+    /// The probe's file: one black pixel. nil when it cannot be written.
+    static func writeProbeFile() -> String? { TemporaryFiles.write([0, 0, 0]) }
+
+    /// Removes a file of ours the terminal did not read.
+    static func remove(_ path: String) { _ = unlink(path) }
 
     /// Stores and shows the picture at the cursor in one (a=T), over `columns` x `rows` cells,
     /// the cursor left where it was: for `--print`, which keeps nothing in the terminal.
     static func display(_ picture: KittyPicture, columns: Int, rows: Int) -> [UInt8] {
-        frame(picture, keys: "a=T,c=\(columns),r=\(rows),C=1,z=\(zIndex)")
+        frame(inlined(picture), keys: "a=T,c=\(columns),r=\(rows),C=1,z=\(zIndex)")
     }
 
     /// Shows image `id` at the cursor over `columns` x `rows` cells, only its top-left
@@ -70,7 +110,9 @@ public enum Kitty {
     public static let query = Array("\u{1B}_Gi=\(queryID),s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\".utf8)
     static let queryID = 31
 
-    private static func command(_ keys: String) -> [UInt8] { Array("\u{1B}_G\(keys),q=2\u{1B}\\".utf8) }
+    private static func command(_ keys: String, payload: [UInt8] = []) -> [UInt8] {
+        Array("\u{1B}_G\(keys),q=2".utf8) + (payload.isEmpty ? [] : [UInt8(ascii: ";")] + payload) + Array("\u{1B}\\".utf8)
+    }
 
     /// The picture's transfer: the first chunk with every key, the others with `m` alone.
     private static func frame(_ picture: KittyPicture, keys: String) -> [UInt8] {
@@ -88,5 +130,42 @@ public enum Kitty {
             start = end
         } while start < payload.count
         return out
+    }
+}
+
+/// Pictures handed to a kitty terminal on this machine as files. kitty deletes a file sent with
+/// `t=t` after reading it when its name contains "tty-graphics-protocol"; what it has not read
+/// when photogrid quits is removed (`removeLeftovers`). In /dev/shm (memory) where there is one.
+enum TemporaryFiles {
+    private static let counter = Locked(0)
+
+    static var directory: String {
+        access("/dev/shm", W_OK) == 0 ? "/dev/shm" : (getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp")
+    }
+
+    static var prefix: String { "photogrid-tty-graphics-protocol-\(getpid())-" }
+
+    /// Writes `bytes` to a new file of ours (mode 600, never an existing file); its path, or nil.
+    static func write(_ bytes: [UInt8]) -> String? {
+        let n = counter.withLock { value -> Int in value += 1; return value }
+        let path = directory + "/" + prefix + "\(n)"
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        guard (try? TTY.writeAll(bytes, to: fd)) != nil else { _ = unlink(path); return nil }
+        return path
+    }
+
+    /// Removes the files of this process that the terminal has not read.
+    static func removeLeftovers() {
+        let dir = directory, prefix = prefix
+        guard let handle = opendir(dir) else { return }
+        defer { closedir(handle) }
+        var names: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name.hasPrefix(prefix) { names.append(name) }
+        }
+        for name in names { _ = unlink(dir + "/" + name) }
     }
 }

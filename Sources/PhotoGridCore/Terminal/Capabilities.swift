@@ -40,7 +40,9 @@ public struct Capabilities: Sendable, Equatable {
         } else if let area = replies.graphicsSize, let w = window, area.width >= w.columns, area.height >= w.rows {
             (width, height, source) = (area.width / w.columns, area.height / w.rows, "XTSMGRAPHICS")
         }
-        var caps = Capabilities(mode: kitty ? .kitty : sixel ? .sixel(colors: registers) : .halfBlock(colors),
+        // Pictures as files where the terminal read the probe's file: it runs on this machine.
+        let transfer: Kitty.Transfer = replies.kittyFiles == true ? .file : .inline
+        var caps = Capabilities(mode: kitty ? .kitty(transfer) : sixel ? .sixel(colors: registers) : .halfBlock(colors),
                                 cellWidth: width, cellHeight: height, cellSizeSource: source)
         caps.modeReason = reason(choice: choice, replies: replies, environment: environment)
         // Nothing of ours stays in the terminal's memory after photogrid.
@@ -100,9 +102,14 @@ public enum TerminalProbe {
     /// Sends the queries in one batch ending with DA1 and reads until the DA1 reply or the timeout.
     public static func run(input: Int32 = 0, output: Int32 = 1, timeoutMilliseconds: Int = 1000,
                            environment: [String: String]) -> TerminalReplies {
-        TTY.withRawInput(input) {
+        // Whether a kitty terminal reads files from here: a picture of one pixel in a file it is
+        // asked about (it deletes the file when it reads it; it is removed here otherwise).
+        let file = Capabilities.isMultiplexer(environment) ? nil : Kitty.writeProbeFile()
+        defer { if let file { Kitty.remove(file) } }
+        let query = (file.map { Kitty.fileQuery(path: $0) } ?? []) + TerminalReplies.query(environment: environment)
+        return TTY.withRawInput(input) {
             var replies = TerminalReplies()
-            guard (try? TTY.writeAll(TerminalReplies.query(environment: environment), to: output)) != nil else { return replies }
+            guard (try? TTY.writeAll(query, to: output)) != nil else { return replies }
             let deadline = TTY.now() + timeoutMilliseconds
             var pending: [UInt8] = []
             while replies.deviceAttributes == nil {

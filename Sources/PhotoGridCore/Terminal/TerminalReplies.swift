@@ -17,6 +17,9 @@ public struct TerminalReplies: Equatable, Sendable {
     /// The kitty graphics protocol's answer to the start-up query: true for OK, false for an
     /// error (the terminal knows the protocol but cannot take pictures so), nil for no answer.
     public var kittyGraphics: Bool?
+    /// Its answer to the same asked through a file: true when it read the file (it runs on this
+    /// machine and pictures can go as files), false when it could not, nil for no answer.
+    public var kittyFiles: Bool?
     public var other: [UInt8] = []
 
     var cellSizeValue: [Int]?
@@ -114,9 +117,10 @@ public struct TerminalReplies: Equatable, Sendable {
     mutating func absorbAPC(_ body: [UInt8]) -> Bool {
         guard body.first == UInt8(ascii: "G"), let semicolon = body.firstIndex(of: UInt8(ascii: ";")) else { return false }
         let keys = String(decoding: body[1..<semicolon], as: UTF8.self).split(separator: ",")
-        guard keys.contains("i=\(Kitty.queryID)") else { return false }
-        kittyGraphics = body[(semicolon + 1)...].elementsEqual("OK".utf8)
-        return true
+        let ok = body[(semicolon + 1)...].elementsEqual("OK".utf8)
+        if keys.contains("i=\(Kitty.queryID)") { kittyGraphics = ok; return true }
+        if keys.contains("i=\(Kitty.fileQueryID)") { kittyFiles = ok; return true }
+        return false
     }
 
     private func numbers(_ text: String) -> [Int]? {
@@ -134,6 +138,7 @@ public struct TerminalReplies: Equatable, Sendable {
         graphicsValue = later.graphicsValue ?? graphicsValue
         privateModes.merge(later.privateModes) { $1 }
         kittyGraphics = later.kittyGraphics ?? kittyGraphics
+        kittyFiles = later.kittyFiles ?? kittyFiles
         other += later.other
     }
 }

@@ -22,6 +22,10 @@ public final class PtyTerminal: @unchecked Sendable {
 
         /// kitty with 10x20 cells: OK to the graphics query, no sixel.
         public static let kitty = Kind(answers: "\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[6;20;10t\u{1B}[?62;c")
+
+        /// The same saying it read the probe's file, as a kitty on the same machine does: pictures
+        /// then go as files (which nothing here reads; photogrid removes them when it quits).
+        public static let kittyFiles = Kind(answers: "\u{1B}_Gi=32;OK\u{1B}\\\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[6;20;10t\u{1B}[?62;c")
     }
 
     public let pid: pid_t
