@@ -129,11 +129,14 @@ import Testing
         var keys = Self.commands(screen.show(request(0), picture, row: 0, column: 0, columns: 4, rows: 2, sourceHeight: 20)).map(\.keys)
         #expect(keys.last == "a=p,i=1,p=1,c=4,r=2,y=0,h=20,C=1,z=\(Kitty.zIndex),q=2")
         _ = screen.endFrame()
-        // The details panel from column 2: the left half only; a picture wholly under it is taken off.
-        screen.clipColumn = 2
+        // The details panel from column 2 over the top 3 rows: the left half only; a picture wholly
+        // under it is taken off; one below it is whole.
+        screen.clip = (column: 2, rows: 3)
         keys = Self.commands(screen.show(request(0), picture, row: 0, column: 0, columns: 4, rows: 4)).map(\.keys)
         #expect(keys == ["a=p,i=1,p=1,c=2,r=4,x=0,w=20,C=1,z=\(Kitty.zIndex),q=2"])
         #expect(screen.show(request(1), picture, row: 0, column: 3, columns: 4, rows: 4).isEmpty)
+        keys = Self.commands(screen.show(request(2), picture, row: 3, column: 3, columns: 4, rows: 4)).map(\.keys)
+        #expect(keys.last == "a=p,i=2,p=1,c=4,r=4,C=1,z=\(Kitty.zIndex),q=2")
         #expect(Self.commands(screen.endFrame()).isEmpty)
     }
 

@@ -69,7 +69,11 @@ public final class GridController {
         }
         var frame: Frame
         budgetNotice.update(shortfalls: session.pipeline.budgetShortfalls, now: TTY.now())
-        kitty?.clipColumn = showDetails ? screen.columns - DetailsPanel.width(forScreenColumns: screen.columns) : nil
+        if let kitty {
+            let width = DetailsPanel.width(forScreenColumns: screen.columns)
+            let rows = showDetails ? detailsPanel().lines(width: width, maxRows: layout.viewportRows, colors: session.halfBlockColors).count : 0
+            kitty.clip = rows > 0 ? (screen.columns - width, rows) : nil
+        }
         if zoom != nil {
             frame = zoomFrame(clear: clear)
         } else {

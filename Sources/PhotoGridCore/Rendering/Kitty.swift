@@ -27,12 +27,12 @@ public enum Kitty {
     /// Payload bytes per chunk: the protocol's limit for a chunk sent over the terminal.
     static let chunkSize = 4096
 
-    /// Pictures are drawn under the cells' text (z < 0), so that a badge's letters show over a
-    /// tile. Not under cells' background colours (z < -1,073,741,824), which the protocol also
-    /// offers: in kitty 0.26 the coloured cells beside such pictures (the focus frame) were drawn
-    /// a frame late or not at all. What must cover a picture (the details panel) clips it instead
-    /// (`KittyScreen.clipColumn`).
-    static let zIndex = -1
+    /// Pictures are drawn over the cells (z 0). The protocol can put them under the text (z < 0)
+    /// or under coloured cells too, but kitty 0.26 then drew no cell's background colour at all,
+    /// the focus frame's included (a 40x40 picture at z -1 and two amber bars: the bars vanished;
+    /// at z 0 they show). What must show over a picture gives way instead: the details panel
+    /// clips the pictures (`KittyScreen.clip`); a tile's badges are hidden under it.
+    static let zIndex = 0
 
     private static let serials = Locked<UInt64>(0)
 

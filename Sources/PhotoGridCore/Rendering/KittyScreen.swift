@@ -27,9 +27,9 @@ public final class KittyScreen {
     /// Picture bytes written so far (payloads), for tests and benchmarks.
     public private(set) var sentBytes = 0
 
-    /// Pictures stop at this cell column while something is drawn right of it (the details
-    /// panel): text cannot cover a picture, so the picture gives way.
-    public var clipColumn: Int?
+    /// Pictures that reach into the top `rows` rows stop at cell column `column` while something
+    /// is drawn there (the details panel): text cannot cover a picture, so the picture gives way.
+    public var clip: (column: Int, rows: Int)?
 
     public init(budgetBytes: Int = 160 << 20) { self.budgetBytes = budgetBytes }
 
@@ -40,11 +40,11 @@ public final class KittyScreen {
                      sourceHeight: Int? = nil) -> [UInt8] {
         var columns = columns
         var sourceWidth: Int?
-        if let clip = clipColumn, column + columns > clip {
+        if let clip, column + columns > clip.column, row < clip.rows {
             // Wholly under the panel: not shown this frame (taken off at `endFrame`).
-            guard column < clip else { return [] }
-            sourceWidth = picture.width * (clip - column) / columns
-            columns = clip - column
+            guard column < clip.column else { return [] }
+            sourceWidth = picture.width * (clip.column - column) / columns
+            columns = clip.column - column
         }
         var out: [UInt8] = []
         var entry: Entry
