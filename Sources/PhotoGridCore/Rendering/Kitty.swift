@@ -136,7 +136,7 @@ public enum Kitty {
 /// Pictures handed to a kitty terminal on this machine as files. kitty deletes a file sent with
 /// `t=t` after reading it when its name contains "tty-graphics-protocol"; what it has not read
 /// when photogrid quits is removed (`removeLeftovers`). In /dev/shm (memory) where there is one.
-enum TemporaryFiles {
+public enum TemporaryFiles {
     private static let counter = Locked(0)
 
     static var directory: String {
@@ -157,7 +157,7 @@ enum TemporaryFiles {
     }
 
     /// Removes the files of this process that the terminal has not read.
-    static func removeLeftovers() {
+    public static func removeLeftovers() {
         let dir = directory, prefix = prefix
         guard let handle = opendir(dir) else { return }
         defer { closedir(handle) }
