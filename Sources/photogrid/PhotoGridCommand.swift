@@ -35,7 +35,7 @@ struct PhotoGridCommand: ParsableCommand {
     @Option(help: "Columns, 1-6 (default: the fewest at which every photo fits on one screen, else 4).")
     var columns: Int?
 
-    @Option(help: "auto, kitty, sixel or halfblock.")
+    @Option(help: "auto, kitty, iterm, sixel or halfblock.")
     var mode: ModeChoice = .auto
 
     @Flag(help: "Show whole photos, letterboxed, instead of square crops.")

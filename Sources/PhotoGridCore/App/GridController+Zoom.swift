@@ -4,7 +4,7 @@ extension GridController {
     /// The view's size in the mode's pixels, and a cell in those pixels.
     var zoomArea: (area: (width: Int, height: Int), cell: (width: Int, height: Int)) {
         switch session.mode {
-        case .sixel, .kitty:
+        case .sixel, .kitty, .iterm:
             return ((screen.columns * screen.cellWidth, layout.viewportRows * screen.cellHeight), (screen.cellWidth, screen.cellHeight))
         case .halfBlock:
             return ((screen.columns, layout.viewportRows * 2), (1, 2))

@@ -37,7 +37,7 @@ public final class GridSession {
     public var halfBlockColors: HalfBlock.Colors {
         switch mode {
         case .halfBlock(let colors): return colors
-        case .kitty: return .trueColor          // every terminal that speaks the protocol has 24-bit colour
+        case .kitty, .iterm: return .trueColor          // every terminal that speaks them has 24-bit colour
         case .sixel: return .palette256
         }
     }
@@ -50,6 +50,9 @@ public final class GridSession {
                                       fit: fit, mode: mode, keptRows: visibleRows * screen.cellHeight)
             request.sixelCut = screen.sixelCut
             return request
+        case .iterm:
+            return TileRequest(photo: index, width: frame.width * screen.cellWidth, height: frame.height * screen.cellHeight,
+                               fit: fit, mode: mode, keptRows: visibleRows * screen.cellHeight)
         case .kitty:
             // The whole tile even where the screen's edge cuts it: the terminal shows its top
             // part (a source rectangle), and the same picture serves when it scrolls fully in.

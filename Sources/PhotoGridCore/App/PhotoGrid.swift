@@ -62,6 +62,7 @@ public enum PhotoGrid {
             "DA1: \(replies.deviceAttributes.map { $0.map(String.init).joined(separator: ";") } ?? "no answer") (in \(elapsed) ms)",
             "kitty graphics: " + (replies.kittyGraphics.map { $0 ? "yes" : "refused" } ?? "no answer")
                 + (replies.kittyGraphics == true ? ", pictures as files: " + (replies.kittyFiles.map { $0 ? "yes (same machine)" : "no" } ?? "no answer") : ""),
+            "XTVERSION: " + (replies.terminalName ?? "no answer") + ", TERM_PROGRAM=" + (env["TERM_PROGRAM"] ?? ""),
             "sixel: \(replies.supportsSixel ? "yes" : "no"), colour registers: \(replies.colorRegisters.map(String.init) ?? "not said")",
             "window: " + (window.map { "\($0.columns)x\($0.rows) cells, \($0.pixelWidth)x\($0.pixelHeight) pixels" } ?? "unknown"),
             "CSI 16 t: " + (replies.cellSize.map { "\($0.width)x\($0.height)" } ?? "no answer")

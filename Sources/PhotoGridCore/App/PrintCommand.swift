@@ -84,6 +84,7 @@ struct PrintCommand {
         case .sixel(let bytes): return bytes + Array("\n".utf8)
         case .sixelBands(let bands): return bands.flatMap(\.bytes) + Array("\n".utf8)
         case .cells(let lines): return lines.flatMap { $0 + [UInt8(ascii: "\n")] }
+        case .iterm(let bytes): return bytes + Array("\n".utf8)
         case .kitty(let picture):
             // Room made below the cursor, the picture drawn from its top, the cursor left below it.
             let rows = (image.height + screen.cellHeight - 1) / max(1, screen.cellHeight)

@@ -41,6 +41,8 @@ public struct TileEncoder: TileEncoding {
             }
             // libsixel fails only on an empty image or no memory; an empty tile draws nothing.
             return .sixel((try? Sixel.encode(image, colors: colors, diffusion: diffusion)) ?? [])
+        case .iterm:
+            return .iterm(ITerm.picture(image))
         case .kitty(let transfer):
             return .kitty(Kitty.picture(image, transfer: transfer))
         case .halfBlock(let colors):

@@ -5,6 +5,8 @@ public enum RenderMode: Hashable, Sendable, CustomStringConvertible {
     /// Real pixels in 24 bits through the kitty graphics protocol, each tile sent once: through
     /// the pty, or as files the terminal reads when it runs on this machine.
     case kitty(Kitty.Transfer)
+    /// Real pixels as JPEG in iTerm2's inline images (OSC 1337), drawn and overwritten like sixel.
+    case iterm
     case halfBlock(HalfBlock.Colors)
 
     public var isSixel: Bool { if case .sixel = self { return true } else { return false } }
@@ -15,6 +17,7 @@ public enum RenderMode: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .sixel: return "sixel"
         case .kitty: return "kitty"
+        case .iterm: return "iTerm2 images"
         case .halfBlock(.trueColor): return "half-block 24-bit"
         case .halfBlock(.palette256): return "half-block 256"
         }

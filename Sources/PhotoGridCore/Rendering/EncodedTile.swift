@@ -10,6 +10,8 @@ public enum EncodedTile: Sendable {
     case cells([[UInt8]])
     /// A picture for the kitty graphics protocol, placed by id (`KittyScreen`).
     case kitty(KittyPicture)
+    /// One iTerm2 inline image (OSC 1337), drawn from the cursor.
+    case iterm([UInt8])
 
     public var byteCount: Int {
         switch self {
@@ -17,13 +19,15 @@ public enum EncodedTile: Sendable {
         case .sixelBands(let bands): return bands.reduce(0) { $0 + $1.bytes.count }
         case .cells(let lines): return lines.reduce(0) { $0 + $1.count }
         case .kitty(let picture): return picture.payload.count
+        case .iterm(let bytes): return bytes.count
         }
     }
 
-    /// What to write, and where, in cell rows from the picture's top.
+    /// What to write, and where, in cell rows from the picture's top, for the pictures drawn from
+    /// the cursor and overwritten by text (sixel, iTerm2 images).
     public var sixelParts: [SixelBand]? {
         switch self {
-        case .sixel(let bytes): return [SixelBand(row: 0, column: 0, bytes: bytes)]
+        case .sixel(let bytes), .iterm(let bytes): return [SixelBand(row: 0, column: 0, bytes: bytes)]
         case .sixelBands(let bands): return bands
         case .cells, .kitty: return nil
         }

@@ -1,6 +1,6 @@
 /// `--mode`: how the user asked tiles to be drawn.
 public enum ModeChoice: String, CaseIterable, Sendable {
-    case auto, kitty, sixel, halfblock
+    case auto, kitty, iterm, sixel, halfblock
 }
 
 /// What photogrid will do with this terminal: render mode, cell size in pixels, and the private
@@ -28,13 +28,16 @@ public struct Capabilities: Sendable, Equatable {
         let colors: HalfBlock.Colors = colorDepth(environment)
         // The kitty graphics protocol first: 24-bit pictures sent once each. Then sixel.
         let kitty = choice == .kitty || (choice == .auto && replies.supportsKitty)
-        let sixel = !kitty && (choice == .sixel || (choice == .auto && replies.supportsSixel))
+        let iterm = !kitty && (choice == .iterm || (choice == .auto && drawsITermImages(replies: replies, environment: environment)))
+        let sixel = !kitty && !iterm && (choice == .sixel || (choice == .auto && replies.supportsSixel))
         let registers = max(2, min(256, replies.colorRegisters ?? 256))
         var (width, height, source) = (defaultCell.width, defaultCell.height, "default 10x20")
         if let w = window, w.pixelWidth > 0, w.pixelHeight > 0, w.pixelWidth >= w.columns, w.pixelHeight >= w.rows {
             (width, height, source) = (w.pixelWidth / w.columns, w.pixelHeight / w.rows, "TIOCGWINSZ")
         } else if let cell = replies.cellSize, cell.width > 0, cell.height > 0 {
             (width, height, source) = (cell.width, cell.height, "CSI 16 t")
+        } else if let cell = replies.iTermCellSize {
+            (width, height, source) = (cell.width, cell.height, "iTerm2 ReportCellSize")
         } else if let area = replies.textAreaSize, let w = window, area.width >= w.columns, area.height >= w.rows {
             (width, height, source) = (area.width / w.columns, area.height / w.rows, "CSI 14 t")
         } else if let area = replies.graphicsSize, let w = window, area.width >= w.columns, area.height >= w.rows {
@@ -42,7 +45,7 @@ public struct Capabilities: Sendable, Equatable {
         }
         // Pictures as files where the terminal read the probe's file: it runs on this machine.
         let transfer: Kitty.Transfer = replies.kittyFiles == true ? .file : .inline
-        var caps = Capabilities(mode: kitty ? .kitty(transfer) : sixel ? .sixel(colors: registers) : .halfBlock(colors),
+        var caps = Capabilities(mode: kitty ? .kitty(transfer) : iterm ? .iterm : sixel ? .sixel(colors: registers) : .halfBlock(colors),
                                 cellWidth: width, cellHeight: height, cellSizeSource: source)
         caps.modeReason = reason(choice: choice, replies: replies, environment: environment)
         // Nothing of ours stays in the terminal's memory after photogrid.
@@ -71,6 +74,14 @@ public struct Capabilities: Sendable, Equatable {
         return isTmux(environment) ? .trueColor : .palette256
     }
 
+    /// iTerm2, WezTerm, mintty by TERM_PROGRAM or XTVERSION; VS Code's terminal only when it
+    /// lists sixel in DA1 as well (it draws pictures only with its images setting on).
+    static func drawsITermImages(replies: TerminalReplies, environment: [String: String]) -> Bool {
+        let program = environment["TERM_PROGRAM"]
+        if program == "vscode" { return replies.supportsSixel }
+        return !isMultiplexer(environment) && ITerm.isKnown(termProgram: program, version: replies.terminalName)
+    }
+
     static func isTmux(_ environment: [String: String]) -> Bool {
         !(environment["TMUX"] ?? "").isEmpty || (environment["TERM"] ?? "").hasPrefix("tmux")
     }
@@ -85,12 +96,17 @@ public struct Capabilities: Sendable, Equatable {
     static func reason(choice: ModeChoice, replies: TerminalReplies, environment: [String: String]) -> String {
         if choice != .auto { return "--mode \(choice.rawValue)" }
         if replies.supportsKitty { return "the terminal answered the kitty graphics query" }
+        if drawsITermImages(replies: replies, environment: environment) {
+            return "the terminal is \(replies.terminalName ?? environment["TERM_PROGRAM"] ?? "one"), which draws iTerm2 inline images"
+        }
         if replies.supportsSixel { return "the terminal's DA1 lists sixel (4)" }
         var words = replies.kittyGraphics == false ? "the terminal refused the kitty graphics query and lists no sixel in DA1"
                                                    : "no kitty graphics answer and no sixel in DA1"
         if isTmux(environment) {
             words += "; inside tmux, pictures need tmux 3.4 or later built with sixel, or `set -g allow-passthrough on` for kitty"
-        } else if !(environment["XTERM_VERSION"] ?? "").isEmpty {
+        } else if isMultiplexer(environment) {
+            words += "; GNU screen passes no pictures: half-blocks, 24-bit only where screen 5 has `truecolor on`"
+        } else if !(environment["XTERM_VERSION"] ?? "").isEmpty || (replies.terminalName ?? "").hasPrefix("XTerm") {
             words += "; xterm draws real pictures when started as `xterm -ti vt340`"
         }
         return words

@@ -17,6 +17,12 @@ public struct TerminalReplies: Equatable, Sendable {
     /// The kitty graphics protocol's answer to the start-up query: true for OK, false for an
     /// error (the terminal knows the protocol but cannot take pictures so), nil for no answer.
     public var kittyGraphics: Bool?
+    /// XTVERSION's answer: the terminal's name and version ("XTerm(379)", "WezTerm 20240203"...),
+    /// sanitized, at most 80 characters.
+    public var terminalName: String?
+    /// iTerm2's `OSC 1337;ReportCellSize` answer: a cell in pixels.
+    public var iTermCellSize: (width: Int, height: Int)? { iTermCellValue.map { ($0[0], $0[1]) } }
+    var iTermCellValue: [Int]?
     /// Its answer to the same asked through a file: true when it read the file (it runs on this
     /// machine and pictures can go as files), false when it could not, nil for no answer.
     public var kittyFiles: Bool?
@@ -47,28 +53,33 @@ public struct TerminalReplies: Equatable, Sendable {
         "\u{1B}[14t" +          // text area in pixels
         "\u{1B}[?80$p" +        // DECRQM: sixel display mode
         "\u{1B}[?1070$p" +      // DECRQM: private colour registers per image
+        "\u{1B}[>0q" +          // XTVERSION: the terminal's name
+        "\u{1B}]1337;ReportCellSize\u{1B}\\" +   // iTerm2: a cell's size
         "\u{1B}[c"              // DA1
     ).utf8)
 
-    /// The longest APC answer taken: the kitty answer is a few dozen bytes. A longer one is not ours.
+    /// The longest string answer taken: the kitty answer is a few dozen bytes, XTVERSION's and
+    /// iTerm2's a few more. A longer one is not ours.
     static let maxAPC = 512
 
-    /// Parses everything in `bytes`. A CSI or APC sequence cut off at the end is left in `incomplete`.
+    /// Parses everything in `bytes`. A sequence cut off at the end is left in `incomplete`.
     public static func parse(_ bytes: [UInt8]) -> (replies: TerminalReplies, incomplete: [UInt8]) {
         var replies = TerminalReplies()
         var i = 0
         while i < bytes.count {
             guard bytes[i] == 0x1B else { replies.other.append(bytes[i]); i += 1; continue }
             guard i + 1 < bytes.count else { return (replies, Array(bytes[i...])) }
-            if bytes[i + 1] == UInt8(ascii: "_") {
-                // APC ... ST (ESC \): the kitty graphics protocol's answer.
-                var j = i + 2
-                while j + 1 < bytes.count, !(bytes[j] == 0x1B && bytes[j + 1] == UInt8(ascii: "\\")), j - i < maxAPC { j += 1 }
-                // An APC is never a key: one that is not ours, or too long to be, is dropped.
-                if j - i >= maxAPC { i = j; continue }
-                guard j + 1 < bytes.count else { return (replies, Array(bytes[i...])) }
-                _ = replies.absorbAPC(Array(bytes[(i + 2)..<j]))
-                i = j + 2
+            if let kind = StringSequence(introducer: bytes[i + 1]) {
+                // APC, DCS or OSC up to ST (ESC \, or BEL after an OSC): kitty's graphics answer,
+                // XTVERSION's, iTerm2's cell size. Never a key: one that is not ours, or too long
+                // to be, is dropped.
+                switch kind.end(in: bytes, from: i + 2, limit: i + maxAPC) {
+                case .incomplete: return (replies, Array(bytes[i...]))
+                case .tooLong(let at): i = at
+                case .found(let bodyEnd, let next):
+                    replies.absorb(kind, Array(bytes[(i + 2)..<bodyEnd]))
+                    i = next
+                }
                 continue
             }
             guard bytes[i + 1] == UInt8(ascii: "[") else { replies.other.append(bytes[i]); i += 1; continue }
@@ -112,6 +123,44 @@ public struct TerminalReplies: Equatable, Sendable {
         }
     }
 
+    /// The string sequences a terminal answers with.
+    enum StringSequence {
+        case apc, dcs, osc
+        init?(introducer: UInt8) {
+            switch introducer {
+            case UInt8(ascii: "_"): self = .apc
+            case UInt8(ascii: "P"): self = .dcs
+            case UInt8(ascii: "]"): self = .osc
+            default: return nil
+            }
+        }
+
+        enum End { case incomplete, tooLong(at: Int), found(bodyEnd: Int, next: Int) }
+
+        /// Where the sequence whose body starts at `from` ends: ST, or BEL for an OSC.
+        func end(in bytes: [UInt8], from: Int, limit: Int) -> End {
+            var j = from
+            while j < bytes.count {
+                if j >= limit { return .tooLong(at: j) }
+                if self == .osc && bytes[j] == 0x07 { return .found(bodyEnd: j, next: j + 1) }
+                if bytes[j] == 0x1B {
+                    guard j + 1 < bytes.count else { return .incomplete }
+                    if bytes[j + 1] == UInt8(ascii: "\\") { return .found(bodyEnd: j, next: j + 2) }
+                }
+                j += 1
+            }
+            return .incomplete
+        }
+    }
+
+    mutating func absorb(_ kind: StringSequence, _ body: [UInt8]) {
+        switch kind {
+        case .apc: _ = absorbAPC(body)
+        case .dcs: absorbDCS(body)
+        case .osc: absorbOSC(body)
+        }
+    }
+
     /// Takes an APC body; false if it is not the answer to our kitty query (`G`, our id, then
     /// `;OK` or `;` and an error).
     mutating func absorbAPC(_ body: [UInt8]) -> Bool {
@@ -121,6 +170,24 @@ public struct TerminalReplies: Equatable, Sendable {
         if keys.contains("i=\(Kitty.queryID)") { kittyGraphics = ok; return true }
         if keys.contains("i=\(Kitty.fileQueryID)") { kittyFiles = ok; return true }
         return false
+    }
+
+    /// XTVERSION's answer, `> | name`.
+    mutating func absorbDCS(_ body: [UInt8]) {
+        guard body.starts(with: Array(">|".utf8)) else { return }
+        terminalName = TerminalText.sanitize(String(decoding: body.dropFirst(2).prefix(80), as: UTF8.self))
+    }
+
+    /// iTerm2's `1337;ReportCellSize=height;width[;scale]`, in points: pixels are points times scale.
+    mutating func absorbOSC(_ body: [UInt8]) {
+        let text = String(decoding: body, as: UTF8.self)
+        let key = "1337;ReportCellSize="
+        guard text.hasPrefix(key) else { return }
+        let values = text.dropFirst(key.count).split(separator: ";").compactMap { Double($0) }
+        guard values.count >= 2, values.allSatisfy({ $0.isFinite && $0 > 0 && $0 < 1000 }) else { return }
+        let scale = values.count >= 3 ? values[2] : 1
+        let (height, width) = (Int((values[0] * scale).rounded()), Int((values[1] * scale).rounded()))
+        if (1...1000).contains(width), (1...1000).contains(height) { iTermCellValue = [width, height] }
     }
 
     private func numbers(_ text: String) -> [Int]? {
@@ -139,6 +206,8 @@ public struct TerminalReplies: Equatable, Sendable {
         privateModes.merge(later.privateModes) { $1 }
         kittyGraphics = later.kittyGraphics ?? kittyGraphics
         kittyFiles = later.kittyFiles ?? kittyFiles
+        terminalName = later.terminalName ?? terminalName
+        iTermCellValue = later.iTermCellValue ?? iTermCellValue
         other += later.other
     }
 }
