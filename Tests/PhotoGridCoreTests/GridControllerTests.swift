@@ -21,6 +21,16 @@ import Testing
         return false
     }
 
+    /// Plain xterm's hint stays on the status line until the first key.
+    @Test func theStartHintGoesAtTheFirstKey() throws {
+        let grid = try controller(columns: 4)
+        defer { grid.session.pipeline.stop() }
+        grid.startHint = "xterm -ti vt340 shows pictures"
+        #expect(grid.frame().status.contains("xterm -ti vt340 shows pictures"))
+        grid.handle(.character("l"))
+        #expect(!grid.frame().status.contains("vt340"))
+    }
+
     /// A terminal that draws no sixel picture over 1000x800 (xterm's default): the zoom view and
     /// a one-column grid send pictures in pieces no larger, which together cover the view.
     @Test func sixelPicturesStayWithinWhatTheTerminalDraws() throws {

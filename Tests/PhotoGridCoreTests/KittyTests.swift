@@ -189,6 +189,9 @@ import Testing
         #expect(inside.modeReason.contains("allow-passthrough"))
         #expect(Capabilities.decide(replies: tmux, window: nil, environment: ["TERM": "tmux-256color"], choice: .auto).mode == .halfBlock(.trueColor))
         let xterm = Capabilities.decide(replies: tmux, window: nil, environment: ["XTERM_VERSION": "XTerm(379)"], choice: .auto)
-        #expect(xterm.modeReason.contains("xterm -ti vt340"))
+        #expect(xterm.modeReason.contains("xterm -ti vt340") && xterm.pictureHint == "xterm -ti vt340 shows pictures")
+        // The same xterm with sixel, or inside tmux: no hint.
+        #expect(Capabilities.decide(replies: parse("\u{1B}[?63;4c"), window: nil, environment: ["XTERM_VERSION": "XTerm(379)"], choice: .auto).pictureHint == nil)
+        #expect(Capabilities.decide(replies: tmux, window: nil, environment: ["XTERM_VERSION": "XTerm(379)", "TMUX": "x"], choice: .auto).pictureHint == nil)
     }
 }

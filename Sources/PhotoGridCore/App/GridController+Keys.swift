@@ -6,6 +6,7 @@ extension GridController {
     @discardableResult
     public func handle(_ key: Key) -> KeyEffect {
         budgetNotice.keyPressed(now: TTY.now())
+        startHint = nil
         if zoom != nil { return handleZoom(key) }
         let count = session.photos.count
         let columns = layout.columns

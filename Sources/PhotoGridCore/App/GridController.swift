@@ -32,6 +32,9 @@ public final class GridController {
     public internal(set) var quitRequested = false
     /// Whether the status line says that the memory budget is too small.
     var budgetNotice = BudgetNotice()
+    /// Said on the status line until the first key: how this terminal could show real pictures
+    /// (plain xterm: started as `xterm -ti vt340`).
+    public var startHint: String?
 
     /// What one frame changes on screen.
     public struct Frame {
@@ -127,6 +130,7 @@ public final class GridController {
         if session.fit == .fit { parts.append(StatusLine.Part("fit", dropOrder: 1)) }
         if loading > 0 { parts.append(StatusLine.Part("loading \(loading)")) }
         if budgetNotice.isShown { parts.append(StatusLine.Part(BudgetNotice.text)) }
+        if let startHint, !budgetNotice.isShown { parts.append(StatusLine.Part(startHint, dropOrder: 1)) }
         return StatusLine.compose(parts, hint: hints && !budgetNotice.isShown ? "+/- columns  a fit  q quit " : nil,
                                   width: screen.columns)
     }

@@ -102,6 +102,7 @@ public enum PhotoGrid {
         let controller = GridController(title: source.title, session: session,
                                         screen: GridApp.metrics(curses: curses, capabilities: capabilities),
                                         columns: options.columns, modeName: capabilities.mode.description)
+        controller.startHint = capabilities.pictureHint
         let app = GridApp(controller: controller, mailbox: mailbox, curses: curses, capabilities: capabilities)
         CrashGuard.install(resetSequence: capabilities.exitSequence + Array("\u{1B}[0m".utf8) + curses.resetSequence() + Array("\r\n".utf8))
         defer { CrashGuard.uninstall() }

@@ -13,6 +13,9 @@ public struct Capabilities: Sendable, Equatable {
     public var cellSizeSource: String
     /// Why the mode was chosen, for `--probe`.
     public var modeReason = ""
+    /// How this terminal could show real pictures, for the first status line; nil when it does
+    /// or nothing is known.
+    public var pictureHint: String?
     /// The largest sixel picture the terminal draws (XTSMGRAPHICS), 0 where it did not say.
     public var maxImageWidth = 0, maxImageHeight = 0
     /// Sent after start-up and at exit.
@@ -48,6 +51,10 @@ public struct Capabilities: Sendable, Equatable {
         var caps = Capabilities(mode: kitty ? .kitty(transfer) : iterm ? .iterm : sixel ? .sixel(colors: registers) : .halfBlock(colors),
                                 cellWidth: width, cellHeight: height, cellSizeSource: source)
         caps.modeReason = reason(choice: choice, replies: replies, environment: environment)
+        if choice == .auto, !kitty, !iterm, !sixel, !isMultiplexer(environment),
+           !(environment["XTERM_VERSION"] ?? "").isEmpty || (replies.terminalName ?? "").hasPrefix("XTerm") {
+            caps.pictureHint = "xterm -ti vt340 shows pictures"
+        }
         // Nothing of ours stays in the terminal's memory after photogrid.
         if kitty { caps.exitSequence += Kitty.deleteAll }
         if sixel {
