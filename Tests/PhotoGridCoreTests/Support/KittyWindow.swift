@@ -1,0 +1,96 @@
+import Foundation
+import Glibc
+import PhotoGridSamples
+@testable import PhotoGridCore
+
+/// A real kitty on a virtual X display (Xvfb, Mesa's software OpenGL) running a command, typed
+/// into with xdotool and photographed with xwd: what a kitty user sees, pixel for pixel.
+final class KittyWindow {
+    struct Failure: Error, CustomStringConvertible { let description: String }
+
+    let display: String
+    private let xvfb: pid_t
+    private let kitty: pid_t
+    let window: String
+    let environment: [String: String]
+
+    /// Whether the programs it needs are installed (`scripts/setup --test` installs them).
+    static var isAvailable: Bool {
+        ["Xvfb", "kitty", "xdotool", "xwd"].allSatisfy { (try? Subprocess.run(["sh", "-c", "command -v \($0)"]).status) == 0 }
+    }
+
+    init(_ command: [String], columns: Int, rows: Int, extraEnvironment: [String: String] = [:]) throws {
+        // A display no other X server holds.
+        var number = 70
+        while access("/tmp/.X\(number)-lock", F_OK) == 0 || access("/tmp/.X11-unix/X\(number)", F_OK) == 0 { number += 1 }
+        display = ":\(number)"
+        xvfb = try Subprocess.start(["Xvfb", display, "-screen", "0", "1600x1000x24", "-nolisten", "tcp"])
+        var waited = 0
+        while access("/tmp/.X11-unix/X\(number)", F_OK) != 0 && waited < 100 { usleep(50_000); waited += 1 }
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        environment = ["DISPLAY": display, "LIBGL_ALWAYS_SOFTWARE": "1", "PATH": path,
+                       "HOME": ProcessInfo.processInfo.environment["HOME"] ?? "/tmp"].merging(extraEnvironment) { $1 }
+        let title = "photogrid-test-\(getpid())-\(number)"
+        kitty = try Subprocess.start(["kitty", "--title", title, "-o", "font_size=11", "-o", "remember_window_size=no",
+                                      "-o", "initial_window_width=\(columns)c", "-o", "initial_window_height=\(rows)c",
+                                      "-o", "placement_strategy=top-left", "-o", "window_padding_width=0",
+                                      "-o", "background=black", "-o", "foreground=white", "-o", "confirm_os_window_close=0",
+                                      "-o", "sync_to_monitor=no"] + command, environment: environment)
+        var found = ""
+        for _ in 0..<200 where found.isEmpty {
+            let result = try Subprocess.run(["xdotool", "search", "--name", title], environment: environment)
+            found = String(decoding: result.output, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+            if found.isEmpty { usleep(100_000) }
+        }
+        window = found
+        guard !window.isEmpty else { stop(); throw Failure(description: "kitty's window did not appear") }
+    }
+
+    deinit { stop() }
+
+    func stop() {
+        kill(kitty, SIGTERM)
+        var status: Int32 = 0
+        waitpid(kitty, &status, 0)
+        Subprocess.stop(xvfb)
+    }
+
+    /// Types xdotool key names ("plus", "Next", "Return").
+    func key(_ names: String...) throws {
+        _ = try Subprocess.run(["xdotool", "windowfocus", window], environment: environment)
+        _ = try Subprocess.run(["xdotool", "key", "--delay", "60"] + names, environment: environment)
+    }
+
+    /// The window's pixels now (xwd's ZPixmap of a 24-bit TrueColor visual).
+    func screenshot() throws -> RGBImage {
+        let result = try Subprocess.run(["xwd", "-silent", "-id", window], environment: environment)
+        guard let image = KittyWindow.parseXWD(result.output) else { throw Failure(description: "unreadable xwd output") }
+        return image
+    }
+
+    /// An XWD file (X11's window dump): a header of big-endian 32-bit fields, a colour map, then
+    /// the rows; only 24- and 32-bit pixels with 8-bit masks are read.
+    static func parseXWD(_ data: [UInt8]) -> RGBImage? {
+        func field(_ i: Int) -> Int {
+            let at = i * 4
+            guard at + 4 <= data.count else { return -1 }
+            let bytes = data[at..<(at + 4)].map(Int.init)
+            return bytes[0] << 24 | bytes[1] << 16 | bytes[2] << 8 | bytes[3]
+        }
+        let headerSize = field(0), width = field(4), height = field(5), byteOrder = field(7)
+        let bitsPerPixel = field(11), bytesPerLine = field(12), redMask = field(14), colours = field(19)
+        guard width > 0, height > 0, width < 10_000, height < 10_000, bitsPerPixel == 32 || bitsPerPixel == 24 else { return nil }
+        let start = headerSize + colours * 12, step = bitsPerPixel / 8
+        guard start + bytesPerLine * height <= data.count else { return nil }
+        var image = RGBImage(width: width, height: height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let p = start + y * bytesPerLine + x * step
+                // Little-endian (byte order 0) with red in the high byte: B, G, R in memory.
+                let (r, g, b) = byteOrder == 0 ? (data[p + 2], data[p + 1], data[p]) : (data[p + step - 3], data[p + step - 2], data[p + step - 1])
+                image[x, y] = redMask == 0xFF0000 ? RGB(r, g, b) : RGB(b, g, r)
+            }
+        }
+        return image
+    }
+}
