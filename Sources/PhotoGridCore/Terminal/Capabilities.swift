@@ -127,7 +127,7 @@ public enum TerminalProbe {
                            environment: [String: String]) -> TerminalReplies {
         // Whether a kitty terminal reads files from here: a picture of one pixel in a file it is
         // asked about (it deletes the file when it reads it; it is removed here otherwise).
-        let file = Capabilities.isMultiplexer(environment) ? nil : Kitty.writeProbeFile()
+        let file = Capabilities.isMultiplexer(environment) || environment["TERM"] == "linux" ? nil : Kitty.writeProbeFile()
         defer { if let file { Kitty.remove(file) } }
         let query = (file.map { Kitty.fileQuery(path: $0) } ?? []) + TerminalReplies.query(environment: environment)
         return TTY.withRawInput(input) {

@@ -41,9 +41,14 @@ public struct TerminalReplies: Equatable, Sendable {
     /// ends the wait; one that does not know a query ignores it (xterm and VTE drop an APC, the
     /// kitty query, whole). Not the kitty query inside tmux or GNU screen: they take an APC as
     /// a title for the pane, and would not pass the answer through anyway.
+    /// Nor the string queries on the Linux console, which prints what it does not know of them.
     public static func query(environment: [String: String]) -> [UInt8] {
-        Capabilities.isMultiplexer(environment) ? query : Kitty.query + query
+        if environment["TERM"] == "linux" { return query }
+        return (Capabilities.isMultiplexer(environment) ? [] : Kitty.query) + iTermQuery + query
     }
+
+    /// iTerm2's cell size.
+    static let iTermQuery = Array("\u{1B}]1337;ReportCellSize\u{1B}\\".utf8)
 
     /// The queries every terminal is asked.
     public static let query: [UInt8] = Array((
@@ -54,7 +59,6 @@ public struct TerminalReplies: Equatable, Sendable {
         "\u{1B}[?80$p" +        // DECRQM: sixel display mode
         "\u{1B}[?1070$p" +      // DECRQM: private colour registers per image
         "\u{1B}[>0q" +          // XTVERSION: the terminal's name
-        "\u{1B}]1337;ReportCellSize\u{1B}\\" +   // iTerm2: a cell's size
         "\u{1B}[c"              // DA1
     ).utf8)
 
