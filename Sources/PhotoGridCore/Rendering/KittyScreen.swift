@@ -3,10 +3,15 @@
 ///
 /// A frame calls `show` for every picture on screen, then `endFrame`: pictures already in the
 /// terminal are placed again by id (nothing sent when nothing moved), pictures that left the
-/// screen are taken off it and kept, and the least recently shown are freed once the terminal
-/// holds more than `budgetBytes` of them (kitty keeps a quota per screen and evicts silently
-/// past it, 320 MB by default: a freed picture is sent again if it comes back, an evicted one
-/// would be a blank tile).
+/// screen are taken off it and kept, and all of those are freed once the terminal holds more
+/// than `budgetBytes` (kitty keeps a quota per screen and evicts silently past it, 320 MB by
+/// default: a freed picture is sent again if it comes back, an evicted one would be a blank tile).
+///
+/// Nothing is freed one picture at a time: kitty up to 0.26 frees every picture without a
+/// placement on any uppercase delete (`filter_refs` in its graphics.c), so freeing one preview
+/// freed the hidden tiles of the page before and paging back showed black rows. A tile takes
+/// over its preview's id instead (sent under it, which replaces the preview's pixels), and past
+/// the budget every hidden picture is freed at once.
 public final class KittyScreen {
     struct Placement: Equatable { var row: Int, column: Int, columns: Int, rows: Int, sourceWidth: Int?, sourceHeight: Int? }
     struct Entry {
@@ -14,14 +19,12 @@ public final class KittyScreen {
         var serial: UInt64
         /// What the terminal holds for it: four bytes a pixel.
         var bytes: Int
-        var lastShown: Int
         var placement: Placement?
     }
 
     private var entries: [TileRequest: Entry] = [:]
     private var shown: Set<TileRequest> = []
     private var nextID: UInt32 = 1
-    private var frameNumber = 0
     private var heldBytes = 0
     public let budgetBytes: Int
     /// Picture bytes written so far (payloads), for tests and benchmarks.
@@ -48,11 +51,15 @@ public final class KittyScreen {
         }
         var out: [UInt8] = []
         var entry: Entry
+        if entries[key] == nil, !key.isPreview, let preview = entries.removeValue(forKey: key.preview) {
+            // The tile replaces its preview under the preview's id, with the preview's place.
+            entries[key] = Entry(id: preview.id, serial: 0, bytes: preview.bytes, placement: preview.placement)
+        }
         if let known = entries[key], known.serial == picture.serial {
             entry = known
         } else {
             entry = Entry(id: entries[key]?.id ?? takeID(), serial: picture.serial, bytes: picture.width * picture.height * 4,
-                          lastShown: frameNumber, placement: nil)
+                          placement: nil)
             heldBytes += entry.bytes - (entries[key]?.bytes ?? 0)
             out += Kitty.transmit(picture, id: entry.id)
             sentBytes += picture.payload.count
@@ -63,37 +70,28 @@ public final class KittyScreen {
             out += Kitty.place(id: entry.id, columns: columns, rows: rows, sourceWidth: sourceWidth, sourceHeight: cut)
             entry.placement = placement
         }
-        entry.lastShown = frameNumber
         entries[key] = entry
         shown.insert(key)
         return out
     }
 
-    /// Ends a frame: what was on screen and is not now is taken off, and past the budget the
-    /// pictures shown longest ago are freed.
+    /// Ends a frame: what was on screen and is not now is taken off, and past the budget every
+    /// picture not on screen is freed.
     public func endFrame() -> [UInt8] {
         var out: [UInt8] = []
-        for (key, entry) in entries where !shown.contains(key) {
-            if key.isPreview {
-                // A preview gives way to its tile for good: freed, not kept.
-                out += Kitty.delete(id: entry.id)
-                heldBytes -= entry.bytes
-                entries[key] = nil
-            } else if entry.placement != nil {
-                out += Kitty.hide(id: entry.id)
-                entries[key]?.placement = nil
-            }
+        for (key, entry) in entries where !shown.contains(key) && entry.placement != nil {
+            out += Kitty.hide(id: entry.id)
+            entries[key]?.placement = nil
         }
         if heldBytes > budgetBytes {
-            let oldest = entries.filter { !shown.contains($0.key) }.sorted { $0.value.lastShown < $1.value.lastShown }
-            for (key, entry) in oldest where heldBytes > budgetBytes {
+            // Every picture not on screen, each named (a newer kitty frees only the one named).
+            for (key, entry) in entries where !shown.contains(key) {
                 out += Kitty.delete(id: entry.id)
                 heldBytes -= entry.bytes
                 entries[key] = nil
             }
         }
         shown = []
-        frameNumber += 1
         return out
     }
 

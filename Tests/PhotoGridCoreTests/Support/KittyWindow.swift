@@ -38,7 +38,8 @@ final class KittyWindow {
                                       "-o", "sync_to_monitor=no"] + command, environment: environment)
         var found = ""
         for _ in 0..<200 where found.isEmpty {
-            let result = try Subprocess.run(["xdotool", "search", "--name", title], environment: environment)
+            // --onlyvisible: a window not yet mapped cannot be photographed (xwd fails on it).
+            let result = try Subprocess.run(["xdotool", "search", "--onlyvisible", "--name", title], environment: environment)
             found = String(decoding: result.output, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
             if found.isEmpty { usleep(100_000) }
         }
@@ -61,11 +62,17 @@ final class KittyWindow {
         _ = try Subprocess.run(["xdotool", "key", "--delay", "60"] + names, environment: environment)
     }
 
-    /// The window's pixels now (xwd's ZPixmap of a 24-bit TrueColor visual).
+    /// The window's pixels now (xwd's ZPixmap of a 24-bit TrueColor visual). Tried for up to
+    /// five seconds: a window just mapped was once refused to xwd under load.
     func screenshot() throws -> RGBImage {
-        let result = try Subprocess.run(["xwd", "-silent", "-id", window], environment: environment)
-        guard let image = KittyWindow.parseXWD(result.output) else { throw Failure(description: "unreadable xwd output") }
-        return image
+        var reason = ""
+        for attempt in 0..<10 {
+            if attempt > 0 { usleep(500_000) }
+            let result = try Subprocess.run(["xwd", "-silent", "-id", window], environment: environment)
+            if let image = KittyWindow.parseXWD(result.output) { return image }
+            reason = "xwd status \(result.status), \(result.output.count) bytes: \(result.errorText)"
+        }
+        throw Failure(description: "unreadable xwd output (\(reason))")
     }
 
     /// An XWD file (X11's window dump): a header of big-endian 32-bit fields, a colour map, then
