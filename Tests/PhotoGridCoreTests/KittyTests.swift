@@ -223,4 +223,21 @@ import Testing
         #expect(Capabilities.decide(replies: parse("\u{1B}[?63;4c"), window: nil, environment: ["XTERM_VERSION": "XTerm(379)"], choice: .auto).pictureHint == nil)
         #expect(Capabilities.decide(replies: tmux, window: nil, environment: ["XTERM_VERSION": "XTerm(379)", "TMUX": "x"], choice: .auto).pictureHint == nil)
     }
+
+    /// tmux 3.4 and later built with sixel lists sixel in its DA1 whatever terminal it is shown
+    /// in, and draws "SIXEL IMAGE" boxes of `+` where that terminal has none (seen in a plain
+    /// xterm under tmux 3.5a): the terminal's features as tmux found them decide.
+    @Test func sixelInsideTmuxOnlyWhereTheTerminalTmuxIsShownInHasIt() {
+        let environment = ["TMUX": "/tmp/tmux-0/default,1,0", "TERM": "tmux-256color"]
+        var replies = TerminalReplies.parse(Array("\u{1B}[?1;2;4c".utf8)).replies
+        replies.tmuxClientFeatures = ["256", "RGB", "title"]
+        let plain = Capabilities.decide(replies: replies, window: nil, environment: environment, choice: .auto)
+        #expect(plain.mode == .halfBlock(.trueColor))
+        #expect(plain.modeReason.contains("terminal-features") && plain.modeReason.contains("RGB,title"))
+        replies.tmuxClientFeatures = ["256", "RGB", "sixel"]
+        #expect(Capabilities.decide(replies: replies, window: nil, environment: environment, choice: .auto).mode.isSixel)
+        // tmux did not answer: DA1 is taken at its word, as outside tmux.
+        replies.tmuxClientFeatures = nil
+        #expect(Capabilities.decide(replies: replies, window: nil, environment: environment, choice: .auto).mode.isSixel)
+    }
 }

@@ -63,7 +63,8 @@ public enum PhotoGrid {
             "kitty graphics: " + (replies.kittyGraphics.map { $0 ? "yes" : "refused" } ?? "no answer")
                 + (replies.kittyGraphics == true ? ", pictures as files: " + (replies.kittyFiles.map { $0 ? "yes (same machine)" : "no" } ?? "no answer") : ""),
             "XTVERSION: " + (replies.terminalName ?? "no answer") + ", TERM_PROGRAM=" + (env["TERM_PROGRAM"] ?? ""),
-            "sixel: \(replies.supportsSixel ? "yes" : "no"), colour registers: \(replies.colorRegisters.map(String.init) ?? "not said")",
+            "sixel: \(replies.supportsSixel ? "yes" : "no"), colour registers: \(replies.colorRegisters.map(String.init) ?? "not said")"
+                + (replies.tmuxClientFeatures.map { ", tmux's terminal has: " + $0.joined(separator: ",") } ?? ""),
             "window: " + (window.map { "\($0.columns)x\($0.rows) cells, \($0.pixelWidth)x\($0.pixelHeight) pixels" } ?? "unknown"),
             "CSI 16 t: " + (replies.cellSize.map { "\($0.width)x\($0.height)" } ?? "no answer")
                 + ", CSI 14 t: " + (replies.textAreaSize.map { "\($0.width)x\($0.height)" } ?? "no answer")

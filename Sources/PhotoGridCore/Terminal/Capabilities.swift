@@ -107,6 +107,10 @@ public struct Capabilities: Sendable, Equatable {
             return "the terminal is \(replies.terminalName ?? environment["TERM_PROGRAM"] ?? "one"), which draws iTerm2 inline images"
         }
         if replies.supportsSixel { return "the terminal's DA1 lists sixel (4)" }
+        if let features = replies.tmuxClientFeatures, replies.deviceAttributes?.contains(4) == true {
+            return "tmux lists sixel but the terminal it is shown in has none (client_termfeatures: \(features.joined(separator: ","))); "
+                + "if that terminal does draw sixel: `set -as terminal-features ',*:sixel'` in tmux, then detach and attach again"
+        }
         var words = replies.kittyGraphics == false ? "the terminal refused the kitty graphics query and lists no sixel in DA1"
                                                    : "no kitty graphics answer and no sixel in DA1"
         if isTmux(environment) {
@@ -143,6 +147,9 @@ public enum TerminalProbe {
                 pending = incomplete
             }
             replies.other += pending
+            if Capabilities.isTmux(environment), replies.deviceAttributes?.contains(4) == true {
+                replies.tmuxClientFeatures = TmuxClient.features()
+            }
             return replies
         }
     }

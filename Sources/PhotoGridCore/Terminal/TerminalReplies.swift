@@ -26,6 +26,9 @@ public struct TerminalReplies: Equatable, Sendable {
     /// Its answer to the same asked through a file: true when it read the file (it runs on this
     /// machine and pictures can go as files), false when it could not, nil for no answer.
     public var kittyFiles: Bool?
+    /// Inside tmux when its DA1 lists sixel: the features tmux found in the terminal it is shown
+    /// in (`client_termfeatures`), nil when not asked or tmux did not say.
+    public var tmuxClientFeatures: [String]?
     public var other: [UInt8] = []
 
     var cellSizeValue: [Int]?
@@ -34,7 +37,9 @@ public struct TerminalReplies: Equatable, Sendable {
 
     public init() {}
 
-    public var supportsSixel: Bool { deviceAttributes?.contains(4) ?? false }
+    /// DA1 lists sixel, and inside tmux, the terminal tmux is shown in has it too (tmux lists
+    /// sixel for itself and draws `+` boxes where the terminal lacks it).
+    public var supportsSixel: Bool { (deviceAttributes?.contains(4) ?? false) && tmuxClientFeatures.map { $0.contains("sixel") } ?? true }
     public var supportsKitty: Bool { kittyGraphics == true }
 
     /// The queries, in one batch ending with DA1. Terminals answer in order, so DA1's answer
