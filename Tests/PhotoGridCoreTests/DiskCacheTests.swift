@@ -111,7 +111,7 @@ struct DiskCacheFixture {
         ("cut in the payload", { Array($0.dropLast(1)) }),
         ("bytes added", { $0 + [0] }),
         ("magic", { var b = $0; b[0] ^= 0x20; return b }),
-        ("version", { var b = $0; b[4] = 2; return b }),
+        ("version", { var b = $0; b[4] ^= 0x40; return b }),
         ("photo size", { var b = $0; b[8] ^= 1; return b }),
         ("mtime", { var b = $0; b[16] ^= 1; return b }),
         ("path length", { var b = $0; b[24] ^= 1; return b }),

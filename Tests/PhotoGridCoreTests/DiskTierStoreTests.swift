@@ -22,4 +22,94 @@ import Testing
         TestImages.write(try JPEG.encode(TestImages.gradient(width: 80, height: 48), quality: 90), to: path)
         #expect(store.load(photo, tier: .t64) == nil)
     }
+
+    func sixelRequest(cut: SixelCut? = SixelCut(cellWidth: 10, cellHeight: 20)) -> TileRequest {
+        var request = TileRequest(photo: 0, width: 60, height: 40, fit: .fill, mode: .sixel(colors: 64))
+        request.sixelCut = cut
+        return request
+    }
+
+    /// A store in a scratch folder, a photo file in it, and what is kept for it is found by
+    /// the entry's file.
+    func scratchStore() throws -> (folder: String, store: DiskTierStore, photo: Photo) {
+        let folder = TestImages.scratchFolder("tilestore")
+        let cache = try #require(DiskCache(directory: folder + "/cache", limitBytes: 1 << 22))
+        let path = folder + "/photo.jpg"
+        TestImages.write(try JPEG.encode(TestImages.gradient(width: 64, height: 48), quality: 90), to: path)
+        return (folder, DiskTierStore(cache: cache), Photo(path: RawPath(path), relativePath: RawPath("photo.jpg")))
+    }
+
+    @Test func encodedTilesRoundTripUnderEverythingThatChangesTheirBytes() throws {
+        let (folder, store, photo) = try scratchStore()
+        defer { TestImages.remove(folder) }
+        let image = TestImages.gradient(width: 60, height: 40)
+        let request = sixelRequest()
+        let tile = TileEncoder().encode(image, for: request)
+        store.saveTile(tile, of: photo, request: request)
+        let back = try #require(store.loadTile(photo, request: request))
+        #expect(back.sixelParts?.map(\.bytes) == tile.sixelParts?.map(\.bytes))
+        #expect(back.sixelParts?.map(\.column) == tile.sixelParts?.map(\.column))
+        // Anything else that changes the bytes misses: colours, cell size, the terminal's limit,
+        // the cut rows, the fit, a crop.
+        var other = request; other.mode = .sixel(colors: 256)
+        #expect(store.loadTile(photo, request: other) == nil)
+        #expect(store.loadTile(photo, request: sixelRequest(cut: SixelCut(cellWidth: 9, cellHeight: 20))) == nil)
+        #expect(store.loadTile(photo, request: sixelRequest(cut: SixelCut(cellWidth: 10, cellHeight: 20, maxWidth: 1000, maxHeight: 1000))) == nil)
+        other = request; other.keptRows = 20
+        #expect(store.loadTile(photo, request: other) == nil)
+        other = request; other.fit = .fit
+        #expect(store.loadTile(photo, request: other) == nil)
+        other = request; other.crop = CropRegion(x: 0, y: 0, width: 0.5, height: 0.5)
+        #expect(store.loadTile(photo, request: other) == nil)
+        // Previews and half-blocks are not kept.
+        #expect(!store.keepsTiles(for: request.preview))
+        #expect(!store.keepsTiles(for: TileRequest(photo: 0, width: 60, height: 40, fit: .fill, mode: .halfBlock(.trueColor))))
+        // The photo changes: its tiles no longer apply.
+        TestImages.write(try JPEG.encode(TestImages.gradient(width: 80, height: 48), quality: 90), to: photo.path.description)
+        #expect(store.loadTile(photo, request: request) == nil)
+    }
+
+    @Test func kittyAndITermTilesRoundTrip() throws {
+        let (folder, store, photo) = try scratchStore()
+        defer { TestImages.remove(folder) }
+        let image = TestImages.gradient(width: 30, height: 20)
+        for mode in [RenderMode.kitty(.inline), .kitty(.file), .iterm] {
+            let request = TileRequest(photo: 0, width: 30, height: 20, fit: .fill, mode: mode)
+            let tile = TileEncoder().encode(image, for: request)
+            store.saveTile(tile, of: photo, request: request)
+            let back = try #require(store.loadTile(photo, request: request), "\(mode)")
+            switch (tile, back) {
+            case (.kitty(let a), .kitty(let b)):
+                #expect(a.payload == b.payload && a.width == b.width && a.height == b.height && a.isFile == b.isFile)
+                // A new serial: the terminal is sent it as a new picture if it holds an older one.
+                #expect(a.serial != b.serial)
+            case (.iterm(let a), .iterm(let b)): #expect(a == b)
+            default: Issue.record("\(mode): \(back)")
+            }
+        }
+    }
+
+    /// A damaged file, one cut short, and a whole record whose payload is no picture: each a
+    /// miss, deleted, never drawn.
+    @Test func aDamagedOrForeignTileIsAMissAndDeleted() throws {
+        let (folder, store, photo) = try scratchStore()
+        defer { TestImages.remove(folder) }
+        let request = sixelRequest()
+        let tile = TileEncoder().encode(TestImages.gradient(width: 60, height: 40), for: request)
+        let variant = try #require(EncodedTileRecord.variant(for: request))
+        let key = try #require(DiskCache.key(for: photo.path, variant: variant))
+        let file = store.cache.entryPath(for: key)
+        for damage in ["flip", "cut", "foreign"] {
+            store.saveTile(tile, of: photo, request: request)
+            var bytes = try #require(TestImages.read(file))
+            switch damage {
+            case "flip": bytes[bytes.count - 100] ^= 0x10
+            case "cut": bytes.removeLast(1000)
+            default: bytes = DiskCacheRecord.encode(key, payload: [1, 1, 0, 0, 0] + Array(repeating: 0x41, count: 64))
+            }
+            TestImages.write(bytes, to: file)
+            #expect(store.loadTile(photo, request: request) == nil, "\(damage)")
+            #expect(access(file, F_OK) != 0, "\(damage): not deleted")
+        }
+    }
 }

@@ -47,9 +47,14 @@ final class FakeDecoder: PhotoDecoding {
 /// A disk cache in memory.
 final class FakeTierStore: TierStoring {
     let saved = Locked<[String: DecodedImage]>([:])
+    let tiles = Locked<[String: EncodedTile]>([:])
     func name(_ photo: Photo, _ tier: Tier) -> String { "\(photo.path)#\(tier.size)" }
     func load(_ photo: Photo, tier: Tier) -> DecodedImage? { saved.withLock { $0[name(photo, tier)] } }
     func save(_ image: DecodedImage, of photo: Photo, tier: Tier) { saved.withLock { $0[name(photo, tier)] = image } }
+    // Tiles kept as the disk cache keeps them.
+    func keepsTiles(for request: TileRequest) -> Bool { EncodedTileRecord.variant(for: request) != nil }
+    func loadTile(_ photo: Photo, request: TileRequest) -> EncodedTile? { tiles.withLock { $0["\(photo.path)#\(request)"] } }
+    func saveTile(_ tile: EncodedTile, of photo: Photo, request: TileRequest) { tiles.withLock { $0["\(photo.path)#\(request)"] = tile } }
 }
 
 /// Collects finished requests.
@@ -221,6 +226,33 @@ final class Finished: Sendable {
         #expect(finished.wait(for: 2))
         #expect(again.calls.withLock { $0 }.isEmpty)
         #expect(second.workDone.diskHits == 2)
+    }
+
+    @Test func encodedTilesGoToTheDiskCacheAndANewProcessNeitherDecodesNorEncodes() throws {
+        let store = FakeTierStore()
+        let finished = Finished()
+        func sixel(_ photo: Int) -> TileRequest { TileRequest(photo: photo, width: 40, height: 40, fit: .fill, mode: .sixel(colors: 16)) }
+        let first = pipeline(FakeDecoder(), finished, store: store)
+        first.want([(sixel(4), .visible), (sixel(5), .visible), (request(6), .visible)])
+        #expect(finished.wait(for: 3))
+        first.waitForStores()
+        first.stop()
+        // The two sixel tiles are kept; the half-block one is not (made faster than read).
+        #expect(store.tiles.withLock { $0.count } == 2)
+        let made = try #require(first.cache.encoded(sixel(4))?.sixelParts?.first?.bytes)
+        // A new process: the sixel tiles are read, nothing decoded or encoded.
+        let again = FakeDecoder()
+        let second = pipeline(again, finished, store: store)
+        defer { second.stop() }
+        second.want([(sixel(4), .visible), (sixel(5), .visible)])
+        #expect(finished.wait(for: 2))
+        #expect(again.calls.withLock { $0 }.isEmpty)
+        #expect(second.workDone.tileDiskHits == 2 && second.workDone.encodes == 0 && second.workDone.diskHits == 0)
+        #expect(second.cache.encoded(sixel(4))?.sixelParts?.first?.bytes == made)
+        // A tile not kept yet falls through to its tier, as before.
+        second.want([(sixel(7), .visible)])
+        #expect(finished.wait(for: 1))
+        #expect(second.workDone.encodes == 1 && again.calls.withLock { $0 } == [7])
     }
 
     @Test func aFailedDecodeIsReportedWithItsReason() throws {

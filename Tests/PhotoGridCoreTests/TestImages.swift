@@ -50,6 +50,16 @@ enum TestImages {
         close(fd)
     }
 
+    /// A whole file's bytes; nil if it cannot be opened.
+    static func read(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 65536)
+        while case let n = Glibc.read(fd, &buffer, buffer.count), n > 0 { bytes += buffer[0..<n] }
+        return bytes
+    }
+
     static func remove(_ path: String) {
         _ = system("rm -rf '\(path)'")
     }

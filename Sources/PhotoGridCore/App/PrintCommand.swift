@@ -64,9 +64,10 @@ struct PrintCommand {
         let status = TerminalText.clip(controller.statusText(loading: 0, hints: false), to: screen.columns)
         let bar = Array(("\u{1B}[7m" + status + String(repeating: " ", count: max(0, screen.columns - TerminalText.width(status)))
                          + "\u{1B}[0m\n").utf8)
-        let body = mode.drawsPixels ? PrintComposer.relative(ops, rows: layout.viewportRows)
-                                : PrintComposer.lines(ops, rows: layout.viewportRows)
-        return (body + bar, session)
+        var frame = mode.drawsPixels ? PrintComposer.relative(ops, rows: layout.viewportRows)
+                                     : PrintComposer.lines(ops, rows: layout.viewportRows)
+        frame += bar
+        return (frame, session)
     }
 
     private func singlePhoto(screen: ScreenMetrics, mode: RenderMode) throws -> [UInt8] {

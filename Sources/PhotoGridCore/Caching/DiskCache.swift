@@ -142,6 +142,11 @@ public final class DiskCache: Sendable {
         noteWritten(record.count)
     }
 
+    /// Deletes the entry for `key`, if there is one.
+    public func remove(_ key: Key) {
+        unlink(entryPath(for: key))
+    }
+
     /// The file an entry lives in, whether it exists or not.
     func entryPath(for key: Key) -> String {
         let name = key.hashName

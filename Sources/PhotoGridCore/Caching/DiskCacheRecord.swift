@@ -3,14 +3,14 @@
 /// ```
 /// offset  size  field
 ///  0       4    magic "PGDC"
-///  4       2    format version, little-endian (1)
+///  4       2    format version, little-endian (2)
 ///  6       2    reserved, zero
 ///  8       8    photo size in bytes, Int64 LE
 /// 16       8    photo mtime in ns since the epoch, Int64 LE
 /// 24       4    path length P, UInt32 LE
 /// 28       4    variant length V, UInt32 LE
 /// 32       8    payload length N, UInt64 LE
-/// 40       8    payload checksum, UInt64 LE (Hash128 of the payload, low lane)
+/// 40       8    payload checksum, UInt64 LE (`checksum`)
 /// 48       P    path bytes, as the kernel knows them
 /// 48+P     V    variant, UTF-8
 /// 48+P+V   N    payload
@@ -22,7 +22,8 @@
 /// payload, which no decoder downstream could tell from a real picture.
 enum DiskCacheRecord {
     static let magic: [UInt8] = Array("PGDC".utf8)
-    static let version: UInt16 = 1
+    /// 2: the checksum reads eight bytes at a step (version 1 read one; its files read as misses).
+    static let version: UInt16 = 2
     static let headerSize = 48
 
     /// Header and payload in one buffer, so the file is written with one `write` in the common case.
@@ -66,10 +67,22 @@ enum DiskCacheRecord {
         return payload
     }
 
+    /// FNV-style over 64-bit words (then the last bytes one by one), so that a 200 KB sixel tile
+    /// is checked in a tenth of the time a byte at a step took. Each step is a bijection of the
+    /// state for a given word, so any one changed word changes the result.
     static func checksum(_ payload: [UInt8]) -> UInt64 {
-        var hash = Hash128()
-        hash.combine(bytes: payload)
-        return hash.value64
+        let prime: UInt64 = 0x100_0000_01B3
+        var state: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(payload.count)
+        payload.withUnsafeBytes { raw in
+            let words = raw.count / 8
+            for i in 0..<words {
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self))
+                state = (state ^ word) &* prime
+                state ^= state >> 29
+            }
+            for i in (words * 8)..<raw.count { state = (state ^ UInt64(raw[i])) &* prime }
+        }
+        return state
     }
 
     private static func append(_ value: UInt64, width: Int, to out: inout [UInt8]) {

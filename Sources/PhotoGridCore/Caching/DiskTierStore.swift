@@ -1,6 +1,7 @@
 /// Tier images in the disk cache: each a small JPEG (quality 90) under the photo's path, size and
 /// mtime and the tier ("t512"), behind one byte saying whether it is the photo at full size.
-/// What a second run of photogrid reads instead of decoding.
+/// What a second run of photogrid reads instead of decoding. And encoded tiles
+/// (`EncodedTileRecord`), which it reads instead of encoding.
 public final class DiskTierStore: TierStoring {
     public let cache: DiskCache
     static let quality = 90
@@ -20,5 +21,24 @@ public final class DiskTierStore: TierStoring {
         guard let key = DiskCache.key(for: photo.path, variant: "t\(tier.size)"),
               let jpeg = try? JPEG.encode(image.image, quality: DiskTierStore.quality) else { return }
         cache.write(key, [image.isComplete ? 1 : 0] + jpeg)
+    }
+
+    public func keepsTiles(for request: TileRequest) -> Bool { EncodedTileRecord.variant(for: request) != nil }
+
+    public func loadTile(_ photo: Photo, request: TileRequest) -> EncodedTile? {
+        guard let variant = EncodedTileRecord.variant(for: request), let key = DiskCache.key(for: photo.path, variant: variant),
+              let payload = cache.read(key) else { return nil }
+        guard let tile = EncodedTileRecord.decode(payload, for: request) else {
+            // Whole and of this key, but not a picture of its kind: never drawn, and gone.
+            cache.remove(key)
+            return nil
+        }
+        return tile
+    }
+
+    public func saveTile(_ tile: EncodedTile, of photo: Photo, request: TileRequest) {
+        guard let variant = EncodedTileRecord.variant(for: request), let key = DiskCache.key(for: photo.path, variant: variant),
+              let payload = EncodedTileRecord.encode(tile) else { return }
+        cache.write(key, payload)
     }
 }

@@ -2,7 +2,8 @@
 ///
 /// Three kinds of task, each keyed: *fetch* a tier image (derived from a larger tier in memory,
 /// else loaded from the disk cache, else decoded) or a photo's EXIF thumbnail; *encode* a tile
-/// from one of those; and, when nothing else is left, *store* new tier images to the disk cache.
+/// from one of those, or first read it from the disk cache where tiles of its kind are kept;
+/// and, when nothing else is left, *store* new tier images and tiles to the disk cache.
 ///
 /// The loop says what it wants with `want(_:)`, the whole list each frame, most urgent first.
 /// The same key is one task however often it is wanted (a cut and a whole tile share one tier
@@ -19,7 +20,7 @@ public final class TilePipeline: @unchecked Sendable {
     private let condition = Condition()
     private var encodeTasks: [TileRequest: Task] = [:]
     private var fetchTasks: [Source: Task] = [:]
-    private var storeQueue: [(TierKey, DecodedImage)] = []
+    private var storeQueue: [Stored] = []
     private var storeQueueBytes = 0
     /// Fetched images whose encodes have not all run yet: held here, outside the cache's
     /// eviction, and let go as soon as no planned tile waits for them.
@@ -39,6 +40,8 @@ public final class TilePipeline: @unchecked Sendable {
     /// Photos whose files ended before their pictures did, at their last decode.
     var incomplete: Set<Int> = []
     var noThumbnail: Set<Int> = []
+    /// Final tiles looked for in the disk cache and not found there: made from a tier image now.
+    private var notOnDisk: Set<TileRequest> = []
     /// What each photo's file says about itself, once read (nil: not a JPEG, or unreadable).
     private var infos: [Int: PhotoInfo?] = [:]
     private var wantedInfos: [Int: Task] = [:]
@@ -75,12 +78,25 @@ public final class TilePipeline: @unchecked Sendable {
         /// Tier images made from a larger tier in memory.
         public var derived = 0
         public var diskHits = 0
+        /// Tiles read from the disk cache instead of encoded.
+        public var tileDiskHits = 0
         public var encodes = 0
         public var stores = 0
         public init() {}
     }
 
-    enum Job { case fetch(Source, size: Int), encode(TileRequest), store(TierKey, DecodedImage), recheck([Int]) }
+    enum Job { case fetch(Source, size: Int), encode(TileRequest), loadTile(TileRequest), store(Stored), recheck([Int]) }
+
+    /// What waits for the disk cache.
+    enum Stored {
+        case tier(TierKey, DecodedImage), tile(TileRequest, EncodedTile)
+        var bytes: Int {
+            switch self {
+            case .tier(_, let image): return image.image.byteCount
+            case .tile(_, let tile): return tile.byteCount
+            }
+        }
+    }
 
     public init(photos: [Photo], cache: TileCache, decoder: PhotoDecoding = PhotoDecoder(),
                 encoder: TileEncoding = TileEncoder(), tierStore: TierStoring? = nil,
@@ -152,6 +168,9 @@ public final class TilePipeline: @unchecked Sendable {
                 }
             }
             encodeTasks = encodeTasks.filter { wanted.contains($0.key) || $0.value.running }
+            // A tile that comes back later is looked for on disk again (another process may
+            // have written it meanwhile); the set stays as small as what is wanted.
+            notOnDisk.formIntersection(wanted)
             rebuildFetchTasks()
             condition.broadcast()
         }
@@ -208,6 +227,13 @@ public final class TilePipeline: @unchecked Sendable {
         request.isPreview ? cache.hasAnyImage(of: request.photo) : tierImage(for: request) != nil
     }
 
+    /// A final tile of a kind the disk cache keeps, not looked for there yet: it is read before
+    /// anything is fetched for it.
+    private func awaitsDiskRead(_ request: TileRequest) -> Bool {
+        guard let tierStore, !request.isPreview, !notOnDisk.contains(request) else { return false }
+        return tierStore.keepsTiles(for: request)
+    }
+
     /// What a preview is made from: the largest tier image in memory, else the EXIF thumbnail.
     private func previewImage(for photo: Int) -> RGBImage? {
         cache.largestTier(of: photo)?.image ?? cache.thumbnail(photo)
@@ -217,7 +243,7 @@ public final class TilePipeline: @unchecked Sendable {
     /// among them; fetches no one waits for are dropped unless running.
     func rebuildFetchTasks() {
         var needed: [Source: Task] = [:]
-        for (request, task) in encodeTasks where !task.running && !isAvailable(request) {
+        for (request, task) in encodeTasks where !task.running && !awaitsDiskRead(request) && !isAvailable(request) {
             let source = source(of: request)
             let size = request.isPreview ? 0 : planned(request).size
             if var existing = needed[source] {
@@ -261,8 +287,12 @@ public final class TilePipeline: @unchecked Sendable {
             if case .tier(let key) = source, let larger = decoding[key.photo], larger > key.tier { continue }
             consider(.fetch(source, size: task.size), task.priority, task.order)
         }
-        for (request, task) in encodeTasks where !task.running && isAvailable(request) {
-            consider(.encode(request), task.priority, task.order)
+        for (request, task) in encodeTasks where !task.running {
+            if awaitsDiskRead(request) {
+                consider(.loadTile(request), task.priority, task.order)
+            } else if isAvailable(request) {
+                consider(.encode(request), task.priority, task.order)
+            }
         }
         if !rechecks.isEmpty {
             defer { rechecks = [] }
@@ -274,10 +304,10 @@ public final class TilePipeline: @unchecked Sendable {
         // JPEG: 1.1 s at 1024 and 1.1 s again at 2048 on this machine, 1.1 s once merged). The
         // zoom view's tiers are left apart: a grid tile does not wait for a whole photo.
         if case .fetch(.tier(let key), _)? = best?.0, let larger = largerFetch(than: key) { return larger }
-        if best == nil, let (key, image) = storeQueue.first {
+        if best == nil, let stored = storeQueue.first {
             storeQueue.removeFirst()
-            storeQueueBytes -= image.image.byteCount
-            return .store(key, image)
+            storeQueueBytes -= stored.bytes
+            return .store(stored)
         }
         return best?.0
     }
@@ -304,7 +334,7 @@ public final class TilePipeline: @unchecked Sendable {
             guard !stopped, let job else { condition.unlock(); return }
             switch job {
             case .fetch(let source, _): fetchTasks[source]?.running = true
-            case .encode(let request): encodeTasks[request]?.running = true
+            case .encode(let request), .loadTile(let request): encodeTasks[request]?.running = true
             case .store: storesRunning += 1; counters.stores += 1
             case .recheck: break
             }
@@ -314,8 +344,12 @@ public final class TilePipeline: @unchecked Sendable {
             case .fetch(.thumbnail(let photo), _): fetchThumbnail(photo)
             case .fetch(.info(let photo), _): fetchInfo(photo)
             case .encode(let request): encode(request)
-            case .store(let key, let image):
-                tierStore?.save(image, of: photos[key.photo], tier: key.tier)
+            case .loadTile(let request): loadTile(request)
+            case .store(let stored):
+                switch stored {
+                case .tier(let key, let image): tierStore?.save(image, of: photos[key.photo], tier: key.tier)
+                case .tile(let request, let tile): tierStore?.saveTile(tile, of: photos[request.photo], request: request)
+                }
                 locked { storesRunning -= 1; condition.broadcast() }
             case .recheck(let indexes): recheckFiles(indexes)
             }
@@ -362,7 +396,7 @@ public final class TilePipeline: @unchecked Sendable {
                     inFlight[key] = image
                     cache.store(tier: image, for: key)
                 }
-                if worthStoring && tierStore != nil { queueStore(key, image) }
+                if worthStoring && tierStore != nil { queueStore(.tier(key, image)) }
             case .failure(let error):
                 failures[key.photo] = error
                 failed = encodeTasks.filter { $0.key.photo == key.photo && !$0.value.running }.map(\.key)
@@ -374,13 +408,13 @@ public final class TilePipeline: @unchecked Sendable {
         failed.forEach(onFinish)
     }
 
-    /// New tier images wait here for the disk cache until the workers are idle; past its bound
-    /// (`storeQueueLimit`) the oldest are not written, rather than held without end.
-    private func queueStore(_ key: TierKey, _ image: DecodedImage) {
-        storeQueue.append((key, image))
-        storeQueueBytes += image.image.byteCount
+    /// New tier images and tiles wait here for the disk cache until the workers are idle; past
+    /// its bound (`storeQueueLimit`) the oldest are not written, rather than held without end.
+    private func queueStore(_ stored: Stored) {
+        storeQueue.append(stored)
+        storeQueueBytes += stored.bytes
         while storeQueueBytes > storeQueueLimit, storeQueue.count > 1 {
-            storeQueueBytes -= storeQueue.removeFirst().1.image.byteCount
+            storeQueueBytes -= storeQueue.removeFirst().bytes
         }
     }
 
@@ -400,6 +434,7 @@ public final class TilePipeline: @unchecked Sendable {
                 noThumbnail.remove(index)
             }
             encodeTasks = encodeTasks.filter { !changed.contains($0.key.photo) || $0.value.running }
+            notOnDisk = notOnDisk.filter { !changed.contains($0.photo) }
             rebuildFetchTasks()
             condition.broadcast()
         }
@@ -453,6 +488,9 @@ public final class TilePipeline: @unchecked Sendable {
         locked {
             counters.encodes += 1
             encodeTasks[request] = nil
+            notOnDisk.remove(request)
+            // What a half-written file has so far is not kept for the next run.
+            if !partial, tierStore?.keepsTiles(for: request) == true { queueStore(.tile(request, tile)) }
             learn(tile, for: request)
             // Made for a tile no longer planned (scrolled past): let go, not cached over a wanted one.
             if planned.contains(request) { cache.store(tile, for: request) }
@@ -460,5 +498,24 @@ public final class TilePipeline: @unchecked Sendable {
             condition.broadcast()
         }
         onFinish(request)
+    }
+
+    /// A final tile from the disk cache; if it is not there, the tile is made from its tier image.
+    private func loadTile(_ request: TileRequest) {
+        let tile = photos.indices.contains(request.photo) ? tierStore?.loadTile(photos[request.photo], request: request) : nil
+        locked {
+            if let tile {
+                counters.tileDiskHits += 1
+                encodeTasks[request] = nil
+                learn(tile, for: request)
+                if planned.contains(request) { cache.store(tile, for: request) }
+            } else {
+                notOnDisk.insert(request)
+                encodeTasks[request]?.running = false
+            }
+            rebuildFetchTasks()
+            condition.broadcast()
+        }
+        if tile != nil { onFinish(request) }
     }
 }

@@ -36,9 +36,12 @@ public enum Kitty {
 
     private static let serials = Locked<UInt64>(0)
 
+    /// A serial no picture of this run has had.
+    static func newSerial() -> UInt64 { serials.withLock { value -> UInt64 in value += 1; return value } }
+
     /// Compresses and encodes `image` (on a worker); as files, keeps its rows as they are.
     public static func picture(_ image: RGBImage, transfer: Transfer = .inline) -> KittyPicture {
-        let serial = serials.withLock { value -> UInt64 in value += 1; return value }
+        let serial = newSerial()
         if transfer == .file {
             return KittyPicture(width: image.width, height: image.height, payload: image.pixels, isFile: true, serial: serial)
         }

@@ -22,15 +22,22 @@ public enum PrintComposer {
     /// them (DECSC, down, across, draw, DECRC) and leaves the cursor below the frame.
     public static func relative(_ ops: [PaintOp], rows: Int) -> [UInt8] {
         guard rows > 0 else { return [] }
-        var out = [UInt8](repeating: UInt8(ascii: "\n"), count: rows - 1) + Array("\r".utf8)
-        if rows > 1 { out += Array("\u{1B}[\(rows - 1)A".utf8) }
+        // Built in one buffer of the right size: a sixel frame is megabytes, and growing it and
+        // joining pieces copied it several times over.
+        var out: [UInt8] = []
+        out.reserveCapacity(rows + 32 + ops.reduce(0) { $0 + $1.bytes.count + 24 })
+        out += repeatElement(UInt8(ascii: "\n"), count: rows - 1)
+        out.append(UInt8(ascii: "\r"))
+        if rows > 1 { out += "\u{1B}[\(rows - 1)A".utf8 }
         for op in ops where op.row >= 0 && op.row < rows {
-            out += Array("\u{1B}7".utf8)
-            if op.row > 0 { out += Array("\u{1B}[\(op.row)B".utf8) }
-            if op.column > 0 { out += Array("\u{1B}[\(op.column)C".utf8) }
-            out += op.bytes + Array("\u{1B}[0m\u{1B}8".utf8)
+            out += "\u{1B}7".utf8
+            if op.row > 0 { out += "\u{1B}[\(op.row)B".utf8 }
+            if op.column > 0 { out += "\u{1B}[\(op.column)C".utf8 }
+            out += op.bytes
+            out += "\u{1B}[0m\u{1B}8".utf8
         }
-        if rows > 1 { out += Array("\u{1B}[\(rows - 1)B".utf8) }
-        return out + Array("\r\n".utf8)
+        if rows > 1 { out += "\u{1B}[\(rows - 1)B".utf8 }
+        out += "\r\n".utf8
+        return out
     }
 }
