@@ -3,24 +3,25 @@ import PhotoGridCore
 import PhotoGridSamples
 
 /// `photogrid-bench kitty DIR [RUNS] [TIMG] [CHAFA]`: photogrid in a pty that answers like kitty
-/// (10x20 cells, 240x67) beside the same in half-blocks, at 6 columns from a cold disk cache: the
+/// (10x20 cells, 240x67) beside the same answering like a sixel xterm and in half-blocks, at 6 columns from a cold disk cache: the
 /// first screen (cold and with the disk cache warm), a page down and the page back up, in time to the last byte and bytes written;
 /// then one row down and back up in-process; and the first screen of `timg -pk` and `chafa -f
 /// kitty` on the same 18 photos (issue 12).
 enum KittyReport {
     static let columns = 240, rows = 67
 
-    struct Run { var first = 0.0, firstBytes = 0, down = 0.0, downBytes = 0, up = 0.0, upBytes = 0, upPictures = 0 }
+    struct Run { var first = 0.0, firstBytes = 0, firstPictures = 0, down = 0.0, downBytes = 0, up = 0.0, upBytes = 0, upPictures = 0 }
 
     static func run(source: String, photogrid: String, runs: Int, timg: String?, chafa: String?) throws {
         print("# photogrid in kitty mode\n")
         for line in Machine.describe() { print("- \(line)") }
         print("- \(source), 6 columns on 240x67 cells of 10x20, disk cache cold, median of \(runs) runs; times to the last byte written\n")
-        print(Table.row(["mode", "first screen", "bytes", "second visit", "page down", "bytes", "page back up", "bytes",
+        print(Table.row(["mode", "first screen", "bytes", "pictures", "second visit", "page down", "bytes", "page back up", "bytes",
                          "pictures sent again"]))
-        print(Table.rule(9))
+        print(Table.rule(10))
         var figures: [String: Run] = [:]
-        for (name, kind) in [("kitty, files", PtyTerminal.Kind.kittyFiles), ("kitty, through the pty", .kitty), ("half-block 24-bit", .text)] {
+        for (name, kind) in [("kitty, files", PtyTerminal.Kind.kittyFiles), ("kitty, through the pty", .kitty),
+                             ("sixel (xterm)", .sixelXterm(columns: columns, rows: rows)), ("half-block 24-bit", .text)] {
             var all: [Run] = [], warm: [Double] = []
             for _ in 0..<runs {
                 let cache = FirstScreen.scratch("kitty")
@@ -30,10 +31,10 @@ enum KittyReport {
                 warm.append(try once(photogrid: photogrid, folder: source, kind: kind, cache: cache, keys: false).first)
             }
             func median(_ key: (Run) -> Double) -> Double { Clock.median(all.map(key)) }
-            let run = Run(first: median(\.first), firstBytes: all[0].firstBytes, down: median(\.down), downBytes: all[0].downBytes,
+            let run = Run(first: median(\.first), firstBytes: all[0].firstBytes, firstPictures: all[0].firstPictures, down: median(\.down), downBytes: all[0].downBytes,
                           up: median(\.up), upBytes: all[0].upBytes, upPictures: all.map(\.upPictures).max() ?? 0)
             figures[name] = run
-            print(Table.row([name, ms(run.first), kb(run.firstBytes), ms(Clock.median(warm)), ms(run.down), kb(run.downBytes),
+            print(Table.row([name, ms(run.first), kb(run.firstBytes), "\(run.firstPictures)", ms(Clock.median(warm)), ms(run.down), kb(run.downBytes),
                              ms(run.up), kb(run.upBytes), "\(run.upPictures)"]))
         }
         if let f = figures["kitty, files"], let k = figures["kitty, through the pty"], let h = figures["half-block 24-bit"] {
@@ -90,7 +91,10 @@ enum KittyReport {
         var run = Run()
         terminal.waitForQuiet(1, limit: 60)
         run.first = PtyTerminal.now() - terminal.quietFor - started
-        run.firstBytes = terminal.takeCaptured().count
+        let firstBytes = terminal.takeCaptured()
+        run.firstBytes = firstBytes.count
+        // Pictures written: kitty transmissions, or sixel sequences (a tile in strips is several).
+        run.firstPictures = occurrences(of: Array("\u{1B}_Ga=t,".utf8), in: firstBytes) + occurrences(of: Array("\u{1B}P".utf8), in: firstBytes)
         guard keys else { return run }
         (run.down, run.downBytes, _) = press(terminal, "\u{1B}[6~")
         (run.up, run.upBytes, run.upPictures) = press(terminal, "\u{1B}[5~")
