@@ -20,6 +20,7 @@ typedef struct {
     jmp_buf jump;
     pg_jpeg_status status;
     int allow_truncated;
+    const int *cancel;
     char *error;
     size_t error_length;
 } pg_error_manager;
@@ -73,14 +74,22 @@ static void pg_emit_message(j_common_ptr cinfo, int level) {
 
 static void pg_output_message(j_common_ptr cinfo) { (void)cinfo; }
 
-/* Called by libjpeg as it reads (once per row of blocks and per marker): stops a file with more
-   scans than PG_JPEG_MAX_SCANS. Our error manager is reached through cinfo->err. */
+/* Called by libjpeg as it reads and as it writes rows (once per row of blocks and per marker):
+   stops a file with more scans than PG_JPEG_MAX_SCANS, and a decode whose caller no longer wants
+   it. Our error manager is reached through cinfo->err. */
 static void pg_count_scans(j_common_ptr cinfo) {
-    if (!cinfo->is_decompressor || ((j_decompress_ptr)cinfo)->input_scan_number <= PG_JPEG_MAX_SCANS) return;
     pg_error_manager *manager = (pg_error_manager *)cinfo->err;
+    if (manager->cancel && __atomic_load_n(manager->cancel, __ATOMIC_RELAXED)) {
+        pg_set_error(manager, PG_JPEG_CANCELLED, "cancelled");
+        longjmp(manager->jump, 1);
+    }
+    if (!cinfo->is_decompressor || ((j_decompress_ptr)cinfo)->input_scan_number <= PG_JPEG_MAX_SCANS) return;
     pg_set_error(manager, PG_JPEG_CORRUPT, "more scans than any encoder writes");
     longjmp(manager->jump, 1);
 }
+
+void pg_jpeg_cancel(int *flag) { __atomic_store_n(flag, 1, __ATOMIC_RELAXED); }
+int pg_jpeg_is_cancelled(const int *flag) { return __atomic_load_n(flag, __ATOMIC_RELAXED); }
 
 static void pg_init_errors(pg_error_manager *manager, char *error, size_t error_length) {
     memset(manager, 0, sizeof(*manager));
@@ -265,6 +274,7 @@ static pg_jpeg_status pg_decode(const unsigned char *data, size_t length, int fd
     memset(image, 0, sizeof(*image));
     pg_init_errors(&manager, error, error_length);
     manager.allow_truncated = options->allow_truncated;
+    manager.cancel = options->cancel;
     if (fd < 0 && length == 0) {
         pg_set_error(&manager, PG_JPEG_EMPTY, "empty file");
         return manager.status;

@@ -19,7 +19,8 @@ typedef enum {
     PG_JPEG_UNSUPPORTED = 4,  /* valid JPEG, but a kind libjpeg-turbo cannot decode (12-bit...) */
     PG_JPEG_TOO_LARGE = 5,    /* dimensions past the caller's pixel cap */
     PG_JPEG_NO_MEMORY = 6,
-    PG_JPEG_EMPTY = 7         /* no data at all: an empty file */
+    PG_JPEG_EMPTY = 7,        /* no data at all: an empty file */
+    PG_JPEG_CANCELLED = 8     /* the caller's cancel flag was set while decoding */
 } pg_jpeg_status;
 
 typedef struct {
@@ -40,7 +41,14 @@ typedef struct {
                                   k/8) has arrived, at whatever precision (buffered-image mode). At 1/8
                                   a pixel is a block's DC value, so the AC scans would change nothing */
     long long max_pixels;      /* refuse if width*height of the output or input exceeds this */
+    const int *cancel;         /* NULL, or a flag read (atomically) as the decode goes, once per row
+                                  of blocks: set to 1 by pg_jpeg_cancel from another thread, the
+                                  decode stops with PG_JPEG_CANCELLED */
 } pg_jpeg_decode_options;
+
+/* Sets and reads a cancel flag, from any thread. */
+void pg_jpeg_cancel(int *flag);
+int pg_jpeg_is_cancelled(const int *flag);
 
 /* Files with more scans than this are refused (PG_JPEG_CORRUPT): encoders write 10 to 30, and
    each scan is a pass over every block, so a small file repeating a tiny scan thousands of times

@@ -41,6 +41,8 @@ extension GridController {
         session.pipeline.want(zoomWanted(found?.0),
                               infos: neighbours.filter { $0 >= 0 && $0 < count }.map { ($0, $0 == state.photo ? .visible : .prefetch) })
         var content = TileContent.loading
+        var geometry = found?.1
+        let (area, cell) = zoomArea
         if let (request, _) = found {
             if let tile = session.cache.encoded(request) { content = .image(request, tile) }
             else if let error = session.pipeline.failure(forPhoto: state.photo) { content = .failed(error.reason) }
@@ -48,10 +50,17 @@ extension GridController {
         } else if let error = session.pipeline.failure(forPhoto: state.photo) {
             content = .failed(error.reason)
         }
+        if case .loading = content, screen.rows >= 2, !state.isZoomedIn,
+           let (request, tile) = session.cache.largestTile(of: state.photo, mode: session.mode, within: area.width, area.height) {
+            // Stepped to a photo whose view is not made yet: its grid tile, centred, at once,
+            // rather than a blank screen until a worker is free.
+            content = .preview(request, tile)
+            let columns = (request.width + cell.width - 1) / cell.width, rows = (request.height + cell.height - 1) / cell.height
+            geometry = ZoomGeometry(region: CropRegion(x: 0, y: 0, width: 1, height: 1), width: request.width, height: request.height,
+                                    column: max(0, (screen.columns - columns) / 2), row: max(0, (layout.viewportRows - rows) / 2))
+        }
         var bytes: [UInt8] = []
         if screen.rows >= 2 {
-            let (_, cell) = zoomArea
-            let geometry = found?.1
             let columns = geometry.map { ($0.width + cell.width - 1) / cell.width } ?? 0
             let rows = geometry.map { ($0.height + cell.height - 1) / cell.height } ?? 0
             bytes = viewPainter.paint(content, column: geometry?.column ?? 0, row: geometry?.row ?? 0, columns: columns, rows: rows,

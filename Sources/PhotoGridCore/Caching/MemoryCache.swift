@@ -100,6 +100,11 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         }
     }
 
+    /// The keys held that `match`, without touching their recency.
+    public func keys(where matches: (Key) -> Bool) -> [Key] {
+        state.withLock { s in s.entries.keys.filter(matches) }
+    }
+
     /// Drops every entry whose key `matches`.
     public func removeAll(where matches: (Key) -> Bool) {
         state.withLock { s in

@@ -72,6 +72,20 @@ public final class TileCache: Sendable {
     public func store(thumbnail image: RGBImage, for photo: Int) { store.set(.image(image), for: .thumbnail(photo), cost: image.byteCount) }
     public func store(_ tile: EncodedTile, for request: TileRequest) { store.set(.encoded(tile), for: .encoded(request), cost: tile.byteCount) }
 
+    /// The largest whole, final tile of `photo` in `mode` held, no larger than `width` x `height`
+    /// pixels (a grid tile, say): what the zoom view shows of a photo it just stepped to while
+    /// nothing better is ready.
+    public func largestTile(of photo: Int, mode: RenderMode, within width: Int, _ height: Int) -> (TileRequest, EncodedTile)? {
+        let candidates = store.keys { key in
+            guard case .encoded(let r) = key else { return false }
+            return r.photo == photo && r.mode == mode && !r.isPreview && r.keptRows == r.height && r.width <= width && r.height <= height
+        }.compactMap { key -> TileRequest? in if case .encoded(let r) = key { return r } else { return nil } }
+        for request in candidates.sorted(by: { $0.width * $0.height > $1.width * $1.height }) {
+            if let tile = encoded(request) { return (request, tile) }
+        }
+        return nil
+    }
+
     /// Drops everything made from the photo: its file changed.
     public func forget(photo: Int) {
         store.removeAll { key in

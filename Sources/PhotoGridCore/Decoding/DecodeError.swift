@@ -23,6 +23,8 @@ public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A download failed; `transient` when it may work later (the photo is tried again when it
     /// comes back on screen).
     case network(String, transient: Bool)
+    /// Stopped because nothing wanted it any more (`CancelFlag`): never shown, made again if wanted.
+    case cancelled
 
     public var reason: String {
         switch self {
@@ -38,6 +40,7 @@ public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
         case .tooLarge: return "too large"
         case .outOfMemory: return "out of memory"
         case .network(let reason, _): return reason
+        case .cancelled: return "cancelled"
         }
     }
 

@@ -22,6 +22,8 @@ public enum JPEG {
         /// scaled IDCT uses.
         public var partialScans = false
         public var maxPixels = JPEG.defaultMaxPixels
+        /// Checked once per row of blocks: set, the decode stops with `.cancelled`.
+        public var cancel: CancelFlag?
         public init(scaleEighths: Int = 8, fast: Bool = false, partialScans: Bool = false) {
             self.scaleEighths = scaleEighths
             self.fast = fast
@@ -72,8 +74,11 @@ public enum JPEG {
         var cOptions = pg_jpeg_decode_options(scale_num: Int32(options.scaleEighths), fast: options.fast ? 1 : 0,
                                               allow_truncated: options.allowTruncated ? 1 : 0,
                                               partial_scans: options.partialScans ? 1 : 0,
-                                              max_pixels: Int64(options.maxPixels))
-        let status = call(&cOptions, &image, &message)
+                                              max_pixels: Int64(options.maxPixels), cancel: nil)
+        let status = withExtendedLifetime(options.cancel) { () -> pg_jpeg_status in
+            options.cancel.map { cOptions.cancel = UnsafePointer($0.pointer) }
+            return call(&cOptions, &image, &message)
+        }
         try check(status, message)
         defer { pg_jpeg_free(image.pixels) }
         let width = Int(image.width), height = Int(image.height)
@@ -100,6 +105,10 @@ public enum JPEG {
         return Array(UnsafeBufferPointer(start: output, count: length))
     }
 
+    /// Sets a `CancelFlag`'s word for the shim, atomically.
+    static func cancel(_ flag: UnsafeMutablePointer<Int32>) { pg_jpeg_cancel(flag) }
+    static func isCancelled(_ flag: UnsafeMutablePointer<Int32>) -> Bool { pg_jpeg_is_cancelled(flag) != 0 }
+
     private static func check(_ status: pg_jpeg_status, _ message: [CChar]) throws(DecodeError) {
         let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         switch status {
@@ -110,6 +119,7 @@ public enum JPEG {
         case PG_JPEG_UNSUPPORTED: throw .unsupportedJPEG(text)
         case PG_JPEG_TOO_LARGE: throw .tooLarge
         case PG_JPEG_NO_MEMORY: throw .outOfMemory
+        case PG_JPEG_CANCELLED: throw .cancelled
         default: throw .corrupt(text)
         }
     }

@@ -167,6 +167,7 @@ public struct PhotoDecoder: PhotoDecoding {
         let short = min(header.width, header.height)
         let scale = PhotoDecoder.scaleEighths(forFactor: Double(size) / Double(short))
         var options = JPEG.DecodeOptions(scaleEighths: scale)
+        options.cancel = CancelFlag.current
         if usesShortcuts {
             options.fast = scale <= 2
             options.partialScans = scale <= 2

@@ -2,8 +2,9 @@
 ///
 /// Three kinds of task, each keyed: *fetch* a tier image (derived from a larger tier in memory,
 /// else loaded from the disk cache, else decoded) or a photo's EXIF thumbnail; *encode* a tile
-/// from one of those, or first read it from the disk cache where tiles of its kind are kept;
-/// and, when nothing else is left, *store* new tier images and tiles to the disk cache.
+/// from one of those, or first read it from the disk cache where tiles of its kind are kept
+/// (and write it there once made); and, when nothing else is left, *store* new tier images to
+/// the disk cache.
 ///
 /// The loop says what it wants with `want(_:)`, the whole list each frame, most urgent first.
 /// The same key is one task however often it is wanted (a cut and a whole tile share one tier
@@ -20,7 +21,7 @@ public final class TilePipeline: @unchecked Sendable {
     private let condition = Condition()
     private var encodeTasks: [TileRequest: Task] = [:]
     private var fetchTasks: [Source: Task] = [:]
-    private var storeQueue: [Stored] = []
+    private var storeQueue: [(TierKey, DecodedImage)] = []
     private var storeQueueBytes = 0
     /// Fetched images whose encodes have not all run yet: held here, outside the cache's
     /// eviction, and let go as soon as no planned tile waits for them.
@@ -40,6 +41,8 @@ public final class TilePipeline: @unchecked Sendable {
     /// Photos whose files ended before their pictures did, at their last decode.
     var incomplete: Set<Int> = []
     var noThumbnail: Set<Int> = []
+    /// Running tier fetches' flags: set when no tile of their photo is wanted any more.
+    private var cancelFlags: [TierKey: CancelFlag] = [:]
     /// Final tiles looked for in the disk cache and not found there: made from a tier image now.
     private var notOnDisk: Set<TileRequest> = []
     /// What each photo's file says about itself, once read (nil: not a JPEG, or unreadable).
@@ -82,21 +85,12 @@ public final class TilePipeline: @unchecked Sendable {
         public var tileDiskHits = 0
         public var encodes = 0
         public var stores = 0
+        /// Decodes stopped part way because nothing wanted their photo any more.
+        public var cancelled = 0
         public init() {}
     }
 
-    enum Job { case fetch(Source, size: Int), encode(TileRequest), loadTile(TileRequest), store(Stored), recheck([Int]) }
-
-    /// What waits for the disk cache.
-    enum Stored {
-        case tier(TierKey, DecodedImage), tile(TileRequest, EncodedTile)
-        var bytes: Int {
-            switch self {
-            case .tier(_, let image): return image.image.byteCount
-            case .tile(_, let tile): return tile.byteCount
-            }
-        }
-    }
+    enum Job { case fetch(Source, size: Int), encode(TileRequest), loadTile(TileRequest), store(TierKey, DecodedImage), recheck([Int]) }
 
     public init(photos: [Photo], cache: TileCache, decoder: PhotoDecoding = PhotoDecoder(),
                 encoder: TileEncoding = TileEncoder(), tierStore: TierStoring? = nil,
@@ -258,6 +252,13 @@ public final class TilePipeline: @unchecked Sendable {
         for (photo, task) in wantedInfos { needed[.info(photo)] = task }
         for (source, task) in fetchTasks where task.running { needed[source, default: task].running = true }
         fetchTasks = needed
+        // A decode whose photo nothing wants any more (the zoom view stepped past it, the grid
+        // jumped away) stops rather than keep a worker from the photo now on screen. One whose
+        // photo is still wanted at any size goes on: its tier serves or will serve something.
+        if !cancelFlags.isEmpty {
+            let photosWanted = Set(encodeTasks.keys.map(\.photo))
+            for (key, flag) in cancelFlags where !photosWanted.contains(key.photo) { flag.cancel() }
+        }
         // An image held for encodes no longer planned is let go.
         let waiting = Set(encodeTasks.keys.lazy.filter { !$0.isPreview }.map { self.planned($0).key })
         inFlight = inFlight.filter { waiting.contains($0.key) }
@@ -304,10 +305,10 @@ public final class TilePipeline: @unchecked Sendable {
         // JPEG: 1.1 s at 1024 and 1.1 s again at 2048 on this machine, 1.1 s once merged). The
         // zoom view's tiers are left apart: a grid tile does not wait for a whole photo.
         if case .fetch(.tier(let key), _)? = best?.0, let larger = largerFetch(than: key) { return larger }
-        if best == nil, let stored = storeQueue.first {
+        if best == nil, let (key, image) = storeQueue.first {
             storeQueue.removeFirst()
-            storeQueueBytes -= stored.bytes
-            return .store(stored)
+            storeQueueBytes -= image.image.byteCount
+            return .store(key, image)
         }
         return best?.0
     }
@@ -333,23 +334,23 @@ public final class TilePipeline: @unchecked Sendable {
             }
             guard !stopped, let job else { condition.unlock(); return }
             switch job {
-            case .fetch(let source, _): fetchTasks[source]?.running = true
+            case .fetch(let source, _):
+                fetchTasks[source]?.running = true
+                if case .tier(let key) = source { cancelFlags[key] = CancelFlag() }
             case .encode(let request), .loadTile(let request): encodeTasks[request]?.running = true
             case .store: storesRunning += 1; counters.stores += 1
             case .recheck: break
             }
             condition.unlock()
             switch job {
-            case .fetch(.tier(let key), let size): fetchTier(key, size: size)
+            case .fetch(.tier(let key), let size):
+                if let flag = locked({ cancelFlags[key] }) { CancelFlag.with(flag) { fetchTier(key, size: size) } } else { fetchTier(key, size: size) }
             case .fetch(.thumbnail(let photo), _): fetchThumbnail(photo)
             case .fetch(.info(let photo), _): fetchInfo(photo)
             case .encode(let request): encode(request)
             case .loadTile(let request): loadTile(request)
-            case .store(let stored):
-                switch stored {
-                case .tier(let key, let image): tierStore?.save(image, of: photos[key.photo], tier: key.tier)
-                case .tile(let request, let tile): tierStore?.saveTile(tile, of: photos[request.photo], request: request)
-                }
+            case .store(let key, let image):
+                tierStore?.save(image, of: photos[key.photo], tier: key.tier)
                 locked { storesRunning -= 1; condition.broadcast() }
             case .recheck(let indexes): recheckFiles(indexes)
             }
@@ -387,6 +388,7 @@ public final class TilePipeline: @unchecked Sendable {
         var failed: [TileRequest] = []
         locked {
             fetchTasks[.tier(key)] = nil
+            cancelFlags[key] = nil
             switch result {
             case .success(let image):
                 if image.isPartial { incomplete.insert(key.photo) }
@@ -396,7 +398,11 @@ public final class TilePipeline: @unchecked Sendable {
                     inFlight[key] = image
                     cache.store(tier: image, for: key)
                 }
-                if worthStoring && tierStore != nil { queueStore(.tier(key, image)) }
+                if worthStoring && tierStore != nil { queueStore(key, image) }
+            case .failure(.cancelled):
+                // Nothing wanted it; if something does again, it is fetched again.
+                counters.cancelled += 1
+                rebuildFetchTasks()
             case .failure(let error):
                 failures[key.photo] = error
                 failed = encodeTasks.filter { $0.key.photo == key.photo && !$0.value.running }.map(\.key)
@@ -408,13 +414,14 @@ public final class TilePipeline: @unchecked Sendable {
         failed.forEach(onFinish)
     }
 
-    /// New tier images and tiles wait here for the disk cache until the workers are idle; past
-    /// its bound (`storeQueueLimit`) the oldest are not written, rather than held without end.
-    private func queueStore(_ stored: Stored) {
-        storeQueue.append(stored)
-        storeQueueBytes += stored.bytes
+    /// New tier images wait here for the disk cache until the workers are idle (a JPEG encode
+    /// each); past its bound (`storeQueueLimit`) the oldest are not written, rather than held
+    /// without end.
+    private func queueStore(_ key: TierKey, _ image: DecodedImage) {
+        storeQueue.append((key, image))
+        storeQueueBytes += image.image.byteCount
         while storeQueueBytes > storeQueueLimit, storeQueue.count > 1 {
-            storeQueueBytes -= storeQueue.removeFirst().bytes
+            storeQueueBytes -= storeQueue.removeFirst().1.image.byteCount
         }
     }
 
@@ -485,12 +492,16 @@ public final class TilePipeline: @unchecked Sendable {
             return
         }
         let tile = CPUGate.shared.run { encoder.encode(image, for: request, incomplete: partial) }
+        // Written at once (a file write, a small part of the encode), so that a run quit before
+        // its workers were ever idle still leaves its screens for the next. What a half-written
+        // file has so far is not kept.
+        if !partial, let tierStore, tierStore.keepsTiles(for: request), photos.indices.contains(request.photo) {
+            tierStore.saveTile(tile, of: photos[request.photo], request: request)
+        }
         locked {
             counters.encodes += 1
             encodeTasks[request] = nil
             notOnDisk.remove(request)
-            // What a half-written file has so far is not kept for the next run.
-            if !partial, tierStore?.keepsTiles(for: request) == true { queueStore(.tile(request, tile)) }
             learn(tile, for: request)
             // Made for a tile no longer planned (scrolled past): let go, not cached over a wanted one.
             if planned.contains(request) { cache.store(tile, for: request) }

@@ -5,6 +5,9 @@ public struct ViewPainter {
     struct Drawn: Equatable {
         var content: TileContent.ContentID
         var column: Int, row: Int, columns: Int, rows: Int
+        /// The placeholder's words: "loading" names the photo, so stepping from one photo still
+        /// loading to the next must write them again.
+        var message = ""
     }
 
     private var drawn: Drawn?
@@ -20,7 +23,8 @@ public struct ViewPainter {
     /// `areaColumns` x `areaRows`; `message` is shown centred when there is no picture yet.
     public mutating func paint(_ content: TileContent, column: Int, row: Int, columns: Int, rows: Int,
                                areaColumns: Int, areaRows: Int, message: String) -> [UInt8] {
-        let now = Drawn(content: content.id, column: column, row: row, columns: columns, rows: rows)
+        var now = Drawn(content: content.id, column: column, row: row, columns: columns, rows: rows)
+        if case .loading = content { now.message = message }
         if let kitty, case .image(let request, .kitty(let picture)) = content {
             return paintKitty(kitty, request: request, picture: picture, redraw: now != drawn, now: now, areaColumns: areaColumns, areaRows: areaRows)
         }
