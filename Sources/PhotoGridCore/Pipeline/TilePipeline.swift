@@ -228,6 +228,13 @@ public final class TilePipeline: @unchecked Sendable {
         return tierStore.keepsTiles(for: request)
     }
 
+    /// A preview whose final tile is wanted and may be on disk: made only once that read has
+    /// missed, since a hit would put the sharp tile on screen before the preview (drawn for
+    /// nothing, a tile drawn twice).
+    private func waitsForDiskRead(_ request: TileRequest) -> Bool {
+        request.isPreview && encodeTasks[request.final] != nil && awaitsDiskRead(request.final)
+    }
+
     /// What a preview is made from: the largest tier image in memory, else the EXIF thumbnail.
     private func previewImage(for photo: Int) -> RGBImage? {
         cache.largestTier(of: photo)?.image ?? cache.thumbnail(photo)
@@ -237,7 +244,8 @@ public final class TilePipeline: @unchecked Sendable {
     /// among them; fetches no one waits for are dropped unless running.
     func rebuildFetchTasks() {
         var needed: [Source: Task] = [:]
-        for (request, task) in encodeTasks where !task.running && !awaitsDiskRead(request) && !isAvailable(request) {
+        for (request, task) in encodeTasks where !task.running && !awaitsDiskRead(request) && !waitsForDiskRead(request)
+                                                 && !isAvailable(request) {
             let source = source(of: request)
             let size = request.isPreview ? 0 : planned(request).size
             if var existing = needed[source] {
@@ -291,7 +299,7 @@ public final class TilePipeline: @unchecked Sendable {
         for (request, task) in encodeTasks where !task.running {
             if awaitsDiskRead(request) {
                 consider(.loadTile(request), task.priority, task.order)
-            } else if isAvailable(request) {
+            } else if !waitsForDiskRead(request) && isAvailable(request) {
                 consider(.encode(request), task.priority, task.order)
             }
         }
