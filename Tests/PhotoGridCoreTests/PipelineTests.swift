@@ -255,6 +255,19 @@ final class Finished: Sendable {
         #expect(second.workDone.encodes == 1 && again.calls.withLock { $0 } == [7])
     }
 
+    /// A decoded photo's tile for another column count waits while a tile on screen waits: on
+    /// one worker, both screen tiles are made before the other size of the first photo.
+    @Test func theScreenComesBeforeOtherSizesOfAPhotoAlreadyDecoded() throws {
+        let finished = Finished()
+        let pipeline = pipeline(FakeDecoder(), finished, workers: 1)
+        defer { pipeline.stop() }
+        pipeline.want([(request(4), .visible), (request(5), .visible), (request(4, size: 48), .background)])
+        #expect(finished.wait(for: 3))
+        let order = finished.list.withLock { $0 }
+        #expect(order.map(\.photo) == [4, 5, 4], "\(order)")
+        #expect(order.last?.width == 48)
+    }
+
     @Test func aFailedDecodeIsReportedWithItsReason() throws {
         let decoder = FakeDecoder(failing: [4])
         let finished = Finished()

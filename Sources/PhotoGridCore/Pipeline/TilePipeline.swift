@@ -273,11 +273,15 @@ public final class TilePipeline: @unchecked Sendable {
     }
 
     private func nextJob() -> Job? {
-        // Tiles whose image is held go first, whatever their priority: encoding is quick, and it
-        // lets the image go, so that at most about one image per worker is held at a time.
+        // Tiles whose image is held go first: encoding is quick, and it lets the image go, so that
+        // at most about one image per worker is held at a time. But not before the screen: while
+        // a tile on screen still waits, a held image's tiles for other column counts wait too
+        // (they took a third of a cold first screen's time in sixel, 40 ms each); the image is
+        // in the cache meanwhile.
+        let screenWaits = encodeTasks.contains { !$0.value.running && $0.value.priority == .visible }
         var held: (TileRequest, Priority, Int)? = nil
         for (request, task) in encodeTasks where !task.running && !request.isPreview && inFlight[planned(request).key] != nil
-                                                 && tierImage(for: request) != nil {
+                                                 && (!screenWaits || task.priority == .visible) && tierImage(for: request) != nil {
             if let h = held, (h.1, -h.2) >= (task.priority, -task.order) { continue }
             held = (request, task.priority, task.order)
         }
