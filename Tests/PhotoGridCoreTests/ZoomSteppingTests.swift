@@ -80,6 +80,14 @@ final class StallingDecoder: PhotoDecoding {
         #expect(throws: DecodeError.cancelled) { try JPEG.decode(jpeg, options: options) }
     }
 
+    @Test func aCancelledPNGDecodeStops() throws {
+        let png = try #require(PNG.encode(TestImages.gradient(width: 320, height: 240)))
+        let flag = CancelFlag()
+        #expect(try PNG.decode(png, cancel: flag).width == 320)
+        flag.cancel()
+        #expect(throws: DecodeError.cancelled) { try PNG.decode(png, cancel: flag) }
+    }
+
     @Test func aStepShowsThePhotosGridTileAtOnceWhileItsViewIsMade() throws {
         let grid = try controller(StallingDecoder())
         defer { grid.session.pipeline.stop() }

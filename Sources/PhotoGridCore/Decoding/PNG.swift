@@ -29,17 +29,19 @@ public enum PNG {
     /// `shrink` x `shrink` block), transparency composited onto `background`. A non-interlaced
     /// file is read row by row into the shrunk image: a 4K screenshot wanted for a 400-pixel tile
     /// never takes more than a few rows at full size. An interlaced one is decoded whole first.
-    public static func decode(_ data: [UInt8], shrink: Int = 1, maxPixels: Int = JPEG.defaultMaxPixels) throws(DecodeError) -> RGBImage {
-        let (image, partial) = try decodeWhatThereIs(data, shrink: shrink, maxPixels: maxPixels)
+    public static func decode(_ data: [UInt8], shrink: Int = 1, maxPixels: Int = JPEG.defaultMaxPixels,
+                              cancel: CancelFlag? = nil) throws(DecodeError) -> RGBImage {
+        let (image, partial) = try decodeWhatThereIs(data, shrink: shrink, maxPixels: maxPixels, cancel: cancel)
         guard !partial else { throw .truncatedFile(format: "PNG") }
         return image
     }
 
     /// As `decode`, but a non-interlaced file that ends after some of its rows gives those rows,
     /// the rest grey, and `isPartial` true (a file still being copied). An interlaced one, whose
-    /// first pass is spread over the whole picture, still fails.
-    public static func decodeWhatThereIs(_ data: [UInt8], shrink: Int = 1,
-                                         maxPixels: Int = JPEG.defaultMaxPixels) throws(DecodeError) -> (image: RGBImage, isPartial: Bool) {
+    /// first pass is spread over the whole picture, still fails. A set `cancel` stops a
+    /// non-interlaced decode within 32 rows (`.cancelled`).
+    public static func decodeWhatThereIs(_ data: [UInt8], shrink: Int = 1, maxPixels: Int = JPEG.defaultMaxPixels,
+                                         cancel: CancelFlag? = nil) throws(DecodeError) -> (image: RGBImage, isPartial: Bool) {
         try withContext(data, maxPixels: maxPixels) { context, header throws(DecodeError) in
             let step = max(1, min(shrink, header.width, header.height))
             // 8-bit RGB without transparency, as most photos and screenshots are, is read as RGB:
@@ -67,6 +69,7 @@ public enum PNG {
             var row = [UInt8](repeating: 0, count: rowBytes)
             var rows = 0
             while true {
+                if rows % 32 == 0, cancel?.isCancelled == true { throw .cancelled }
                 let status = row.withUnsafeMutableBytes { spng_decode_row(context, $0.baseAddress, $0.count) }
                 if status != 0 && status != Int32(SPNG_EOI.rawValue) {
                     do throws(DecodeError) { try check(status) } catch .truncatedFile where rows > 0 {

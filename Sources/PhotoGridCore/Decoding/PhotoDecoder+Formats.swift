@@ -84,7 +84,7 @@ extension PhotoDecoder {
         let shrunk = (header.width / shrink) * (header.height / shrink) * 3
         let bytes = data.count + header.width * rows * 4 + shrunk * (orientation == .up ? 1 : 2)
         let (kept, decodedWidth, partial) = try gate.run(bytes: bytes) { () throws(DecodeError) in
-            let (decoded, partial) = try PNG.decodeWhatThereIs(data, shrink: shrink)
+            let (decoded, partial) = try PNG.decodeWhatThereIs(data, shrink: shrink, cancel: CancelFlag.current)
             let image = orientation.apply(to: decoded)
             return (scaled(image, shortSide: limit), image.width, partial)
         }
