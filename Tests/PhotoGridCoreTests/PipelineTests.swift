@@ -268,6 +268,20 @@ final class Finished: Sendable {
         #expect(order.last?.width == 48)
     }
 
+    /// With tiles kept on disk, each is looked for there first; a photo missing there at two
+    /// sizes of one tier is still decoded once, for the larger.
+    @Test func tilesLookedForOnDiskStillShareOneDecode() throws {
+        let decoder = FakeDecoder()
+        let finished = Finished()
+        let pipeline = pipeline(decoder, finished, workers: 1, store: FakeTierStore())
+        defer { pipeline.stop() }
+        func sixel(_ size: Int) -> TileRequest { TileRequest(photo: 4, width: size, height: size, fit: .fill, mode: .sixel(colors: 16)) }
+        pipeline.want([(sixel(40), .visible), (sixel(60), .background)])
+        #expect(finished.wait(for: 2))
+        #expect(decoder.calls.withLock { $0 } == [4])
+        #expect(decoder.sizes.withLock { $0 } == [60])
+    }
+
     @Test func aFailedDecodeIsReportedWithItsReason() throws {
         let decoder = FakeDecoder(failing: [4])
         let finished = Finished()

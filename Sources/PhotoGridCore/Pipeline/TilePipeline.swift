@@ -257,6 +257,16 @@ public final class TilePipeline: @unchecked Sendable {
                 needed[source] = Task(priority: task.priority, order: task.order, size: size)
             }
         }
+        // Tiles of a tier still to be looked for on disk count in its size: the photo is decoded
+        // once, for the largest of its tiles in that tier (a neighbouring column count's among
+        // them). A hit leaves part of that decode unused; a miss would otherwise decode the
+        // photo a second time, at the larger size.
+        for (request, task) in encodeTasks where !task.running && !request.isPreview && awaitsDiskRead(request) {
+            if var existing = needed[source(of: request)] {
+                existing.size = max(existing.size, planned(request).size)
+                needed[source(of: request)] = existing
+            }
+        }
         for (photo, task) in wantedInfos { needed[.info(photo)] = task }
         for (source, task) in fetchTasks where task.running { needed[source, default: task].running = true }
         fetchTasks = needed
