@@ -167,8 +167,11 @@ enum Soak {
         let a = ScreenPixels(text: live, columns: 120, rows: 40)
         let b = ScreenPixels(text: String(decoding: printed.output, as: UTF8.self), columns: 120, rows: 40)
         let layout = GridLayout(screen: ScreenMetrics(columns: 120, rows: 40), columns: 4)
+        // Whole rows (the printed sheet has no cut row), inside each tile's edge cells (the focus
+        // frame may take those of the focused tile; the sheet has none).
         let tiles = layout.visibleIndexes(topRow: 0, photos: 10_000).compactMap { layout.placement(of: $0, topRow: 0) }
-        let rects = tiles.map { ScreenPixels.Rect(column: $0.frame.column, row: $0.row, width: $0.frame.width, height: $0.visibleRows) }
+            .filter { $0.visibleRows == layout.tileRows }
+        let rects = tiles.map { ScreenPixels.Rect(column: $0.frame.column + 1, row: $0.row + 1, width: $0.frame.width - 2, height: $0.visibleRows - 2) }
         outcome.tilesChecked += rects.count
         outcome.worstTile = rects.map { a.difference(b, $0, $0) }.max() ?? 0
         for (index, difference) in a.wrongTiles(against: b, tiles: rects) {

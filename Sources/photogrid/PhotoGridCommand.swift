@@ -8,14 +8,15 @@ import PhotoGridRemote
 struct PhotoGridCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "photogrid",
-        abstract: "Browse a folder of photos as a grid in the terminal (sixel or Unicode half-blocks).",
+        abstract: "Browse a folder of photos as a grid in the terminal (kitty graphics, iTerm2 images, sixel or Unicode half-blocks).",
         discussion: """
-        Keys: arrows or h j k l move, PgUp/PgDn/Space/b a screen, Ctrl-D/Ctrl-U half a screen, g/G (Home/End) first and last, + (or =) fewer and larger photos, - more and smaller, 1-6 that many columns, a between whole photos (fit) and square crops (fill), Enter or z the photo itself (+/- zoom, n/p next and previous, Esc back), i details, Ctrl-L redraw, Ctrl-R reload changed photos, q quit.
+        Keys (? shows them in the grid): arrows or h j k l move, PgUp/PgDn/Space/b a screen, Ctrl-D/Ctrl-U half a screen, g/G (Home/End) first and last, + (or =) fewer and larger photos, - more and smaller, 1-6 that many columns, a between whole photos (fit) and square crops (fill), Enter or z the photo itself (+/- zoom, n/p next and previous, Esc back), i details, / find by name (n/N next and previous match, Esc clears), s sort by name, mtime or size, r reverse, . hidden files, Ctrl-L redraw, Ctrl-R read the folder again, Esc close a panel, q quit.
 
         photogrid serve DIR serves a folder to `photogrid --url` (see `photogrid serve --help`); a folder named serve is ./serve.
-        """)
+        """,
+        version: PhotoGridVersion.text)
 
-    @Argument(help: "A folder of photos, searched recursively (with --print, also a single photo).")
+    @Argument(help: "A folder of photos, searched recursively; or a photo, to open its folder with it focused (default: the current folder).")
     var path: String = "."
 
     /// `serve` first is the server's command line; anything else the browser's. (A folder
@@ -50,8 +51,20 @@ struct PhotoGridCommand: ParsableCommand {
     @Flag(name: .customLong("no-disk-cache"), help: "Neither read nor write the disk cache of thumbnails.")
     var noDiskCache = false
 
+    @Option(help: "Order: name (natural, each folder's photos together), mtime or size.")
+    var sort: PhotoOrder.Key?
+
+    @Flag(help: "The order reversed.")
+    var reverse = false
+
+    @Flag(help: "Show hidden files and folders (names starting with a dot) too.")
+    var hidden = false
+
     @Flag(help: "Write one frame to stdout once every visible photo has loaded, then exit.")
     var print = false
+
+    @Flag(help: "With --print: each photo's name under its tile.")
+    var labels = false
 
     @Flag(help: "Report what the terminal answers (sixel, cell size) and what photogrid would use, then exit.")
     var probe = false
@@ -69,6 +82,7 @@ struct PhotoGridCommand: ParsableCommand {
         if cacheMegabytes < 16 { throw ValidationError("--cache-mb must be at least 16") }
         if diskCacheMegabytes < 1 { throw ValidationError("--disk-cache-mb must be at least 1 (--no-disk-cache turns it off)") }
         if size != nil && !print { throw ValidationError("--size goes with --print") }
+        if labels && !print { throw ValidationError("--labels goes with --print") }
         if !(1...32).contains(connections) { throw ValidationError("--connections must be between 1 and 32") }
     }
 
@@ -80,6 +94,10 @@ struct PhotoGridCommand: ParsableCommand {
         options.cacheMegabytes = cacheMegabytes
         options.diskCacheMegabytes = noDiskCache ? 0 : diskCacheMegabytes
         options.print = print
+        options.order = PhotoOrder(sort ?? .name, reversed: reverse)
+        options.sortGiven = sort != nil || reverse
+        options.showHidden = hidden
+        options.labels = labels
         options.probe = probe
         options.url = url
         options.connections = connections
@@ -97,6 +115,7 @@ struct PhotoGridCommand: ParsableCommand {
 }
 
 extension ModeChoice: ExpressibleByArgument {}
+extension PhotoOrder.Key: ExpressibleByArgument {}
 
 /// `photogrid serve DIR`: a folder as a gallery for `photogrid --url`, over HTTP.
 struct ServeSubcommand: ParsableCommand {

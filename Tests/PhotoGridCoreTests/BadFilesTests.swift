@@ -120,7 +120,8 @@ import PhotoGridSamples
     @Test func theFolderPrintsAsAGridOfPicturesAndReasons() throws {
         let home = TestImages.scratchFolder("bad-print")
         defer { TestImages.remove(home) }
-        let result = try Subprocess.runMeasuringMemory([Paths.binary, "--print", "--mode", "halfblock", "--size", "240x100",
+        // Tall enough for every file's row: the sheet has whole rows only.
+        let result = try Subprocess.runMeasuringMemory([Paths.binary, "--print", "--mode", "halfblock", "--size", "240x150",
                                                         "--columns", "6", Self.folder], environment: ["XDG_CACHE_HOME": home])
         #expect(result.status == 0, "\(result.errorText)")
         let text = String(decoding: result.output, as: UTF8.self)

@@ -122,5 +122,16 @@ import Testing
         let text = panel.lines(width: 50, maxRows: 20, colors: .trueColor).map { String(decoding: $0, as: UTF8.self) }.joined()
         #expect(!text.contains("\u{1B}]0") && !text.contains("\u{1B}[2J") && !text.contains("\u{07}") && !text.contains("\u{9B}"))
         #expect(text.contains("evil^[]0;owned^G^[[2J"))
+
+        // The map link is whole, over as many lines as it takes, each a link to the whole address.
+        let map = try #require(rows.first { $0.label == "map" })
+        let lines = DetailsPanel(title: "Details", rows: [map]).lines(width: 40, maxRows: 20, colors: .trueColor)
+            .map { String(decoding: $0, as: UTF8.self) }
+        let shown = lines.compactMap { line -> String? in
+            guard let start = line.range(of: "\u{1B}\\"), let end = line.range(of: "\u{1B}]8;;\u{1B}\\") else { return nil }
+            return String(line[start.upperBound..<end.lowerBound]).trimmingCharacters(in: .whitespaces)
+        }
+        #expect(shown.count >= 2 && shown.joined() == map.value, "\(shown)")
+        #expect(lines.filter { $0.contains("\u{1B}]8;;\(map.value)\u{1B}\\") }.count == shown.count)
     }
 }

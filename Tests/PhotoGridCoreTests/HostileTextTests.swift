@@ -45,7 +45,10 @@ import PhotoGridSamples
         try tmux.send("Enter")
         (ok, screen) = try tmux.waitFor { $0.contains("fit") }
         #expect(ok)
-        try tmux.send("Escape", "i", "g")
+        // Esc closes the details panel, then the photo view.
+        try tmux.send("Escape")
+        (ok, screen) = try tmux.waitFor { !$0.contains("Harbour") }
+        try tmux.send("Escape", "g")
         (ok, screen) = try tmux.waitFor { $0.contains("1 of 6") }
         #expect(ok)
         #expect(try tmux.value("#{pane_title}") == title, "a name or caption set the window title")

@@ -13,13 +13,16 @@ import Testing
 
     @Test func halfBlockFrameMatchesTheDecodedPhotos() throws {
         let (status, out, error) = try Paths.photogrid(["--print", "--mode", "halfblock", "--size", "80x24", "--columns", "4",
-                                                        Paths.gallery], environment: ["COLORTERM": "truecolor"])
+                                                        "--labels", Paths.gallery], environment: ["COLORTERM": "truecolor"])
         #expect(status == 0, "\(error)")
         let lines = split(out).dropLast()              // the output ends with a newline
-        #expect(lines.count == 24)
-        let statusLine = String(decoding: lines.last!, as: UTF8.self)
+        // Whole rows only, no status line: two rows of 10-row tiles, each with its names below.
+        #expect(lines.count == 22)
         let photos = try FolderScanner().scan(RawPath(Paths.gallery))
-        #expect(statusLine.contains("1 of \(photos.count)") && statusLine.contains("4 columns"))
+        let labels = String(decoding: lines[10], as: UTF8.self)
+        let names = photos.prefix(4).map(\.name)
+        #expect(names.allSatisfy { labels.contains(String($0.prefix(19))) }, "\(labels)")
+        #expect(!String(decoding: out, as: UTF8.self).contains("columns"), "a status line is in the contact sheet")
         // The first tile: 20 cells wide (80 - 3 = 77 = 4 x 19 + 1), 10 rows; its lines start each grid line.
         let layout = GridLayout(screen: ScreenMetrics(columns: 80, rows: 24), columns: 4)
         let frame = layout.frames[0]

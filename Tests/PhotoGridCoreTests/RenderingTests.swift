@@ -245,7 +245,12 @@ enum HalfBlockReader {
     }
 
     @Test func aNarrowScreenDropsTheFolderThenTheModeButKeepsLoading() {
+        // The folder's name makes room for the keys; then a shorter hint; then none.
         #expect(StatusLine.compose(parts, hint: "q quit ", width: 90)
+                == " beach/IMG_0042.jpg  ·  42 of 512  ·  4 columns  ·  half-block 256  ·  loading 12  q quit ")
+        #expect(StatusLine.compose(parts, hint: "? keys  a fit  q quit ", shortHint: "? keys ", width: 90)
+                == " beach/IMG_0042.jpg  ·  42 of 512  ·  4 columns  ·  half-block 256  ·  loading 12  ? keys ")
+        #expect(StatusLine.compose(parts, hint: "q quit ", width: 84)
                 == " beach/IMG_0042.jpg  ·  42 of 512  ·  4 columns  ·  half-block 256  ·  loading 12")
         #expect(StatusLine.compose(parts, hint: nil, width: 70) == " beach/IMG_0042.jpg  ·  42 of 512  ·  4 columns  ·  loading 12")
         #expect(StatusLine.compose(parts, hint: nil, width: 56) == " beach/IMG_0042.jpg  ·  42 of 512  ·  loading 12")

@@ -16,12 +16,12 @@ enum Caches {
     /// warning; the pipeline then plans for the smaller budget instead of remaking what it lost.
     /// PHOTOGRID_TEST_PRESSURE names a file read as the cgroup's `memory.events`, so that the
     /// memory benchmark can cause a halving by raising its `high` count.
-    static func watchPressure(on cache: TileCache) -> MemoryPressureWatcher {
+    static func watchPressure(on cache: @escaping @Sendable () -> TileCache?) -> MemoryPressureWatcher {
         var sources = MemoryPressureWatcher.Sources.system()
         if let path = PhotoGrid.environment(["PHOTOGRID_TEST_PRESSURE"])["PHOTOGRID_TEST_PRESSURE"] {
             sources = MemoryPressureWatcher.Sources(cgroupEventsPath: path)
         }
-        return MemoryPressureWatcher(sources: sources) { _ in cache.halveBudget() }
+        return MemoryPressureWatcher(sources: sources) { _ in cache()?.halveBudget() }
     }
 
     /// The absolute, link-free form of a path, so that disk cache keys are the same from

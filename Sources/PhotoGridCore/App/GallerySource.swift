@@ -1,3 +1,5 @@
+import Glibc
+
 /// What a grid shows: the photos, where their pixels come from, and a title. A folder on disk
 /// here; `PhotoGridRemote` makes one from a URL.
 public struct GallerySource: Sendable {
@@ -8,6 +10,11 @@ public struct GallerySource: Sendable {
     /// Pipeline threads: the cores for a folder; more for a network gallery, whose threads wait
     /// on downloads (decoding and encoding still take at most one core each, `CPUGate`).
     public var workers: Int
+    /// The photo to focus first (`photogrid PHOTO`): its relative path.
+    public var focus: RawPath?
+    /// Reads the gallery again (Ctrl-R, the hidden-files key): the photos now there, hidden ones
+    /// too when asked. Nil for a gallery that cannot be read again.
+    public var rescan: (@Sendable (_ showHidden: Bool) throws -> [Photo])?
 
     public init(title: String, photos: [Photo], decoder: PhotoDecoding, tierStore: TierStoring?, workers: Int = WorkerThreads.cores) {
         self.title = title
@@ -18,9 +25,55 @@ public struct GallerySource: Sendable {
     }
 
     /// The photos below a folder, with the disk cache unless turned off; a clear error when the
-    /// folder cannot be read or holds no photos.
+    /// folder cannot be read or holds no photos. A photo instead of a folder opens its folder
+    /// (without subfolders: a photo in the home folder should not mean scanning all of home)
+    /// with that photo focused.
     public static func folder(_ options: Options) throws -> GallerySource {
-        GallerySource(title: RawPath(options.path).lastComponent.description, photos: try PhotoGrid.loadPhotos(options.path),
-                      decoder: PhotoDecoder(gate: MemoryGate()), tierStore: Caches.tierStore(options))
+        var info = stat()
+        let given = RawPath(Caches.absolute(options.path))
+        var folder = given, focus: RawPath?, depth = FolderScanner().maxDepth
+        if given.withCString({ stat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFREG {
+            guard Photo(path: given, relativePath: given.lastComponent).format != .notAnImage
+                    || ((try? OpenFile(given).head(16)).flatMap { ImageFormat(content: $0) }) != nil else {
+                throw ExitError("\(options.path): not a picture photogrid shows")
+            }
+            folder = given.parent
+            focus = given.lastComponent
+            depth = 0
+        }
+        let order = options.order
+        let (root, maxDepth) = (folder, depth)
+        let scan: @Sendable (Bool) throws -> [Photo] = { showHidden in
+            var scanner = FolderScanner()
+            scanner.maxDepth = maxDepth
+            scanner.showHidden = showHidden
+            return order.apply(try PhotoGrid.loadPhotos(root, scanner: scanner))
+        }
+        var photos: [Photo]
+        if !options.print && TTY.isTerminal(2) {
+            // A large tree takes seconds to read: say how far it has got, on the line the grid
+            // will replace (nothing for a folder read in under a third of a second).
+            var scanner = FolderScanner()
+            (scanner.maxDepth, scanner.showHidden) = (maxDepth, options.showHidden)
+            let started = TTY.now()
+            var shown = started + 300
+            scanner.progress = { count in
+                guard TTY.now() >= shown else { return }
+                shown = TTY.now() + 200
+                _ = try? TTY.writeAll(Array("\rphotogrid: reading \(TerminalText.sanitize(root.title)): \(count) photos so far\u{1B}[K".utf8), to: 2)
+            }
+            defer { if TTY.now() >= started + 300 { _ = try? TTY.writeAll(Array("\r\u{1B}[K".utf8), to: 2) } }
+            photos = order.apply(try PhotoGrid.loadPhotos(root, scanner: scanner))
+        } else {
+            photos = try scan(options.showHidden)
+        }
+        if let focus, !photos.contains(where: { $0.relativePath == focus }) {
+            throw ExitError("\(options.path): not a picture photogrid shows")
+        }
+        var source = GallerySource(title: folder.title, photos: photos, decoder: PhotoDecoder(gate: MemoryGate()),
+                                   tierStore: Caches.tierStore(options))
+        source.focus = focus
+        source.rescan = scan
+        return source
     }
 }

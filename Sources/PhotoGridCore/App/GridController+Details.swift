@@ -35,7 +35,7 @@ extension GridController {
         if !exposure.isEmpty { rows.append(DetailsPanel.Row("exposure", exposure.joined(separator: "  "))) }
         if let position = info.positionText {
             rows.append(DetailsPanel.Row("position", position, link: info.openStreetMapURL))
-            if let url = info.openStreetMapURL { rows.append(DetailsPanel.Row("map", url, link: url)) }
+            if let url = info.openStreetMapURL { rows.append(DetailsPanel.Row("map", url, link: url, whole: true)) }
         }
         if let caption = info.caption {
             rows.append(DetailsPanel.Row("caption", caption))
@@ -44,10 +44,17 @@ extension GridController {
         return DetailsPanel(title: "Details", rows: rows)
     }
 
+    /// What is drawn over the top right of the view: the key help, else the details, else nothing.
+    func overlayPanel() -> DetailsPanel? {
+        if showHelp { return KeyHelp.panel(zoom: zoom != nil) }
+        return showDetails ? detailsPanel() : nil
+    }
+
     /// The panel's bytes, at the top right of the view.
     func detailsBytes() -> [UInt8] {
+        guard let panel = overlayPanel() else { return [] }
         let width = DetailsPanel.width(forScreenColumns: screen.columns)
-        let lines = detailsPanel().lines(width: width, maxRows: layout.viewportRows, colors: session.halfBlockColors)
+        let lines = panel.lines(width: width, maxRows: layout.viewportRows, colors: session.halfBlockColors)
         guard !lines.isEmpty else { return [] }
         var out = Array("\u{1B}7".utf8)
         for (i, line) in lines.enumerated() { out += GridPainter.moveTo(row: i, column: screen.columns - width) + line }
@@ -56,14 +63,27 @@ extension GridController {
 
     public func toggleDetails() {
         showDetails.toggle()
+        detailsOpenedInZoom = showDetails && zoom != nil
         // What the panel covered must be drawn again.
         if !showDetails { needsClear = true }
         drawnDetails = nil
     }
 
+    func openHelp() {
+        showHelp = true
+        drawnDetails = nil
+    }
+
+    func closeHelp() {
+        showHelp = false
+        // What the help covered must be drawn again (the details panel under it too).
+        needsClear = true
+        drawnDetails = nil
+    }
+
     /// The panel drawn over what the frame wrote, when it is open and anything under it or in it changed.
     func withDetails(_ bytes: [UInt8]) -> [UInt8] {
-        guard showDetails else { return bytes }
+        guard showDetails || showHelp else { return bytes }
         let panel = detailsBytes()
         if bytes.isEmpty && panel == drawnDetails { return bytes }
         drawnDetails = panel

@@ -3,15 +3,34 @@ extension GridController {
     /// What a key asks of the event loop beyond changing the state.
     public enum KeyEffect { case none, quit, resize }
 
+    /// Panels first: the help, then the search prompt, then the details panel take the keys that
+    /// close them; what is left goes to the view. `q` quits only from the bare grid.
     @discardableResult
     public func handle(_ key: Key) -> KeyEffect {
         budgetNotice.keyPressed(now: TTY.now())
         startHint = nil
+        notice = nil
+        if key == .resize { return .resize }
+        if showHelp {
+            closeHelp()
+            // The keys that close it do only that; any other closes it and does what it does.
+            if [.escape, .character("q"), .character("?")].contains(key) { return .none }
+        }
+        if search?.typing == true, zoom == nil { typeIntoSearch(key); return .none }
+        if showDetails, key == .escape || key == .character("q") { toggleDetails(); return .none }
+        if key == .character("?") { openHelp(); return .none }
         if zoom != nil { return handleZoom(key) }
         let count = session.photos.count
         let columns = layout.columns
         switch key {
         case .character("q"), .character("Q"): quitRequested = true; return .quit
+        case .escape: if search != nil { search = nil }
+        case .character("/"): startSearch()
+        case .character("n"): jumpToMatch(1)
+        case .character("N"): jumpToMatch(-1)
+        case .character("s"): cycleSort()
+        case .character("r"): reverseOrder()
+        case .character("."): toggleHidden()
         case .left, .character("h"): move(to: position.focus - 1)
         case .right, .character("l"): move(to: position.focus + 1)
         case .up, .character("k"), .control("p"): move(to: position.focus - columns)
@@ -30,8 +49,7 @@ extension GridController {
         case .character("a"): session.fit = session.fit == .fill ? .fit : .fill
         case .character("i"): toggleDetails()
         case .control("l"): repaint()
-        case .control("r"): reloadChanged()
-        case .resize: return .resize
+        case .control("r"): rescanGallery()
         default: break
         }
         return .none

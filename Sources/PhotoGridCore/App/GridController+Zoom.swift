@@ -97,7 +97,8 @@ extension GridController {
         parts.append(StatusLine.Part(modeName, dropOrder: 2))
         if loading { parts.append(StatusLine.Part("loading")) }
         if budgetNotice.isShown { parts.append(StatusLine.Part(BudgetNotice.text)) }
-        return StatusLine.compose(parts, hint: budgetNotice.isShown ? nil : "+/- zoom  n/p photo  i details  q grid ",
+        let hint = showHelp ? "Esc close " : showDetails ? "i/Esc close  ? keys " : "? keys  +/- zoom  n/p photo  q grid "
+        return StatusLine.compose(parts, hint: budgetNotice.isShown ? nil : hint, shortHint: budgetNotice.isShown ? nil : "? keys ",
                                   width: screen.columns)
     }
 
@@ -111,13 +112,17 @@ extension GridController {
     public func openZoom(_ photo: Int) {
         guard session.photos.indices.contains(photo) else { return }
         zoom = ZoomState(photo: photo)
+        detailsOpenedInZoom = false
         needsClear = true
     }
 
-    /// Back to the grid, with the photo last shown focused and on screen.
+    /// Back to the grid, with the photo last shown focused and on screen; a details panel opened
+    /// in the photo view closes with it.
     public func closeZoom() {
         guard let state = zoom else { return }
         zoom = nil
+        if detailsOpenedInZoom, showDetails { toggleDetails() }
+        detailsOpenedInZoom = false
         position.focus(state.photo, photos: session.photos.count, layout: layout)
         needsClear = true
     }
@@ -154,7 +159,6 @@ extension GridController {
         case .character("i"): toggleDetails()
         case .control("l"): repaint()
         case .control("r"): reloadChanged()
-        case .resize: return .resize
         default: break
         }
         zoom = state

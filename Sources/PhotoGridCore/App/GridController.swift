@@ -4,7 +4,19 @@
 /// the same way to measure a scroll without a terminal in the way.
 public final class GridController {
     public let title: String
-    public let session: GridSession
+    public internal(set) var session: GridSession
+    /// Makes the session for another list of photos (a new order, a rescan); nil where the
+    /// photos never change (`--print`, the benchmark).
+    var makeSession: (([Photo]) -> GridSession)?
+    /// Reads the gallery again, hidden files too when asked (`GallerySource.rescan`).
+    var rescan: ((Bool) throws -> [Photo])?
+    /// The order the photos are shown in; nil while they are in the gallery's own order (a
+    /// manifest's, before `s` is pressed).
+    public internal(set) var order: PhotoOrder?
+    /// Names starting with a dot are shown (`.` toggles).
+    public internal(set) var showHidden = false
+    /// Said once on the status line after an action (a rescan's result, an error), until the next key.
+    var notice: String?
     public let modeName: String
     public private(set) var painter: GridPainter
     var viewPainter: ViewPainter
@@ -16,6 +28,12 @@ public final class GridController {
     public internal(set) var zoom: ZoomState?
     /// The details panel is open.
     public internal(set) var showDetails = false
+    /// It was opened in the zoom view, and closes with it.
+    var detailsOpenedInZoom = false
+    /// The key help (`?`) is open, over the details panel if that is open too.
+    public internal(set) var showHelp = false
+    /// The name search, while typed or kept.
+    public internal(set) var search: NameSearch?
     /// The panel as last written, so that an unchanged one is not written again.
     var drawnDetails: [UInt8]?
     public private(set) var screen: ScreenMetrics
@@ -74,7 +92,7 @@ public final class GridController {
         budgetNotice.update(shortfalls: session.pipeline.budgetShortfalls, now: TTY.now())
         if let kitty {
             let width = DetailsPanel.width(forScreenColumns: screen.columns)
-            let rows = showDetails ? detailsPanel().lines(width: width, maxRows: layout.viewportRows, colors: session.halfBlockColors).count : 0
+            let rows = overlayPanel()?.lines(width: width, maxRows: layout.viewportRows, colors: session.halfBlockColors).count ?? 0
             kitty.clip = rows > 0 ? (screen.columns - width, rows) : nil
         }
         if zoom != nil {
@@ -113,8 +131,19 @@ public final class GridController {
     public func contents() -> (tiles: [PaintTile], marker: FocusMarker?, loading: Int) {
         let tiles = screen.rows >= 2 ? session.paintTiles(layout: layout, position: position) : []
         let focused = tiles.first { $0.index == position.focus }
-        let marker = focused.map { FocusMarker(tile: $0, gridRows: layout.viewportRows, screenColumns: screen.columns) }
+        let marker = focused.map { FocusMarker(tile: $0, gridRows: layout.viewportRows, screenColumns: screen.columns, photo: photoArea(of: $0)) }
         return (tiles, marker, tiles.filter { $0.content.isPending }.count)
+    }
+
+    /// In fit mode, the cells of a tile the photo takes (letterboxed and centred in its square),
+    /// once its shape is known: what the focus frame goes round.
+    func photoArea(of tile: PaintTile) -> (column: Int, row: Int, width: Int, rows: Int)? {
+        guard session.fit == .fit, let shape = session.photoShape(tile.index), shape.width > 0, shape.height > 0 else { return nil }
+        let cell = session.mode.drawsPixels ? (screen.cellWidth, screen.cellHeight) : (1, 2)
+        let box = (tile.width * cell.0, tile.fullRows * cell.1)
+        let fitted = Resampler.fittedSize(width: shape.width, height: shape.height, inside: box.0, box.1)
+        let width = min(tile.width, (fitted.width + cell.0 - 1) / cell.0), rows = min(tile.fullRows, (fitted.height + cell.1 - 1) / cell.1)
+        return ((tile.width - width) / 2, (tile.fullRows - rows) / 2, width, rows)
     }
 
     /// Folder, file, "N of M", columns, mode, and how many tiles on screen are still loading;
@@ -128,11 +157,24 @@ public final class GridController {
                      StatusLine.Part(layout.columns == 1 ? "1 column" : "\(layout.columns) columns", dropOrder: 1),
                      StatusLine.Part(modeName, dropOrder: 2)]
         if session.fit == .fit { parts.append(StatusLine.Part("fit", dropOrder: 1)) }
+        if let order, order != PhotoOrder() { parts.append(StatusLine.Part(order.description, dropOrder: 1)) }
+        if showHidden { parts.append(StatusLine.Part("hidden shown", dropOrder: 1)) }
         if loading > 0 { parts.append(StatusLine.Part("loading \(loading)")) }
+        if let searchStatus { parts.insert(StatusLine.Part(searchStatus), at: 0) }
+        if let notice { parts.append(StatusLine.Part(notice)) }
         if budgetNotice.isShown { parts.append(StatusLine.Part(BudgetNotice.text)) }
         if let startHint, !budgetNotice.isShown { parts.append(StatusLine.Part(startHint, dropOrder: 1)) }
-        return StatusLine.compose(parts, hint: hints && !budgetNotice.isShown ? "+/- columns  a fit  q quit " : nil,
-                                  width: screen.columns)
+        let showHints = hints && !budgetNotice.isShown
+        return StatusLine.compose(parts, hint: showHints ? gridHint : nil, shortHint: showHints ? "? keys " : nil, width: screen.columns)
+    }
+
+    /// The keys that matter now, in the words of the current state.
+    var gridHint: String {
+        if search?.typing == true { return "Enter keep  Esc cancel " }
+        if showHelp { return "Esc close " }
+        if showDetails { return "i/Esc close  ? keys " }
+        if search != nil { return "n/N next  Esc clear " }
+        return "? keys  a " + (session.fit == .fit ? "fill" : "fit") + "  / find  q quit "
     }
 
     /// Takes a new screen size and keeps the focused photo where it was.
@@ -152,6 +194,9 @@ public final class GridController {
         if let kitty { pendingBytes += kitty.forgetAll() }
         repaint()
     }
+
+    /// Focuses photo `index` and scrolls it into view (start-up with `photogrid PHOTO`).
+    public func focus(_ index: Int) { move(to: index) }
 
     public func setColumns(_ columns: Int) {
         chosenColumns = max(GridLayout.columnRange.lowerBound, min(GridLayout.columnRange.upperBound, columns))

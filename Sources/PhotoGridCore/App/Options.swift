@@ -20,6 +20,15 @@ public struct Options: Sendable {
     /// `--cell-size WxH`: pixels of a cell, for sixel.
     public var cellSize: (width: Int, height: Int)?
 
+    /// `--sort` and `--reverse`.
+    public var order = PhotoOrder()
+    /// `--sort` or `--reverse` was given: a remote gallery's own order gives way to it.
+    public var sortGiven = false
+    /// `--hidden`: names starting with a dot too.
+    public var showHidden = false
+    /// `--labels`: with `--print`, each photo's name under its tile.
+    public var labels = false
+
     public init(path: String) { self.path = path }
 }
 

@@ -25,9 +25,9 @@ public enum PhotoGrid {
     }
 
     /// The photos of a folder, or a clear error. Their paths are absolute (disk cache keys).
-    static func loadPhotos(_ path: String) throws -> [Photo] {
+    static func loadPhotos(_ path: RawPath, scanner: FolderScanner = FolderScanner()) throws -> [Photo] {
         let photos: [Photo]
-        do { photos = try FolderScanner().scan(RawPath(Caches.absolute(path))) } catch { throw ExitError("\(error)") }
+        do { photos = try scanner.scan(path) } catch { throw ExitError("\(error)") }
         guard !photos.isEmpty else { throw ExitError("no photos in \(path)") }
         return photos
     }
@@ -95,14 +95,26 @@ public enum PhotoGrid {
         let curses: Curses
         do { curses = try Curses() } catch { throw ExitError(error.description) }
         curses.unread(replies.other)
-        let session = GridSession(source: source, mode: capabilities.mode, fit: options.fit,
-                                  cacheBytes: options.cacheMegabytes * 1024 * 1024) {
-            mailbox.post(.tileReady)
+        // Sessions are made again for a new order or a rescan (GridController+Gallery); the
+        // memory-pressure watcher halves the budget of whichever is current.
+        let currentCache = Locked<TileCache?>(nil)
+        let makeSession = { (photos: [Photo]) -> GridSession in
+            // A lone photo is shown whole: a square crop of the only photo hides part of it for nothing.
+            let session = GridSession(photos: photos, mode: capabilities.mode, fit: photos.count == 1 ? .fit : options.fit,
+                                      cacheBytes: options.cacheMegabytes * 1024 * 1024, decoder: source.decoder,
+                                      tierStore: source.tierStore, workers: source.workers) { mailbox.post(.tileReady) }
+            currentCache.withLock { $0 = session.cache }
+            return session
         }
-        let pressure = Caches.watchPressure(on: session.cache)
-        let controller = GridController(title: source.title, session: session,
+        let pressure = Caches.watchPressure { currentCache.withLock { $0 } }
+        let controller = GridController(title: source.title, session: makeSession(source.photos),
                                         screen: GridApp.metrics(curses: curses, capabilities: capabilities),
                                         columns: options.columns, modeName: capabilities.mode.description)
+        controller.allowChanges(order: source.rescan == nil && !options.sortGiven ? nil : options.order, showHidden: options.showHidden,
+                                makeSession: makeSession, rescan: source.rescan)
+        if let focus = source.focus, let index = source.photos.firstIndex(where: { $0.relativePath == focus }) {
+            controller.focus(index)
+        }
         controller.startHint = capabilities.pictureHint
         let app = GridApp(controller: controller, mailbox: mailbox, curses: curses, capabilities: capabilities)
         CrashGuard.install(resetSequence: capabilities.exitSequence + Array("\u{1B}[0m".utf8) + curses.resetSequence() + Array("\r\n".utf8))
@@ -113,8 +125,8 @@ public enum PhotoGrid {
             try TTY.writeAll(capabilities.enterSequence)
             status = try app.run()
         } catch { failure = error }
-        session.pipeline.stop()
-        writeStats(session)
+        controller.session.pipeline.stop()
+        writeStats(controller.session)
         // Nothing of ours may stay: clear (for terminals without an alternate screen), give back
         // the private modes we changed, then let ncurses restore the rest.
         curses.clearAll()

@@ -1,7 +1,7 @@
 import Glibc
 
-/// `--print`: one frame of what the grid would show first, written to stdout once every visible
-/// tile has loaded. A single photo instead of a folder is fitted to the whole area.
+/// `--print`: a contact sheet of what the grid would show first, written to stdout once every
+/// tile in it has loaded. A single photo instead of a folder is fitted to the whole area.
 struct PrintCommand {
     let options: Options
     let load: () throws -> GallerySource
@@ -39,35 +39,49 @@ struct PrintCommand {
         return (ScreenMetrics(columns: size.columns, rows: size.rows, cellWidth: cell.width, cellHeight: cell.height), caps.mode)
     }
 
+    /// A contact sheet: the whole rows of tiles that fit, without the focus frame or the status
+    /// line (they are for a user at the keys), with `--labels` each photo's name under its tile.
     private func grid(screen: ScreenMetrics, mode: RenderMode) throws -> ([UInt8], GridSession) {
         let source = try load()
         let photos = source.photos
         let mailbox = Mailbox()
-        let session = GridSession(source: source, mode: mode, fit: options.fit, cacheBytes: options.cacheMegabytes * 1024 * 1024) {
+        // A lone photo is shown whole, as in the grid.
+        let session = GridSession(source: source, mode: mode, fit: photos.count == 1 ? .fit : options.fit, cacheBytes: options.cacheMegabytes * 1024 * 1024) {
             mailbox.post(.tileReady)
         }
         let controller = GridController(title: source.title, session: session,
                                         screen: screen, columns: options.columns, modeName: mode.description)
         let (layout, position) = (controller.layout, controller.position)
-        // Only the final tiles of the screen: nobody sees a preview of a printed frame. Largest
+        // Whole rows only; with labels, each row's gap below it holds the names.
+        var wholeRows = layout.fullyVisibleRows
+        if options.labels && wholeRows * layout.rowPitch > layout.viewportRows + GridLayout.statusRows { wholeRows -= 1 }
+        wholeRows = max(1, wholeRows)
+        let height = min(layout.viewportRows + GridLayout.statusRows,
+                         wholeRows * layout.rowPitch - (options.labels ? 0 : GridLayout.gap))
+        let shown = { (tile: PaintTile) in tile.row < wholeRows * layout.rowPitch }
+        // Only the final tiles of those rows: nobody sees a preview of a printed frame. Largest
         // files first, so that the last decode to finish is a short one: the frame waits for all.
         session.pipeline.want(session.wanted(layout: layout, position: position, direction: 1)
-            .filter { $0.1 == .visible && !$0.0.isPreview }
+            .filter { $0.1 == .visible && !$0.0.isPreview && $0.0.photo < wholeRows * layout.columns }
             .sorted { photos[$0.0.photo].fileSize > photos[$1.0.photo].fileSize })
         // Until the pipeline is idle too: a budget too small for the screen leaves tiles unmade.
-        while !session.screenIsFinal(layout: layout, position: position) && !session.pipeline.isIdle {
+        while !session.paintTiles(layout: layout, position: position).filter(shown).allSatisfy({ !$0.content.isPending })
+                && !session.pipeline.isIdle {
             mailbox.wait(milliseconds: 1000)
             _ = mailbox.drain()
         }
-        let (tiles, marker, _) = controller.contents()
-        let ops = tiles.flatMap { $0.ops(colors: session.halfBlockColors) } + (marker?.ops(colors: session.halfBlockColors, erase: false) ?? [])
-        let status = TerminalText.clip(controller.statusText(loading: 0, hints: false), to: screen.columns)
-        let bar = Array(("\u{1B}[7m" + status + String(repeating: " ", count: max(0, screen.columns - TerminalText.width(status)))
-                         + "\u{1B}[0m\n").utf8)
-        var frame = mode.drawsPixels ? PrintComposer.relative(ops, rows: layout.viewportRows)
-                                     : PrintComposer.lines(ops, rows: layout.viewportRows)
-        frame += bar
+        let tiles = controller.contents().tiles.filter(shown)
+        var ops = tiles.flatMap { $0.ops(colors: session.halfBlockColors) }
+        if options.labels { ops += tiles.compactMap { PrintCommand.label($0, row: $0.row + layout.tileRows) } }
+        let frame = mode.drawsPixels ? PrintComposer.relative(ops, rows: height) : PrintComposer.lines(ops, rows: height)
         return (frame, session)
+    }
+
+    /// A tile's name on the row under it, clipped to its width, made safe for a terminal.
+    static func label(_ tile: PaintTile, row: Int) -> PaintOp? {
+        let text = TerminalText.clip(TerminalText.sanitize(tile.name), to: tile.width)
+        guard !text.isEmpty else { return nil }
+        return PaintOp(row: row, column: tile.column, bytes: Array(text.utf8), cells: TerminalText.width(text))
     }
 
     private func singlePhoto(screen: ScreenMetrics, mode: RenderMode) throws -> [UInt8] {

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Why a photo could not be shown. `reason` is the short text its placeholder tile carries.
 public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
     /// An image file of a format photogrid does not decode (TIFF, PSD, RAW...), named by `format`.
@@ -26,10 +28,14 @@ public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Stopped because nothing wanted it any more (`CancelFlag`): never shown, made again if wanted.
     case cancelled
 
+    /// strerror(ENOENT), as `FileReader` reports it.
+    static let missingFile = String(cString: strerror(ENOENT))
+
     public var reason: String {
         switch self {
         case .unsupportedFormat(let format): return format.isEmpty ? "unsupported format" : "unsupported format (\(format))"
-        case .unreadable: return "unreadable"
+        // A file deleted or moved since the folder was read is gone, not broken (Ctrl-R takes it out).
+        case .unreadable(let detail): return detail == DecodeError.missingFile ? "gone (deleted or moved)" : "unreadable"
         case .corrupt: return "corrupt JPEG"
         case .notJPEG: return "not a JPEG"
         case .truncated: return "truncated JPEG"

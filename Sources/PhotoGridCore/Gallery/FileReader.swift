@@ -25,7 +25,13 @@ public final class OpenFile {
     public init(_ path: RawPath, limit: Int = FileReader.defaultLimit) throws(DecodeError) {
         // O_NONBLOCK: a FIFO or device that slipped in must not block a worker.
         fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
-        guard fd >= 0 else { throw .unreadable(FileReader.lastError()) }
+        guard fd >= 0 else {
+            let error = FileReader.lastError()
+            // A link whose file is missing is broken, not a file that went away.
+            var own = stat()
+            if errno == ENOENT, path.withCString({ lstat($0, &own) }) == 0 { throw .unreadable("broken link") }
+            throw .unreadable(error)
+        }
         var info = stat()
         guard fstat(fd, &info) == 0 else { close(fd); throw .unreadable(FileReader.lastError()) }
         guard (info.st_mode & S_IFMT) == S_IFREG else { close(fd); throw .unreadable("not a regular file") }

@@ -1,10 +1,16 @@
 import Glibc
 
-/// Finds the image files below a folder: recursive, sorted by path, hidden files and folders
-/// skipped, symbolic links followed but never round a loop (each folder is entered once, by its
-/// device and inode).
+/// Finds the image files below a folder: recursive, in natural order (`NaturalOrder`), hidden
+/// files and folders skipped unless asked for, symbolic links followed but never round a loop
+/// (each folder is entered once, by its device and inode). A folder reached both directly and
+/// through a link is shown under its own path: links to folders are followed only after every
+/// folder reached without one.
 public struct FolderScanner {
     public var maxDepth = 64
+    /// Names starting with a dot too.
+    public var showHidden = false
+    /// Told the number of photos found so far, every 256 of them, while a large tree is read.
+    public var progress: ((Int) -> Void)?
 
     public init() {}
 
@@ -19,7 +25,7 @@ public struct FolderScanner {
         }
     }
 
-    /// The photos below `root`, sorted by path. Throws only when `root` itself cannot be read.
+    /// The photos below `root`, in natural order. Throws only when `root` itself cannot be read.
     public func scan(_ root: RawPath) throws -> [Photo] {
         var info = stat()
         guard root.withCString({ stat($0, &info) }) == 0 else {
@@ -30,20 +36,25 @@ public struct FolderScanner {
         closedir(dir)
         var visited = Set<FileID>()
         var photos: [Photo] = []
-        walk(root, relative: RawPath([]), info: info, depth: 0, visited: &visited, into: &photos)
-        photos.sort { $0.relativePath < $1.relativePath }
-        return photos
+        var links = [Folder(path: root, relative: RawPath([]), info: info, depth: 0)]
+        while !links.isEmpty {
+            walk(links.removeFirst(), visited: &visited, links: &links, into: &photos)
+        }
+        return NaturalOrder.sorted(photos) { $0.relativePath.bytes }
     }
+
+    private struct Folder { let path: RawPath; let relative: RawPath; let info: stat; let depth: Int }
 
     private struct FileID: Hashable { let device: UInt64; let inode: UInt64 }
 
-    private func walk(_ folder: RawPath, relative: RawPath, info: stat, depth: Int,
-                      visited: inout Set<FileID>, into photos: inout [Photo]) {
-        let id = FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
-        guard depth <= maxDepth, visited.insert(id).inserted else { return }
-        for name in entries(of: folder) where name.first != UInt8(ascii: ".") {
-            let path = folder.appending(name)
-            let relativePath = relative.appending(name)
+    /// Photos of `folder` and the folders below it; folders reached through a link are left in
+    /// `links` for later.
+    private func walk(_ folder: Folder, visited: inout Set<FileID>, links: inout [Folder], into photos: inout [Photo]) {
+        let id = FileID(device: UInt64(folder.info.st_dev), inode: UInt64(folder.info.st_ino))
+        guard folder.depth <= maxDepth, visited.insert(id).inserted else { return }
+        for name in entries(of: folder.path) where showHidden || name.first != UInt8(ascii: ".") {
+            let path = folder.path.appending(name)
+            let relativePath = folder.relative.appending(name)
             var entry = stat()
             // stat, not lstat: a link to a photo or folder counts as what it points at.
             guard path.withCString({ stat($0, &entry) }) == 0 else {
@@ -54,7 +65,10 @@ public struct FolderScanner {
             }
             switch entry.st_mode & S_IFMT {
             case S_IFDIR:
-                walk(path, relative: relativePath, info: entry, depth: depth + 1, visited: &visited, into: &photos)
+                let sub = Folder(path: path, relative: relativePath, info: entry, depth: folder.depth + 1)
+                var own = stat()
+                let isLink = path.withCString { lstat($0, &own) } == 0 && (own.st_mode & S_IFMT) == S_IFLNK
+                if isLink { links.append(sub) } else { walk(sub, visited: &visited, links: &links, into: &photos) }
             case S_IFREG:
                 // A name that says nothing (no extension, or one no picture has): the first
                 // bytes say. One small read, only for files not already known as pictures.
@@ -64,6 +78,7 @@ public struct FolderScanner {
                 }
                 if format != .notAnImage {
                     photos.append(Photo(path: path, relativePath: relativePath, fileSize: Int(entry.st_size), format: format, stamp: FileStamp(entry)))
+                    if photos.count % 256 == 0 { progress?(photos.count) }
                 }
             default: break
             }

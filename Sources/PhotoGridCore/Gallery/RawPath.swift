@@ -22,6 +22,17 @@ public struct RawPath: Hashable, Sendable, Comparable, CustomStringConvertible {
         return RawPath(Array(trimmed))
     }
 
+    /// The folder holding this path ("/" for a path at the top, "." for a bare name).
+    public var parent: RawPath {
+        var trimmed = bytes[...]
+        while trimmed.count > 1, trimmed.last == UInt8(ascii: "/") { trimmed = trimmed.dropLast() }
+        guard let slash = trimmed.lastIndex(of: UInt8(ascii: "/")) else { return RawPath(".") }
+        return slash == trimmed.startIndex ? RawPath("/") : RawPath(Array(trimmed[..<slash]))
+    }
+
+    /// A folder's name for a title: its last component, "/" for the root.
+    public var title: String { bytes.allSatisfy { $0 == UInt8(ascii: "/") } && !bytes.isEmpty ? "/" : lastComponent.description }
+
     /// The extension after the last dot of the last component, lowercased ASCII.
     public var lowercasedExtension: String {
         let name = lastComponent.bytes

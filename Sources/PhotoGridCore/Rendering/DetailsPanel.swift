@@ -7,8 +7,11 @@ public struct DetailsPanel: Sendable {
         public var value: String
         /// Made a hyperlink (OSC 8) to this address, in terminals that support them.
         public var link: String?
-        public init(_ label: String, _ value: String, link: String? = nil) {
-            self.label = label; self.value = value; self.link = link
+        /// Shown whole over as many lines as it takes, cut anywhere (an address has no spaces to
+        /// wrap at, and a cut one can be neither clicked nor copied).
+        public var whole: Bool
+        public init(_ label: String, _ value: String, link: String? = nil, whole: Bool = false) {
+            self.label = label; self.value = value; self.link = link; self.whole = whole
         }
     }
 
@@ -40,8 +43,9 @@ public struct DetailsPanel: Sendable {
         var out: [[UInt8]] = [Array(("\u{1B}[0;7m" + DetailsPanel.pad(" " + TerminalText.clip(title, to: width - 2), to: width)
                                      + "\u{1B}[0m").utf8)]
         for row in rows {
-            let wrapped = DetailsPanel.wrap(TerminalText.sanitize(row.value), width: valueWidth,
-                                            lines: row.label == "caption" ? DetailsPanel.captionLines : 1)
+            let text = TerminalText.sanitize(row.value)
+            let wrapped = row.whole ? DetailsPanel.cut(text, width: valueWidth)
+                : DetailsPanel.wrap(text, width: valueWidth, lines: row.label == "caption" ? DetailsPanel.captionLines : 1)
             for (i, text) in wrapped.enumerated() {
                 let name = i == 0 ? row.label : ""
                 var line = label + " " + DetailsPanel.pad(TerminalText.clip(name, to: DetailsPanel.labelWidth), to: DetailsPanel.labelWidth) + " "
@@ -82,6 +86,17 @@ public struct DetailsPanel: Sendable {
             result[lines - 1] = TerminalText.clip(result[lines - 1] + " ~", to: width)
         }
         return result.map { TerminalText.clip($0, to: width) }
+    }
+
+    /// `text` in pieces of `width` cells, cut between any two characters.
+    static func cut(_ text: String, width: Int) -> [String] {
+        guard width > 0 else { return [] }
+        var result: [String] = [], current = ""
+        for character in text {
+            if TerminalText.width(current + String(character)) > width { result.append(current); current = "" }
+            current.append(character)
+        }
+        return result + [current]
     }
 
     /// An address made only of characters that are safe inside OSC 8 (printable ASCII, no

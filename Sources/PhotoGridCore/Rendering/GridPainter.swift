@@ -27,6 +27,12 @@ public struct GridPainter {
     public mutating func paint(_ tiles: [PaintTile], focus: FocusMarker?) -> [UInt8] {
         var ops: [PaintOp] = []
         var current: [Slot: Drawn] = [:]
+        var markerDue = focus != marker
+        if markerDue, let old = marker {
+            // The old frame goes first; a side it drew over a picture goes with the picture drawn again.
+            ops += old.ops(colors: colors, erase: true)
+            if old.coversPicture { drawn[Slot(row: old.tileRow, column: old.tileColumn)] = nil }
+        }
         for tile in tiles {
             let slot = Slot(row: tile.row, column: tile.column)
             let now = Drawn(index: tile.index, content: tile.content.id, width: tile.width, rows: tile.rows, badges: tile.badges)
@@ -37,6 +43,8 @@ public struct GridPainter {
                 ops += tile.kittyOps(kitty, request: request, picture: picture, changed: drawn[slot] != now, colors: colors)
             } else if drawn[slot] != now {
                 ops += tile.ops(colors: colors)
+                // A picture drawn again under the frame covers the sides drawn over it.
+                if let focus, focus.coversPicture, focus.tileRow == tile.row, focus.tileColumn == tile.column { markerDue = true }
             }
         }
         // Slots that held a tile and hold none now (the end of the photos scrolled up): erase (ECH).
@@ -46,8 +54,7 @@ public struct GridPainter {
             }
         }
         drawn = current
-        if focus != marker {
-            if let old = marker { ops += old.ops(colors: colors, erase: true) }
+        if markerDue {
             if let new = focus { ops += new.ops(colors: colors, erase: false) }
             marker = focus
         }
@@ -124,35 +131,58 @@ extension PaintTile {
     }
 }
 
-/// An amber frame in the gap cells around the focused tile, drawn as coloured spaces: any font
-/// has a space, while the thinner block characters are missing from many terminal fonts
-/// (xterm's `10x20` among them).
+/// An amber frame around the focused photo, drawn as coloured spaces: any font has a space,
+/// while the thinner block characters are missing from many terminal fonts (xterm's `10x20`
+/// among them). Its sides go in the gap cells around the tile; where the grid's edge leaves no
+/// gap (the left column, the top row, the right and bottom edges) that side is drawn over the
+/// photo's outermost cells instead, so the frame has four sides everywhere. In fit mode it
+/// frames the photo inside its square, not the square.
 public struct FocusMarker: Equatable, Sendable {
+    /// What is framed: the tile, or in fit mode the photo's part of it.
     public var row: Int, column: Int, width: Int, rows: Int
+    /// The tile's slot and size: it must be drawn again when a side drawn over it goes.
+    public var tileRow: Int, tileColumn: Int, tileWidth: Int, tileRows: Int
     /// The grid area's bounds: no line is drawn outside them.
     public var gridRows: Int, screenColumns: Int
 
-    public init(tile: PaintTile, gridRows: Int, screenColumns: Int) {
-        row = tile.row; column = tile.column; width = tile.width; rows = tile.rows
+    public init(tile: PaintTile, gridRows: Int, screenColumns: Int,
+                photo: (column: Int, row: Int, width: Int, rows: Int)? = nil) {
+        let area = photo ?? (0, 0, tile.width, tile.rows)
+        row = tile.row + area.row; column = tile.column + area.column
+        width = max(1, min(area.width, tile.width - area.column)); rows = max(1, min(area.rows, tile.rows - area.row))
+        tileRow = tile.row; tileColumn = tile.column; tileWidth = tile.width; tileRows = tile.rows
         self.gridRows = gridRows; self.screenColumns = screenColumns
     }
 
     /// An amber that reads on dark and light backgrounds.
     static let accent = RGB(255, 196, 0)
 
+    /// The frame's outer bounds: one cell outside the framed area where the grid has room, else
+    /// its edge cells.
+    var bounds: (top: Int, bottom: Int, left: Int, right: Int) {
+        (row > 0 ? row - 1 : row, row + rows < gridRows ? row + rows : row + rows - 1,
+         column > 0 ? column - 1 : column, column + width < screenColumns ? column + width : column + width - 1)
+    }
+
+    /// Whether a side is drawn inside the tile (over the picture, or in fit mode over its
+    /// letterbox), which must then be drawn again when the frame goes.
+    var coversPicture: Bool {
+        let b = bounds
+        return b.top >= tileRow || b.bottom < tileRow + tileRows || b.left >= tileColumn || b.right < tileColumn + tileWidth
+    }
+
     func ops(colors: HalfBlock.Colors, erase: Bool) -> [PaintOp] {
         let colour = erase ? "\u{1B}[0m" : "\u{1B}[0;\(HalfBlock.sgr(FocusMarker.accent, foreground: false, colors: colors))m"
         func op(_ r: Int, _ c: Int, _ count: Int) -> PaintOp {
             PaintOp(row: r, column: c, bytes: Array((colour + String(repeating: " ", count: count) + "\u{1B}[0m").utf8), cells: count)
         }
-        // The frame's corners are drawn too where there is room, so that it reads as a frame.
-        let left = max(0, column - 1), right = min(screenColumns, column + width + 1)
-        var ops: [PaintOp] = []
-        if row > 0 { ops.append(op(row - 1, left, right - left)) }
-        if row + rows < gridRows { ops.append(op(row + rows, left, right - left)) }
-        for i in 0..<rows {
-            if column > 0 { ops.append(op(row + i, column - 1, 1)) }
-            if column + width < screenColumns { ops.append(op(row + i, column + width, 1)) }
+        let b = bounds
+        guard b.bottom >= b.top, b.right >= b.left else { return [] }
+        var ops = [op(b.top, b.left, b.right - b.left + 1)]
+        if b.bottom > b.top { ops.append(op(b.bottom, b.left, b.right - b.left + 1)) }
+        for r in (b.top + 1)..<max(b.top + 1, b.bottom) {
+            ops.append(op(r, b.left, 1))
+            if b.right > b.left { ops.append(op(r, b.right, 1)) }
         }
         return ops
     }

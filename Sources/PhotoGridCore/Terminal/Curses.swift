@@ -6,6 +6,8 @@ public enum Key: Equatable, Sendable {
     case character(Character)
     case control(Character)          // Ctrl-A ... Ctrl-Z as their letter
     case up, down, left, right, pageUp, pageDown, home, end, enter, escape, backspace
+    /// A byte of a character outside ASCII (UTF-8), for typed text: the search puts them together.
+    case byte(UInt8)
     case resize
 }
 
@@ -95,6 +97,7 @@ public final class Curses {
         case 27: return .escape
         case 1...26: return .control(Character(UnicodeScalar(UInt8(code) + 96)))
         case 32...126: return .character(Character(UnicodeScalar(UInt8(code))))
+        case 128...255: return .byte(UInt8(code))
         default: return nil
         }
     }

@@ -20,7 +20,9 @@ public enum RemoteCommand {
                 throw ExitError("cannot load the gallery: \(error)")
             }
             guard !loaded.photos.isEmpty || !loaded.others.isEmpty else { throw ExitError("no photos at \(url)") }
-            return source(loaded, fetcher: fetcher, connections: options.connections)
+            var gallery = source(loaded, fetcher: fetcher, connections: options.connections)
+            if options.sortGiven { gallery.photos = options.order.apply(gallery.photos) }
+            return gallery
         }
     }
 
@@ -41,9 +43,9 @@ public enum RemoteCommand {
             Photo(path: RemoteDecoder.path(of: $0), relativePath: RawPath($0.id), fileSize: $0.bytes ?? 0, format: .jpeg)
         }
         if !loaded.others.isEmpty {
-            // A listing: its files in path order, whatever their kind. (A manifest keeps its own order.)
+            // A listing: its files in natural order, whatever their kind. (A manifest keeps its own order.)
             photos += loaded.others.map { Photo(path: RawPath($0.url.description), relativePath: RawPath($0.name)) }
-            photos.sort { $0.relativePath < $1.relativePath }
+            photos = NaturalOrder.sorted(photos) { $0.relativePath.bytes }
         }
         // A gallery larger than photogrid takes says so where the user looks: the title.
         let title = loaded.cut ? loaded.title + " (its first \(loaded.photos.count) photos)" : loaded.title

@@ -92,16 +92,17 @@ public struct RemoteGalleryLoader {
         return Loaded(title: title, photos: photos, others: [], cut: cut)
     }
 
-    /// Files of the listing and its subfolders, breadth first, sorted by path.
+    /// Files of the listing and its subfolders, breadth first, in natural order; hidden files and
+    /// folders (a name starting with a dot) left out, as in a folder on disk.
     private func crawl(_ root: DirectoryListing, url: RemoteURL) throws(LoadError) -> Loaded {
         var found: [(path: String, url: RemoteURL)] = []
         var queue: [(listing: DirectoryListing, prefix: String, depth: Int)] = [(root, "", 0)]
         var visited: Set<RemoteURL> = [url]
         while !queue.isEmpty, found.count < limits.photos {
             let (listing, prefix, depth) = queue.removeFirst()
-            for file in listing.files { found.append((prefix + file.name, file.url)) }
+            for file in listing.files where !file.name.hasPrefix(".") { found.append((prefix + file.name, file.url)) }
             guard depth < limits.depth else { continue }
-            for folder in listing.folders where visited.count < limits.folders && visited.insert(folder.url).inserted {
+            for folder in listing.folders where !folder.name.hasPrefix(".") && visited.count < limits.folders && visited.insert(folder.url).inserted {
                 // A folder that cannot be listed is left out rather than failing the gallery.
                 guard let response = try? get(folder.url),
                       let sub = DirectoryListing.parse(response.body, url: response.url, contentType: response.contentType) else { continue }
@@ -109,7 +110,7 @@ public struct RemoteGalleryLoader {
                 queue.append((sub, prefix + name, depth + 1))
             }
         }
-        found.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        found = NaturalOrder.sorted(found) { Array($0.path.utf8) }
         var photos: [RemotePhoto] = [], others: [(String, RemoteURL)] = []
         for file in found {
             let format = ImageFormat(fileExtension: RawPath(file.path).lowercasedExtension)

@@ -26,7 +26,8 @@ struct GalleryFixture {
     /// Links that lead out: `outside.jpg`, `linked-out/away.jpg`, `secret.jpg`.
     static let linkedOut = 3
     /// The ids the manifest must list, in its order: the top folder's photos, then each section's.
-    static let servedIDs = [rotated, small, night, awkward, inSubfolder]
+    /// In natural order: `inSubfolder` ("beach-01") before `awkward` ("Plage d'été").
+    static let servedIDs = [rotated, small, night, inSubfolder, awkward]
 
     init() throws {
         base = NSTemporaryDirectory() + "photogrid-serve-" + UUID().uuidString

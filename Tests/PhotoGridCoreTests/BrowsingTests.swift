@@ -1,0 +1,217 @@
+import Foundation
+import Glibc
+import Testing
+@testable import PhotoGridCore
+import PhotoGridSamples
+
+/// Browsing a Pictures-like tree as a user does, in tmux: the key help, panels that close, the
+/// name search, sorting, hidden files, a rescan, a photo given instead of a folder, and the
+/// current folder by its name.
+@Suite(.serialized) struct BrowsingTests {
+    /// A tree with photos at the top and in folders, names a byte sort puts out of order, and a
+    /// hidden photo; the folder's name is "Pictures-<n>".
+    static func makeTree() throws -> String {
+        let root = TestImages.scratchFolder("Pictures")
+        let copies = ["IMG_10.jpg": "travel/beach-01.jpg", "img_3.jpg": "night/aurora-01.jpg", "IMG_2.jpg": "landscapes/lake-01.jpg",
+                      "a-lake.jpg": "landscapes/lake-02.jpg", "Phone/IMG_1.jpg": "landscapes/hills-01.jpg",
+                      "Phone/lake shore.jpg": "landscapes/lake-03.jpg", "Web/z.jpg": "landscapes/misty-01.jpg",
+                      ".secret.jpg": "landscapes/autumn-01.jpg"]
+        for folder in ["Phone", "Web"] { mkdir(root + "/" + folder, 0o755) }
+        for (name, source) in copies {
+            try FileManager.default.copyItem(atPath: Paths.gallery + "/" + source, toPath: root + "/" + name)
+        }
+        return root
+    }
+
+    func status(_ screen: String) -> String {
+        screen.split(separator: "\n", omittingEmptySubsequences: false).last { $0.contains(" of ") }.map(String.init) ?? ""
+    }
+
+    func start(_ arguments: String, in folder: String? = nil, columns: Int = 110) throws -> Tmux {
+        var command = "\(Paths.binary) --mode halfblock \(arguments)"
+        if let folder { command = "sh -c \"cd '\(folder)' && \(command)\"" }
+        return try Tmux(columns: columns, rows: 30, command: command, environment: ["COLORTERM": "truecolor"])
+    }
+
+    @Test func helpAndDetailsCloseWithEscOrQAndQQuitsOnlyFromTheBareGrid() throws {
+        let root = try Self.makeTree()
+        defer { TestImages.remove(root) }
+        let tmux = try start("--columns 3 '\(root)'")
+        var (ok, screen) = try tmux.waitFor { self.status($0).contains("1 of 7") }
+        #expect(ok, "no grid: \(screen)")
+        #expect(status(screen).contains("? keys") && status(screen).contains("a fit"), "hints: \(status(screen))")
+        try tmux.send("a")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("a fill") }
+        #expect(ok, "in fit mode the hint says what a does now: \(status(screen))")
+
+        try tmux.send("?")
+        (ok, screen) = try tmux.waitFor { $0.contains("Keys of the grid") }
+        #expect(ok, "? shows no help: \(screen)")
+        #expect(screen.contains("find by name") && screen.contains("sort: name, mtime, size"))
+        try tmux.send("Escape")
+        (ok, screen) = try tmux.waitFor { !$0.contains("Keys of the grid") }
+        #expect(ok, "Esc leaves the help open")
+        try tmux.send("?")
+        (ok, _) = try tmux.waitFor { $0.contains("Keys of the grid") }
+        try tmux.send("q")
+        (ok, screen) = try tmux.waitFor { !$0.contains("Keys of the grid") }
+        #expect(ok && !screen.contains("[exit"), "q in the help must close it, not quit: \(screen)")
+
+        try tmux.send("i")
+        (ok, screen) = try tmux.waitFor { $0.contains("Details") && $0.contains("a-lake.jpg") }
+        #expect(ok, "i shows no details: \(screen)")
+        try tmux.send("Escape")
+        (ok, screen) = try tmux.waitFor { !$0.contains("Details") }
+        #expect(ok, "Esc leaves the details open: \(screen)")
+        try tmux.send("i")
+        (ok, _) = try tmux.waitFor { $0.contains("Details") }
+        try tmux.send("q")
+        (ok, screen) = try tmux.waitFor { !$0.contains("Details") }
+        #expect(ok && !screen.contains("[exit"), "q in the details must close them, not quit: \(screen)")
+
+        // A panel opened in the photo view closes with it.
+        try tmux.send("Enter")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("n/p photo") }
+        #expect(ok, "Enter opens no photo: \(status(screen))")
+        try tmux.send("?")
+        (ok, screen) = try tmux.waitFor { $0.contains("Keys of the photo view") }
+        #expect(ok, "? in the photo view: \(screen)")
+        try tmux.send("Escape", "i")
+        (ok, screen) = try tmux.waitFor { $0.contains("Details") && !$0.contains("Keys of") }
+        #expect(ok, "i in the photo view: \(screen)")
+        try tmux.send("-")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("3 columns") }
+        #expect(ok && !screen.contains("Details"), "the photo view's panel is still open in the grid: \(screen)")
+
+        try tmux.send("q")
+        (ok, screen) = try tmux.waitFor { $0.contains("[exit 0]") }
+        #expect(ok, "q from the bare grid quits: \(screen)")
+    }
+
+    @Test func findByNameJumpsBetweenMatchesAndEscClearsIt() throws {
+        let root = try Self.makeTree()
+        defer { TestImages.remove(root) }
+        let tmux = try start("--columns 3 '\(root)'", columns: 130)
+        var (ok, screen) = try tmux.waitFor { self.status($0).contains("1 of 7") }
+        #expect(ok)
+        try tmux.send("/")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("/_") }
+        #expect(ok, "/ shows no prompt: \(status(screen))")
+        try tmux.send("L", "a", "K", "e")
+        // "a-lake.jpg" (1st) and "Phone/lake shore.jpg" (6th) hold it, without regard to case.
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("/LaKe_") && self.status($0).contains("2 matches") }
+        #expect(ok, "typed text is not in the status line: \(status(screen))")
+        try tmux.send("Escape")
+        (ok, screen) = try tmux.waitFor { !self.status($0).contains("/LaKe") }
+        try tmux.send("l", "/", "l", "a", "k", "e")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("/lake_") && self.status($0).contains("6 of 7") }
+        #expect(ok, "the focus goes to the first match after it as it is typed: \(status(screen))")
+        try tmux.send("Enter")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("find \"lake\"") && self.status($0).contains("n/N next") }
+        #expect(ok, "Enter keeps the search: \(status(screen))")
+        try tmux.send("n")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("a-lake.jpg") && self.status($0).contains("1 of 7") }
+        #expect(ok, "n wraps round to the first match: \(status(screen))")
+        try tmux.send("n")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("lake shore.jpg") && self.status($0).contains("6 of 7") }
+        #expect(ok, "n goes to the next match: \(status(screen))")
+        try tmux.send("n")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("1 of 7") }
+        #expect(ok)
+        try tmux.send("N")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("6 of 7") }
+        #expect(ok, "N goes back round: \(status(screen))")
+        try tmux.send("Escape")
+        (ok, screen) = try tmux.waitFor { !self.status($0).contains("find \"") && self.status($0).contains("6 of 7") }
+        #expect(ok, "Esc clears the search where it is: \(status(screen))")
+        // A C1 control typed into the search (CSI, as UTF-8) is shown as text, never reaches the
+        // terminal as one: the rest of the status line stays plain.
+        try tmux.send("/")
+        try tmux.run(["send-keys", "-t", tmux.session, "-l", "x\u{9B}7my"])
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("no match") && self.status($0).contains("7my") }
+        #expect(ok, "\(status(screen))")
+        try tmux.send("Escape")
+        (ok, screen) = try tmux.waitFor { !self.status($0).contains("/x") }
+        #expect(ok && status(screen).contains("6 of 7"), "Esc while typing goes back: \(status(screen))")
+        try tmux.send("q")
+        (ok, _) = try tmux.waitFor { $0.contains("[exit 0]") }
+        #expect(ok)
+    }
+
+    @Test func sortKeysHiddenFilesAndARescanKeepTheFocusedPhoto() throws {
+        let root = try Self.makeTree()
+        defer { TestImages.remove(root) }
+        // Sizes decide the size order; times the mtime order.
+        let tmux = try start("--columns 3 '\(root)'")
+        var (ok, screen) = try tmux.waitFor { self.status($0).contains("1 of 7") }
+        #expect(ok)
+        try tmux.send("l", "l")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("img_3.jpg") }
+        #expect(ok, "natural order puts img_3 third: \(status(screen))")
+        try tmux.send("s")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("by mtime") && self.status($0).contains("img_3.jpg") }
+        #expect(ok, "s sorts by mtime, focus kept on the photo: \(status(screen))")
+        try tmux.send("s", "r")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("by size, reversed") && self.status($0).contains("img_3.jpg") }
+        #expect(ok, "\(status(screen))")
+        try tmux.send("s")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("by name, reversed") && self.status($0).contains("5 of 7") }
+        #expect(ok, "reversed name order puts img_3 fifth: \(status(screen))")
+        try tmux.send("r")
+        (ok, screen) = try tmux.waitFor { !self.status($0).contains("reversed") && self.status($0).contains("3 of 7") }
+        #expect(ok, "\(status(screen))")
+
+        try tmux.send(".")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("of 8") && self.status($0).contains("hidden shown") }
+        #expect(ok, ". shows the hidden photo: \(status(screen))")
+        try tmux.send(".")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("of 7") }
+        #expect(ok)
+
+        // A photo added and one deleted while photogrid runs: Ctrl-R shows both, focus kept.
+        try FileManager.default.copyItem(atPath: root + "/IMG_2.jpg", toPath: root + "/IMG_1.jpg")
+        try FileManager.default.removeItem(atPath: root + "/a-lake.jpg")
+        try tmux.send("C-r")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("1 added, 1 removed") }
+        #expect(ok, "Ctrl-R did not rescan: \(status(screen))")
+        #expect(status(screen).contains("img_3.jpg") && status(screen).contains("3 of 7"), "\(status(screen))")
+        try tmux.send("g")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("IMG_1.jpg") }
+        #expect(ok, "the new photo is first: \(status(screen))")
+        try tmux.send("q")
+        (ok, _) = try tmux.waitFor { $0.contains("[exit 0]") }
+        #expect(ok)
+    }
+
+    @Test func aPhotoOpensItsFolderFocusedAndNoArgumentNamesTheCurrentFolder() throws {
+        let root = try Self.makeTree()
+        defer { TestImages.remove(root) }
+        var tmux = try start("--columns 2 '\(root)/Phone/lake shore.jpg'", columns: 140)
+        var (ok, screen) = try tmux.waitFor { self.status($0).contains("lake shore.jpg") }
+        #expect(ok, "photogrid PHOTO: \(screen)")
+        #expect(status(screen).contains("2 of 2") && status(screen).contains("Phone"), "\(status(screen))")
+        try tmux.send("q")
+        (ok, _) = try tmux.waitFor { $0.contains("[exit 0]") }
+        #expect(ok)
+
+        tmux = try start("--columns 2", in: root, columns: 140)
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("1 of 7") }
+        let name = RawPath(root).lastComponent.description
+        #expect(ok && status(screen).hasPrefix(" " + name), "no argument: the folder by its name: \(status(screen))")
+        try tmux.send("q")
+        (ok, _) = try tmux.waitFor { $0.contains("[exit 0]") }
+        #expect(ok)
+    }
+
+    @Test func versionAndBadArguments() throws {
+        let (status, output, _) = try Paths.photogrid(["--version"])
+        #expect(status == 0 && String(decoding: output, as: UTF8.self).hasPrefix("photogrid "))
+        let (badStatus, _, error) = try Paths.photogrid(["--sort", "colour", Paths.gallery])
+        #expect(badStatus != 0 && error.contains("sort"))
+        let notPhoto = TestImages.scratchFolder("notphoto")
+        defer { TestImages.remove(notPhoto) }
+        FileManager.default.createFile(atPath: notPhoto + "/notes.txt", contents: Data("hello".utf8))
+        let (textStatus, _, textError) = try Paths.photogrid([notPhoto + "/notes.txt"])
+        #expect(textStatus == 1 && textError.contains("notes.txt") && textError.contains("not a picture"), "\(textError)")
+    }
+}
