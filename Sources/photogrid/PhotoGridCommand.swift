@@ -10,7 +10,7 @@ struct PhotoGridCommand: ParsableCommand {
         commandName: "photogrid",
         abstract: "Browse a folder of photos as a grid in the terminal (kitty graphics, iTerm2 images, sixel or Unicode half-blocks).",
         discussion: """
-        Keys (? shows them in the grid): arrows or h j k l move, PgUp/PgDn/Space/b a screen, Ctrl-D/Ctrl-U half a screen, g/G (Home/End) first and last, + (or =) fewer and larger photos, - more and smaller, 1-6 that many columns, a between whole photos (fit) and square crops (fill), Enter or z the photo itself (+/- zoom, n/p next and previous, Esc back), i details, / find by name (n/N next and previous match, Esc clears), s sort by name, mtime or size, r reverse, . hidden files, Ctrl-L redraw, Ctrl-R read the folder again, Esc close a panel, q quit.
+        Keys (? shows them in the grid): arrows or h j k l move, PgUp/PgDn/Space/b a screen, Ctrl-D/Ctrl-U half a screen, g/G (Home/End) first and last, + (or =) fewer and larger photos, - more and smaller, 1-6 that many columns, a between whole photos (fit) and square crops (fill), Enter or z the photo itself (+/- zoom, n/p next and previous, Esc back), i details, / find by name (n/N next and previous match, Esc clears), s sort by name, date, mtime or size, r reverse, . hidden files, Ctrl-L redraw, Ctrl-R read the folder again, Esc close a panel, q quit.
 
         photogrid serve DIR serves a folder to `photogrid --url` (see `photogrid serve --help`); a folder named serve is ./serve.
         """,
@@ -51,7 +51,7 @@ struct PhotoGridCommand: ParsableCommand {
     @Flag(name: .customLong("no-disk-cache"), help: "Neither read nor write the disk cache of thumbnails.")
     var noDiskCache = false
 
-    @Option(help: "Order: name (natural, each folder's photos together), mtime or size.")
+    @Option(help: "Order: name (natural, each folder's photos together), date (taken, from EXIF, else the file's time), mtime or size.")
     var sort: PhotoOrder.Key?
 
     @Flag(help: "The order reversed.")

@@ -47,7 +47,7 @@ import PhotoGridSamples
         try tmux.send("?")
         (ok, screen) = try tmux.waitFor { $0.contains("Keys of the grid") }
         #expect(ok, "? shows no help: \(screen)")
-        #expect(screen.contains("find by name") && screen.contains("sort: name, mtime, size"))
+        #expect(screen.contains("find by name") && screen.contains("sort: name, date, mtime, size"))
         try tmux.send("Escape")
         (ok, screen) = try tmux.waitFor { !$0.contains("Keys of the grid") }
         #expect(ok, "Esc leaves the help open")
@@ -149,8 +149,11 @@ import PhotoGridSamples
         (ok, screen) = try tmux.waitFor { self.status($0).contains("img_3.jpg") }
         #expect(ok, "natural order puts img_3 third: \(status(screen))")
         try tmux.send("s")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("by date") && self.status($0).contains("img_3.jpg") }
+        #expect(ok, "s sorts by date, focus kept on the photo: \(status(screen))")
+        try tmux.send("s")
         (ok, screen) = try tmux.waitFor { self.status($0).contains("by mtime") && self.status($0).contains("img_3.jpg") }
-        #expect(ok, "s sorts by mtime, focus kept on the photo: \(status(screen))")
+        #expect(ok, "then by mtime, focus kept on the photo: \(status(screen))")
         try tmux.send("s", "r")
         (ok, screen) = try tmux.waitFor { self.status($0).contains("by size, reversed") && self.status($0).contains("img_3.jpg") }
         #expect(ok, "\(status(screen))")

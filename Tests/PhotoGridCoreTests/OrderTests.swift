@@ -54,3 +54,79 @@ struct OrderTests {
         #expect(PhotoOrder(.size).nextKey == PhotoOrder(.name))
     }
 }
+
+/// The date order: EXIF's capture time, the file's time where it has none or an absurd one, read
+/// in the background, kept in the disk cache.
+@Suite(.serialized) struct DateOrderTests {
+    @Test func captureDatesParseAndAbsurdOnesAreRefused() {
+        let a = CaptureDate.parse("2024:07:14 19:42:05"), b = CaptureDate.parse("2024-07-14 19:42:06")
+        #expect(a != nil && b != nil && a! + 1 == b!)
+        #expect(CaptureDate.parse("1970:01:01 00:00:00") == 0)
+        for absurd in ["0000:00:00 00:00:00", "2024:13:01 10:00:00", "1200:01:01 10:00:00", "9999:01:01 10:00:00",
+                       "2024:07:14", "    :  :     :  :  ", "2024:07:14 25:00:00", "20x4:07:14 10:00:00"] {
+            #expect(CaptureDate.parse(absurd) == nil, "\(absurd)")
+        }
+        #expect(CaptureDate.parse(nil) == nil)
+    }
+
+    /// Three photos: one taken in 2010, one in 2020, one with no date but a file time of 2015, and
+    /// one whose camera clock was never set (a file time of 2000).
+    static func makeFolder() throws -> String {
+        let root = TestImages.scratchFolder("dates")
+        func write(_ name: String, date: String?, fileTime: String) throws {
+            let exif = date.map { ExifFields(dateTimeOriginal: $0) }
+            TestImages.write(try MetadataFixtures.jpeg(exif: exif), to: root + "/" + name)
+            _ = try Subprocess.run(["touch", "-d", fileTime, root + "/" + name])
+        }
+        try write("a-2020.jpg", date: "2020:05:01 12:00:00", fileTime: "2001-01-01")
+        try write("b-none-2015.jpg", date: nil, fileTime: "2015-06-01")
+        try write("c-2010.jpg", date: "2010:03:01 08:00:00", fileTime: "2022-01-01")
+        try write("d-unset-2000.jpg", date: "0000:00:00 00:00:00", fileTime: "2000-01-01")
+        return root
+    }
+
+    @Test func photosGoByWhenTheyWereTakenAndTheDatesAreKeptOnDisk() throws {
+        let root = try Self.makeFolder()
+        defer { TestImages.remove(root) }
+        let home = TestImages.scratchFolder("dates-cache")
+        defer { TestImages.remove(home) }
+        let cache = try #require(DiskCache(directory: home, limitBytes: 1 << 20))
+        let store = CaptureDateStore(cache: cache, gallery: RawPath(root))
+        let photos = try FolderScanner().scan(RawPath(root))
+        let dates = CaptureDates(readingNow: photos, decoder: PhotoDecoder(), store: store)
+        #expect(PhotoOrder(.date).apply(photos, dates: dates.dates).map(\.name) == ["d-unset-2000.jpg", "c-2010.jpg", "b-none-2015.jpg", "a-2020.jpg"])
+        #expect(PhotoOrder(.date, reversed: true).apply(photos, dates: dates.dates).first?.name == "a-2020.jpg")
+        // Kept: a second reading finds every photo in the record, with the same dates.
+        let kept = store.load()
+        #expect(kept.count == 4 && kept[RawPath(root + "/c-2010.jpg")]?.date == CaptureDate.parse("2010:03:01 08:00:00"))
+        #expect(kept[RawPath(root + "/b-none-2015.jpg")].map { $0.date == nil } == true)
+        // A photo changed since is read again, not taken from the record.
+        TestImages.write(try MetadataFixtures.jpeg(exif: ExifFields(dateTimeOriginal: "1999:01:01 00:00:00")), to: root + "/a-2020.jpg")
+        let again = CaptureDates(readingNow: try FolderScanner().scan(RawPath(root)), decoder: PhotoDecoder(), store: store)
+        #expect(again.dates[RawPath(root + "/a-2020.jpg")] == .some(CaptureDate.parse("1999:01:01 00:00:00")))
+    }
+
+    @Test func sortByDateInTheGridAndInTheContactSheet() throws {
+        let root = try Self.makeFolder()
+        defer { TestImages.remove(root) }
+        let (status, output, error) = try Paths.photogrid(["--print", "--mode", "halfblock", "--size", "200x40", "--columns", "4",
+                                                            "--labels", "--sort", "date", root])
+        #expect(status == 0, "\(error)")
+        let text = String(decoding: output, as: UTF8.self)
+        let positions = ["d-unset-2000", "c-2010", "b-none-2015", "a-2020"].compactMap { text.range(of: $0)?.lowerBound }
+        #expect(positions.count == 4 && positions == positions.sorted(), "not in date order")
+
+        let tmux = try Tmux(columns: 120, rows: 30, command: "\(Paths.binary) --mode halfblock --columns 4 '\(root)'")
+        var (ok, screen) = try tmux.waitFor { $0.contains("1 of 4") && $0.contains("a-2020.jpg") }
+        #expect(ok, "\(screen)")
+        try tmux.send("s")
+        (ok, screen) = try tmux.waitFor { $0.contains("by date") && $0.contains("a-2020.jpg") && $0.contains("4 of 4") }
+        #expect(ok, "s sorts by date, the focus kept on its photo: \(screen)")
+        try tmux.send("g")
+        (ok, screen) = try tmux.waitFor { $0.contains("d-unset-2000.jpg") && $0.contains("1 of 4") }
+        #expect(ok, "\(screen)")
+        try tmux.send("q")
+        (ok, _) = try tmux.waitFor { $0.contains("[exit 0]") }
+        #expect(ok)
+    }
+}

@@ -15,6 +15,8 @@ public struct GallerySource: Sendable {
     /// Reads the gallery again (Ctrl-R, the hidden-files key): the photos now there, hidden ones
     /// too when asked. Nil for a gallery that cannot be read again.
     public var rescan: (@Sendable (_ showHidden: Bool) throws -> [Photo])?
+    /// Where the photos' capture dates are kept between runs (the disk cache), for the date order.
+    public var dateStore: CaptureDateStore?
 
     public init(title: String, photos: [Photo], decoder: PhotoDecoding, tierStore: TierStoring?, workers: Int = WorkerThreads.cores) {
         self.title = title
@@ -70,8 +72,10 @@ public struct GallerySource: Sendable {
         if let focus, !photos.contains(where: { $0.relativePath == focus }) {
             throw ExitError("\(options.path): not a picture photogrid shows")
         }
+        let tierStore = Caches.tierStore(options)
         var source = GallerySource(title: folder.title, photos: photos, decoder: PhotoDecoder(gate: MemoryGate()),
-                                   tierStore: Caches.tierStore(options))
+                                   tierStore: tierStore)
+        source.dateStore = (tierStore as? DiskTierStore).map { CaptureDateStore(cache: $0.cache, gallery: folder) }
         source.focus = focus
         source.rescan = scan
         return source

@@ -4,32 +4,65 @@
 /// tiles already made, so the new screen comes mostly from there.
 extension GridController {
     /// Wires the grid to a gallery that can be read again and shown in other orders.
+    /// `order` is the order asked for (`--sort`); a date order starts reading dates at once.
+    /// `readDates` starts reading the capture dates of some photos (`CaptureDates`).
     public func allowChanges(order: PhotoOrder?, showHidden: Bool, makeSession: @escaping ([Photo]) -> GridSession,
-                             rescan: ((Bool) throws -> [Photo])?) {
-        self.order = order
+                             rescan: ((Bool) throws -> [Photo])?, readDates: (([Photo]) -> CaptureDates)? = nil) {
         self.showHidden = showHidden
         self.makeSession = makeSession
         self.rescan = rescan
+        self.readDates = readDates
+        if let order, order.key == .date { reorder(order) } else { self.order = order }
     }
 
-    /// `s`: the next sort key (name, mtime, size).
+    /// `s`: the next sort key (name, date, mtime, size).
     func cycleSort() {
-        let next = (order ?? PhotoOrder()).nextKey
-        reorder(next)
+        reorder((pendingOrder ?? order ?? PhotoOrder()).nextKey)
     }
 
     /// `r`: the same key, the other way.
     func reverseOrder() {
-        var next = order ?? PhotoOrder()
+        var next = pendingOrder ?? order ?? PhotoOrder()
         next.reversed.toggle()
         reorder(next)
     }
 
     private func reorder(_ next: PhotoOrder) {
         guard makeSession != nil else { return }
+        dateReader?.cancel()
+        dateReader = nil
+        pendingOrder = nil
+        if next.key == .date, let readDates {
+            let missing = session.photos.filter { knownDates[$0.path] == nil }
+            if !missing.isEmpty {
+                // Read first; the new order comes when the dates are known (`finishDateOrder`).
+                pendingOrder = next
+                dateReader = readDates(missing)
+                return
+            }
+        }
         order = next
-        replacePhotos(next.apply(session.photos))
+        replacePhotos(next.apply(session.photos, dates: knownDates))
         notice = "sorted " + next.description
+    }
+
+    /// Once the dates asked for are read: the date order, the focus on the same photo (on the
+    /// first one when no key was pressed since start-up, for `--sort date`).
+    func finishDateOrder() {
+        guard let pending = pendingOrder, let reader = dateReader, reader.progress.finished else { return }
+        knownDates.merge(reader.dates) { $1 }
+        dateReader = nil
+        pendingOrder = nil
+        order = pending
+        replacePhotos(pending.apply(session.photos, dates: knownDates))
+        if !keyPressed { move(to: 0) }
+        notice = "sorted " + pending.description
+    }
+
+    /// "reading dates 1200 of 40000" while a date order waits for them.
+    var dateProgress: String? {
+        guard pendingOrder != nil, let reader = dateReader else { return nil }
+        return "reading dates \(reader.progress.done) of \(reader.total)"
     }
 
     /// `.`: hidden files shown or hidden again.
@@ -38,7 +71,8 @@ extension GridController {
         showHidden.toggle()
         do {
             let photos = try rescan(showHidden)
-            replacePhotos(order.map { $0.apply(photos) } ?? photos)
+            replacePhotos(order.map { $0.apply(photos, dates: knownDates) } ?? photos)
+            readMissingDates()
             notice = showHidden ? "hidden files shown" : "hidden files hidden"
         } catch {
             showHidden.toggle()
@@ -57,7 +91,7 @@ extension GridController {
             reloadChanged()
             return
         }
-        let ordered = order.map { $0.apply(photos) } ?? photos
+        let ordered = order.map { $0.apply(photos, dates: knownDates) } ?? photos
         if ordered.map(\.path) == session.photos.map(\.path) {
             reloadChanged()
             notice = "no photos added or removed"
@@ -66,7 +100,18 @@ extension GridController {
         let before = Set(session.photos.map(\.path)), after = Set(ordered.map(\.path))
         let added = after.subtracting(before).count, removed = before.subtracting(after).count
         replacePhotos(ordered)
+        readMissingDates()
         notice = "\(added) added, \(removed) removed"
+    }
+
+    /// In the date order, photos that came in by a rescan have their dates read, and the order
+    /// is made again when they are (until then they go by their file's time).
+    private func readMissingDates() {
+        guard let order, order.key == .date, pendingOrder == nil, let readDates else { return }
+        let missing = session.photos.filter { knownDates[$0.path] == nil }
+        guard !missing.isEmpty else { return }
+        pendingOrder = order
+        dateReader = readDates(missing)
     }
 
     /// The grid shows `photos` now, with the focused photo still focused (else the one at its

@@ -11,6 +11,7 @@ extension GridController {
         startHint = nil
         notice = nil
         if key == .resize { return .resize }
+        keyPressed = true
         if showHelp {
             closeHelp()
             // The keys that close it do only that; any other closes it and does what it does.

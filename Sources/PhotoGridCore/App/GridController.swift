@@ -15,6 +15,15 @@ public final class GridController {
     public internal(set) var order: PhotoOrder?
     /// Names starting with a dot are shown (`.` toggles).
     public internal(set) var showHidden = false
+    /// Starts reading capture dates for the date order.
+    var readDates: (([Photo]) -> CaptureDates)?
+    /// Capture dates read so far (nil inside: the photo has none).
+    var knownDates: [RawPath: Int64?] = [:]
+    /// Reading dates for `pendingOrder`, the date order asked for.
+    var dateReader: CaptureDates?
+    var pendingOrder: PhotoOrder?
+    /// A key was pressed since start-up.
+    var keyPressed = false
     /// Said once on the status line after an action (a rescan's result, an error), until the next key.
     var notice: String?
     public let modeName: String
@@ -78,6 +87,7 @@ public final class GridController {
 
     /// Asks the pipeline for what the state needs and says what to draw now.
     public func frame() -> Frame {
+        finishDateOrder()
         let clear = needsClear
         var before = pendingBytes
         pendingBytes = []
@@ -159,6 +169,7 @@ public final class GridController {
         if session.fit == .fit { parts.append(StatusLine.Part("fit", dropOrder: 1)) }
         if let order, order != PhotoOrder() { parts.append(StatusLine.Part(order.description, dropOrder: 1)) }
         if showHidden { parts.append(StatusLine.Part("hidden shown", dropOrder: 1)) }
+        if let dateProgress { parts.append(StatusLine.Part(dateProgress)) }
         if loading > 0 { parts.append(StatusLine.Part("loading \(loading)")) }
         if let searchStatus { parts.insert(StatusLine.Part(searchStatus), at: 0) }
         if let notice { parts.append(StatusLine.Part(notice)) }

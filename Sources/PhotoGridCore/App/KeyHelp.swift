@@ -12,7 +12,7 @@ enum KeyHelp {
         .init("i", "details of the photo"),
         .init("/", "find by name (Enter keeps it)"),
         .init("n N", "next, previous match"),
-        .init("s r", "sort: name, mtime, size; reverse"),
+        .init("s r", "sort: name, date, mtime, size; reverse"),
         .init(".", "show hidden files"),
         .init("^R", "read the folder again"),
         .init("^L", "redraw"),

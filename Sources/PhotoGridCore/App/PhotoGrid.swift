@@ -111,7 +111,9 @@ public enum PhotoGrid {
                                         screen: GridApp.metrics(curses: curses, capabilities: capabilities),
                                         columns: options.columns, modeName: capabilities.mode.description)
         controller.allowChanges(order: source.rescan == nil && !options.sortGiven ? nil : options.order, showHidden: options.showHidden,
-                                makeSession: makeSession, rescan: source.rescan)
+                                makeSession: makeSession, rescan: source.rescan) { photos in
+            CaptureDates(photos: photos, decoder: source.decoder, store: source.dateStore) { mailbox.post(.tileReady) }
+        }
         if let focus = source.focus, let index = source.photos.firstIndex(where: { $0.relativePath == focus }) {
             controller.focus(index)
         }

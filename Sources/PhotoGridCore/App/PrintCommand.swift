@@ -42,7 +42,11 @@ struct PrintCommand {
     /// A contact sheet: the whole rows of tiles that fit, without the focus frame or the status
     /// line (they are for a user at the keys), with `--labels` each photo's name under its tile.
     private func grid(screen: ScreenMetrics, mode: RenderMode) throws -> ([UInt8], GridSession) {
-        let source = try load()
+        var source = try load()
+        if options.order.key == .date && options.sortGiven {
+            let dates = CaptureDates(readingNow: source.photos, decoder: source.decoder, store: source.dateStore)
+            source.photos = options.order.apply(source.photos, dates: dates.dates)
+        }
         let photos = source.photos
         let mailbox = Mailbox()
         // A lone photo is shown whole, as in the grid.

@@ -3,6 +3,8 @@ public struct PhotoOrder: Sendable, Equatable {
     public enum Key: String, Sendable, CaseIterable {
         /// Natural name order, each folder's photos together, the top folder first.
         case name
+        /// When the photo was taken (EXIF), else the file's modification time; oldest first.
+        case date
         /// The file's modification time, oldest first.
         case mtime
         /// The file's size, smallest first.
@@ -17,7 +19,7 @@ public struct PhotoOrder: Sendable, Equatable {
         self.reversed = reversed
     }
 
-    /// The next key of the `s` key's cycle.
+    /// The next key of the `s` key's cycle: name, date, mtime, size.
     public var nextKey: PhotoOrder {
         let all = Key.allCases
         return PhotoOrder(all[(all.firstIndex(of: key)! + 1) % all.count], reversed: reversed)
@@ -27,12 +29,14 @@ public struct PhotoOrder: Sendable, Equatable {
     public var description: String { "by \(key.rawValue)" + (reversed ? ", reversed" : "") }
 
     /// `photos` in this order. Ties (and photos without a time or size, which come last) keep
-    /// their name order, so the result never depends on the order they came in.
-    public func apply(_ photos: [Photo]) -> [Photo] {
+    /// their name order, so the result never depends on the order they came in. The date order
+    /// takes each photo's capture date from `dates` (`CaptureDates`), its file's time without one.
+    public func apply(_ photos: [Photo], dates: [RawPath: Int64?] = [:]) -> [Photo] {
         let byName = NaturalOrder.sorted(photos) { $0.relativePath.bytes }
         var result: [Photo]
         switch key {
         case .name: result = byName
+        case .date: result = stableSorted(byName) { CaptureDate.sortKey($0, captured: dates[$0.path]) }
         case .mtime: result = stableSorted(byName) { $0.stamp?.modified ?? Int64.max }
         case .size: result = stableSorted(byName) { Int64($0.stamp?.size ?? ($0.fileSize > 0 ? $0.fileSize : Int.max)) }
         }

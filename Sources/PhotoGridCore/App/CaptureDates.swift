@@ -1,0 +1,66 @@
+/// The capture dates of a list of photos, read on a thread of their own for the date order:
+/// from the disk cache's record where a photo has not changed, else from the photo's own header
+/// (`PhotoDecoding.info`: EXIF's DateTimeOriginal). The grid goes on meanwhile; the status line
+/// says how far the reading has got, and the new order comes when it is done.
+public final class CaptureDates: @unchecked Sendable {
+    struct State {
+        var dates: [RawPath: Int64?] = [:]
+        var done = 0
+        var finished = false
+        var cancelled = false
+    }
+
+    public let total: Int
+    private let state = Locked(State())
+
+    /// Starts reading. `onProgress` is called (on the reading thread) every so often and at the end.
+    public init(photos: [Photo], decoder: PhotoDecoding, store: CaptureDateStore?, onProgress: @escaping @Sendable () -> Void) {
+        total = photos.count
+        WorkerThreads.start { [self] in
+            read(photos, decoder: decoder, store: store, onProgress: onProgress)
+        }
+    }
+
+    /// Reads at once, on this thread: `--print`, which has nothing to show meanwhile.
+    public init(readingNow photos: [Photo], decoder: PhotoDecoding, store: CaptureDateStore?) {
+        total = photos.count
+        read(photos, decoder: decoder, store: store, onProgress: {})
+    }
+
+    public var progress: (done: Int, finished: Bool) { state.withLock { ($0.done, $0.finished) } }
+    /// Each photo's capture date, nil where it has none; complete once `finished`.
+    public var dates: [RawPath: Int64?] { state.withLock { $0.dates } }
+
+    /// Stops the reading (another order was chosen); what was read is not stored.
+    public func cancel() { state.withLock { $0.cancelled = true } }
+
+    private func read(_ photos: [Photo], decoder: PhotoDecoding, store: CaptureDateStore?, onProgress: @Sendable () -> Void) {
+        let known = store?.load() ?? [:]
+        var read: [(path: RawPath, stamp: FileStamp, date: Int64?)] = []
+        var anyNew = false
+        var lastReport = TTY.now()
+        for (offset, photo) in photos.enumerated() {
+            let date: Int64?
+            if let stamp = photo.stamp, let entry = known[photo.path], entry.stamp == stamp {
+                date = entry.date
+            } else {
+                anyNew = true
+                date = photo.format.isDecoded ? CaptureDate.parse(decoder.info(of: photo)?.dateTaken) : nil
+            }
+            if let stamp = photo.stamp { read.append((photo.path, stamp, date)) }
+            let cancelled = state.withLock { state -> Bool in
+                state.dates[photo.path] = .some(date)
+                state.done = offset + 1
+                return state.cancelled
+            }
+            if cancelled { return }
+            if TTY.now() - lastReport >= 100 {
+                lastReport = TTY.now()
+                onProgress()
+            }
+        }
+        if anyNew && !read.isEmpty { store?.save(read) }
+        state.withLock { $0.finished = true }
+        onProgress()
+    }
+}
