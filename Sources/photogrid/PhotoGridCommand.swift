@@ -10,7 +10,7 @@ struct PhotoGridCommand: ParsableCommand {
         commandName: "photogrid",
         abstract: "Browse a folder of photos as a grid in the terminal (kitty graphics, iTerm2 images, sixel or Unicode half-blocks).",
         discussion: """
-        Keys (? shows them in the grid): arrows or h j k l move, PgUp/PgDn/Space/b a screen, Ctrl-D/Ctrl-U half a screen, g/G (Home/End) first and last, + (or =) fewer and larger photos, - more and smaller, 1-6 that many columns, a between whole photos (fit) and square crops (fill), Enter or z the photo itself (+/- zoom, n/p next and previous, Esc back), i details, / find by name (n/N next and previous match, Esc clears), s sort by name, date, mtime or size, r reverse, . hidden files, Ctrl-L redraw, Ctrl-R read the folder again, Esc close a panel, q quit.
+        Keys (? shows them in the grid): arrows or h j k l move, PgUp/PgDn/Space/b a screen, Ctrl-D/Ctrl-U half a screen, g/G (Home/End) first and last, + (or =) fewer and larger photos, - more and smaller, 1-6 that many columns, a between whole photos (fit) and square crops (fill), Enter or z the photo itself (+/- zoom, n/p next and previous, Esc back), i details, / find by name (n/N next and previous match, Esc clears), s sort by name, date, mtime or size, r reverse, S sections by folder, day or month, . hidden files, Ctrl-L redraw, Ctrl-R read the folder again, Esc close a panel, q quit.
 
         photogrid serve DIR serves a folder to `photogrid --url` (see `photogrid serve --help`); a folder named serve is ./serve.
         """,
@@ -57,6 +57,9 @@ struct PhotoGridCommand: ParsableCommand {
     @Flag(help: "The order reversed.")
     var reverse = false
 
+    @Option(help: "Sections with a header line: folder, day, month or none.")
+    var group: Grouping = .none
+
     @Flag(help: "Show hidden files and folders (names starting with a dot) too.")
     var hidden = false
 
@@ -97,6 +100,7 @@ struct PhotoGridCommand: ParsableCommand {
         options.order = PhotoOrder(sort ?? .name, reversed: reverse)
         options.sortGiven = sort != nil || reverse
         options.showHidden = hidden
+        options.grouping = group
         options.labels = labels
         options.probe = probe
         options.url = url
@@ -116,6 +120,7 @@ struct PhotoGridCommand: ParsableCommand {
 
 extension ModeChoice: ExpressibleByArgument {}
 extension PhotoOrder.Key: ExpressibleByArgument {}
+extension Grouping: ExpressibleByArgument {}
 
 /// `photogrid serve DIR`: a folder as a gallery for `photogrid --url`, over HTTP.
 struct ServeSubcommand: ParsableCommand {

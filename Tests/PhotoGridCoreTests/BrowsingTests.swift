@@ -206,6 +206,22 @@ import PhotoGridSamples
         #expect(ok)
     }
 
+    /// A folder of one photo shows it whole (fit), not cropped square; `a` still crops it.
+    @Test func aLonePhotoIsShownWhole() throws {
+        let root = TestImages.scratchFolder("lone")
+        defer { TestImages.remove(root) }
+        try FileManager.default.copyItem(atPath: Paths.gallery + "/landscapes/lake-01.jpg", toPath: root + "/only.jpg")
+        let tmux = try start("'\(root)'")
+        var (ok, screen) = try tmux.waitFor { self.status($0).contains("1 of 1") && self.status($0).contains("a fill") }
+        #expect(ok, "a lone photo is not shown whole: \(status(screen))")
+        try tmux.send("a")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("a fit") }
+        #expect(ok, "\(status(screen))")
+        try tmux.send("q")
+        (ok, _) = try tmux.waitFor { $0.contains("[exit 0]") }
+        #expect(ok)
+    }
+
     @Test func versionAndBadArguments() throws {
         let (status, output, _) = try Paths.photogrid(["--version"])
         #expect(status == 0 && String(decoding: output, as: UTF8.self).hasPrefix("photogrid "))
@@ -216,5 +232,30 @@ import PhotoGridSamples
         FileManager.default.createFile(atPath: notPhoto + "/notes.txt", contents: Data("hello".utf8))
         let (textStatus, _, textError) = try Paths.photogrid([notPhoto + "/notes.txt"])
         #expect(textStatus == 1 && textError.contains("notes.txt") && textError.contains("not a picture"), "\(textError)")
+    }
+}
+
+/// Sections by folder over a Pictures-like tree, paged through.
+@Suite(.serialized) struct SectionTests {
+    @Test func eachFolderHasAHeaderAboveItsFirstPhoto() throws {
+        let root = try BrowsingTests.makeTree()
+        defer { TestImages.remove(root) }
+        let name = RawPath(root).lastComponent.description
+        let tmux = try Tmux(columns: 130, rows: 40, command: "\(Paths.binary) --mode halfblock --columns 3 --group folder '\(root)'",
+                            environment: ["COLORTERM": "truecolor"])
+        var (ok, screen) = try tmux.waitFor { $0.contains("1 of 7") && $0.contains("Phone") }
+        #expect(ok, "\(screen)")
+        let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // The top folder's header first, over its photos; Phone's in the gap row above its first photo.
+        #expect(lines.first?.hasPrefix(" " + name) == true, "\(lines.first ?? "")")
+        let phoneRow = try #require(lines.firstIndex { $0.contains(" Phone") && !$0.contains("▀") })
+        #expect(phoneRow > 0 && lines[phoneRow + 1].contains("▀"), "the header is not above a row of photos")
+        // Down to Web's photo: the status line names its group.
+        try tmux.send("G")
+        (ok, screen) = try tmux.waitFor { $0.contains("7 of 7") && $0.split(separator: "\n").last?.contains("Web") == true }
+        #expect(ok, "\(screen)")
+        try tmux.send("q")
+        (ok, _) = try tmux.waitFor { $0.contains("[exit 0]") }
+        #expect(ok)
     }
 }

@@ -129,4 +129,29 @@ struct OrderTests {
         (ok, _) = try tmux.waitFor { $0.contains("[exit 0]") }
         #expect(ok)
     }
+
+    /// Sections by month in date order: a header over each photo, from its capture date (the
+    /// file's time for the two without one); `S` goes on to none, then folders.
+    @Test func sectionsByMonthHaveAHeaderOverEachGroup() throws {
+        let root = try Self.makeFolder()
+        defer { TestImages.remove(root) }
+        let tmux = try Tmux(columns: 130, rows: 30, command: "\(Paths.binary) --mode halfblock --columns 4 --sort date --group month '\(root)'")
+        var (ok, screen) = try tmux.waitFor { $0.contains("May 2020") && $0.contains("by date") }
+        #expect(ok, "\(screen)")
+        let top = screen.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        let headers = ["January 2000", "March 2010", "June 2015", "May 2020"]
+        let columns = headers.compactMap { top.range(of: $0)?.lowerBound }
+        #expect(columns.count == 4 && columns == columns.sorted(), "the headers are not over the tiles in order: \(top)")
+        #expect(screen.split(separator: "\n").last?.contains("January 2000") == true, "the status line names the focused photo's group")
+        try tmux.send("S")
+        (ok, screen) = try tmux.waitFor { $0.contains("no sections") && !$0.contains("March 2010") }
+        #expect(ok, "\(screen)")
+        try tmux.send("S")
+        let name = RawPath(root).lastComponent.description
+        (ok, screen) = try tmux.waitFor { $0.contains("sections by folder") && $0.split(separator: "\n").first?.contains(name) == true }
+        #expect(ok, "\(screen)")
+        try tmux.send("q")
+        (ok, _) = try tmux.waitFor { $0.contains("[exit 0]") }
+        #expect(ok)
+    }
 }

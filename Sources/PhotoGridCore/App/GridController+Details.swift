@@ -54,7 +54,7 @@ extension GridController {
     func detailsBytes() -> [UInt8] {
         guard let panel = overlayPanel() else { return [] }
         let width = DetailsPanel.width(forScreenColumns: screen.columns)
-        let lines = panel.lines(width: width, maxRows: layout.viewportRows, colors: session.halfBlockColors)
+        let lines = panel.lines(width: width, maxRows: layout.areaRows, colors: session.halfBlockColors)
         guard !lines.isEmpty else { return [] }
         var out = Array("\u{1B}7".utf8)
         for (i, line) in lines.enumerated() { out += GridPainter.moveTo(row: i, column: screen.columns - width) + line }

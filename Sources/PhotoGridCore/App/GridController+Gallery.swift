@@ -29,29 +29,37 @@ extension GridController {
 
     private func reorder(_ next: PhotoOrder) {
         guard makeSession != nil else { return }
-        dateReader?.cancel()
-        dateReader = nil
         pendingOrder = nil
-        if next.key == .date, let readDates {
-            let missing = session.photos.filter { knownDates[$0.path] == nil }
-            if !missing.isEmpty {
-                // Read first; the new order comes when the dates are known (`finishDateOrder`).
-                pendingOrder = next
-                dateReader = readDates(missing)
-                return
-            }
+        if next.key == .date, readDates != nil, session.photos.contains(where: { knownDates[$0.path] == nil }) {
+            // Read first; the new order comes when the dates are known (`finishDateReading`).
+            pendingOrder = next
+            startReadingDates()
+            return
         }
         order = next
         replacePhotos(next.apply(session.photos, dates: knownDates))
         notice = "sorted " + next.description
     }
 
-    /// Once the dates asked for are read: the date order, the focus on the same photo (on the
-    /// first one when no key was pressed since start-up, for `--sort date`).
-    func finishDateOrder() {
-        guard let pending = pendingOrder, let reader = dateReader, reader.progress.finished else { return }
+    /// Reads the capture dates not known yet, unless a reading is under way.
+    func startReadingDates() {
+        guard dateReader == nil, let readDates else { return }
+        let missing = session.photos.filter { knownDates[$0.path] == nil }
+        if !missing.isEmpty { dateReader = readDates(missing) }
+    }
+
+    /// Once the dates are read: the date order if one waits for them, the focus on the same
+    /// photo (on the first one when no key was pressed since start-up, for `--sort date`); the
+    /// sections by day or month made again.
+    func finishDateReading() {
+        guard let reader = dateReader, reader.progress.finished else { return }
         knownDates.merge(reader.dates) { $1 }
         dateReader = nil
+        guard let pending = pendingOrder else {
+            refreshGroups()
+            repaint()
+            return
+        }
         pendingOrder = nil
         order = pending
         replacePhotos(pending.apply(session.photos, dates: knownDates))
@@ -61,7 +69,7 @@ extension GridController {
 
     /// "reading dates 1200 of 40000" while a date order waits for them.
     var dateProgress: String? {
-        guard pendingOrder != nil, let reader = dateReader else { return nil }
+        guard let reader = dateReader else { return nil }
         return "reading dates \(reader.progress.done) of \(reader.total)"
     }
 
@@ -104,14 +112,14 @@ extension GridController {
         notice = "\(added) added, \(removed) removed"
     }
 
-    /// In the date order, photos that came in by a rescan have their dates read, and the order
-    /// is made again when they are (until then they go by their file's time).
+    /// In the date order or sections by day or month, photos that came in by a rescan have their
+    /// dates read, and the order and sections are made again when they are (until then they go
+    /// by their file's time).
     private func readMissingDates() {
-        guard let order, order.key == .date, pendingOrder == nil, let readDates else { return }
-        let missing = session.photos.filter { knownDates[$0.path] == nil }
-        guard !missing.isEmpty else { return }
-        pendingOrder = order
-        dateReader = readDates(missing)
+        let sorted = order?.key == .date, grouped = grouping == .day || grouping == .month
+        guard sorted || grouped, session.photos.contains(where: { knownDates[$0.path] == nil }) else { return }
+        if sorted && pendingOrder == nil { pendingOrder = order }
+        startReadingDates()
     }
 
     /// The grid shows `photos` now, with the focused photo still focused (else the one at its
@@ -130,6 +138,7 @@ extension GridController {
         if let zoomed {
             if let index = photos.firstIndex(where: { $0.path == zoomed }) { zoom = ZoomState(photo: index) } else { zoom = nil }
         }
+        refreshGroups()
         if let kitty { pendingBytes += kitty.forgetAll() }
         repaint()
     }

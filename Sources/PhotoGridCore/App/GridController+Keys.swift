@@ -31,6 +31,7 @@ extension GridController {
         case .character("N"): jumpToMatch(-1)
         case .character("s"): cycleSort()
         case .character("r"): reverseOrder()
+        case .character("S"): cycleGrouping()
         case .character("."): toggleHidden()
         case .left, .character("h"): move(to: position.focus - 1)
         case .right, .character("l"): move(to: position.focus + 1)

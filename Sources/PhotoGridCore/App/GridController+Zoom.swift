@@ -5,9 +5,9 @@ extension GridController {
     var zoomArea: (area: (width: Int, height: Int), cell: (width: Int, height: Int)) {
         switch session.mode {
         case .sixel, .kitty, .iterm:
-            return ((screen.columns * screen.cellWidth, layout.viewportRows * screen.cellHeight), (screen.cellWidth, screen.cellHeight))
+            return ((screen.columns * screen.cellWidth, layout.areaRows * screen.cellHeight), (screen.cellWidth, screen.cellHeight))
         case .halfBlock:
-            return ((screen.columns, layout.viewportRows * 2), (1, 2))
+            return ((screen.columns, layout.areaRows * 2), (1, 2))
         }
     }
 
@@ -57,14 +57,14 @@ extension GridController {
             content = .preview(request, tile)
             let columns = (request.width + cell.width - 1) / cell.width, rows = (request.height + cell.height - 1) / cell.height
             geometry = ZoomGeometry(region: CropRegion(x: 0, y: 0, width: 1, height: 1), width: request.width, height: request.height,
-                                    column: max(0, (screen.columns - columns) / 2), row: max(0, (layout.viewportRows - rows) / 2))
+                                    column: max(0, (screen.columns - columns) / 2), row: max(0, (layout.areaRows - rows) / 2))
         }
         var bytes: [UInt8] = []
         if screen.rows >= 2 {
             let columns = geometry.map { ($0.width + cell.width - 1) / cell.width } ?? 0
             let rows = geometry.map { ($0.height + cell.height - 1) / cell.height } ?? 0
             bytes = viewPainter.paint(content, column: geometry?.column ?? 0, row: geometry?.row ?? 0, columns: columns, rows: rows,
-                                      areaColumns: screen.columns, areaRows: layout.viewportRows,
+                                      areaColumns: screen.columns, areaRows: layout.areaRows,
                                       message: "loading " + session.photos[state.photo].name)
         }
         let loading = content.isPending ? 1 : 0

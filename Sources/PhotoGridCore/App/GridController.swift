@@ -24,6 +24,9 @@ public final class GridController {
     var pendingOrder: PhotoOrder?
     /// A key was pressed since start-up.
     var keyPressed = false
+    /// Sections (`--group`, `S`), and each photo's group while they are on.
+    public internal(set) var grouping: Grouping = .none
+    var groupNames: [String]?
     /// Said once on the status line after an action (a rescan's result, an error), until the next key.
     var notice: String?
     public let modeName: String
@@ -46,7 +49,7 @@ public final class GridController {
     /// The panel as last written, so that an unchanged one is not written again.
     var drawnDetails: [UInt8]?
     public private(set) var screen: ScreenMetrics
-    public private(set) var layout: GridLayout
+    public internal(set) var layout: GridLayout
     /// The column count the user chose: the layout has fewer while the screen is too narrow for
     /// them, and gets them back when it widens again.
     private var chosenColumns: Int
@@ -85,9 +88,14 @@ public final class GridController {
         layout = GridLayout(screen: screen, columns: chosenColumns)
     }
 
+    /// The layout for the current screen, columns and sections.
+    func makeLayout(columns: Int? = nil) -> GridLayout {
+        GridLayout(screen: screen, columns: columns ?? chosenColumns, sections: grouping != .none)
+    }
+
     /// Asks the pipeline for what the state needs and says what to draw now.
     public func frame() -> Frame {
-        finishDateOrder()
+        finishDateReading()
         let clear = needsClear
         var before = pendingBytes
         pendingBytes = []
@@ -102,7 +110,7 @@ public final class GridController {
         budgetNotice.update(shortfalls: session.pipeline.budgetShortfalls, now: TTY.now())
         if let kitty {
             let width = DetailsPanel.width(forScreenColumns: screen.columns)
-            let rows = overlayPanel()?.lines(width: width, maxRows: layout.viewportRows, colors: session.halfBlockColors).count ?? 0
+            let rows = overlayPanel()?.lines(width: width, maxRows: layout.areaRows, colors: session.halfBlockColors).count ?? 0
             kitty.clip = rows > 0 ? (screen.columns - width, rows) : nil
         }
         if zoom != nil {
@@ -110,8 +118,8 @@ public final class GridController {
         } else {
             session.pipeline.want(session.wanted(layout: layout, position: position, direction: direction), infos: wantedInfos())
             let (tiles, marker, loading) = contents()
-            frame = Frame(clear: clear, status: statusText(loading: loading), bytes: painter.paint(tiles, focus: marker),
-                          tilesLoading: loading)
+            frame = Frame(clear: clear, status: statusText(loading: loading),
+                          bytes: painter.paint(tiles, focus: marker, headers: headerOps(tiles)), tilesLoading: loading)
         }
         if let kitty { frame.bytes = before + frame.bytes + kitty.endFrame() }
         frame.bytes = withDetails(frame.bytes)
@@ -123,7 +131,7 @@ public final class GridController {
     /// again), so what the painters wrote as text goes this way.
     func eraseView() -> [UInt8] {
         var out = Array("\u{1B}7\u{1B}[0m".utf8)
-        for row in 0..<layout.viewportRows { out += GridPainter.moveTo(row: row, column: 0) + Array("\u{1B}[2K".utf8) }
+        for row in 0..<layout.areaRows { out += GridPainter.moveTo(row: row, column: 0) + Array("\u{1B}[2K".utf8) }
         return out + Array("\u{1B}8".utf8)
     }
 
@@ -141,7 +149,7 @@ public final class GridController {
     public func contents() -> (tiles: [PaintTile], marker: FocusMarker?, loading: Int) {
         let tiles = screen.rows >= 2 ? session.paintTiles(layout: layout, position: position) : []
         let focused = tiles.first { $0.index == position.focus }
-        let marker = focused.map { FocusMarker(tile: $0, gridRows: layout.viewportRows, screenColumns: screen.columns, photo: photoArea(of: $0)) }
+        let marker = focused.map { FocusMarker(tile: $0, gridRows: layout.areaRows, screenColumns: screen.columns, photo: photoArea(of: $0)) }
         return (tiles, marker, tiles.filter { $0.content.isPending }.count)
     }
 
@@ -168,6 +176,7 @@ public final class GridController {
                      StatusLine.Part(modeName, dropOrder: 2)]
         if session.fit == .fit { parts.append(StatusLine.Part("fit", dropOrder: 1)) }
         if let order, order != PhotoOrder() { parts.append(StatusLine.Part(order.description, dropOrder: 1)) }
+        if let groupNames, position.focus < groupNames.count { parts.insert(StatusLine.Part(groupNames[position.focus], dropOrder: 1), at: 1) }
         if showHidden { parts.append(StatusLine.Part("hidden shown", dropOrder: 1)) }
         if let dateProgress { parts.append(StatusLine.Part(dateProgress)) }
         if loading > 0 { parts.append(StatusLine.Part("loading \(loading)")) }
@@ -192,7 +201,7 @@ public final class GridController {
     public func resize(to newScreen: ScreenMetrics) {
         let old = layout
         screen = newScreen
-        layout = GridLayout(screen: screen, columns: chosenColumns)
+        layout = makeLayout()
         position = position.anchored(from: old, to: layout, photos: session.photos.count)
         needsClear = true
         // ncurses clears the screen after a resize, and the tiles' sizes change anyway.
@@ -211,7 +220,7 @@ public final class GridController {
 
     public func setColumns(_ columns: Int) {
         chosenColumns = max(GridLayout.columnRange.lowerBound, min(GridLayout.columnRange.upperBound, columns))
-        let next = GridLayout(screen: screen, columns: chosenColumns)
+        let next = makeLayout()
         guard next.columns != layout.columns else { return }
         let old = layout
         layout = next

@@ -100,7 +100,7 @@ public final class GridSession {
         result += rows(from: ahead, count: screenRows + 1, layout: layout).map { ($0, .prefetch) }
         result += rows(from: behind, count: screenRows + 1, layout: layout).map { ($0, .background) }
         for columns in [layout.columns - 1, layout.columns + 1] where GridLayout.columnRange.contains(columns) {
-            let neighbour = GridLayout(screen: layout.screen, columns: columns)
+            let neighbour = GridLayout(screen: layout.screen, columns: columns, sections: layout.sections)
             let anchored = position.anchored(from: layout, to: neighbour, photos: photos.count)
             result += onScreen(layout: neighbour, position: anchored).map { ($0, .background) }
         }

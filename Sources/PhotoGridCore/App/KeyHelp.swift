@@ -13,6 +13,7 @@ enum KeyHelp {
         .init("/", "find by name (Enter keeps it)"),
         .init("n N", "next, previous match"),
         .init("s r", "sort: name, date, mtime, size; reverse"),
+        .init("S", "sections: folder, day, month, none"),
         .init(".", "show hidden files"),
         .init("^R", "read the folder again"),
         .init("^L", "redraw"),

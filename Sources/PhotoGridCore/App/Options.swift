@@ -24,6 +24,8 @@ public struct Options: Sendable {
     public var order = PhotoOrder()
     /// `--sort` or `--reverse` was given: a remote gallery's own order gives way to it.
     public var sortGiven = false
+    /// `--group`: sections in the grid.
+    public var grouping: Grouping = .none
     /// `--hidden`: names starting with a dot too.
     public var showHidden = false
     /// `--labels`: with `--print`, each photo's name under its tile.

@@ -114,6 +114,7 @@ public enum PhotoGrid {
                                 makeSession: makeSession, rescan: source.rescan) { photos in
             CaptureDates(photos: photos, decoder: source.decoder, store: source.dateStore) { mailbox.post(.tileReady) }
         }
+        if options.grouping != .none { controller.setGrouping(options.grouping) }
         if let focus = source.focus, let index = source.photos.firstIndex(where: { $0.relativePath == focus }) {
             controller.focus(index)
         }

@@ -43,6 +43,20 @@ public enum CaptureDate {
         return photo.stamp.map { fromFileTime($0.modified) } ?? Int64.max
     }
 
+    /// The calendar date of wall-clock seconds (the inverse of `wallClock`).
+    public static func civil(_ seconds: Int64) -> (year: Int, month: Int, day: Int) {
+        // Howard Hinnant's civil_from_days.
+        let days = Int((seconds >= 0 ? seconds : seconds - 86_399) / 86_400) + 719_468
+        let era = (days >= 0 ? days : days - 146_096) / 146_097
+        let dayOfEra = days - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
     /// Days since 1970-01-01 (the proleptic Gregorian calendar) times a day, plus the time.
     static func wallClock(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Int64 {
         // Howard Hinnant's days_from_civil.

@@ -41,17 +41,22 @@ public struct GridLayout: Hashable, Sendable {
 
     public let screen: ScreenMetrics
     public let columns: Int
-    /// The grid's area: every row but the status line.
+    /// Rows above the tiles: 1 with sections, for the header of the group the screen starts in
+    /// (every later group's header goes in the gap row above its first photo).
+    public let top: Int
+    /// The tiles' area: every row but the status line and `top`.
     public let viewportRows: Int
     /// Cell rows of every tile.
     public let tileRows: Int
     /// One frame per column, left to right.
     public let frames: [TileFrame]
 
-    public init(screen: ScreenMetrics, columns: Int) {
+    public init(screen: ScreenMetrics, columns: Int, sections: Bool = false) {
         self.screen = screen
         self.columns = max(GridLayout.columnRange.lowerBound, min(GridLayout.maxColumns(for: screen), columns))
-        let viewport = max(1, screen.rows - GridLayout.statusRows)
+        // A screen of a row or two has no row to spare for a header.
+        top = sections && screen.rows > 3 ? 1 : 0
+        let viewport = max(1, screen.rows - GridLayout.statusRows - top)
         viewportRows = viewport
         let usable = max(self.columns, screen.columns - (self.columns - 1) * GridLayout.gap)
         let base = max(1, usable / self.columns)
@@ -83,6 +88,12 @@ public struct GridLayout: Hashable, Sendable {
         max(columnRange.lowerBound, min(columnRange.upperBound, (screen.columns + gap) / (1 + gap)))
     }
 
+    /// Whether there is a row for section headers.
+    public var sections: Bool { top > 0 }
+
+    /// Every row above the status line: the tiles' area and the header row.
+    public var areaRows: Int { top + viewportRows }
+
     /// Cell rows from one tile row to the next.
     public var rowPitch: Int { tileRows + GridLayout.gap }
 
@@ -101,7 +112,7 @@ public struct GridLayout: Hashable, Sendable {
         guard tileRow >= topRow else { return nil }
         let y = (tileRow - topRow) * rowPitch
         guard y < viewportRows else { return nil }
-        return (frames[index % columns], y, min(tileRows, viewportRows - y))
+        return (frames[index % columns], top + y, min(tileRows, viewportRows - y))
     }
 
     /// Indexes of the photos with any cell on screen.

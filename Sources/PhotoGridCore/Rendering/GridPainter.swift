@@ -10,6 +10,9 @@ public struct GridPainter {
 
     private var drawn: [Slot: Drawn] = [:]
     private var marker: FocusMarker?
+    /// Section headers as drawn: (row, column, cells, bytes).
+    private var drawnHeaders: [HeaderLine] = []
+    struct HeaderLine: Equatable { var row: Int; var column: Int; var cells: Int; var bytes: [UInt8] }
     public let colors: HalfBlock.Colors
     /// In kitty mode, the pictures the terminal holds: tiles are placed by id, sent only once.
     let kitty: KittyScreen?
@@ -20,14 +23,20 @@ public struct GridPainter {
     public mutating func invalidate() {
         drawn = [:]
         marker = nil
+        drawnHeaders = []
     }
 
     /// The bytes that bring the screen from what was drawn to `tiles` with the focus marker
-    /// `focus`; empty when nothing changed.
-    public mutating func paint(_ tiles: [PaintTile], focus: FocusMarker?) -> [UInt8] {
+    /// `focus` and the section `headers` (text in the gap rows); empty when nothing changed.
+    public mutating func paint(_ tiles: [PaintTile], focus: FocusMarker?, headers: [PaintOp] = []) -> [UInt8] {
         var ops: [PaintOp] = []
         var current: [Slot: Drawn] = [:]
         var markerDue = focus != marker
+        // Headers that went are erased first: their row may hold a tile now, drawn below.
+        let lines = headers.map { HeaderLine(row: $0.row, column: $0.column, cells: $0.cells, bytes: $0.bytes) }
+        for old in drawnHeaders where !lines.contains(old) {
+            ops.append(PaintOp(row: old.row, column: old.column, bytes: Array("\u{1B}[0m\u{1B}[\(old.cells)X".utf8)))
+        }
         if markerDue, let old = marker {
             // The old frame goes first; a side it drew over a picture goes with the picture drawn again.
             ops += old.ops(colors: colors, erase: true)
@@ -57,6 +66,12 @@ public struct GridPainter {
         if markerDue {
             if let new = focus { ops += new.ops(colors: colors, erase: false) }
             marker = focus
+        }
+        // Headers last: over the frame's top side where they share a row. Drawn again when they
+        // change or the frame moved (its erasing blanks the row).
+        if lines != drawnHeaders || (markerDue && !lines.isEmpty) {
+            ops += headers
+            drawnHeaders = lines
         }
         guard !ops.isEmpty else { return [] }
         // One buffer of the final size: a sixel frame is megabytes, copied once.
