@@ -41,6 +41,24 @@ struct OrderTests {
         #expect(all == [".dot.jpg", "IMG_2.jpg", "img_3.jpg", "IMG_10.jpg", ".hidden-folder/h.jpg", "sub/s.jpg", "zz-real/inside.jpg"])
     }
 
+    /// Photos are found in the order they are shown, so the grid can start with the first ones
+    /// found: what the scanner has at 256 photos is the start of its final list.
+    @Test func photosAreFoundInTheOrderTheyAreShown() throws {
+        let root = TestImages.scratchFolder("found")
+        defer { TestImages.remove(root) }
+        for folder in ["b", "A", "a10", "a9"] { mkdir(root + "/" + folder, 0o755) }
+        var names = (0..<20).map { "top-\($0).jpg" }
+        for folder in ["b", "A", "a10", "a9"] { names += (0..<80).map { "\(folder)/IMG_\($0 % 2 == 0 ? "" : "x")\($0).JPG" } }
+        for name in names.shuffled() { TestImages.write([0xFF, 0xD8], to: root + "/" + name) }
+        var scanner = FolderScanner()
+        var first: [Photo] = []
+        scanner.progress = { count, photos in if first.isEmpty { first = photos() } }
+        let all = try scanner.scan(RawPath(root))
+        #expect(all.count == 340 && first.count == 256)
+        #expect(first.map(\.relativePath) == all.prefix(256).map(\.relativePath))
+        #expect(all.first?.relativePath.description == "top-0.jpg" && all[20].relativePath.description.hasPrefix("A/"))
+    }
+
     @Test func otherKeysAndReverseKeepNameOrderForTies() {
         func photo(_ name: String, size: Int, modified: Int64) -> Photo {
             Photo(path: RawPath("/g/" + name), relativePath: RawPath(name), fileSize: size, stamp: FileStamp(size: size, modified: modified))

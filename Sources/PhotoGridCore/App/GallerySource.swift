@@ -15,6 +15,8 @@ public struct GallerySource: Sendable {
     /// Reads the gallery again (Ctrl-R, the hidden-files key): the photos now there, hidden ones
     /// too when asked. Nil for a gallery that cannot be read again.
     public var rescan: (@Sendable (_ showHidden: Bool) throws -> [Photo])?
+    /// The folder's reading, when the grid starts before it is done (a large tree).
+    public var reading: BackgroundScan?
     /// Where the photos' capture dates are kept between runs (the disk cache), for the date order.
     public var dateStore: CaptureDateStore?
 
@@ -52,20 +54,13 @@ public struct GallerySource: Sendable {
             return order.apply(try PhotoGrid.loadPhotos(root, scanner: scanner))
         }
         var photos: [Photo]
-        if !options.print && TTY.isTerminal(2) {
-            // A large tree takes seconds to read: say how far it has got, on the line the grid
-            // will replace (nothing for a folder read in under a third of a second).
-            var scanner = FolderScanner()
-            (scanner.maxDepth, scanner.showHidden) = (maxDepth, options.showHidden)
-            let started = TTY.now()
-            var shown = started + 300
-            scanner.progress = { count in
-                guard TTY.now() >= shown else { return }
-                shown = TTY.now() + 200
-                _ = try? TTY.writeAll(Array("\rphotogrid: reading \(TerminalText.sanitize(root.title)): \(count) photos so far\u{1B}[K".utf8), to: 2)
-            }
-            defer { if TTY.now() >= started + 300 { _ = try? TTY.writeAll(Array("\r\u{1B}[K".utf8), to: 2) } }
-            photos = order.apply(try PhotoGrid.loadPhotos(root, scanner: scanner))
+        var reading: BackgroundScan?
+        if !options.print && focus == nil {
+            // The grid starts once the first screen is known; the rest comes in the background.
+            let scan = BackgroundScan(root, maxDepth: maxDepth, showHidden: options.showHidden)
+            let (found, complete) = try scan.waitForStart()
+            photos = order.apply(found)
+            if !complete { reading = scan }
         } else {
             photos = try scan(options.showHidden)
         }
@@ -78,6 +73,7 @@ public struct GallerySource: Sendable {
         source.dateStore = (tierStore as? DiskTierStore).map { CaptureDateStore(cache: $0.cache, gallery: folder) }
         source.focus = focus
         source.rescan = scan
+        source.reading = reading
         return source
     }
 }

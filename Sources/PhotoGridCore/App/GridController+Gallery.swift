@@ -73,8 +73,18 @@ extension GridController {
         return "reading dates \(reader.progress.done) of \(reader.total)"
     }
 
+    /// The whole folder once its reading is done: the grid had the photos found first.
+    func finishReading() {
+        guard let photos = reading?.finished else { return }
+        reading = nil
+        guard !photos.isEmpty else { return }
+        replacePhotos(order.map { $0.apply(photos, dates: knownDates) } ?? photos)
+        readMissingDates()
+    }
+
     /// `.`: hidden files shown or hidden again.
     func toggleHidden() {
+        guard reading == nil else { notice = "still reading the folder"; return }
         guard let rescan else { notice = "this gallery cannot be read again"; return }
         showHidden.toggle()
         do {
@@ -91,6 +101,7 @@ extension GridController {
     /// Ctrl-R: the folder read again: new photos appear, deleted ones go, changed ones are made
     /// again. When the same photos are there, only the changed ones are remade (the caches stay).
     func rescanGallery() {
+        guard reading == nil else { notice = "still reading the folder"; return }
         guard let rescan else { reloadChanged(); return }
         let photos: [Photo]
         do { photos = try rescan(showHidden) } catch {
@@ -139,6 +150,7 @@ extension GridController {
             if let index = photos.firstIndex(where: { $0.path == zoomed }) { zoom = ZoomState(photo: index) } else { zoom = nil }
         }
         refreshGroups()
+        searchIndex = nil
         if let kitty { pendingBytes += kitty.forgetAll() }
         repaint()
     }

@@ -14,9 +14,6 @@ public struct NameSearch: Sendable, Equatable {
 
     public var text: String { String(decoding: query, as: UTF8.self) }
 
-    func matches(_ photo: Photo, lowercasedQuery: String) -> Bool {
-        photo.relativePath.description.lowercased().contains(lowercasedQuery)
-    }
 }
 
 extension GridController {
@@ -62,18 +59,27 @@ extension GridController {
         }
     }
 
+    /// Every photo's path in lower case, made on the first search of a list of photos: lowering
+    /// 100,000 paths took about 100 ms, too long to do again at every key typed.
+    private var searchablePaths: [String] {
+        if let searchIndex, searchIndex.count == session.photos.count { return searchIndex }
+        let paths = session.photos.map { $0.relativePath.description.lowercased() }
+        searchIndex = paths
+        return paths
+    }
+
     private func matchingIndexes(_ state: NameSearch) -> [Int] {
         guard !state.query.isEmpty else { return [] }
-        let query = state.text.lowercased()
-        return session.photos.indices.filter { state.matches(session.photos[$0], lowercasedQuery: query) }
+        let query = state.text.lowercased(), paths = searchablePaths
+        return paths.indices.filter { paths[$0].contains(query) }
     }
 
     private func nextMatch(_ state: NameSearch, from start: Int, step: Int, includingStart: Bool) -> Int? {
         guard !state.query.isEmpty else { return nil }
-        let query = state.text.lowercased(), count = session.photos.count
+        let query = state.text.lowercased(), paths = searchablePaths, count = paths.count
         for offset in (includingStart ? 0 : 1)...count {
             let index = ((start + step * offset) % count + count) % count
-            if state.matches(session.photos[index], lowercasedQuery: query) { return index }
+            if paths[index].contains(query) { return index }
         }
         return nil
     }

@@ -24,6 +24,8 @@ public final class GridController {
     var pendingOrder: PhotoOrder?
     /// A key was pressed since start-up.
     var keyPressed = false
+    /// The folder still being read: the grid shows the photos found first.
+    var reading: BackgroundScan?
     /// Sections (`--group`, `S`), and each photo's group while they are on.
     public internal(set) var grouping: Grouping = .none
     var groupNames: [String]?
@@ -46,6 +48,8 @@ public final class GridController {
     public internal(set) var showHelp = false
     /// The name search, while typed or kept.
     public internal(set) var search: NameSearch?
+    /// The photos' paths in lower case for the search; nil until the first search of a list.
+    var searchIndex: [String]?
     /// The panel as last written, so that an unchanged one is not written again.
     var drawnDetails: [UInt8]?
     public private(set) var screen: ScreenMetrics
@@ -95,6 +99,7 @@ public final class GridController {
 
     /// Asks the pipeline for what the state needs and says what to draw now.
     public func frame() -> Frame {
+        finishReading()
         finishDateReading()
         let clear = needsClear
         var before = pendingBytes
@@ -178,6 +183,7 @@ public final class GridController {
         if let order, order != PhotoOrder() { parts.append(StatusLine.Part(order.description, dropOrder: 1)) }
         if let groupNames, position.focus < groupNames.count { parts.insert(StatusLine.Part(groupNames[position.focus], dropOrder: 1), at: 1) }
         if showHidden { parts.append(StatusLine.Part("hidden shown", dropOrder: 1)) }
+        if let reading { parts.append(StatusLine.Part("reading the folder: \(reading.count) photos so far")) }
         if let dateProgress { parts.append(StatusLine.Part(dateProgress)) }
         if loading > 0 { parts.append(StatusLine.Part("loading \(loading)")) }
         if let searchStatus { parts.insert(StatusLine.Part(searchStatus), at: 0) }

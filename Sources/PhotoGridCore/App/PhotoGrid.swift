@@ -115,6 +115,10 @@ public enum PhotoGrid {
             CaptureDates(photos: photos, decoder: source.decoder, store: source.dateStore) { mailbox.post(.tileReady) }
         }
         if options.grouping != .none { controller.setGrouping(options.grouping) }
+        if let reading = source.reading {
+            controller.reading = reading
+            reading.onChange { mailbox.post(.tileReady) }
+        }
         if let focus = source.focus, let index = source.photos.firstIndex(where: { $0.relativePath == focus }) {
             controller.focus(index)
         }

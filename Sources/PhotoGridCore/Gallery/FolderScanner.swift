@@ -9,8 +9,9 @@ public struct FolderScanner {
     public var maxDepth = 64
     /// Names starting with a dot too.
     public var showHidden = false
-    /// Told the number of photos found so far, every 256 of them, while a large tree is read.
-    public var progress: ((Int) -> Void)?
+    /// Told every 256 photos found how many there are so far, with a way to have them (in the
+    /// order they will have, but for folders reached through links, which come last).
+    public var progress: ((_ count: Int, _ photos: () -> [Photo]) -> Void)?
 
     public init() {}
 
@@ -52,7 +53,15 @@ public struct FolderScanner {
     private func walk(_ folder: Folder, visited: inout Set<FileID>, links: inout [Folder], into photos: inout [Photo]) {
         let id = FileID(device: UInt64(folder.info.st_dev), inode: UInt64(folder.info.st_ino))
         guard folder.depth <= maxDepth, visited.insert(id).inserted else { return }
-        for name in entries(of: folder.path) where showHidden || name.first != UInt8(ascii: ".") {
+        // In natural order, the folder's photos before its subfolders: photos are found in the
+        // order they are shown, so the first screen is known before the whole tree is read.
+        let names = entries(of: folder.path).filter { showHidden || $0.first != UInt8(ascii: ".") }
+            .sorted {
+                let order = NaturalOrder.compare($0[...], $1[...])
+                return order != 0 ? order < 0 : $0.lexicographicallyPrecedes($1)
+            }
+        var subfolders: [Folder] = []
+        for name in names {
             let path = folder.path.appending(name)
             let relativePath = folder.relative.appending(name)
             var entry = stat()
@@ -68,7 +77,7 @@ public struct FolderScanner {
                 let sub = Folder(path: path, relative: relativePath, info: entry, depth: folder.depth + 1)
                 var own = stat()
                 let isLink = path.withCString { lstat($0, &own) } == 0 && (own.st_mode & S_IFMT) == S_IFLNK
-                if isLink { links.append(sub) } else { walk(sub, visited: &visited, links: &links, into: &photos) }
+                if isLink { links.append(sub) } else { subfolders.append(sub) }
             case S_IFREG:
                 // A name that says nothing (no extension, or one no picture has): the first
                 // bytes say. One small read, only for files not already known as pictures.
@@ -78,11 +87,12 @@ public struct FolderScanner {
                 }
                 if format != .notAnImage {
                     photos.append(Photo(path: path, relativePath: relativePath, fileSize: Int(entry.st_size), format: format, stamp: FileStamp(entry)))
-                    if photos.count % 256 == 0 { progress?(photos.count) }
+                    if photos.count % 256 == 0 { progress?(photos.count) { photos } }
                 }
             default: break
             }
         }
+        for sub in subfolders { walk(sub, visited: &visited, links: &links, into: &photos) }
     }
 
     /// Names in a folder, or none if it cannot be read.
