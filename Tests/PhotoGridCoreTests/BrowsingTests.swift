@@ -243,13 +243,16 @@ import PhotoGridSamples
         let name = RawPath(root).lastComponent.description
         let tmux = try Tmux(columns: 130, rows: 40, command: "\(Paths.binary) --mode halfblock --columns 3 --group folder '\(root)'",
                             environment: ["COLORTERM": "truecolor"])
-        var (ok, screen) = try tmux.waitFor { $0.contains("1 of 7") && $0.contains("Phone") }
-        #expect(ok, "\(screen)")
-        let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        // The top folder's header first, over its photos; Phone's in the gap row above its first photo.
-        #expect(lines.first?.hasPrefix(" " + name) == true, "\(lines.first ?? "")")
-        let phoneRow = try #require(lines.firstIndex { $0.contains(" Phone") && !$0.contains("▀") })
-        #expect(phoneRow > 0 && lines[phoneRow + 1].contains("▀"), "the header is not above a row of photos")
+        // The top folder's header first, over its photos; Phone's in the gap row above its first
+        // photo (waited for with the tiles drawn: they load after the headers are written).
+        func phoneHeaderAbovePhotos(_ screen: String) -> Bool {
+            let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            guard let row = lines.firstIndex(where: { $0.contains(" Phone") && !$0.contains("▀") }), row > 0, row + 1 < lines.count else { return false }
+            return lines[row + 1].contains("▀")
+        }
+        var (ok, screen) = try tmux.waitFor { $0.contains("1 of 7") && phoneHeaderAbovePhotos($0) && !$0.contains("loading") }
+        #expect(ok, "the header is not above a row of photos: \(screen)")
+        #expect(screen.split(separator: "\n").first?.hasPrefix(" " + name) == true, "\(screen)")
         // Down to Web's photo: the status line names its group.
         try tmux.send("G")
         (ok, screen) = try tmux.waitFor { $0.contains("7 of 7") && $0.split(separator: "\n").last?.contains("Web") == true }

@@ -116,6 +116,30 @@ import Testing
     /// kitty up to 0.26 frees every picture without a placement on any uppercase delete, so a
     /// frame that frees anything must be one that frees every hidden picture: a tile hidden on
     /// the page before must still be held (placed again, not sent) after previews became tiles.
+    /// The focus frame's sides over a picture (at the screen's left and top edges) go as an amber
+    /// picture placed above the tiles, sent once; moved into the gaps, those placements go.
+    @Test func theFramesSidesOverAPictureArePlacedAboveIt() {
+        let screen = KittyScreen()
+        // Left and top sides inside a tile at the top-left corner.
+        var ops = screen.frameOver([(0, 0, 6, 1), (1, 0, 1, 3)])
+        var keys = Self.commands(ops.flatMap(\.bytes)).map(\.keys)
+        #expect(keys.count == 3 && keys[0].hasPrefix("a=t,i=1,") && keys[0].contains("s=1,v=1"))
+        #expect(keys[1] == "a=p,i=1,p=2,c=6,r=1,C=1,z=1,q=2" && keys[2] == "a=p,i=1,p=3,c=1,r=3,C=1,z=1,q=2")
+        #expect(ops[1].row == 0 && ops[1].column == 0 && ops[2].row == 1)
+        #expect(screen.frameOver([(0, 0, 6, 1), (1, 0, 1, 3)]).isEmpty, "nothing again for the same sides")
+        // Focus on an inner tile: no side over a picture; both placements go, the picture stays.
+        ops = screen.frameOver([])
+        keys = Self.commands(ops.flatMap(\.bytes)).map(\.keys)
+        #expect(keys == ["a=d,d=i,i=1,p=2,q=2", "a=d,d=i,i=1,p=3,q=2"])
+        // Back at the edge: placed again, not sent again.
+        keys = Self.commands(screen.frameOver([(0, 0, 6, 1)]).flatMap(\.bytes)).map(\.keys)
+        #expect(keys == ["a=p,i=1,p=2,c=6,r=1,C=1,z=1,q=2"])
+        // After the terminal was told to forget everything, the picture is sent again.
+        _ = screen.forgetAll()
+        keys = Self.commands(screen.frameOver([(0, 0, 6, 1)]).flatMap(\.bytes)).map(\.keys)
+        #expect(keys.first?.hasPrefix("a=t") == true)
+    }
+
     @Test func nothingIsFreedOnePictureAtATime() {
         let screen = KittyScreen()
         let (_, picture) = Self.picture()

@@ -35,7 +35,10 @@ import Testing
         let place = try #require(layout.placement(of: 0, topRow: 0))
         let (x, width, height) = (place.frame.column * cell.width, place.frame.width * cell.width, place.frame.height * cell.height)
         let upright = try PhotoDecoder.decodeUpright(photo, atLeast: (width, height), fit: .fill)
-        return (shot.region(x: x, y: 0, width: width, height: height), PhotoDecoder.shape(upright, width: width, height: height, fit: .fill))
+        // Inside its edge cells: the focus frame's sides lie over them at the screen's edges.
+        let expected = PhotoDecoder.shape(upright, width: width, height: height, fit: .fill)
+            .region(x: cell.width, y: cell.height, width: width - 2 * cell.width, height: height - 2 * cell.height)
+        return (shot.region(x: x + cell.width, y: cell.height, width: width - 2 * cell.width, height: height - 2 * cell.height), expected)
     }
 
     /// photogrid started afresh in kitty, `keys` typed one by one with `pause` seconds after each,

@@ -65,6 +65,8 @@ public struct GridPainter {
         drawn = current
         if markerDue {
             if let new = focus { ops += new.ops(colors: colors, erase: false) }
+            // In kitty the sides over pictures would be under them: they go as pictures above.
+            if let kitty { ops += kitty.frameOver(focus?.sidesOverTile ?? []) }
             marker = focus
         }
         // Headers last: over the frame's top side where they share a row. Drawn again when they
@@ -184,6 +186,20 @@ public struct FocusMarker: Equatable, Sendable {
     var coversPicture: Bool {
         let b = bounds
         return b.top >= tileRow || b.bottom < tileRow + tileRows || b.left >= tileColumn || b.right < tileColumn + tileWidth
+    }
+
+    /// The sides drawn inside the tile (over its picture), as cell rectangles.
+    var sidesOverTile: [(row: Int, column: Int, columns: Int, rows: Int)] {
+        let b = bounds
+        var sides: [(row: Int, column: Int, columns: Int, rows: Int)] = []
+        let inside = (tileRow..<(tileRow + tileRows), tileColumn..<(tileColumn + tileWidth))
+        if inside.0.contains(b.top) { sides.append((b.top, b.left, b.right - b.left + 1, 1)) }
+        if b.bottom > b.top, inside.0.contains(b.bottom) { sides.append((b.bottom, b.left, b.right - b.left + 1, 1)) }
+        if b.bottom - b.top > 1 {
+            if inside.1.contains(b.left) { sides.append((b.top + 1, b.left, 1, b.bottom - b.top - 1)) }
+            if b.right > b.left, inside.1.contains(b.right) { sides.append((b.top + 1, b.right, 1, b.bottom - b.top - 1)) }
+        }
+        return sides
     }
 
     func ops(colors: HalfBlock.Colors, erase: Bool) -> [PaintOp] {

@@ -96,6 +96,15 @@ public enum Kitty {
         return command("a=p,i=\(id),p=1,c=\(columns),r=\(rows)\(width)\(height),C=1,z=\(zIndex)")
     }
 
+    /// Places image `id` a second time and more (placement `placement`, 2 and up) over
+    /// `columns` x `rows` cells above the tiles (z 1): the focus frame's sides over pictures.
+    static func placeAbove(id: UInt32, placement: Int, columns: Int, rows: Int) -> [UInt8] {
+        command("a=p,i=\(id),p=\(placement),c=\(columns),r=\(rows),C=1,z=1")
+    }
+
+    /// Takes one placement of image `id` off the screen.
+    static func hide(id: UInt32, placement: Int) -> [UInt8] { command("a=d,d=i,i=\(id),p=\(placement)") }
+
     /// Takes image `id` off the screen; the terminal keeps its pixels to be placed again.
     static func hide(id: UInt32) -> [UInt8] { command("a=d,d=i,i=\(id)") }
 

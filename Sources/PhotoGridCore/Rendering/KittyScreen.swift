@@ -34,7 +34,42 @@ public final class KittyScreen {
     /// is drawn there (the details panel): text cannot cover a picture, so the picture gives way.
     public var clip: (column: Int, rows: Int)?
 
+    /// The focus frame's sides that lie over pictures, where text cannot show: a one-pixel
+    /// amber picture (sent once, `frameID`) placed over each side's cells, above the tiles.
+    private var frameID: UInt32?
+    private var frameSides: [Placement] = []
+
     public init(budgetBytes: Int = 160 << 20) { self.budgetBytes = budgetBytes }
+
+    /// The bytes that put the frame's sides over pictures at `sides` (cells), taking off those
+    /// placed before that are not among them; clipped like the pictures (`clip`).
+    func frameOver(_ sides: [(row: Int, column: Int, columns: Int, rows: Int)]) -> [PaintOp] {
+        var wanted: [Placement] = []
+        for side in sides {
+            var columns = side.columns
+            if let clip, side.row < clip.rows, side.column + columns > clip.column { columns = clip.column - side.column }
+            guard columns > 0, side.rows > 0 else { continue }
+            wanted.append(Placement(row: side.row, column: side.column, columns: columns, rows: side.rows, sourceWidth: nil, sourceHeight: nil))
+        }
+        guard wanted != frameSides else { return [] }
+        var ops: [PaintOp] = []
+        let id: UInt32
+        if let known = frameID { id = known } else {
+            id = takeID()
+            frameID = id
+            let amber = Kitty.picture(RGBImage(width: 1, height: 1, fill: FocusMarker.accent))
+            ops.append(PaintOp(row: 0, column: 0, bytes: Kitty.transmit(amber, id: id)))
+        }
+        for placement in wanted.count..<max(wanted.count, frameSides.count) {
+            ops.append(PaintOp(row: 0, column: 0, bytes: Kitty.hide(id: id, placement: placement + 2)))
+        }
+        for (i, side) in wanted.enumerated() where i >= frameSides.count || frameSides[i] != side {
+            ops.append(PaintOp(row: side.row, column: side.column,
+                               bytes: Kitty.placeAbove(id: id, placement: i + 2, columns: side.columns, rows: side.rows)))
+        }
+        frameSides = wanted
+        return ops
+    }
 
     /// The bytes that show `picture` (the tile `key`) with its top-left at the cursor, over
     /// `columns` x `rows` cells, cut to its top `sourceHeight` pixel rows when given. Sends the
@@ -84,6 +119,9 @@ public final class KittyScreen {
             entries[key]?.placement = nil
         }
         if heldBytes > budgetBytes {
+            // kitty 0.26 frees every picture without a placement on an uppercase delete: the
+            // frame's too when it is not on screen.
+            if frameSides.isEmpty { frameID = nil }
             // Every picture not on screen, each named (a newer kitty frees only the one named).
             for (key, entry) in entries where !shown.contains(key) {
                 out += Kitty.delete(id: entry.id)
@@ -99,6 +137,7 @@ public final class KittyScreen {
     /// from scratch (Ctrl-L, a column change, another view).
     public func hideAll() -> [UInt8] {
         for key in entries.keys { entries[key]?.placement = nil }
+        frameSides = []
         return Kitty.hideAll
     }
 
@@ -107,6 +146,8 @@ public final class KittyScreen {
     /// pictures of a cleared screen).
     public func forgetAll() -> [UInt8] {
         entries = [:]
+        frameID = nil
+        frameSides = []
         shown = []
         heldBytes = 0
         return Kitty.deleteAll
