@@ -241,7 +241,7 @@ import PhotoGridSamples
         let root = try BrowsingTests.makeTree()
         defer { TestImages.remove(root) }
         let name = RawPath(root).lastComponent.description
-        let tmux = try Tmux(columns: 130, rows: 40, command: "\(Paths.binary) --mode halfblock --columns 3 --group folder '\(root)'",
+        let tmux = try Tmux(columns: 130, rows: 40, command: "\(Paths.binary) --mode halfblock --columns 6 --group folder '\(root)'",
                             environment: ["COLORTERM": "truecolor"])
         // The top folder's header first, over its photos; Phone's in the gap row above its first
         // photo (waited for with the tiles drawn: they load after the headers are written).

@@ -161,3 +161,26 @@ import Testing
         #expect((back.focus / 6 - back.topRow) * six.rowPitch == y6)
     }
 }
+
+/// Sections: each group starts a row; rows and columns by group, found by binary search.
+@Suite struct GroupedLayoutTests {
+    // Groups of 3, 7 and 2 photos at 4 columns: rows [0 1 2], [3 4 5 6] [7 8 9], [10 11].
+    let layout = GridLayout(screen: ScreenMetrics(columns: 80, rows: 40), columns: 4, sections: true, groupStarts: [0, 3, 10], photos: 12)
+
+    @Test func eachGroupStartsARow() {
+        #expect(layout.rowCount(photos: 12) == 4)
+        #expect((0..<12).map(layout.row(of:)) == [0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 3, 3])
+        #expect((0..<12).map(layout.column(of:)) == [0, 1, 2, 0, 1, 2, 3, 0, 1, 2, 0, 1])
+        #expect((0..<5).map { layout.firstIndex(inRow: $0, photos: 12) } == [0, 3, 7, 10, 12])
+        #expect(layout.indexes(inRow: 1, photos: 12) == 3..<7 && layout.indexes(inRow: 2, photos: 12) == 7..<10)
+        // Up or down into a shorter row: its last photo.
+        #expect(layout.index(row: 0, column: 3, photos: 12) == 2 && layout.index(row: 3, column: 2, photos: 12) == 11)
+        #expect(layout.placement(of: 10, topRow: 1)?.row == layout.top + 2 * layout.rowPitch)
+        #expect(layout.placement(of: 10, topRow: 1)?.frame.column == layout.frames[0].column)
+    }
+
+    @Test func withoutSectionsTheGroupsAreIgnored() {
+        let plain = GridLayout(screen: ScreenMetrics(columns: 80, rows: 40), columns: 4, sections: false, groupStarts: [0, 3, 10], photos: 12)
+        #expect(plain.top == 0 && plain.rowCount(photos: 12) == 3 && plain.row(of: 10) == 2 && plain.column(of: 10) == 2)
+    }
+}

@@ -154,13 +154,26 @@ struct OrderTests {
         let root = try Self.makeFolder()
         defer { TestImages.remove(root) }
         let tmux = try Tmux(columns: 130, rows: 30, command: "\(Paths.binary) --mode halfblock --columns 4 --sort date --group month '\(root)'")
-        var (ok, screen) = try tmux.waitFor { $0.contains("May 2020") && $0.contains("by date") }
+        // 130 columns at 4 and 30 rows: tiles of 16 rows, so the screen holds the first two groups,
+        // each starting a row of its own under its header.
+        var (ok, screen) = try tmux.waitFor { $0.contains("March 2010") && $0.contains("by date") }
         #expect(ok, "\(screen)")
-        let top = screen.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
-        let headers = ["January 2000", "March 2010", "June 2015", "May 2020"]
-        let columns = headers.compactMap { top.range(of: $0)?.lowerBound }
-        #expect(columns.count == 4 && columns == columns.sorted(), "the headers are not over the tiles in order: \(top)")
+        var lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.first?.hasPrefix(" January 2000") == true, "\(lines.first ?? "")")
+        let march = try #require(lines.firstIndex { $0.hasPrefix(" March 2010") })
+        // At the start of its line: the group starts a row (it would be mid-row otherwise).
+        #expect(march > 1, "a group starts a row: \(screen)")
         #expect(screen.split(separator: "\n").last?.contains("January 2000") == true, "the status line names the focused photo's group")
+        // Down a row is the next group (its row is its own); G the last one, May 2020.
+        try tmux.send("j")
+        (ok, screen) = try tmux.waitFor { $0.split(separator: "\n").last?.contains("c-2010.jpg") == true }
+        #expect(ok, "j goes to the next group's row: \(screen)")
+        try tmux.send("G")
+        (ok, screen) = try tmux.waitFor { $0.split(separator: "\n").last?.contains("a-2020.jpg") == true && $0.contains(" May 2020") }
+        #expect(ok, "\(screen)")
+        lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.contains { $0.hasPrefix(" May 2020") }, "\(screen)")
+        try tmux.send("g")
         try tmux.send("S")
         (ok, screen) = try tmux.waitFor { $0.contains("no sections") && !$0.contains("March 2010") }
         #expect(ok, "\(screen)")

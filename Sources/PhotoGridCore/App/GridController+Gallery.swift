@@ -144,12 +144,12 @@ extension GridController {
         session.cache.removeAll()
         session = makeSession(photos)
         session.fit = fit
+        refreshGroups()
         let focus = photos.firstIndex { $0.path == focused } ?? min(position.focus, photos.count - 1)
         position.focus(focus, photos: photos.count, layout: layout)
         if let zoomed {
             if let index = photos.firstIndex(where: { $0.path == zoomed }) { zoom = ZoomState(photo: index) } else { zoom = nil }
         }
-        refreshGroups()
         searchIndex = nil
         if let kitty { pendingBytes += kitty.forgetAll() }
         repaint()

@@ -35,12 +35,12 @@ extension GridController {
         case .character("."): toggleHidden()
         case .left, .character("h"): move(to: position.focus - 1)
         case .right, .character("l"): move(to: position.focus + 1)
-        case .up, .character("k"), .control("p"): move(to: position.focus - columns)
-        case .down, .character("j"), .control("n"): move(to: position.focus + columns)
+        case .up, .character("k"), .control("p"): moveRows(-1)
+        case .down, .character("j"), .control("n"): moveRows(1)
         case .pageDown, .character(" "), .control("f"): page(1)
         case .pageUp, .character("b"), .control("b"): page(-1)
-        case .control("d"): move(to: position.focus + max(1, layout.fullyVisibleRows / 2) * columns)
-        case .control("u"): move(to: position.focus - max(1, layout.fullyVisibleRows / 2) * columns)
+        case .control("d"): moveRows(max(1, layout.fullyVisibleRows / 2))
+        case .control("u"): moveRows(-max(1, layout.fullyVisibleRows / 2))
         case .home, .character("g"): move(to: 0)
         case .end, .character("G"): move(to: count - 1)
         case .enter, .character("z"): openZoom(position.focus)
@@ -61,6 +61,15 @@ extension GridController {
         let target = max(0, min(session.photos.count - 1, index))
         if target != position.focus { direction = target > position.focus ? 1 : -1 }
         position.focus(target, photos: session.photos.count, layout: layout)
+    }
+
+    /// Up or down `rows` tile rows in the same column (the row's last photo where it is shorter,
+    /// a section's last row); past the first or last row, the first or last photo.
+    func moveRows(_ rows: Int) {
+        let count = session.photos.count, row = layout.row(of: position.focus) + rows
+        if row < 0 { move(to: 0); return }
+        if row >= layout.rowCount(photos: count) { move(to: count - 1); return }
+        move(to: layout.index(row: row, column: layout.column(of: position.focus), photos: count))
     }
 
     func page(_ screens: Int) {

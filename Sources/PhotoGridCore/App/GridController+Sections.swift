@@ -1,6 +1,6 @@
-/// Sections in the grid (`--group`, `S`): a header line in the gap row above the first photo of
-/// each group, and in the row above the tiles the group the screen starts in, as the photo apps
-/// keep the current section's header at the top.
+/// Sections in the grid (`--group`, `S`): each group starts a row of tiles, with a header line
+/// in the gap row above it; the row above the tiles names the group the screen starts in, as the
+/// photo apps keep the current section's header at the top.
 extension GridController {
     /// `S`: no sections, by folder, by day, by month.
     func cycleGrouping() { setGrouping(grouping.next) }
@@ -11,16 +11,18 @@ extension GridController {
         grouping = next
         refreshGroups()
         if next == .day || next == .month { startReadingDates() }
-        let old = layout
-        layout = makeLayout()
-        position = position.anchored(from: old, to: layout, photos: session.photos.count)
         notice = next == .none ? "no sections" : "sections by \(next.rawValue)"
         repaint()
     }
 
-    /// Each photo's group again, after the photos or the known dates changed.
+    /// Each photo's group again, after the photos or the known dates changed, and the layout
+    /// with each group starting a row; the focused photo stays where it was on screen.
     func refreshGroups() {
         groupNames = grouping.names(session.photos, dates: knownDates, title: title)
+        groupStarts = groupNames.map { names in names.indices.filter { $0 == 0 || names[$0 - 1] != names[$0] } } ?? []
+        let old = layout
+        layout = makeLayout()
+        position = position.anchored(from: old, to: layout, photos: session.photos.count)
     }
 
     /// The headers over the tiles on screen: the top row's group at the top left, and each group

@@ -29,6 +29,8 @@ public final class GridController {
     /// Sections (`--group`, `S`), and each photo's group while they are on.
     public internal(set) var grouping: Grouping = .none
     var groupNames: [String]?
+    /// The photos that start a group: each starts a row.
+    var groupStarts: [Int] = []
     /// Said once on the status line after an action (a rescan's result, an error), until the next key.
     var notice: String?
     public let modeName: String
@@ -94,7 +96,8 @@ public final class GridController {
 
     /// The layout for the current screen, columns and sections.
     func makeLayout(columns: Int? = nil) -> GridLayout {
-        GridLayout(screen: screen, columns: columns ?? chosenColumns, sections: grouping != .none)
+        GridLayout(screen: screen, columns: columns ?? chosenColumns, sections: grouping != .none,
+                   groupStarts: groupStarts, photos: session.photos.count)
     }
 
     /// Asks the pipeline for what the state needs and says what to draw now.

@@ -100,7 +100,8 @@ public final class GridSession {
         result += rows(from: ahead, count: screenRows + 1, layout: layout).map { ($0, .prefetch) }
         result += rows(from: behind, count: screenRows + 1, layout: layout).map { ($0, .background) }
         for columns in [layout.columns - 1, layout.columns + 1] where GridLayout.columnRange.contains(columns) {
-            let neighbour = GridLayout(screen: layout.screen, columns: columns, sections: layout.sections)
+            let neighbour = GridLayout(screen: layout.screen, columns: columns, sections: layout.sections,
+                                       groupStarts: layout.groupStarts, photos: layout.groupedPhotos)
             let anchored = position.anchored(from: layout, to: neighbour, photos: photos.count)
             result += onScreen(layout: neighbour, position: anchored).map { ($0, .background) }
         }
@@ -134,10 +135,8 @@ public final class GridSession {
         let first = max(0, top)
         let rows = first..<max(first, min(layout.rowCount(photos: photos.count), top + count))
         return rows.flatMap { row in
-            (0..<layout.columns).compactMap { column -> TileRequest? in
-                let index = row * layout.columns + column
-                guard index < photos.count else { return nil }
-                let frame = layout.frames[column]
+            layout.indexes(inRow: row, photos: photos.count).map { index -> TileRequest in
+                let frame = layout.frames[layout.column(of: index)]
                 return request(index, frame: frame, visibleRows: frame.height, screen: layout.screen)
             }
         }

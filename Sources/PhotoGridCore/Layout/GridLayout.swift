@@ -50,10 +50,21 @@ public struct GridLayout: Hashable, Sendable {
     public let tileRows: Int
     /// One frame per column, left to right.
     public let frames: [TileFrame]
+    /// With sections, the photos that start a group, from 0 up: each starts a row of its own
+    /// (`GridLayout+Rows`). Empty without sections: photo `i` is at row `i / columns`.
+    public let groupStarts: [Int]
+    /// Tile rows before each group, and in all (with `groupStarts`).
+    let rowsBefore: [Int]
+    let groupedRows: Int
+    /// The photos the groups were made for.
+    let groupedPhotos: Int
 
-    public init(screen: ScreenMetrics, columns: Int, sections: Bool = false) {
+    /// `groupStarts` (with `sections`): the first photo of each group of `photos`, in order.
+    public init(screen: ScreenMetrics, columns: Int, sections: Bool = false, groupStarts: [Int] = [], photos: Int = 0) {
         self.screen = screen
         self.columns = max(GridLayout.columnRange.lowerBound, min(GridLayout.maxColumns(for: screen), columns))
+        (self.groupStarts, rowsBefore, groupedRows) = GridLayout.groupRows(sections ? groupStarts : [], photos: photos, columns: self.columns)
+        groupedPhotos = photos
         // A screen of a row or two has no row to spare for a header.
         top = sections && screen.rows > 3 ? 1 : 0
         let viewport = max(1, screen.rows - GridLayout.statusRows - top)
@@ -100,7 +111,7 @@ public struct GridLayout: Hashable, Sendable {
     /// Tile rows that fit on screen whole (at least one).
     public var fullyVisibleRows: Int { max(1, (viewportRows + GridLayout.gap) / rowPitch) }
 
-    public func rowCount(photos: Int) -> Int { (photos + columns - 1) / columns }
+    public func rowCount(photos: Int) -> Int { groupStarts.isEmpty ? (photos + columns - 1) / columns : groupedRows }
 
     /// The largest first row that still fills the screen.
     public func maxTopRow(photos: Int) -> Int { max(0, rowCount(photos: photos) - fullyVisibleRows) }
@@ -108,18 +119,18 @@ public struct GridLayout: Hashable, Sendable {
     /// Tile `index` with the grid scrolled to `topRow`: its frame and screen row, and how many of
     /// its cell rows the bottom of the grid leaves visible (nil when it is off screen).
     public func placement(of index: Int, topRow: Int) -> (frame: TileFrame, row: Int, visibleRows: Int)? {
-        let tileRow = index / columns
+        let tileRow = row(of: index)
         guard tileRow >= topRow else { return nil }
         let y = (tileRow - topRow) * rowPitch
         guard y < viewportRows else { return nil }
-        return (frames[index % columns], top + y, min(tileRows, viewportRows - y))
+        return (frames[column(of: index)], top + y, min(tileRows, viewportRows - y))
     }
 
     /// Indexes of the photos with any cell on screen.
     public func visibleIndexes(topRow: Int, photos: Int) -> Range<Int> {
         let rows = (viewportRows + rowPitch - 1) / rowPitch
-        let start = min(photos, max(0, topRow * columns))
-        return start..<min(photos, (topRow + rows) * columns)
+        let start = firstIndex(inRow: max(0, topRow), photos: photos)
+        return start..<max(start, firstIndex(inRow: max(0, topRow) + rows, photos: photos))
     }
 
     /// Pixel size of a tile in sixel mode.
