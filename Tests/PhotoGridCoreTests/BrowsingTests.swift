@@ -262,3 +262,71 @@ import PhotoGridSamples
         #expect(ok)
     }
 }
+
+/// What the grid draws round and beside the focused photo, in tmux with its colours: the frame's
+/// four sides at the screen's corner, and the details' map link whole.
+@Suite(.serialized) struct FrameAndLinkTests {
+    static let amber = "48;2;255;196;0"
+
+    /// The cells of `row` (0-based) whose background is the frame's amber, from a capture with escapes.
+    static func amberColumns(_ screen: String, row: Int) -> Set<Int> {
+        let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+        guard row < lines.count else { return [] }
+        var result = Set<Int>(), column = 0, amber = false
+        var rest = Substring(lines[row])
+        while let first = rest.first {
+            if first == "\u{1B}", let end = rest.firstIndex(of: "m") {
+                let sequence = rest[rest.startIndex...end]
+                if sequence.contains(Self.amber) { amber = true } else if sequence.contains("[0m") || sequence.contains("[49m") || sequence.contains("48;") { amber = false }
+                rest = rest[rest.index(after: end)...]
+                continue
+            }
+            if amber { result.insert(column) }
+            column += 1
+            rest = rest.dropFirst()
+        }
+        return result
+    }
+
+    @Test func theFrameHasFourSidesAtTheCornerAndTheMapLinkIsWhole() throws {
+        let tmux = try Tmux(columns: 100, rows: 30, command: "\(Paths.binary) --mode halfblock --columns 4 --no-disk-cache \(Paths.gallery)",
+                            environment: ["COLORTERM": "truecolor"])
+        var (ok, screen) = try tmux.waitFor { $0.contains("1 of") && !$0.contains("loading") }
+        #expect(ok, "\(screen)")
+        // With trailing spaces kept (-N): the frame's bottom side is coloured spaces at a line's end.
+        screen = try tmux.run(["capture-pane", "-p", "-e", "-N", "-t", tmux.session])
+        // The tile's width from the layout (its rows follow the cell's shape, which tmux decides):
+        // the top side over the tile's first row, the bottom side in the gap row below it, the
+        // left side over its first column, the right side in the gap column.
+        let width = GridLayout(screen: ScreenMetrics(columns: 100, rows: 30), columns: 4).frames[0].width
+        let rows = (0..<29).filter { !Self.amberColumns(screen, row: $0).isEmpty }
+        #expect(rows.count >= 4 && rows.first == 0 && rows == Array(0...rows.last!), "rows with amber: \(rows)")
+        #expect(Self.amberColumns(screen, row: 0).isSuperset(of: 0...width) && Self.amberColumns(screen, row: rows.last!).isSuperset(of: 0...width))
+        for row in rows.dropFirst().dropLast() {
+            let sides = Self.amberColumns(screen, row: row)
+            #expect(sides == [0, width], "row \(row): \(sides.sorted())")
+        }
+        // A photo with a position: the map link whole in the details, over as many lines as it takes.
+        let count = try FolderScanner().scan(RawPath(Paths.gallery)).count
+        let index = try #require(try FolderScanner().scan(RawPath(Paths.gallery)).firstIndex { $0.name == "aurora-03.jpg" })
+        try tmux.send("G")
+        for _ in 0..<(count - 1 - index) { try tmux.send("h") }
+        try tmux.send("i")
+        (ok, screen) = try tmux.waitFor { $0.contains("aurora-03.jpg") && $0.contains("map") }
+        #expect(ok, "\(screen)")
+        let lines = screen.split(separator: "\n").map(String.init)
+        let start = try #require(lines.firstIndex { $0.contains(" map ") })
+        // The panel's value column: the link's pieces one under another, joined whole.
+        let pieces = lines[start...].prefix(4).compactMap { line -> String? in
+            guard let range = line.range(of: "https://") ?? line.range(of: "openstreetmap") ?? line.range(of: "mlat") else {
+                return line.split(separator: " ").last.map(String.init)
+            }
+            return String(line[range.lowerBound...]).trimmingCharacters(in: .whitespaces)
+        }
+        let joined = pieces.joined()
+        #expect(joined.hasPrefix("https://www.openstreetmap.org/?mlat=") && joined.contains("mlon="), "\(pieces)")
+        try tmux.send("q", "q")
+        (ok, _) = try tmux.waitFor { $0.contains("[exit 0]") }
+        #expect(ok)
+    }
+}

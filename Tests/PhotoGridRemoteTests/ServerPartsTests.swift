@@ -5,6 +5,22 @@ import Testing
 
 /// The server's pieces without the network: routes, percent-encoding, ranges, validators, JSON.
 @Suite struct ServerPartsTests {
+    /// The manifest's photos in natural order, a folder reached through a link listed once under
+    /// its own path, hidden files left out: as the grid shows the same folder.
+    @Test func theIndexListsAFolderAsTheGridShowsIt() throws {
+        let root = RemotePaths.scratch("index-order")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let jpeg = try Data(contentsOf: URL(fileURLWithPath: RemotePaths.gallery + "/travel/beach-01.jpg"))
+        try FileManager.default.createDirectory(atPath: root + "/Camera", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: root + "/.cache", withIntermediateDirectories: true)
+        for name in ["IMG_10.jpg", "img_2.jpg", "Camera/b.jpg", ".hidden.jpg", ".cache/c.jpg"] {
+            try jpeg.write(to: URL(fileURLWithPath: root + "/" + name))
+        }
+        try FileManager.default.createSymbolicLink(atPath: root + "/A-favourites", withDestinationPath: root + "/Camera")
+        let index = try GalleryIndex(folder: root)
+        #expect(index.entries.map(\.id) == ["img_2.jpg", "IMG_10.jpg", "Camera/b.jpg"])
+    }
+
     @Test func routes() {
         let id = Array("travel/a b.jpg".utf8)
         #expect(Route(target: "/") == .manifest)
