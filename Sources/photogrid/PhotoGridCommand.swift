@@ -10,7 +10,7 @@ struct PhotoGridCommand: ParsableCommand {
         commandName: "photogrid",
         abstract: "Browse a folder of photos as a grid in the terminal (kitty graphics, iTerm2 images, sixel or Unicode half-blocks).",
         discussion: """
-        Keys (? shows them in the grid): arrows or h j k l move, PgUp/PgDn/Space/b a screen, Ctrl-D/Ctrl-U half a screen, g/G (Home/End) first and last, + (or =) fewer and larger photos, - more and smaller, 1-6 that many columns, a between whole photos (fit) and square crops (fill), Enter or z the photo itself (+/- zoom, n/p next and previous, Esc back), i details, / find by name (n/N next and previous match, Esc clears), s sort by name, date, mtime or size, r reverse, S sections by folder, day or month, . hidden files, Ctrl-L redraw, Ctrl-R read the folder again, Esc close a panel, q quit.
+        Keys (? shows them in the grid): arrows or h j k l move, PgUp/PgDn/Space/b a screen, Ctrl-D/Ctrl-U half a screen, g/G (Home/End) first and last, + (or =) fewer and larger photos, - more and smaller, 1-6 that many columns, a between whole photos (fit) and square crops (fill), Enter or z the photo itself (+/- zoom, n/p next and previous, Esc back), i details, / find by name (n/N next and previous match, Esc clears), s sort by name, date, mtime or size, r reverse, S sections by folder, day or month, . hidden files, Ctrl-L redraw, Ctrl-R read the folder again, m mark (M all or none), o open with $PHOTOGRID_OPENER or xdg-open, y copy the path, Esc close a panel, q quit.
 
         photogrid serve DIR serves a folder to `photogrid --url` (see `photogrid serve --help`); a folder named serve is ./serve.
         """,
@@ -63,6 +63,12 @@ struct PhotoGridCommand: ParsableCommand {
     @Flag(help: "Show hidden files and folders (names starting with a dot) too.")
     var hidden = false
 
+    @Flag(name: .customShort("o"), help: "At quit, write the marked photos' paths (else the focused one's) to stdout, one a line; the grid goes to the terminal (/dev/tty).")
+    var outputPaths = false
+
+    @Flag(name: .customShort("0"), help: "As -o, each path ended by a NUL (for xargs -0).")
+    var outputPathsNul = false
+
     @Flag(help: "Write one frame to stdout once every visible photo has loaded, then exit.")
     var print = false
 
@@ -86,6 +92,7 @@ struct PhotoGridCommand: ParsableCommand {
         if diskCacheMegabytes < 1 { throw ValidationError("--disk-cache-mb must be at least 1 (--no-disk-cache turns it off)") }
         if size != nil && !print { throw ValidationError("--size goes with --print") }
         if labels && !print { throw ValidationError("--labels goes with --print") }
+        if (outputPaths || outputPathsNul) && (print || probe) { throw ValidationError("-o and -0 go with the interactive grid, not --print or --probe") }
         if !(1...32).contains(connections) { throw ValidationError("--connections must be between 1 and 32") }
     }
 
@@ -102,6 +109,7 @@ struct PhotoGridCommand: ParsableCommand {
         options.showHidden = hidden
         options.grouping = group
         options.labels = labels
+        options.pathOutput = outputPathsNul ? .nul : outputPaths ? .lines : nil
         options.probe = probe
         options.url = url
         options.connections = connections

@@ -95,7 +95,9 @@ extension GridController {
         if let shape = session.photoShape(state.photo) { parts.append(StatusLine.Part("\(shape.width)x\(shape.height)", dropOrder: 2)) }
         parts.append(StatusLine.Part(state.isZoomedIn ? "zoom \(ZoomStatus.factor(state.zoom))" : "fit", dropOrder: 1))
         parts.append(StatusLine.Part(modeName, dropOrder: 2))
+        if marked.contains(photo.path) { parts.append(StatusLine.Part("marked")) }
         if loading { parts.append(StatusLine.Part("loading")) }
+        if let notice { parts.append(StatusLine.Part(notice)) }
         if budgetNotice.isShown { parts.append(StatusLine.Part(BudgetNotice.text)) }
         let hint = showHelp ? "Esc close " : showDetails ? "i/Esc close  ? keys " : "? keys  +/- zoom  n/p photo  q grid "
         return StatusLine.compose(parts, hint: budgetNotice.isShown ? nil : hint, shortHint: budgetNotice.isShown ? nil : "? keys ",
@@ -157,6 +159,9 @@ extension GridController {
         case .up, .character("k"): if state.isZoomedIn { pan(0, -1) }
         case .down, .character("j"): if state.isZoomedIn { pan(0, 1) }
         case .character("i"): toggleDetails()
+        case .character("m"): zoom = state; toggleMarkOf(state.photo)
+        case .character("o"): openElsewhere()
+        case .character("y"): copyPath()
         case .control("l"): repaint()
         case .control("r"): reloadChanged()
         default: break

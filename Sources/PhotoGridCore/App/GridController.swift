@@ -26,6 +26,8 @@ public final class GridController {
     var keyPressed = false
     /// The folder still being read: the grid shows the photos found first.
     var reading: BackgroundScan?
+    /// Marked photos (`m`, `M`), by path.
+    public internal(set) var marked: Set<RawPath> = []
     /// Sections (`--group`, `S`), and each photo's group while they are on.
     public internal(set) var grouping: Grouping = .none
     var groupNames: [String]?
@@ -129,7 +131,8 @@ public final class GridController {
             frame = Frame(clear: clear, status: statusText(loading: loading),
                           bytes: painter.paint(tiles, focus: marker, headers: headerOps(tiles)), tilesLoading: loading)
         }
-        if let kitty { frame.bytes = before + frame.bytes + kitty.endFrame() }
+        // Written first: the terminal's pictures freed (kitty), a path for the clipboard (`y`).
+        frame.bytes = before + frame.bytes + (kitty?.endFrame() ?? [])
         frame.bytes = withDetails(frame.bytes)
         return frame
     }
@@ -155,7 +158,11 @@ public final class GridController {
 
     /// The tiles on screen with what each shows now, the focus frame, and how many still load.
     public func contents() -> (tiles: [PaintTile], marker: FocusMarker?, loading: Int) {
-        let tiles = screen.rows >= 2 ? session.paintTiles(layout: layout, position: position) : []
+        var tiles = screen.rows >= 2 ? session.paintTiles(layout: layout, position: position) : []
+        if !marked.isEmpty {
+            // A mark is a badge of its own, at every column count.
+            for i in tiles.indices where marked.contains(session.photos[tiles[i].index].path) { tiles[i].badges = "*" + tiles[i].badges }
+        }
         let focused = tiles.first { $0.index == position.focus }
         let marker = focused.map { FocusMarker(tile: $0, gridRows: layout.areaRows, screenColumns: screen.columns, photo: photoArea(of: $0)) }
         return (tiles, marker, tiles.filter { $0.content.isPending }.count)
@@ -186,6 +193,7 @@ public final class GridController {
         if let order, order != PhotoOrder() { parts.append(StatusLine.Part(order.description, dropOrder: 1)) }
         if let groupNames, position.focus < groupNames.count { parts.insert(StatusLine.Part(groupNames[position.focus], dropOrder: 1), at: 1) }
         if showHidden { parts.append(StatusLine.Part("hidden shown", dropOrder: 1)) }
+        if !marked.isEmpty { parts.insert(StatusLine.Part("\(marked.count) marked" + (marked.contains(photo.path) ? " (this one too)" : "")), at: min(3, parts.count)) }
         if let reading { parts.append(StatusLine.Part("reading the folder: \(reading.count) photos so far")) }
         if let dateProgress { parts.append(StatusLine.Part(dateProgress)) }
         if loading > 0 { parts.append(StatusLine.Part("loading \(loading)")) }

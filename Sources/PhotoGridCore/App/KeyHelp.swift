@@ -15,6 +15,8 @@ enum KeyHelp {
         .init("s r", "sort: name, date, mtime, size; reverse"),
         .init("S", "sections: folder, day, month, none"),
         .init(".", "show hidden files"),
+        .init("m M", "mark the photo; all or none"),
+        .init("o y", "open elsewhere; copy the path"),
         .init("^R", "read the folder again"),
         .init("^L", "redraw"),
         .init("Esc", "close a panel, clear the search"),
@@ -28,6 +30,7 @@ enum KeyHelp {
         .init("0 =", "whole photo"),
         .init("h j k l", "pan when zoomed in (arrows)"),
         .init("i", "details of the photo"),
+        .init("m o y", "mark; open elsewhere; copy the path"),
         .init("^R", "read the photo again"),
         .init("Esc q", "back to the grid (Q quits)"),
     ]

@@ -28,6 +28,10 @@ public struct Options: Sendable {
     public var grouping: Grouping = .none
     /// `--hidden`: names starting with a dot too.
     public var showHidden = false
+    /// `-o` / `-0`: at quit, the marked photos' paths (else the focused one's) on stdout, each
+    /// ended by a newline or by a NUL; the grid then goes to /dev/tty.
+    public enum PathOutput: Sendable { case lines, nul }
+    public var pathOutput: PathOutput?
     /// `--labels`: with `--print`, each photo's name under its tile.
     public var labels = false
 

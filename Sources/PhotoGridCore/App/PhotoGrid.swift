@@ -81,6 +81,17 @@ public enum PhotoGrid {
     private static func interactive(_ options: Options, load: () throws -> GallerySource) throws -> Int32 {
         // The folder or gallery first: "no such file or folder" helps more than "not a terminal".
         let source = try load()
+        // -o: stdout carries the paths; the grid is drawn on the terminal itself, and its keys
+        // read from it when stdin is a pipe too.
+        var pathsFD: Int32 = -1
+        if options.pathOutput != nil {
+            let tty = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
+            guard tty >= 0 else { throw ExitError("-o needs a terminal to draw on (/dev/tty: \(String(cString: strerror(errno))))", status: 2) }
+            pathsFD = dup(1)
+            dup2(tty, 1)
+            if !TTY.isTerminal(0) { dup2(tty, 0) }
+            close(tty)
+        }
         guard TTY.isTerminal(0), TTY.isTerminal(1) else {
             throw ExitError("not a terminal: run photogrid in a terminal, or use --print to write one frame to stdout", status: 2)
         }
@@ -144,6 +155,14 @@ public enum PhotoGrid {
         pressure.stop()
         withExtendedLifetime(signals) {}
         if let failure { throw ExitError("terminal write failed: \(failure)") }
+        if let output = options.pathOutput, pathsFD >= 0 {
+            // Only on q: a signal or a crash is no choice of photos.
+            if controller.quitRequested {
+                let end: UInt8 = output == .nul ? 0 : UInt8(ascii: "\n")
+                try? TTY.writeAll(controller.chosenPaths.flatMap { $0.bytes + [end] }, to: pathsFD)
+            }
+            close(pathsFD)
+        }
         return status
     }
 }
