@@ -10,7 +10,7 @@ struct PhotoGridCommand: ParsableCommand {
         commandName: "photogrid",
         abstract: "Browse a folder of photos as a grid in the terminal (kitty graphics, iTerm2 images, sixel or Unicode half-blocks).",
         discussion: """
-        Keys (? shows them in the grid): arrows or h j k l move, PgUp/PgDn/Space/b a screen, Ctrl-D/Ctrl-U half a screen, g/G (Home/End) first and last, + (or =) fewer and larger photos, - more and smaller, 1-6 that many columns, a between whole photos (fit) and square crops (fill), Enter or z the photo itself (+/- zoom, n/p next and previous, Esc back), i details, / find by name (n/N next and previous match, Esc clears), s sort by name, date, mtime or size, r reverse, S sections by folder, day or month, . hidden files, Ctrl-L redraw, Ctrl-R read the folder again, m mark (M all or none), o open with $PHOTOGRID_OPENER or xdg-open, y copy the path, Esc close a panel, q quit.
+        Keys (? shows them in the grid): arrows or h j k l move, PgUp/PgDn/Space/b a screen, Ctrl-D/Ctrl-U half a screen, g/G (Home/End) first and last, + (or =) fewer and larger photos, - more and smaller, 1-6 that many columns, a between whole photos (fit) and square crops (fill), Enter or z the photo itself (+/- zoom, n/p next and previous, s slideshow, Esc back), i details, / find by name (n/N next and previous match, Esc clears), s sort by name, date, mtime or size, r reverse, S sections by folder, day or month, . hidden files, Ctrl-L redraw, Ctrl-R read the folder again, m mark (M all or none), o open with $PHOTOGRID_OPENER or xdg-open, y copy the path, Esc close a panel, q quit.
 
         photogrid serve DIR serves a folder to `photogrid --url` (see `photogrid serve --help`); a folder named serve is ./serve.
         """,
@@ -72,6 +72,9 @@ struct PhotoGridCommand: ParsableCommand {
     @Flag(help: "Write one frame to stdout once every visible photo has loaded, then exit.")
     var print = false
 
+    @Option(help: "Seconds a photo in the slideshow (s in the photo view).")
+    var slideshow = 4
+
     @Flag(help: "With --print: each photo's name under its tile.")
     var labels = false
 
@@ -91,6 +94,7 @@ struct PhotoGridCommand: ParsableCommand {
         if cacheMegabytes < 16 { throw ValidationError("--cache-mb must be at least 16") }
         if diskCacheMegabytes < 1 { throw ValidationError("--disk-cache-mb must be at least 1 (--no-disk-cache turns it off)") }
         if size != nil && !print { throw ValidationError("--size goes with --print") }
+        if !(1...3600).contains(slideshow) { throw ValidationError("--slideshow must be between 1 and 3600 seconds") }
         if labels && !print { throw ValidationError("--labels goes with --print") }
         if (outputPaths || outputPathsNul) && (print || probe) { throw ValidationError("-o and -0 go with the interactive grid, not --print or --probe") }
         if !(1...32).contains(connections) { throw ValidationError("--connections must be between 1 and 32") }
@@ -109,6 +113,7 @@ struct PhotoGridCommand: ParsableCommand {
         options.showHidden = hidden
         options.grouping = group
         options.labels = labels
+        options.slideshowSeconds = slideshow
         options.pathOutput = outputPathsNul ? .nul : outputPaths ? .lines : nil
         options.probe = probe
         options.url = url

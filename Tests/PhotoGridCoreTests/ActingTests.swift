@@ -90,3 +90,93 @@ import PhotoGridSamples
         #expect(ok)
     }
 }
+
+/// The mouse in tmux: reports written into the pane as a terminal would send them (tmux's
+/// terminfo has X10 reports, `kmous=\E[M`, which ncurses decodes).
+@Suite(.serialized) struct MouseTests {
+    /// A press and a release of the left button at a cell (0-based), X10-encoded.
+    static func click(_ column: Int, _ row: Int) -> String {
+        func report(_ button: Int) -> String {
+            "\u{1B}[M" + String(UnicodeScalar(UInt8(32 + button))) + String(UnicodeScalar(UInt8(33 + column))) + String(UnicodeScalar(UInt8(33 + row)))
+        }
+        return report(0) + report(3)
+    }
+
+    static func wheel(down: Bool, _ column: Int, _ row: Int) -> String {
+        "\u{1B}[M" + String(UnicodeScalar(UInt8(32 + (down ? 65 : 64)))) + String(UnicodeScalar(UInt8(33 + column))) + String(UnicodeScalar(UInt8(33 + row)))
+    }
+
+    func status(_ screen: String) -> String {
+        screen.split(separator: "\n", omittingEmptySubsequences: false).last { $0.contains(" of ") }.map(String.init) ?? ""
+    }
+
+    @Test func aClickFocusesADoubleClickOpensAndTheWheelScrolls() throws {
+        let count = try FolderScanner().scan(RawPath(Paths.gallery)).count
+        let tmux = try Tmux(columns: 120, rows: 30, command: "\(Paths.binary) --mode halfblock --columns 3 \(Paths.gallery)")
+        var (ok, screen) = try tmux.waitFor { self.status($0).contains("1 of \(count)") }
+        #expect(ok)
+        let layout = GridLayout(screen: ScreenMetrics(columns: 120, rows: 30), columns: 3)
+        let second = layout.frames[1]
+        // A click on the second tile focuses it; one in the gap between tiles does nothing.
+        try tmux.run(["send-keys", "-t", tmux.session, "-l", Self.click(second.column + 2, 2)])
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("2 of \(count)") }
+        #expect(ok, "a click did not focus the photo: \(status(screen))")
+        try tmux.run(["send-keys", "-t", tmux.session, "-l", Self.click(second.column - 1, 2)])
+        usleep(500_000)
+        #expect(status(try tmux.screen()).contains("2 of \(count)"), "a click in a gap moved the focus")
+        // The wheel: a row down, the focus kept on screen in its column.
+        try tmux.run(["send-keys", "-t", tmux.session, "-l", Self.wheel(down: true, 10, 2)])
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("5 of \(count)") }
+        #expect(ok, "the wheel did not scroll a row: \(status(screen))")
+        // A double click opens the photo under it; the wheel then steps; a double click goes back.
+        try tmux.run(["send-keys", "-t", tmux.session, "-l", Self.click(second.column + 2, 2) + Self.click(second.column + 2, 2)])
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("fit") && self.status($0).contains("n/p photo") }
+        #expect(ok, "a double click did not open the photo: \(status(screen))")
+        let opened = status(screen)
+        try tmux.run(["send-keys", "-t", tmux.session, "-l", Self.wheel(down: true, 10, 2)])
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("fit") && self.status($0) != opened }
+        #expect(ok, "the wheel did not step in the photo view: \(status(screen))")
+        try tmux.send("q", "q")
+        (ok, screen) = try tmux.waitFor { $0.contains("[exit 0]") }
+        #expect(ok, "\(screen)")
+        // Mouse reports are off again: the shell's screen is back.
+        #expect(try tmux.value("#{mouse_any_flag}") == "0")
+    }
+}
+
+/// The slideshow in the photo view, in tmux: a photo a second with `--slideshow 1`.
+@Suite(.serialized) struct SlideshowTests {
+    func status(_ screen: String) -> String {
+        screen.split(separator: "\n", omittingEmptySubsequences: false).last { $0.contains(" of ") }.map(String.init) ?? ""
+    }
+
+    @Test func sStartsAndStopsTheSlideshowAndItGoesRound() throws {
+        let root = try BrowsingTests.makeTree()
+        defer { TestImages.remove(root) }
+        let tmux = try Tmux(columns: 120, rows: 30, command: "\(Paths.binary) --mode halfblock --slideshow 1 '\(root)'")
+        var (ok, screen) = try tmux.waitFor { self.status($0).contains("1 of 7") }
+        #expect(ok)
+        try tmux.send("G", "h", "Enter")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("6 of 7") && self.status($0).contains("fit") }
+        #expect(ok, "\(status(screen))")
+        try tmux.send("s")
+        // The last photo, then round to the first, with no key pressed.
+        (ok, screen) = try tmux.waitFor(seconds: 10) { self.status($0).contains("7 of 7") }
+        #expect(ok, "the slideshow did not go on: \(status(screen))")
+        (ok, screen) = try tmux.waitFor(seconds: 10) { self.status($0).contains("1 of 7") }
+        #expect(ok, "the slideshow did not go round: \(status(screen))")
+        try tmux.send("s")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("slideshow stopped") }
+        // "N of 7" where it stopped, still there two seconds later.
+        func position(_ line: String) -> String? {
+            line.split(separator: "·").map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasSuffix(" of 7") }
+        }
+        let stopped = position(status(screen))
+        sleep(2)
+        let later = position(status(try tmux.screen()))
+        #expect(ok && stopped != nil && later == stopped, "the slideshow did not stop")
+        try tmux.send("q", "q")
+        (ok, _) = try tmux.waitFor { $0.contains("[exit 0]") }
+        #expect(ok)
+    }
+}

@@ -75,8 +75,11 @@ final class GridApp {
     private func wait() {
         var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: mailbox.readFD, events: Int16(POLLIN), revents: 0)]
-        let timeout = settleRepaintAt.map { Int32(max(0, min(1000, $0 - TTY.now()))) } ?? -1
+        // The earlier of the settle repaint and the slideshow's next photo; else wait for input.
+        let due = [settleRepaintAt, controller.slideshowDue].compactMap { $0 }.min()
+        let timeout = due.map { Int32(max(0, min(1000, $0 - TTY.now()))) } ?? -1
         _ = poll(&fds, 2, timeout)
+        controller.advanceSlideshow(now: TTY.now())
         if let due = settleRepaintAt, TTY.now() >= due {
             settleRepaintAt = nil
             if let size = TTY.windowSize(), size.columns != curses.size.columns || size.rows != curses.size.rows {

@@ -18,6 +18,7 @@ extension GridController {
             if [.escape, .character("q"), .character("?")].contains(key) { return .none }
         }
         if search?.typing == true, zoom == nil { typeIntoSearch(key); return .none }
+        if case .mouse(let action, let column, let row) = key { handleMouse(action, column: column, row: row); return .none }
         if showDetails, key == .escape || key == .character("q") { toggleDetails(); return .none }
         if key == .character("?") { openHelp(); return .none }
         if zoom != nil { return handleZoom(key) }

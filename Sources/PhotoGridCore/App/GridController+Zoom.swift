@@ -99,7 +99,8 @@ extension GridController {
         if loading { parts.append(StatusLine.Part("loading")) }
         if let notice { parts.append(StatusLine.Part(notice)) }
         if budgetNotice.isShown { parts.append(StatusLine.Part(BudgetNotice.text)) }
-        let hint = showHelp ? "Esc close " : showDetails ? "i/Esc close  ? keys " : "? keys  +/- zoom  n/p photo  q grid "
+        let hint = showHelp ? "Esc close " : showDetails ? "i/Esc close  ? keys " : slideshowDue != nil ? "s stop  q grid "
+            : "? keys  +/- zoom  n/p photo  q grid "
         return StatusLine.compose(parts, hint: budgetNotice.isShown ? nil : hint, shortHint: budgetNotice.isShown ? nil : "? keys ",
                                   width: screen.columns)
     }
@@ -118,11 +119,29 @@ extension GridController {
         needsClear = true
     }
 
+    /// `s` in the photo view: the next photo every `slideshowSeconds`, round to the first after
+    /// the last, until `s` again or the view closes.
+    func toggleSlideshow() {
+        slideshowDue = slideshowDue == nil ? TTY.now() + slideshowSeconds * 1000 : nil
+        notice = slideshowDue == nil ? "slideshow stopped" : "slideshow: a photo every \(slideshowSeconds) s (s stops)"
+    }
+
+    /// Called by the event loop whenever it wakes: the next photo when its time has come.
+    public func advanceSlideshow(now: Int) {
+        guard let due = slideshowDue, now >= due, var state = zoom else { return }
+        let next = state.photo + 1 < session.photos.count ? state.photo + 1 : 0
+        direction = 1
+        state = ZoomState(photo: next)
+        zoom = state
+        slideshowDue = now + slideshowSeconds * 1000
+    }
+
     /// Back to the grid, with the photo last shown focused and on screen; a details panel opened
     /// in the photo view closes with it.
     public func closeZoom() {
         guard let state = zoom else { return }
         zoom = nil
+        slideshowDue = nil
         if detailsOpenedInZoom, showDetails { toggleDetails() }
         detailsOpenedInZoom = false
         position.focus(state.photo, photos: session.photos.count, layout: layout)
@@ -146,6 +165,7 @@ extension GridController {
         switch key {
         case .character("Q"): quitRequested = true; return .quit
         case .character("q"), .escape: closeZoom(); return .none
+        case .character("s"): toggleSlideshow()
         case .character("+"): state.zoomIn()
         case .character("-"), .character("_"):
             if state.isZoomedIn { state.zoomOut() } else { closeZoom(); return .none }

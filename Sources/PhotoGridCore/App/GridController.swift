@@ -26,6 +26,9 @@ public final class GridController {
     var keyPressed = false
     /// The folder still being read: the grid shows the photos found first.
     var reading: BackgroundScan?
+    /// The slideshow's next step (TTY.now ms), while one runs in the photo view; and its pace.
+    public internal(set) var slideshowDue: Int?
+    public var slideshowSeconds = 4
     /// Marked photos (`m`, `M`), by path.
     public internal(set) var marked: Set<RawPath> = []
     /// Sections (`--group`, `S`), and each photo's group while they are on.

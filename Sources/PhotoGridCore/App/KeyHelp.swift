@@ -31,6 +31,7 @@ enum KeyHelp {
         .init("h j k l", "pan when zoomed in (arrows)"),
         .init("i", "details of the photo"),
         .init("m o y", "mark; open elsewhere; copy the path"),
+        .init("s", "slideshow: start, stop (--slideshow N)"),
         .init("^R", "read the photo again"),
         .init("Esc q", "back to the grid (Q quits)"),
     ]

@@ -32,6 +32,8 @@ public struct Options: Sendable {
     /// ended by a newline or by a NUL; the grid then goes to /dev/tty.
     public enum PathOutput: Sendable { case lines, nul }
     public var pathOutput: PathOutput?
+    /// `--slideshow N`: seconds a photo in the slideshow (`s` in the photo view).
+    public var slideshowSeconds = 4
     /// `--labels`: with `--print`, each photo's name under its tile.
     public var labels = false
 

@@ -106,6 +106,7 @@ public enum PhotoGrid {
         let curses: Curses
         do { curses = try Curses() } catch { throw ExitError(error.description) }
         curses.unread(replies.other)
+        curses.enableMouse()
         // Sessions are made again for a new order or a rescan (GridController+Gallery); the
         // memory-pressure watcher halves the budget of whichever is current.
         let currentCache = Locked<TileCache?>(nil)
@@ -125,6 +126,7 @@ public enum PhotoGrid {
                                 makeSession: makeSession, rescan: source.rescan) { photos in
             CaptureDates(photos: photos, decoder: source.decoder, store: source.dateStore) { mailbox.post(.tileReady) }
         }
+        controller.slideshowSeconds = options.slideshowSeconds
         if options.grouping != .none { controller.setGrouping(options.grouping) }
         if let reading = source.reading {
             controller.reading = reading
@@ -135,7 +137,8 @@ public enum PhotoGrid {
         }
         controller.startHint = capabilities.pictureHint
         let app = GridApp(controller: controller, mailbox: mailbox, curses: curses, capabilities: capabilities)
-        CrashGuard.install(resetSequence: capabilities.exitSequence + Array("\u{1B}[0m".utf8) + curses.resetSequence() + Array("\r\n".utf8))
+        CrashGuard.install(resetSequence: capabilities.exitSequence + Curses.mouseOff + Array("\u{1B}[0m".utf8) + curses.resetSequence()
+                           + Array("\r\n".utf8))
         defer { CrashGuard.uninstall() }
         var status: Int32 = 1
         var failure: Error?

@@ -2,12 +2,16 @@ import CNcursesw
 import Glibc
 
 /// A key as the event loop sees it.
+public enum MouseAction: Equatable, Sendable { case click, doubleClick, wheelUp, wheelDown }
+
 public enum Key: Equatable, Sendable {
     case character(Character)
     case control(Character)          // Ctrl-A ... Ctrl-Z as their letter
     case up, down, left, right, pageUp, pageDown, home, end, enter, escape, backspace
     /// A byte of a character outside ASCII (UTF-8), for typed text: the search puts them together.
     case byte(UInt8)
+    /// A click, a double click or a turn of the wheel, at a cell (0-based).
+    case mouse(MouseAction, column: Int, row: Int)
     case resize
 }
 
@@ -80,8 +84,16 @@ public final class Curses {
 
     /// The next key, or nil when none is waiting.
     public func readKey() -> Key? {
-        let code = wgetch(pg_stdscr())
-        if code == ERR { return nil }
+        // Codes photogrid has no use for (a mouse button let go, a function key) are skipped, not
+        // taken for the end of input: keys ncurses has already read would wait for the next poll.
+        while true {
+            let code = wgetch(pg_stdscr())
+            if code == ERR { return nil }
+            if let key = decode(code) { return key }
+        }
+    }
+
+    private func decode(_ code: Int32) -> Key? {
         switch code {
         case KEY_UP: return .up
         case KEY_DOWN: return .down
@@ -94,6 +106,11 @@ public final class Curses {
         case KEY_ENTER, 10, 13: return .enter
         case KEY_BACKSPACE, 127, 8: return .backspace
         case KEY_RESIZE: return .resize
+        case KEY_MOUSE:
+            var x: Int32 = 0, y: Int32 = 0
+            let actions: [Int32: MouseAction] = [1: .click, 2: .doubleClick, 3: .wheelUp, 4: .wheelDown]
+            guard let action = actions[pg_mouse_event(&x, &y)] else { return nil }
+            return .mouse(action, column: Int(x), row: Int(y))
         case 27: return .escape
         case 1...26: return .control(Character(UnicodeScalar(UInt8(code) + 96)))
         case 32...126: return .character(Character(UnicodeScalar(UInt8(code))))
@@ -101,6 +118,12 @@ public final class Curses {
         default: return nil
         }
     }
+
+    /// Asks the terminal for mouse reports (ncurses writes the sequences, and takes them back at `end`).
+    public func enableMouse() { pg_mouse_on() }
+
+    /// What turns mouse reports off, for a crash's reset: the modes ncurses may have turned on.
+    public static let mouseOff = Array("\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l".utf8)
 
     /// Puts bytes back to be read as keys (typed while the probe was reading replies).
     public func unread(_ bytes: [UInt8]) {
