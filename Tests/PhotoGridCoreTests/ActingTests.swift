@@ -180,3 +180,42 @@ import PhotoGridSamples
         #expect(ok)
     }
 }
+
+/// Videos: a tile that says so, recognised by content too, and Enter plays it with the terminal
+/// handed over and taken back.
+@Suite(.serialized) struct VideoTests {
+    func status(_ screen: String) -> String {
+        screen.split(separator: "\n", omittingEmptySubsequences: false).last { $0.contains(" of ") }.map(String.init) ?? ""
+    }
+
+    @Test func enterPlaysAVideoWithTheTerminalAndTheGridComesBack() throws {
+        let root = TestImages.scratchFolder("videos")
+        defer { TestImages.remove(root) }
+        try FileManager.default.copyItem(atPath: Paths.gallery + "/landscapes/lake-01.jpg", toPath: root + "/a.jpg")
+        // An MP4's first box, then a gigabyte of nothing: a video, never read whole, not "too large".
+        let fd = open(root + "/b-clip.mp4", O_WRONLY | O_CREAT, 0o644)
+        let header: [UInt8] = [0, 0, 0, 24] + Array("ftypmp42".utf8) + [0, 0, 0, 0] + Array("mp42isom".utf8)
+        _ = header.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        ftruncate(fd, 1 << 30)
+        close(fd)
+        let played = root + "-played.txt"
+        let player = root + "-player.sh"
+        defer { unlink(played); unlink(player) }
+        FileManager.default.createFile(atPath: player, contents: Data("#!/bin/sh\necho \"$1\" > '\(played)'\necho PLAYING THE VIDEO\nsleep 2\n".utf8),
+                                       attributes: [.posixPermissions: 0o755])
+        let tmux = try Tmux(columns: 120, rows: 30,
+                            command: "PHOTOGRID_PLAYER='\(player)' \(Paths.binary) --mode halfblock --columns 2 '\(root)'")
+        var (ok, screen) = try tmux.waitFor { self.status($0).contains("1 of 2") && $0.contains("MP4 video") }
+        #expect(ok, "the video's tile does not say it is one: \(screen)")
+        try tmux.send("l", "Enter")
+        (ok, screen) = try tmux.waitFor { $0.contains("PLAYING THE VIDEO") }
+        #expect(ok, "the player did not get the terminal: \(screen)")
+        #expect(try tmux.value("#{alternate_on}") == "0", "the grid's screen was not given up")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("2 of 2") && !$0.contains("PLAYING") }
+        #expect(ok, "the grid did not come back: \(screen)")
+        #expect((try? String(contentsOfFile: played, encoding: .utf8)) == root + "/b-clip.mp4\n")
+        try tmux.send("q")
+        (ok, _) = try tmux.waitFor { $0.contains("[exit 0]") }
+        #expect(ok)
+    }
+}

@@ -42,11 +42,25 @@ final class GridApp {
                 case .resize:
                     controller.resize(to: GridApp.metrics(curses: curses, capabilities: capabilities))
                     settleRepaintAt = TTY.now() + GridApp.settleMilliseconds
+                case .play(let path): play(path)
                 case .none: break
                 }
             }
         }
         return exitStatus
+    }
+
+    /// A video played with the terminal handed over: the modes photogrid set given back, ncurses
+    /// out of the way (`endwin`), the player run until it exits, then everything set up again and
+    /// the screen drawn anew (kitty's pictures sent again: leaving freed them).
+    func play(_ path: RawPath) {
+        try? TTY.writeAll(capabilities.exitSequence + Array("\u{1B}[0m".utf8))
+        curses.suspend()
+        let failure = Player.play(path, environment: PhotoGrid.environment(["PHOTOGRID_PLAYER", "PATH"]))
+        curses.resume()
+        try? TTY.writeAll(capabilities.enterSequence)
+        controller.resumed()
+        controller.notice = failure
     }
 
     /// For the crash tests (docs/reliability.md): with PHOTOGRID_TEST_CRASH set, dies for real

@@ -1,7 +1,7 @@
 /// Keys of the grid, after less, vim and the file managers.
 extension GridController {
     /// What a key asks of the event loop beyond changing the state.
-    public enum KeyEffect { case none, quit, resize }
+    public enum KeyEffect: Equatable { case none, quit, resize, play(RawPath) }
 
     /// Panels first: the help, then the search prompt, then the details panel take the keys that
     /// close them; what is left goes to the view. `q` quits only from the bare grid.
@@ -48,7 +48,9 @@ extension GridController {
         case .control("u"): moveRows(-max(1, layout.fullyVisibleRows / 2))
         case .home, .character("g"): move(to: 0)
         case .end, .character("G"): move(to: count - 1)
-        case .enter, .character("z"): openZoom(position.focus)
+        case .enter, .character("z"):
+            if let video = videoPath(position.focus) { return .play(video) }
+            openZoom(position.focus)
         // Past one column, + opens the photo, as spreading the fingers does in the photo apps.
         case .character("+"), .character("="): if columns == 1 { openZoom(position.focus) } else { setColumns(columns - 1) }
         case .character("-"), .character("_"): setColumns(columns + 1)
@@ -60,6 +62,15 @@ extension GridController {
         default: break
         }
         return .none
+    }
+
+    /// The path of photo `index` when it is a video (by its name or, once read, its content).
+    func videoPath(_ index: Int) -> RawPath? {
+        guard session.photos.indices.contains(index) else { return nil }
+        let photo = session.photos[index]
+        if photo.format.isVideo { return photo.path }
+        if case .unsupportedFormat(let name)? = session.pipeline.failure(forPhoto: index), name.hasSuffix(" video") { return photo.path }
+        return nil
     }
 
     func move(to index: Int) {

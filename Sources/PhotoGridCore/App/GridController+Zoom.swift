@@ -166,6 +166,7 @@ extension GridController {
         case .character("Q"): quitRequested = true; return .quit
         case .character("q"), .escape: closeZoom(); return .none
         case .character("s"): toggleSlideshow()
+        case .enter: if let video = videoPath(state.photo) { return .play(video) }
         case .character("+"): state.zoomIn()
         case .character("-"), .character("_"):
             if state.isZoomedIn { state.zoomOut() } else { closeZoom(); return .none }

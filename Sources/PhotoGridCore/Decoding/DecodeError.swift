@@ -33,6 +33,7 @@ public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var reason: String {
         switch self {
+        case .unsupportedFormat(let format) where format.hasSuffix(" video"): return "\(format): Enter plays it"
         case .unsupportedFormat(let format): return format.isEmpty ? "unsupported format" : "unsupported format (\(format))"
         // A file deleted or moved since the folder was read is gone, not broken (Ctrl-R takes it out).
         case .unreadable(let detail): return detail == DecodeError.missingFile ? "gone (deleted or moved)" : "unreadable"

@@ -85,10 +85,14 @@ public struct PhotoDecoder: PhotoDecoding {
     static let headLength = 128 * 1024
 
     public func image(of photo: Photo, covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
-        let file = try OpenFile(photo.path)
+        // Opened without the size limit first: a 4 GB video is a video, not a file too large.
+        let file = try OpenFile(photo.path, limit: .max)
         // The content says what the file is, whatever its name.
         let magic = try file.head(16)
         let content = ImageFormat(content: magic)
+        // A video or a picture format photogrid does not decode: said at once, nothing more read.
+        if let content, !content.isDecoded { throw .unsupportedFormat(content.name) }
+        guard file.size <= FileReader.defaultLimit else { throw .tooLarge }
         if let content, content != .jpeg {
             return try PhotoDecoder.decodeOther(content, try file.all(), covering: size, atMost: limit, thumbnails: usesThumbnails, gate: gate)
         }

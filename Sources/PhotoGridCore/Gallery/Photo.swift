@@ -95,6 +95,14 @@ public enum ImageFormat: Hashable, Sendable {
     }
 
     static let jpegExtensions: Set<String> = ["jpg", "jpeg", "jpe", "jfif"]
+    static let videoExtensions = ["mp4": "MP4 video", "m4v": "MP4 video", "mov": "QuickTime video", "mkv": "Matroska video",
+                                  "webm": "WebM video", "avi": "AVI video"]
+
+    /// A video: a tile that says so, and Enter plays it (`Player`).
+    public var isVideo: Bool {
+        if case .other(let name) = self { return name.hasSuffix(" video") }
+        return false
+    }
     static let otherImageExtensions: Set<String> = [
         "jxl", "tif", "tiff", "bmp", "ico", "svg",
         "dng", "cr2", "cr3", "nef", "arw", "orf", "rw2", "raf", "pef", "srw", "psd", "xcf", "tga", "jp2",
@@ -117,6 +125,11 @@ public enum ImageFormat: Hashable, Sendable {
             self = .heif; return
         }
         if starts("ftyp", at: 4), starts("avif", at: 8) || starts("avis", at: 8) { self = .avif; return }
+        // Videos, shown as tiles that play them (`isVideo`): any other ISO media file (MP4, MOV,
+        // 3GP), Matroska and WebM (EBML), AVI.
+        if starts("ftyp", at: 4) { self = .other(starts("qt  ", at: 8) ? "QuickTime video" : "MP4 video"); return }
+        if head.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) { self = .other("Matroska video"); return }
+        if starts("RIFF"), starts("AVI ", at: 8) { self = .other("AVI video"); return }
         if head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { self = .other("TIFF"); return }
         return nil
     }
@@ -129,6 +142,7 @@ public enum ImageFormat: Hashable, Sendable {
         else if ext == "heic" || ext == "heif" || ext == "hif" { self = .heif }
         else if ext == "avif" { self = .avif }
         else if ImageFormat.otherImageExtensions.contains(ext) { self = .other(ext.uppercased()) }
+        else if let video = ImageFormat.videoExtensions[ext] { self = .other(video) }
         else { self = .notAnImage }
     }
 }

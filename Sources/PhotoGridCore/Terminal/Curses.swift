@@ -119,6 +119,22 @@ public final class Curses {
         }
     }
 
+    /// Gives the terminal to another program for a while (a video player): its modes as the
+    /// shell had them, the normal screen.
+    public func suspend() {
+        def_prog_mode()
+        endwin()
+    }
+
+    /// Takes the terminal back after `suspend`: photogrid's modes, the alternate screen, the
+    /// mouse, and a full repaint to come.
+    public func resume() {
+        reset_prog_mode()
+        pg_mouse_on()
+        clearAll()
+        refresh()
+    }
+
     /// Asks the terminal for mouse reports (ncurses writes the sequences, and takes them back at `end`).
     public func enableMouse() { pg_mouse_on() }
 
