@@ -68,7 +68,14 @@ public final class BackgroundScan: @unchecked Sendable {
     }
 
     /// Called (on the reading thread) as more photos are found and when the reading is done.
-    public func onChange(_ body: @escaping @Sendable () -> Void) { state.withLock { $0.onChange = body } }
+    /// When the reading is already done, `body` is called at once: its last call went to nobody.
+    public func onChange(_ body: @escaping @Sendable () -> Void) {
+        let done = state.withLock { state -> Bool in
+            state.onChange = body
+            return state.result != nil
+        }
+        if done { body() }
+    }
 
     /// Photos found so far.
     public var count: Int { state.withLock { $0.count } }
