@@ -148,6 +148,18 @@ struct OrderTests {
         #expect(ok)
     }
 
+    /// A photo given on the command line keeps the focus when the date order comes.
+    @Test func aPhotoGivenKeepsTheFocusInTheDateOrder() throws {
+        let root = try Self.makeFolder()
+        defer { TestImages.remove(root) }
+        let tmux = try Tmux(columns: 130, rows: 30, command: "\(Paths.binary) --mode halfblock --columns 4 --sort date '\(root)/b-none-2015.jpg'")
+        var (ok, screen) = try tmux.waitFor { $0.contains("by date") && $0.contains("b-none-2015.jpg") && $0.contains("3 of 4") }
+        #expect(ok, "\(screen)")
+        try tmux.send("q")
+        (ok, _) = try tmux.waitFor { $0.contains("[exit 0]") }
+        #expect(ok)
+    }
+
     /// Sections by month in date order: a header over each photo, from its capture date (the
     /// file's time for the two without one); `S` goes on to none, then folders.
     @Test func sectionsByMonthHaveAHeaderOverEachGroup() throws {

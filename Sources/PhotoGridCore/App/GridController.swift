@@ -235,8 +235,12 @@ public final class GridController {
         repaint()
     }
 
-    /// Focuses photo `index` and scrolls it into view (start-up with `photogrid PHOTO`).
-    public func focus(_ index: Int) { move(to: index) }
+    /// Focuses photo `index` and scrolls it into view (start-up with `photogrid PHOTO`); a date
+    /// order that comes later keeps it there, as it keeps a photo focused by a key.
+    public func focus(_ index: Int) {
+        move(to: index)
+        keyPressed = true
+    }
 
     public func setColumns(_ columns: Int) {
         chosenColumns = max(GridLayout.columnRange.lowerBound, min(GridLayout.columnRange.upperBound, columns))
