@@ -45,13 +45,15 @@ public struct GallerySource: Sendable {
             focus = given.lastComponent
             depth = 0
         }
+        // The scanner's list is in name order already: sorted again only for another order.
         let order = options.order
+        let arrange: @Sendable ([Photo]) -> [Photo] = { order == PhotoOrder() ? $0 : order.apply($0) }
         let (root, maxDepth) = (folder, depth)
         let scan: @Sendable (Bool) throws -> [Photo] = { showHidden in
             var scanner = FolderScanner()
             scanner.maxDepth = maxDepth
             scanner.showHidden = showHidden
-            return order.apply(try PhotoGrid.loadPhotos(root, scanner: scanner))
+            return arrange(try PhotoGrid.loadPhotos(root, scanner: scanner))
         }
         var photos: [Photo]
         var reading: BackgroundScan?
@@ -59,7 +61,7 @@ public struct GallerySource: Sendable {
             // The grid starts once the first screen is known; the rest comes in the background.
             let scan = BackgroundScan(root, maxDepth: maxDepth, showHidden: options.showHidden)
             let (found, complete) = try scan.waitForStart()
-            photos = order.apply(found)
+            photos = arrange(found)
             if !complete { reading = scan }
         } else {
             photos = try scan(options.showHidden)

@@ -78,7 +78,7 @@ extension GridController {
         guard let photos = reading?.finished else { return }
         reading = nil
         guard !photos.isEmpty else { return }
-        replacePhotos(order.map { $0.apply(photos, dates: knownDates) } ?? photos)
+        replacePhotos(arranged(photos))
         readMissingDates()
     }
 
@@ -89,7 +89,7 @@ extension GridController {
         showHidden.toggle()
         do {
             let photos = try rescan(showHidden)
-            replacePhotos(order.map { $0.apply(photos, dates: knownDates) } ?? photos)
+            replacePhotos(arranged(photos))
             readMissingDates()
             notice = showHidden ? "hidden files shown" : "hidden files hidden"
         } catch {
@@ -110,7 +110,7 @@ extension GridController {
             reloadChanged()
             return
         }
-        let ordered = order.map { $0.apply(photos, dates: knownDates) } ?? photos
+        let ordered = arranged(photos)
         if ordered.map(\.path) == session.photos.map(\.path) {
             reloadChanged()
             notice = "no photos added or removed"
@@ -131,6 +131,13 @@ extension GridController {
         guard sorted || grouped, session.photos.contains(where: { knownDates[$0.path] == nil }) else { return }
         if sorted && pendingOrder == nil { pendingOrder = order }
         startReadingDates()
+    }
+
+    /// A list just read from the gallery in the current order. The scanner's is in name order
+    /// already, and sorting 100,000 paths again would hold up the event loop for nothing.
+    private func arranged(_ scanned: [Photo]) -> [Photo] {
+        guard let order, order != PhotoOrder() else { return scanned }
+        return order.apply(scanned, dates: knownDates)
     }
 
     /// The grid shows `photos` now, with the focused photo still focused (else the one at its

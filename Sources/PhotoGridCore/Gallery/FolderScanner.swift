@@ -37,7 +37,11 @@ public struct FolderScanner {
         closedir(dir)
         var visited = Set<FileID>()
         var photos: [Photo] = []
-        var links = [Folder(path: root, relative: RawPath([]), info: info, depth: 0)]
+        var links: [Folder] = []
+        walk(Folder(path: root, relative: RawPath([]), info: info, depth: 0), visited: &visited, links: &links, into: &photos)
+        // Photos are found in natural order (`walk`), but for those of folders reached through
+        // links, walked last: only then is the list sorted.
+        guard !links.isEmpty else { return photos }
         while !links.isEmpty {
             walk(links.removeFirst(), visited: &visited, links: &links, into: &photos)
         }

@@ -17,21 +17,18 @@ extension GridLayout {
     }
 
     /// The group photo `index` is in.
-    private func group(of index: Int) -> Int {
-        var low = 0, high = groupStarts.count - 1
-        while low < high {
-            let mid = (low + high + 1) / 2
-            if groupStarts[mid] <= index { low = mid } else { high = mid - 1 }
-        }
-        return low
-    }
+    private func group(of index: Int) -> Int { GridLayout.lastAtMost(index, in: groupStarts) }
 
     /// The group tile row `row` is in.
-    private func group(ofRow row: Int) -> Int {
-        var low = 0, high = rowsBefore.count - 1
+    private func group(ofRow row: Int) -> Int { GridLayout.lastAtMost(row, in: rowsBefore) }
+
+    /// The last position of increasing `values` (the first is at most `value`) whose value is at
+    /// most `value`: a binary search.
+    private static func lastAtMost(_ value: Int, in values: [Int]) -> Int {
+        var low = 0, high = values.count - 1
         while low < high {
             let mid = (low + high + 1) / 2
-            if rowsBefore[mid] <= row { low = mid } else { high = mid - 1 }
+            if values[mid] <= value { low = mid } else { high = mid - 1 }
         }
         return low
     }
