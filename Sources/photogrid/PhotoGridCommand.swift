@@ -10,7 +10,7 @@ struct PhotoGridCommand: ParsableCommand {
         commandName: "photogrid",
         abstract: "Browse a folder of photos as a grid in the terminal (kitty graphics, iTerm2 images, sixel or Unicode half-blocks).",
         discussion: """
-        Keys (? shows them in the grid): arrows or h j k l move, PgUp/PgDn/Space/b a screen, Ctrl-D/Ctrl-U half a screen, g/G (Home/End) first and last, + (or =) fewer and larger photos, - more and smaller, 1-6 that many columns, a between whole photos (fit) and square crops (fill), Enter or z the photo itself (+/- zoom, n/p next and previous, s slideshow, Esc back), i details, / find by name (n/N next and previous match, Esc clears), s sort by name, date, mtime or size, r reverse, S sections by folder, day or month, . hidden files, Ctrl-L redraw, Ctrl-R read the folder again, m mark (M all or none), o open with $PHOTOGRID_OPENER or xdg-open, y copy the path, Esc close a panel, q quit.
+        Keys (? shows them in the grid): arrows or h j k l move, PgUp/PgDn/Space/b a screen, Ctrl-D/Ctrl-U half a screen, g/G (Home/End) first and last, + (or =) fewer and larger photos, - more and smaller, 1-6 that many columns, a between whole photos (fit) and square crops (fill), Enter or z the photo itself (+/- zoom, n/p next and previous, s slideshow, Esc back), i details, / find by name (n/N next and previous match, Esc clears), s sort by name, date, mtime or size, r reverse, S sections by folder, day or month, . hidden files, Ctrl-L redraw, Ctrl-R read the folder again, m mark (M all or none), o open with $PHOTOGRID_OPENER or xdg-open, y copy the path, e edit the caption (saved in photo.jpg.xmp beside the photo; not with --read-only), Esc close a panel, q quit.
 
         photogrid serve DIR serves a folder to `photogrid --url` (see `photogrid serve --help`); a folder named serve is ./serve.
         """,
@@ -69,6 +69,9 @@ struct PhotoGridCommand: ParsableCommand {
     @Flag(name: .customShort("0"), help: "As -o, each path ended by a NUL (for xargs -0).")
     var outputPathsNul = false
 
+    @Flag(name: .customLong("read-only"), help: "Write nothing but photogrid's cache: e does not save captions to sidecars.")
+    var readOnly = false
+
     @Flag(help: "Write one frame to stdout once every visible photo has loaded, then exit.")
     var print = false
 
@@ -114,6 +117,7 @@ struct PhotoGridCommand: ParsableCommand {
         options.grouping = group
         options.labels = labels
         options.slideshowSeconds = slideshow
+        options.readOnly = readOnly
         options.pathOutput = outputPathsNul ? .nul : outputPaths ? .lines : nil
         options.probe = probe
         options.url = url

@@ -50,6 +50,26 @@ import PhotoGridSamples
         #expect(differences == [])
         #expect(compared.captionSources == [.exif, .xmp, .iptc, .xmp, .xmp])
     }
+
+    /// Sidecars photogrid writes, new and merged into darktable's, read by exiftool: the caption
+    /// as typed, and darktable's own properties still there.
+    @Test(.enabled(if: ExiftoolTests.installed, "exiftool is not installed"))
+    func sidecarsPhotogridWritesReadInExiftool() throws {
+        let folder = TestImages.scratchFolder("exiftool-sidecar")
+        defer { TestImages.remove(folder) }
+        let caption = "Fish & chips <3> \"here\" — ☀"
+        let fresh = Sidecar(photo: RawPath(folder + "/new.jpg"))
+        #expect(fresh.save(caption: caption) == nil)
+        let merged = Sidecar(photo: RawPath(folder + "/dt.jpg"))
+        TestImages.write(Array(SidecarTests.darktable.utf8), to: merged.path.description)
+        #expect(merged.save(caption: caption) == nil)
+        for sidecar in [fresh, merged] {
+            let result = try Subprocess.run(["exiftool", "-s3", "-XMP-dc:Description", "-XMP-xmp:Rating", sidecar.path.description])
+            let lines = String(decoding: result.output, as: UTF8.self).split(separator: "\n").map(String.init)
+            #expect(lines.first == caption, "\(sidecar.name): \(lines)")
+            if sidecar.path == merged.path { #expect(lines.count == 2 && lines[1] == "3", "\(lines)") }
+        }
+    }
 }
 
 /// Runs exiftool over files and lists where `PhotoInfo.read` disagrees with it.

@@ -17,6 +17,7 @@ extension GridController {
             // The keys that close it do only that; any other closes it and does what it does.
             if [.escape, .character("q"), .character("?")].contains(key) { return .none }
         }
+        if captionEdit != nil { typeIntoCaption(key); return .none }
         if search?.typing == true, zoom == nil { typeIntoSearch(key); return .none }
         if case .mouse(let action, let column, let row) = key { handleMouse(action, column: column, row: row); return .none }
         if showDetails, key == .escape || key == .character("q") { toggleDetails(); return .none }
@@ -37,6 +38,7 @@ extension GridController {
         case .character("M"): toggleMarkAll()
         case .character("o"): openElsewhere()
         case .character("y"): copyPath()
+        case .character("e"): startCaptionEdit()
         case .character("."): toggleHidden()
         case .left, .character("h"): move(to: position.focus - 1)
         case .right, .character("l"): move(to: position.focus + 1)

@@ -99,7 +99,8 @@ extension GridController {
         if loading { parts.append(StatusLine.Part("loading")) }
         if let notice { parts.append(StatusLine.Part(notice)) }
         if budgetNotice.isShown { parts.append(StatusLine.Part(BudgetNotice.text)) }
-        let hint = showHelp ? "Esc close " : showDetails ? "i/Esc close  ? keys " : slideshowDue != nil ? "s stop  q grid "
+        if let captionStatus { parts.insert(StatusLine.Part(captionStatus), at: 0) }
+        let hint = captionEdit != nil ? "Enter save  Esc cancel " : showHelp ? "Esc close " : showDetails ? "i/Esc close  ? keys " : slideshowDue != nil ? "s stop  q grid "
             : "? keys  +/- zoom  n/p photo  q grid "
         return StatusLine.compose(parts, hint: budgetNotice.isShown ? nil : hint, shortHint: budgetNotice.isShown ? nil : "? keys ",
                                   width: screen.columns)
@@ -183,6 +184,7 @@ extension GridController {
         case .character("m"): zoom = state; toggleMarkOf(state.photo)
         case .character("o"): openElsewhere()
         case .character("y"): copyPath()
+        case .character("e"): zoom = state; startCaptionEdit()
         case .control("l"): repaint()
         case .control("r"): reloadChanged()
         default: break

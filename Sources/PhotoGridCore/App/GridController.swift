@@ -53,6 +53,10 @@ public final class GridController {
     var detailsOpenedInZoom = false
     /// The key help (`?`) is open, over the details panel if that is open too.
     public internal(set) var showHelp = false
+    /// The caption being typed (`e`).
+    public internal(set) var captionEdit: CaptionEdit?
+    /// `--read-only`: no caption is saved; photogrid writes nothing but its cache.
+    public var readOnly = false
     /// The name search, while typed or kept.
     public internal(set) var search: NameSearch?
     /// The photos' paths in lower case for the search; nil until the first search of a list.
@@ -201,6 +205,7 @@ public final class GridController {
         if let dateProgress { parts.append(StatusLine.Part(dateProgress)) }
         if loading > 0 { parts.append(StatusLine.Part("loading \(loading)")) }
         if let searchStatus { parts.insert(StatusLine.Part(searchStatus), at: 0) }
+        if let captionStatus { parts.insert(StatusLine.Part(captionStatus), at: 0) }
         if let notice { parts.append(StatusLine.Part(notice)) }
         if budgetNotice.isShown { parts.append(StatusLine.Part(BudgetNotice.text)) }
         if let startHint, !budgetNotice.isShown { parts.append(StatusLine.Part(startHint, dropOrder: 1)) }
@@ -210,6 +215,7 @@ public final class GridController {
 
     /// The keys that matter now, in the words of the current state.
     var gridHint: String {
+        if captionEdit != nil { return "Enter save  Esc cancel " }
         if search?.typing == true { return "Enter keep  Esc cancel " }
         if showHelp { return "Esc close " }
         if showDetails { return "i/Esc close  ? keys " }

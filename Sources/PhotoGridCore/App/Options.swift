@@ -36,6 +36,8 @@ public struct Options: Sendable {
     public var slideshowSeconds = 4
     /// `--labels`: with `--print`, each photo's name under its tile.
     public var labels = false
+    /// `--read-only`: no caption is saved (no sidecar written); only the cache is written.
+    public var readOnly = false
 
     public init(path: String) { self.path = path }
 }

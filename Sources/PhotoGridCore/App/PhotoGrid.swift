@@ -127,6 +127,7 @@ public enum PhotoGrid {
             CaptureDates(photos: photos, decoder: source.decoder, store: source.dateStore) { mailbox.post(.tileReady) }
         }
         controller.slideshowSeconds = options.slideshowSeconds
+        controller.readOnly = options.readOnly
         if options.grouping != .none { controller.setGrouping(options.grouping) }
         if let reading = source.reading {
             controller.reading = reading

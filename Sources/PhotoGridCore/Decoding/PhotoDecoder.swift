@@ -55,7 +55,8 @@ public protocol PhotoDecoding: Sendable {
 }
 
 extension PhotoDecoding {
-    public func info(of photo: Photo) -> PhotoInfo? { PhotoDecoder.readInfo(photo) }
+    /// The file's own details, with the caption of its XMP sidecar first where it has one.
+    public func info(of photo: Photo) -> PhotoInfo? { PhotoDecoder.readInfo(photo)?.withSidecar(of: photo) }
     public var computesOnly: Bool { true }
     public var memoryGate: MemoryGate? { nil }
 }

@@ -10,6 +10,8 @@ public struct PhotoInfo: Sendable, Equatable {
     /// Where the caption came from.
     public enum CaptionSource: String, Sendable, Equatable {
         case exif, xmp, iptc
+        /// The photo's XMP sidecar (`photo.jpg.xmp`), which a user's edits go to.
+        case sidecar = "xmp sidecar"
         /// A remote gallery's manifest.
         case gallery
     }

@@ -15,11 +15,18 @@ struct XMLScanner {
 
     private let data: [UInt8]
     private var at = 0
+    /// Where the token last returned starts in the data, and where the scan is now (just past it):
+    /// what an editor needs to replace a token's bytes and keep every other byte as it was.
+    private(set) var tokenStart = 0
+    var position: Int { at }
+    /// The scan stopped on something it could not make sense of, rather than at the end.
+    private(set) var failed = false
 
     init(_ data: [UInt8]) { self.data = data }
 
     mutating func next() -> Token? {
         while at < data.count {
+            tokenStart = at
             guard data[at] == UInt8(ascii: "<") else {
                 let end = data[at...].firstIndex(of: UInt8(ascii: "<")) ?? data.count
                 let text = data[at..<end]
@@ -30,7 +37,7 @@ struct XMLScanner {
                 guard skip(past: "-->") else { return nil }
             } else if starts(with: "<![CDATA[") {
                 let start = at + 9
-                guard let end = find("]]>", from: start) else { at = data.count; return nil }
+                guard let end = find("]]>", from: start) else { return stop() }
                 at = end + 3
                 return .text(String(decoding: data[start..<end], as: UTF8.self))
             } else if starts(with: "<?") {
@@ -38,7 +45,7 @@ struct XMLScanner {
             } else if starts(with: "<!") {
                 guard skip(past: ">") else { return nil }
             } else if starts(with: "</") {
-                guard let end = find(">", from: at + 2) else { at = data.count; return nil }
+                guard let end = find(">", from: at + 2) else { return stop() }
                 let name = String(decoding: data[(at + 2)..<end], as: UTF8.self)
                 at = end + 1
                 return .end(name: name.trimmingWhitespace)
@@ -82,7 +89,12 @@ struct XMLScanner {
             i = close + 1
         }
         // Malformed or cut off: nothing after this point can be trusted to be what it seems.
+        return stop()
+    }
+
+    private mutating func stop() -> Token? {
         at = data.count
+        failed = true
         return nil
     }
 
@@ -103,7 +115,7 @@ struct XMLScanner {
     }
 
     private mutating func skip(past needle: StaticString) -> Bool {
-        guard let end = find(needle, from: at + 1) else { at = data.count; return false }
+        guard let end = find(needle, from: at + 1) else { _ = stop(); return false }
         at = end + needle.utf8CodeUnitCount
         return true
     }

@@ -193,6 +193,15 @@ public final class TilePipeline: @unchecked Sendable {
         }
     }
 
+    /// Forgets what photo `index`'s file said about itself, so that it is read again when next
+    /// wanted: its sidecar's caption was just changed.
+    public func forgetInfo(_ index: Int) {
+        locked {
+            infos[index] = nil
+            condition.broadcast()
+        }
+    }
+
     /// Stops the workers after their current job.
     public func stop() {
         locked { stopped = true; condition.broadcast() }

@@ -1,0 +1,111 @@
+import Glibc
+
+/// A photo's XMP sidecar, named as darktable and digiKam name theirs: `photo.jpg.xmp` beside
+/// `photo.jpg`. It is the only file photogrid ever writes outside its cache, and only when a
+/// caption is saved with `e` (not with `--read-only`); the photo's own file is never opened for
+/// writing.
+///
+/// A sidecar is read only when it is a regular file of at most `maxBytes`, never through a
+/// symbolic link (which could point anywhere, out of the folder too); one that is not, or does
+/// not scan as XMP, is left exactly as it is and the user is told why.
+public struct Sidecar: Sendable {
+    public let path: RawPath
+    /// XMP packets of real sidecars are a few KB; darktable's with a long history some tens.
+    static let maxBytes = XMPReader.maxPacketBytes
+
+    public init(photo: RawPath) { path = RawPath(photo.bytes + Array(".xmp".utf8)) }
+
+    public var name: String { path.lastComponent.description }
+
+    /// Why a sidecar is not read or not written, in the words the status line uses.
+    public enum Problem: Error, Equatable {
+        case link, notAFile, tooLarge, malformed
+        case readOnlyFile
+        case folderNotWritable(String)
+        case failed(String)
+    }
+
+    public func message(_ problem: Problem) -> String {
+        switch problem {
+        case .link: return name + " is a symbolic link: photogrid does not follow it"
+        case .notAFile: return name + " is not a file"
+        case .tooLarge: return name + " is larger than 1 MB: left as it is"
+        case .malformed: return name + " is not XMP photogrid can edit: left as it is"
+        case .readOnlyFile: return name + " is read-only"
+        case .folderNotWritable(let reason): return "cannot write in " + path.parent.lastComponent.description + ": " + reason
+        case .failed(let reason): return name + ": " + reason
+        }
+    }
+
+    /// The sidecar's bytes; nil when there is none.
+    public func read() -> Result<[UInt8]?, Problem> {
+        var info = stat()
+        if path.withCString({ lstat($0, &info) }) != 0 {
+            return errno == ENOENT ? .success(nil) : .failure(.failed(FileReader.lastError()))
+        }
+        if info.st_mode & S_IFMT == S_IFLNK { return .failure(.link) }
+        guard info.st_mode & S_IFMT == S_IFREG else { return .failure(.notAFile) }
+        guard Int(info.st_size) <= Sidecar.maxBytes else { return .failure(.tooLarge) }
+        // O_NOFOLLOW: a link put there since the lstat is not followed either.
+        let fd = path.withCString { open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
+        guard fd >= 0 else { return .failure(errno == ELOOP ? .link : .failed(FileReader.lastError())) }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 { if errno == EINTR { continue }; return .failure(.failed(FileReader.lastError())) }
+            if count == 0 { return .success(bytes) }
+            bytes += chunk[0..<count]
+            if bytes.count > Sidecar.maxBytes { return .failure(.tooLarge) }
+        }
+    }
+
+    /// The sidecar's caption, for the details panel: nil when there is none or it is not read.
+    public func caption() -> String? {
+        guard case .success(let bytes?) = read() else { return nil }
+        return XMPReader.description(bytes)
+    }
+
+    /// Whether a caption could be saved here now: said before the user types one.
+    public func checkWritable() -> Problem? {
+        if access(path.parent.bytes.isEmpty ? "." : path.parent.description, W_OK) != 0 {
+            return .folderNotWritable(FileReader.lastError())
+        }
+        switch read() {
+        case .failure(let problem): return problem
+        case .success(nil): return nil
+        case .success(let bytes?):
+            if path.withCString({ access($0, W_OK) }) != 0 { return .readOnlyFile }
+            return XMPCaptionEdit.merge("", into: bytes) == nil ? .malformed : nil
+        }
+    }
+
+    /// Saves `caption` (empty: takes it out): merged into the sidecar as it is now, written to a
+    /// new file beside it and renamed over it, so that a reader sees the old sidecar or the new
+    /// one and never half of one, and a crash leaves the old one whole.
+    public func save(caption: String) -> Problem? {
+        if let problem = checkWritable() { return problem }
+        let existing: [UInt8]?
+        switch read() {
+        case .failure(let problem): return problem
+        case .success(let bytes): existing = bytes
+        }
+        let content: [UInt8]
+        if let existing {
+            guard let merged = XMPCaptionEdit.merge(caption, into: existing) else { return .malformed }
+            if merged == existing { return nil }
+            content = merged
+        } else {
+            // Nothing to take out of a sidecar that is not there: no file is made for it.
+            if caption.isEmpty { return nil }
+            content = XMPCaptionEdit.fresh(caption)
+        }
+        return AtomicFile.write(content, to: path, mode: existing == nil ? nil : currentMode())
+    }
+
+    private func currentMode() -> mode_t? {
+        var info = stat()
+        return path.withCString({ lstat($0, &info) }) == 0 ? info.st_mode & 0o7777 : nil
+    }
+}
