@@ -166,6 +166,11 @@ public final class GridController {
     /// The tiles on screen with what each shows now, the focus frame, and how many still load.
     public func contents() -> (tiles: [PaintTile], marker: FocusMarker?, loading: Int) {
         var tiles = screen.rows >= 2 ? session.paintTiles(layout: layout, position: position) : []
+        // A video says so at every column count, over its frame or its placeholder; in words, as
+        // xterm's default fonts have no play sign (U+25B6).
+        for i in tiles.indices where session.photos[tiles[i].index].format.isVideo {
+            tiles[i].badges = tiles[i].badges.isEmpty ? "video" : "video " + tiles[i].badges
+        }
         if !marked.isEmpty {
             // A mark is a badge of its own, at every column count.
             for i in tiles.indices where marked.contains(session.photos[tiles[i].index].path) { tiles[i].badges = "*" + tiles[i].badges }

@@ -91,7 +91,11 @@ public struct PhotoDecoder: PhotoDecoding {
         // The content says what the file is, whatever its name.
         let magic = try file.head(16)
         let content = ImageFormat(content: magic)
-        // A video or a picture format photogrid does not decode: said at once, nothing more read.
+        // A video: a frame from ffmpeg when it is there, else a tile that says what it is.
+        if content?.isVideo == true || (content == nil && photo.format.isVideo) {
+            return try PhotoDecoder.videoFrame(photo, name: (content ?? photo.format).name, atMost: limit)
+        }
+        // A picture format photogrid does not decode: said at once, nothing more read.
         if let content, !content.isDecoded { throw .unsupportedFormat(content.name) }
         guard file.size <= FileReader.defaultLimit else { throw .tooLarge }
         if let content, content != .jpeg {
@@ -152,6 +156,18 @@ public struct PhotoDecoder: PhotoDecoding {
               let head = try? FileReader.read(photo.path, limit: FileReader.defaultLimit, prefix: PhotoDecoder.headLength),
               let header = try? JPEG.readHeader(head) else { return nil }
         return PhotoDecoder.thumbnail(header: header, data: head)
+    }
+
+    /// A video's frame (`VideoFrame`), its short side at most `limit`; where there is no ffmpeg
+    /// or it gives no frame, the video's name as the failure, which its tile shows.
+    static func videoFrame(_ photo: Photo, name: String, atMost limit: Int) throws(DecodeError) -> DecodedImage {
+        guard VideoFrame.isInstalled else { throw .unsupportedFormat(name) }
+        let frame: RGBImage?
+        do { frame = try VideoFrame.frame(of: photo.path, shortSide: limit) } catch .cancelled { throw .cancelled } catch { frame = nil }
+        guard let frame else { throw .unsupportedFormat(name) }
+        // Asked for at most `limit`: a smaller frame is the video's own size.
+        return DecodedImage(image: scaled(frame, shortSide: limit), origin: .file(scaleEighths: 8, scans: 1),
+                            isComplete: min(frame.width, frame.height) < min(limit, VideoFrame.maxShortSide))
     }
 
     /// Decodes JPEG data upright, its short side between `size` and `limit` where the photo allows.

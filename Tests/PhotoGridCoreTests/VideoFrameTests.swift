@@ -1,0 +1,126 @@
+import Foundation
+import Glibc
+import Testing
+@testable import PhotoGridCore
+import PhotoGridSamples
+
+/// Video frames taken by ffmpeg (`VideoFrame`): the frame a second in, or the first of a shorter
+/// video, scaled down as asked; a broken video keeps its labelled tile; an ffmpeg that hangs is
+/// killed. `scripts/setup --test` installs ffmpeg, which also makes the test videos.
+@Suite(.serialized) struct VideoFrameTests {
+    static let installed = VideoFrame.isInstalled
+
+    /// A video of one colour made by ffmpeg's own sources: `seconds` long, `width`x`height`.
+    static func makeVideo(_ path: String, color: String, width: Int, height: Int, seconds: Double, codec: [String] = ["-c:v", "mpeg4"]) throws {
+        let result = try Subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi",
+                                         "-i", "color=c=\(color):s=\(width)x\(height):r=25:d=\(seconds)"] + codec + [path])
+        #expect(result.status == 0, "ffmpeg could not make \(path)")
+    }
+
+    func photo(_ path: String) throws -> Photo {
+        try #require(try FolderScanner().scan(RawPath(path).parent).first { $0.path.description == path })
+    }
+
+    func mean(_ image: RGBImage) -> (Int, Int, Int) {
+        var sums = [0, 0, 0]
+        for i in stride(from: 0, to: image.pixels.count, by: 3) { for c in 0..<3 { sums[c] += Int(image.pixels[i + c]) } }
+        let n = max(1, image.pixels.count / 3)
+        return (sums[0] / n, sums[1] / n, sums[2] / n)
+    }
+
+    @Test(.enabled(if: installed, "ffmpeg is not installed"))
+    func aVideosTileIsAFrameOfIt() throws {
+        let folder = TestImages.scratchFolder("video")
+        defer { TestImages.remove(folder) }
+        try Self.makeVideo(folder + "/red.mp4", color: "red", width: 640, height: 360, seconds: 3)
+        // Shorter than the second a frame is taken at: its first frame.
+        try Self.makeVideo(folder + "/blue.webm", color: "blue", width: 200, height: 300, seconds: 0.4, codec: ["-c:v", "libvpx"])
+        let decoded = try PhotoDecoder().image(of: try photo(folder + "/red.mp4"), covering: 120, atMost: 180)
+        #expect(decoded.image.height == 180 && decoded.image.width == 320, "\(decoded.image.width)x\(decoded.image.height)")
+        #expect(!decoded.isComplete)
+        let (r, g, b) = mean(decoded.image)
+        #expect(r > 200 && g < 40 && b < 40, "\(r) \(g) \(b)")
+        // Its own size when smaller than asked: the whole of it.
+        let small = try PhotoDecoder().image(of: try photo(folder + "/blue.webm"), covering: 400, atMost: 800)
+        #expect(small.image.width == 200 && small.image.height == 300 && small.isComplete)
+        let (r2, g2, b2) = mean(small.image)
+        #expect(b2 > 200 && r2 < 40 && g2 < 40, "\(r2) \(g2) \(b2)")
+        #expect(PhotoDecoder().info(of: try photo(folder + "/red.mp4")) == nil)
+    }
+
+    @Test(.enabled(if: installed, "ffmpeg is not installed"))
+    func aBrokenVideoKeepsItsLabelledTile() throws {
+        let folder = TestImages.scratchFolder("video")
+        defer { TestImages.remove(folder) }
+        // An MP4's first box and nothing after it; a name that says video over text.
+        TestImages.write([0, 0, 0, 24] + Array("ftypmp42".utf8) + [0, 0, 0, 0] + Array("mp42isom".utf8), to: folder + "/cut.mp4")
+        TestImages.write(Array("not a video at all\n".utf8), to: folder + "/text.mkv")
+        for (name, label) in [("cut.mp4", "MP4 video"), ("text.mkv", "Matroska video")] {
+            #expect(throws: DecodeError.unsupportedFormat(label)) {
+                try PhotoDecoder().image(of: try self.photo(folder + "/" + name), covering: 100, atMost: 200)
+            }
+        }
+        #expect(DecodeError.unsupportedFormat("MP4 video").reason == "MP4 video: Enter plays it")
+    }
+
+    @Test func anFfmpegThatHangsIsStoppedAndOneNothingWantsIsKilled() throws {
+        let folder = TestImages.scratchFolder("video")
+        defer { TestImages.remove(folder) }
+        let hang = folder + "/hanging-ffmpeg"
+        FileManager.default.createFile(atPath: hang, contents: Data("#!/bin/sh\nexec sleep 30\n".utf8), attributes: [.posixPermissions: 0o755])
+        var start = TTY.now()
+        #expect(throws: DecodeError.unreadable("ffmpeg took longer than 0 s")) {
+            try VideoFrame.frame(of: RawPath(folder + "/v.mp4"), shortSide: 100, program: hang, timeout: 300)
+        }
+        #expect(TTY.now() - start < 3_000, "not stopped in time: \(TTY.now() - start) ms")
+        let flag = CancelFlag()
+        flag.cancel()
+        start = TTY.now()
+        let result: Result<RGBImage?, DecodeError> = CancelFlag.with(flag) {
+            do throws(DecodeError) { return .success(try VideoFrame.frame(of: RawPath(folder + "/v.mp4"), shortSide: 100, program: hang)) } catch { return .failure(error) }
+        }
+        #expect(result == .failure(.cancelled))
+        #expect(TTY.now() - start < 3_000)
+        // No sleeping child is left behind.
+        let left = try Subprocess.run(["pgrep", "-f", hang]).output
+        #expect(left.isEmpty, "still running: \(String(decoding: left, as: UTF8.self))")
+    }
+
+    /// In the grid, in tmux: the video's tile is its frame (red cells) with the `video` badge,
+    /// and a broken one keeps its label with the badge too.
+    @Test(.enabled(if: installed, "ffmpeg is not installed"))
+    func theGridShowsAFrameAndABadge() throws {
+        let folder = TestImages.scratchFolder("video")
+        defer { TestImages.remove(folder) }
+        try Self.makeVideo(folder + "/a-red.mp4", color: "red", width: 320, height: 240, seconds: 2)
+        TestImages.write([0, 0, 0, 24] + Array("ftypmp42".utf8) + [0, 0, 0, 0] + Array("mp42isom".utf8), to: folder + "/b-cut.mp4")
+        let tmux = try Tmux(columns: 80, rows: 24, command: "\(Paths.binary) --mode halfblock --columns 2 '\(folder)'",
+                            environment: ["COLORTERM": "truecolor"])
+        let (ok, screen) = try tmux.waitFor(escapes: true) { screen in
+            screen.contains("MP4 video: Enter") && self.redCells(screen) > 10
+        }
+        #expect(ok, "no frame: \(self.redCells(screen)) red cells")
+        let text = try tmux.screen()
+        // The broken one's label and both badges.
+        #expect(text.components(separatedBy: "video").count - 1 == 3, "badges: \(text)")
+    }
+
+    /// Colour changes to red (foreground or background): a run of red cells is one.
+    func redCells(_ screen: String) -> Int {
+        var count = 0
+        for part in screen.components(separatedBy: ";2;").dropFirst() {
+            let values = part.split(whereSeparator: { !$0.isNumber }).prefix(3).compactMap { Int($0) }
+            if values.count == 3, values[0] > 200, values[1] < 40, values[2] < 40 { count += 1 }
+        }
+        return count
+    }
+
+    @Test func ppmIsReadAsFfmpegWritesIt() {
+        let ppm = Array("P6\n2 1\n255\n".utf8) + [255, 0, 0, 0, 0, 255]
+        let image = VideoFrame.parsePPM(ppm)
+        #expect(image?.width == 2 && image?.height == 1 && image?.pixels == [255, 0, 0, 0, 0, 255])
+        #expect(VideoFrame.parsePPM(Array(ppm.dropLast())) == nil)
+        #expect(VideoFrame.parsePPM(Array("P6\n99999999 1\n255\n".utf8)) == nil)
+        #expect(VideoFrame.parsePPM(Array("P3\n1 1\n255\n1 2 3".utf8)) == nil)
+    }
+}
