@@ -143,8 +143,14 @@ import PhotoGridSamples
         // folder (root's, 0755) is read-only; as anyone else the folder is made 0555.
         let asRoot = geteuid() == 0
         chmod(root, asRoot ? 0o755 : 0o555)
+        // nobody may not be able to enter the checkout (a clone under a 0700 folder): it runs a
+        // copy of the binary from a folder of its own.
+        let binFolder = TestImages.scratchFolder("bin")
+        defer { TestImages.remove(binFolder) }
+        chmod(binFolder, 0o755)
+        try FileManager.default.copyItem(atPath: Paths.binary, toPath: binFolder + "/photogrid")
         let prefix = asRoot ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : ""
-        let tmux = try Tmux(columns: 120, rows: 30, command: prefix + "\(Paths.binary) --mode halfblock --no-disk-cache --columns 3 '\(root)'")
+        let tmux = try Tmux(columns: 120, rows: 30, command: prefix + "\(binFolder)/photogrid --mode halfblock --no-disk-cache --columns 3 '\(root)'")
         var (ok, screen) = try tmux.waitFor { self.status($0).contains("1 of 7") }
         #expect(ok, "no grid: \(screen)")
         try tmux.send("e")
