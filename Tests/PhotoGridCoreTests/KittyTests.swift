@@ -172,6 +172,28 @@ import Testing
         }
     }
 
+    /// A tile's badges (a mark, a video) are text: the picture leaves their cells uncovered, its
+    /// last row placed apart without them, each part showing its own pixels.
+    @Test func aPictureLeavesItsBadgesCellsUncovered() {
+        let screen = KittyScreen()
+        let (_, picture) = Self.picture(width: 40, height: 40)
+        var bytes = screen.show(request(0), picture, row: 2, column: 10, columns: 4, rows: 4, uncovered: 3)
+        var keys = Self.commands(bytes).map(\.keys)
+        #expect(keys.filter { $0.hasPrefix("a=p") } == ["a=p,i=1,p=1,c=4,r=3,y=0,h=30,C=1,z=\(Kitty.zIndex),q=2",
+                                     "a=p,i=1,p=2,c=1,r=1,x=0,w=10,y=30,h=10,C=1,z=\(Kitty.zIndex),q=2"])
+        // The last row's part is placed at the tile's last row, the cursor put back after.
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.contains("\u{1B}7\u{1B}[6;11H") && text.hasSuffix("\u{1B}8"))
+        _ = screen.endFrame()
+        // The badge goes (unmarked): one placement again, the last row's part taken off.
+        bytes = screen.show(request(0), picture, row: 2, column: 10, columns: 4, rows: 4)
+        keys = Self.commands(bytes).map(\.keys)
+        #expect(keys == ["a=d,d=i,i=1,p=2,q=2", "a=p,i=1,p=1,c=4,r=4,C=1,z=\(Kitty.zIndex),q=2"])
+        // A tile of one row: the row without the badge's cells.
+        keys = Self.commands(screen.show(request(1), picture, row: 0, column: 0, columns: 8, rows: 1, uncovered: 5)).map(\.keys)
+        #expect(keys.last == "a=p,i=2,p=1,c=3,r=1,x=0,w=15,y=0,h=40,C=1,z=\(Kitty.zIndex),q=2")
+    }
+
     @Test func aScreenEdgeOrThePanelCutsThePicture() {
         let screen = KittyScreen()
         let (_, picture) = Self.picture(width: 40, height: 40)

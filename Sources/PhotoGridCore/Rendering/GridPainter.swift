@@ -128,15 +128,19 @@ extension PaintTile {
             ops = (0..<rows).map { PaintOp(row: row + $0, column: column, bytes: Array("\u{1B}[0m\u{1B}[\(width)X".utf8)) }
         }
         let cut = rows < fullRows ? picture.height * rows / max(1, fullRows) : nil
-        let bytes = kitty.show(request, picture, row: row, column: column, columns: width, rows: rows, sourceHeight: cut)
+        let bytes = kitty.show(request, picture, row: row, column: column, columns: width, rows: rows, sourceHeight: cut,
+                               uncovered: badgeCells)
         if !bytes.isEmpty { ops.append(PaintOp(row: row, column: column, bytes: bytes)) }
         return changed ? ops + badgeOps(colors: colors) : ops
     }
 
+    /// The cells the badges take at the right of the last row (0: none shown).
+    var badgeCells: Int { !badges.isEmpty && rows > 0 && width > badges.count + 2 ? badges.count + 2 : 0 }
+
     /// Small marks over the picture's last cells, drawn after it.
     func badgeOps(colors: HalfBlock.Colors) -> [PaintOp] {
         var ops: [PaintOp] = []
-        if !badges.isEmpty, rows > 0, width > badges.count + 2 {
+        if badgeCells > 0 {
             // Drawn over the picture's last cells, after it.
             let bg = HalfBlock.sgr(RGB(20, 20, 22), foreground: false, colors: colors)
             let fg = HalfBlock.sgr(RGB(255, 255, 255), foreground: true, colors: colors)

@@ -31,7 +31,8 @@ public enum Kitty {
     /// or under coloured cells too, but kitty 0.26 then drew no cell's background colour at all,
     /// the focus frame's included (a 40x40 picture at z -1 and two amber bars: the bars vanished;
     /// at z 0 they show). What must show over a picture gives way instead: the details panel
-    /// clips the pictures (`KittyScreen.clip`); a tile's badges are hidden under it.
+    /// clips the pictures (`KittyScreen.clip`), and a tile's badges are cells its picture leaves
+    /// uncovered (`KittyScreen.show`'s `uncovered`).
     static let zIndex = 0
 
     private static let serials = Locked<UInt64>(0)
@@ -90,10 +91,11 @@ public enum Kitty {
     /// Shows image `id` at the cursor over `columns` x `rows` cells, only its top-left
     /// `sourceWidth` x `sourceHeight` pixels when given (a tile cut by the screen's edge or by the
     /// details panel). Placement 1: placing it again moves it.
-    static func place(id: UInt32, columns: Int, rows: Int, sourceWidth: Int? = nil, sourceHeight: Int? = nil) -> [UInt8] {
+    static func place(id: UInt32, columns: Int, rows: Int, sourceWidth: Int? = nil, sourceHeight: Int? = nil,
+                      placement: Int = 1, sourceTop: Int = 0) -> [UInt8] {
         let width = sourceWidth.map { ",x=0,w=\($0)" } ?? ""
-        let height = sourceHeight.map { ",y=0,h=\($0)" } ?? ""
-        return command("a=p,i=\(id),p=1,c=\(columns),r=\(rows)\(width)\(height),C=1,z=\(zIndex)")
+        let height = sourceHeight.map { ",y=\(sourceTop),h=\($0)" } ?? ""
+        return command("a=p,i=\(id),p=\(placement),c=\(columns),r=\(rows)\(width)\(height),C=1,z=\(zIndex)")
     }
 
     /// Places image `id` a second time and more (placement `placement`, 2 and up) over

@@ -13,7 +13,11 @@
 /// over its preview's id instead (sent under it, which replaces the preview's pixels), and past
 /// the budget every hidden picture is freed at once.
 public final class KittyScreen {
-    struct Placement: Equatable { var row: Int, column: Int, columns: Int, rows: Int, sourceWidth: Int?, sourceHeight: Int? }
+    struct Placement: Equatable {
+        var row: Int, column: Int, columns: Int, rows: Int, sourceWidth: Int?, sourceHeight: Int?
+        /// Cells at the right of the last row the picture leaves uncovered, for badges.
+        var uncovered = 0
+    }
     struct Entry {
         var id: UInt32
         var serial: UInt64
@@ -75,7 +79,7 @@ public final class KittyScreen {
     /// `columns` x `rows` cells, cut to its top `sourceHeight` pixel rows when given. Sends the
     /// picture first when the terminal does not hold it.
     public func show(_ key: TileRequest, _ picture: KittyPicture, row: Int, column: Int, columns: Int, rows: Int,
-                     sourceHeight: Int? = nil) -> [UInt8] {
+                     sourceHeight: Int? = nil, uncovered: Int = 0) -> [UInt8] {
         var columns = columns
         var sourceWidth: Int?
         if let clip, column + columns > clip.column, row < clip.rows {
@@ -100,14 +104,37 @@ public final class KittyScreen {
             sentBytes += picture.payload.count
         }
         let cut = sourceHeight.flatMap { $0 < picture.height ? $0 : nil }
-        let placement = Placement(row: row, column: column, columns: columns, rows: rows, sourceWidth: sourceWidth, sourceHeight: cut)
+        // Badges under the panel's clip are not drawn; nor are cells left for them.
+        let free = sourceWidth == nil && uncovered > 0 && uncovered < columns && rows > 0 ? uncovered : 0
+        let placement = Placement(row: row, column: column, columns: columns, rows: rows, sourceWidth: sourceWidth, sourceHeight: cut,
+                                  uncovered: free)
         if entry.placement != placement {
-            out += Kitty.place(id: entry.id, columns: columns, rows: rows, sourceWidth: sourceWidth, sourceHeight: cut)
+            if free > 0 {
+                out += placeAround(entry.id, picture, placement, wasSplit: entry.placement.map { $0.uncovered > 0 && $0.rows > 1 } ?? false)
+            } else {
+                // Placement 2 was the last row's part, when badges were left room.
+                if let old = entry.placement, old.uncovered > 0, old.rows > 1 { out += Kitty.hide(id: entry.id, placement: 2) }
+                out += Kitty.place(id: entry.id, columns: columns, rows: rows, sourceWidth: sourceWidth, sourceHeight: cut)
+            }
             entry.placement = placement
         }
         entries[key] = entry
         shown.insert(key)
         return out
+    }
+
+    /// A picture placed so that the last `uncovered` cells of its last row stay text (a tile's
+    /// badges): the rows above whole (placement 1), the last row without those cells (placement 2,
+    /// the cursor moved there and back), each showing its own part of the picture.
+    private func placeAround(_ id: UInt32, _ picture: KittyPicture, _ place: Placement, wasSplit: Bool) -> [UInt8] {
+        let height = place.sourceHeight ?? picture.height
+        let top = height * (place.rows - 1) / place.rows
+        let kept = place.columns - place.uncovered
+        let lastRow = Kitty.place(id: id, columns: kept, rows: 1, sourceWidth: picture.width * kept / place.columns,
+                                  sourceHeight: height - top, placement: place.rows > 1 ? 2 : 1, sourceTop: top)
+        guard place.rows > 1 else { return (wasSplit ? Kitty.hide(id: id, placement: 2) : []) + lastRow }
+        return Kitty.place(id: id, columns: place.columns, rows: place.rows - 1, sourceHeight: top)
+            + Array("\u{1B}7".utf8) + GridPainter.moveTo(row: place.row + place.rows - 1, column: place.column) + lastRow + Array("\u{1B}8".utf8)
     }
 
     /// Ends a frame: what was on screen and is not now is taken off, and past the budget every
