@@ -177,5 +177,11 @@ struct SidecarTests {
         #expect(PhotoDecoder().info(of: remote)?.caption == nil)
         // The photo's own details stay beside the sidecar's caption.
         #expect(PhotoDecoder().info(of: photo)?.width == 64)
+        // A video's details are its sidecar's caption, when it has one.
+        TestImages.write([0, 0, 0, 24] + Array("ftypmp42".utf8) + [0, 0, 0, 0] + Array("mp42isom".utf8), to: folder + "/clip.mp4")
+        let video = try #require(try FolderScanner().scan(RawPath(folder)).first { $0.name == "clip.mp4" })
+        #expect(PhotoDecoder().info(of: video) == nil)
+        #expect(Sidecar(photo: video.path).save(caption: "Jumping in") == nil)
+        #expect(PhotoDecoder().info(of: video)?.caption == "Jumping in")
     }
 }

@@ -56,7 +56,12 @@ public protocol PhotoDecoding: Sendable {
 
 extension PhotoDecoding {
     /// The file's own details, with the caption of its XMP sidecar first where it has one.
-    public func info(of photo: Photo) -> PhotoInfo? { PhotoDecoder.readInfo(photo)?.withSidecar(of: photo) }
+    public func info(of photo: Photo) -> PhotoInfo? {
+        if let info = PhotoDecoder.readInfo(photo) { return info.withSidecar(of: photo) }
+        // A file photogrid does not read (a video) has for details only its sidecar's caption.
+        let sidecarOnly = PhotoInfo().withSidecar(of: photo)
+        return sidecarOnly.caption == nil ? nil : sidecarOnly
+    }
     public var computesOnly: Bool { true }
     public var memoryGate: MemoryGate? { nil }
 }
