@@ -148,7 +148,10 @@ import PhotoGridSamples
         let binFolder = TestImages.scratchFolder("bin")
         defer { TestImages.remove(binFolder) }
         chmod(binFolder, 0o755)
-        try FileManager.default.copyItem(atPath: Paths.binary, toPath: binFolder + "/photogrid")
+        // Copied by cp, not from this process: a child another test forks meanwhile would inherit
+        // a descriptor open for writing on it, and running it would fail with "Text file busy".
+        let copied = try Subprocess.run(["cp", Paths.binary, binFolder + "/photogrid"])
+        #expect(copied.status == 0)
         let prefix = asRoot ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : ""
         let tmux = try Tmux(columns: 120, rows: 30, command: prefix + "\(binFolder)/photogrid --mode halfblock --no-disk-cache --columns 3 '\(root)'")
         var (ok, screen) = try tmux.waitFor { self.status($0).contains("1 of 7") }
