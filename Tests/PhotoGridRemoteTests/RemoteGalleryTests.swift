@@ -113,6 +113,13 @@ import PhotoGridSamples
     func nginxAutoindexBrowsesLikeTheFolder(format: String) throws {
         let prefix = RemotePaths.scratch("nginx")
         defer { try? FileManager.default.removeItem(atPath: prefix) }
+        // nginx's worker runs as another user (www-data), who may not enter the checkout (a clone
+        // under a 0700 folder, a home): it serves a copy from a folder anyone can read.
+        let served = RemotePaths.scratch("nginx-root")
+        defer { try? FileManager.default.removeItem(atPath: served) }
+        chmod(served, 0o755)
+        let copied = try Subprocess.run(["cp", "-R", RemotePaths.gallery + "/.", served])
+        #expect(copied.status == 0)
         let port = Subprocess.freePort()
         let config = """
             worker_processes 1;
@@ -126,7 +133,7 @@ import PhotoGridSamples
                 types { image/jpeg jpg jpeg; }
                 server {
                     listen 127.0.0.1:\(port);
-                    root \(RemotePaths.gallery);
+                    root \(served);
                     autoindex on;
                     \(format == "json" ? "autoindex_format json;" : "")
                 }
