@@ -9,12 +9,12 @@ enum Opener {
         guard !paths.isEmpty else { return "nothing to open" }
         let script: String
         if let opener = environment["PHOTOGRID_OPENER"], !opener.allSatisfy({ $0 == " " }) {
-            guard let program = opener.split(separator: " ").first, ShellScript.isRunnable(String(program), path: environment["PATH"]) else {
+            guard let program = opener.split(separator: " ").first, ChildProcess.isRunnable(String(program), path: environment["PATH"]) else {
                 return "PHOTOGRID_OPENER: \(opener.split(separator: " ").first.map(String.init) ?? opener) not found"
             }
             script = "( $PHOTOGRID_OPENER \"$@\" ) </dev/null >/dev/null 2>&1 &"
         } else {
-            guard ShellScript.isRunnable("xdg-open", path: environment["PATH"]) else { return "no xdg-open: set PHOTOGRID_OPENER to a program" }
+            guard ChildProcess.isRunnable("xdg-open", path: environment["PATH"]) else { return "no xdg-open: set PHOTOGRID_OPENER to a program" }
             script = "( for f; do xdg-open \"$f\"; done ) </dev/null >/dev/null 2>&1 &"
         }
         // The shell puts the opener in the background and exits at once.

@@ -10,11 +10,11 @@ enum Player {
         let command: String
         if let player = environment["PHOTOGRID_PLAYER"], !player.allSatisfy({ $0 == " " }) {
             let program = player.split(separator: " ").first.map(String.init) ?? player
-            guard ShellScript.isRunnable(program, path: environment["PATH"]) else { return "PHOTOGRID_PLAYER: \(program) not found" }
+            guard ChildProcess.isRunnable(program, path: environment["PATH"]) else { return "PHOTOGRID_PLAYER: \(program) not found" }
             command = "$PHOTOGRID_PLAYER \"$1\""
-        } else if ShellScript.isRunnable("mpv", path: environment["PATH"]) {
+        } else if ChildProcess.isRunnable("mpv", path: environment["PATH"]) {
             command = "mpv -- \"$1\""
-        } else if ShellScript.isRunnable("xdg-open", path: environment["PATH"]) {
+        } else if ChildProcess.isRunnable("xdg-open", path: environment["PATH"]) {
             command = "xdg-open \"$1\""
         } else {
             return "no video player: install mpv or set PHOTOGRID_PLAYER"

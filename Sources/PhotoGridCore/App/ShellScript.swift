@@ -34,23 +34,11 @@ enum ShellScript {
             posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
         }
         let all = [Array("sh".utf8), Array("-c".utf8), Array(script.utf8), Array("sh".utf8)] + arguments
-        let argv: [UnsafeMutablePointer<CChar>?] = all.map { bytes in
-            let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
-            for (i, byte) in bytes.enumerated() { pointer[i] = CChar(bitPattern: byte) }
-            pointer[bytes.count] = 0
-            return pointer
-        } + [nil]
-        defer { argv.forEach { $0?.deallocate() } }
         var pid: pid_t = 0
-        guard posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, environ) == 0 else { return nil }
+        let spawned = ChildProcess.withArgv(all) { argv in posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, environ) }
+        guard spawned == 0 else { return nil }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         return status
-    }
-
-    /// Whether `program` is an executable file, as given when it has a slash, else on `path`.
-    static func isRunnable(_ program: String, path: String?) -> Bool {
-        if program.contains("/") { return access(program, X_OK) == 0 }
-        return (path ?? "/usr/bin:/bin").split(separator: ":").contains { access("\($0)/\(program)", X_OK) == 0 }
     }
 }

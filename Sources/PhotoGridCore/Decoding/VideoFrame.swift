@@ -15,10 +15,7 @@ enum VideoFrame {
     static let maxShortSide = 2160
 
     /// Whether `ffmpeg` is on the PATH, looked for once.
-    static let isInstalled: Bool = {
-        let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"
-        return path.split(separator: ":").contains { access("\($0)/ffmpeg", X_OK) == 0 }
-    }()
+    static let isInstalled = ChildProcess.isRunnable("ffmpeg", path: getenv("PATH").map { String(cString: $0) })
 
     /// The frame, upright (ffmpeg applies a phone's rotation tag), its short side at most
     /// `shortSide` (its own when smaller); nil when ffmpeg found no frame to give.
@@ -43,60 +40,17 @@ enum VideoFrame {
         return parsePPM(output)
     }
 
-    /// ffmpeg's standard output, read until it ends; nil when it gave nothing.
+    /// ffmpeg's standard output; nil when it gave nothing or failed.
     private static func spawn(_ arguments: [[UInt8]], timeout: Int) throws(DecodeError) -> [UInt8]? {
-        var fds: [Int32] = [-1, -1]
-        guard systemPipe2(&fds, O_CLOEXEC) == 0 else { throw .unreadable("pipe: " + FileReader.lastError()) }
-        defer { close(fds[0]) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // A session of its own (POSIX_SPAWN_SETSID, 0x80): the terminal's signals never reach it;
-        // and no signal blocked, whatever this worker thread blocks.
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK) | 0x80)
-        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { bytes in
-            let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
-            for (i, byte) in bytes.enumerated() { pointer[i] = CChar(bitPattern: byte) }
-            pointer[bytes.count] = 0
-            return pointer
-        } + [nil]
-        defer { argv.forEach { $0?.deallocate() } }
-        var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, argv[0]!, &actions, &attributes, argv, environ)
-        close(fds[1])
-        guard spawned == 0 else { throw .unreadable("ffmpeg: " + String(cString: strerror(spawned))) }
-
-        var output: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 256 * 1024)
-        let deadline = TTY.now() + timeout
-        var stopped: DecodeError?
-        while true {
-            if CancelFlag.current?.isCancelled == true { stopped = .cancelled; break }
-            if TTY.now() > deadline { stopped = .unreadable("ffmpeg took longer than \(timeout / 1000) s"); break }
-            var poller = pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, 100)
-            if ready < 0 && errno != EINTR { stopped = .unreadable("poll: " + FileReader.lastError()); break }
-            guard ready > 0 else { continue }
-            let count = chunk.withUnsafeMutableBytes { read(fds[0], $0.baseAddress, $0.count) }
-            if count < 0 { if errno == EINTR || errno == EAGAIN { continue }; stopped = .unreadable(FileReader.lastError()); break }
-            if count == 0 { break }
-            output += chunk[0..<count]
-            if output.count > maxOutput { stopped = .tooLarge; break }
+        let flag = CancelFlag.current
+        switch ChildProcess.output(arguments, timeout: timeout, limit: maxOutput, ownSession: true, cancelled: { flag?.isCancelled == true }) {
+        case .success(let output): return output.isEmpty ? nil : output
+        case .failure(.cancelled): throw .cancelled
+        case .failure(.timedOut): throw .unreadable("ffmpeg took longer than \(timeout / 1000) s")
+        case .failure(.tooLarge): throw .tooLarge
+        case .failure(.notStarted(let reason)): throw .unreadable("ffmpeg: " + reason)
+        case .failure(.failed): return nil
         }
-        if stopped != nil { kill(pid, SIGKILL) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        if let stopped { throw stopped }
-        return output.isEmpty ? nil : output
     }
 
     /// A binary PPM (P6, 8 bits), as ffmpeg writes it: "P6\nW H\n255\n" and the pixels.
@@ -118,9 +72,3 @@ enum VideoFrame {
         return RGBImage(width: width, height: height, pixels: Array(data[at..<(at + width * height * 3)]))
     }
 }
-
-/// glibc's pipe2, which Swift's Glibc module leaves out (it is declared under _GNU_SOURCE only):
-/// a pipe made close-on-exec at once, so that no program another thread starts meanwhile (the
-/// opener, another ffmpeg) inherits its write end and keeps the read from ever ending.
-@_silgen_name("pipe2")
-private func systemPipe2(_ fds: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32
