@@ -1,12 +1,9 @@
 import Glibc
+import PhotoGridCore
 
 /// Monotonic time for measurements.
 enum Clock {
-    static func now() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-    }
+    static func now() -> Double { SystemClock.seconds() }
 
     /// Seconds one run of `body` takes.
     static func time(_ body: () throws -> Void) rethrows -> Double {

@@ -164,9 +164,7 @@ struct ServeSubcommand: ParsableCommand {
     var noCache = false
 
     func run() throws {
-        var environment: [String: String] = [:]
-        for name in ["XDG_CACHE_HOME", "HOME"] { if let value = getenv(name) { environment[name] = String(cString: value) } }
-        let cache = noCache ? nil : DiskCache.defaultDirectory(environment: environment).map { $0 + "/serve" }
+        let cache = noCache ? nil : DiskCache.defaultDirectory(environment: Environment.values(Environment.cacheNames)).map { $0 + "/serve" }
         let configuration = GalleryServer.Configuration(folder: folder, host: host, port: port, cacheDirectory: cache,
                                                         delayMilliseconds: delayMilliseconds, log: log)
         Glibc.exit(ServeCommand.run(configuration))

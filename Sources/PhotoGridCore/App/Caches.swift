@@ -7,7 +7,7 @@ enum Caches {
     /// and photogrid simply decodes every time.
     static func tierStore(_ options: Options) -> TierStoring? {
         guard options.diskCacheMegabytes > 0,
-              let directory = DiskCache.defaultDirectory(environment: PhotoGrid.environment(["XDG_CACHE_HOME", "HOME"])),
+              let directory = DiskCache.defaultDirectory(environment: Environment.values(Environment.cacheNames)),
               let cache = DiskCache(directory: directory, limitBytes: options.diskCacheMegabytes * 1024 * 1024) else { return nil }
         return DiskTierStore(cache: cache)
     }
@@ -27,8 +27,6 @@ enum Caches {
     /// The absolute, link-free form of a path, so that disk cache keys are the same from
     /// wherever photogrid is started; the path as given when it cannot be resolved.
     static func absolute(_ path: String) -> String {
-        guard let resolved = realpath(path, nil) else { return path }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        RawPath(path).resolved?.description ?? path
     }
 }

@@ -67,8 +67,8 @@ final class GridApp {
     /// once the grid is on screen, the way a bug would: a Swift runtime trap, a write through a
     /// bad pointer, or abort().
     static func crashIfAsked() {
-        guard let value = getenv("PHOTOGRID_TEST_CRASH") else { return }
-        switch String(cString: value) {
+        guard let value = Environment.value("PHOTOGRID_TEST_CRASH") else { return }
+        switch value {
         case "trap": fatalError("PHOTOGRID_TEST_CRASH=trap")
         case "segv": UnsafeMutablePointer<UInt8>(bitPattern: 16)!.pointee = 1
         case "abort": abort()

@@ -32,16 +32,15 @@ public enum PhotoGrid {
         return photos
     }
 
+    /// What the terminal probe decides from by default.
     static func environment(_ names: [String] = ["COLORTERM", "TERM", "TMUX", "STY", "TERM_PROGRAM", "XTERM_VERSION"]) -> [String: String] {
-        var result: [String: String] = [:]
-        for name in names { if let value = getenv(name) { result[name] = String(cString: value) } }
-        return result
+        Environment.values(names)
     }
 
     /// With PHOTOGRID_STATS naming a file, the memory cache's budget and the most it held, and
     /// the work done, for the soaks and the memory benchmark (docs/reliability.md) to check.
     private static func writeStats(_ session: GridSession) {
-        guard let path = getenv("PHOTOGRID_STATS"), let file = fopen(path, "w") else { return }
+        guard let path = Environment.value("PHOTOGRID_STATS"), let file = fopen(path, "w") else { return }
         let work = session.pipeline.workDone
         fputs("cache-budget-bytes \(session.cache.limitBytes)\ncache-peak-bytes \(session.cache.peakBytes)\n"
               + "decodes \(work.decodes)\nencodes \(work.encodes)\nbudget-shortfalls \(session.pipeline.budgetShortfalls)\n", file)

@@ -85,11 +85,7 @@ extension DiskCache {
     }
 
     /// Wall-clock time in ns, the clock file times are set from.
-    static func now() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
-    }
+    static func now() -> Int64 { SystemClock.wallNanoseconds() }
 
     static func nanoseconds(_ time: timespec) -> Int64 {
         Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)

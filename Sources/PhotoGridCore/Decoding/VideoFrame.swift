@@ -15,7 +15,7 @@ enum VideoFrame {
     static let maxShortSide = 2160
 
     /// Whether `ffmpeg` is on the PATH, looked for once.
-    static let isInstalled = ChildProcess.isRunnable("ffmpeg", path: getenv("PATH").map { String(cString: $0) })
+    static let isInstalled = ChildProcess.isRunnable("ffmpeg", path: Environment.value("PATH"))
 
     /// The frame, upright (ffmpeg applies a phone's rotation tag), its short side at most
     /// `shortSide` (its own when smaller); nil when ffmpeg found no frame to give.

@@ -154,7 +154,7 @@ public enum TemporaryFiles {
     private static let counter = Locked(0)
 
     static var directory: String {
-        access("/dev/shm", W_OK) == 0 ? "/dev/shm" : (getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp")
+        access("/dev/shm", W_OK) == 0 ? "/dev/shm" : (Environment.value("TMPDIR") ?? "/tmp")
     }
 
     static var prefix: String { "photogrid-tty-graphics-protocol-\(getpid())-" }

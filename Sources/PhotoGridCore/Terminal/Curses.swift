@@ -31,7 +31,7 @@ public final class Curses {
         // UTF-8 for the status line whatever LANG says: names are shown as UTF-8.
         if setlocale(LC_ALL, "") == nil || !Curses.localeIsUTF8() { _ = setlocale(LC_ALL, "C.UTF-8") }
         guard let screen = newterm(nil, pg_stdout(), pg_stdin()) else {
-            throw StartError(description: "cannot start the terminal (TERM=\(getenv("TERM").map { String(cString: $0) } ?? "unset"))")
+            throw StartError(description: "cannot start the terminal (TERM=\(Environment.value("TERM") ?? "unset"))")
         }
         self.screen = screen
         set_term(screen)

@@ -67,9 +67,5 @@ public enum TTY {
     }
 
     /// Monotonic milliseconds.
-    public static func now() -> Int {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return t.tv_sec * 1000 + t.tv_nsec / 1_000_000
-    }
+    public static func now() -> Int { SystemClock.milliseconds() }
 }

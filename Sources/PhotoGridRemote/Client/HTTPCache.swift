@@ -27,9 +27,7 @@ public final class HTTPCache: Sendable {
 
     /// The cache under `$XDG_CACHE_HOME/photogrid/http`, or nil when there is none to be had.
     public static func standard(limitBytes: Int) -> HTTPCache? {
-        var environment: [String: String] = [:]
-        for name in ["XDG_CACHE_HOME", "HOME"] { if let value = getenv(name) { environment[name] = String(cString: value) } }
-        guard limitBytes > 0, let base = DiskCache.defaultDirectory(environment: environment),
+        guard limitBytes > 0, let base = DiskCache.defaultDirectory(environment: Environment.values(Environment.cacheNames)),
               let disk = DiskCache(directory: base + "/http", limitBytes: limitBytes) else { return nil }
         return HTTPCache(disk: disk)
     }
@@ -59,11 +57,8 @@ public final class HTTPCache: Sendable {
         return .some(nil)
     }
 
-    static func now() -> Int64 {
-        var t = timespec()
-        clock_gettime(CLOCK_REALTIME, &t)
-        return Int64(t.tv_sec)
-    }
+    /// Wall-clock seconds: what freshness is counted in.
+    static func now() -> Int64 { SystemClock.wallNanoseconds() / 1_000_000_000 }
 
     // The payload: fields as (length, bytes) after a version byte, then the body.
     static func encode(_ entry: Entry) -> [UInt8] {

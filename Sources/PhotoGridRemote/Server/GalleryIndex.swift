@@ -34,7 +34,7 @@ struct GalleryIndex: Sendable {
     private let positions: [[UInt8]: Int]
 
     init(folder: String) throws(GalleryServer.ServeError) {
-        guard let root = GalleryIndex.realPath(RawPath(folder)) else {
+        guard let root = RawPath(folder).resolved else {
             throw errno == ENOENT ? .folderNotFound(folder) : .folderUnreadable(folder, GalleryIndex.lastError())
         }
         let photos: [Photo]
@@ -86,7 +86,7 @@ struct GalleryIndex: Sendable {
     /// Whether `path`, with every link resolved, lies below `root` (itself resolved).
     /// A path that does not resolve (a dangling link) is not inside anything.
     static func isInside(_ path: RawPath, root: RawPath) -> Bool {
-        guard let real = realPath(path) else { return false }
+        guard let real = path.resolved else { return false }
         return isBelow(real, root: root)
     }
 
@@ -97,13 +97,6 @@ struct GalleryIndex: Sendable {
         return path.bytes.count > prefix.count && path.bytes.starts(with: prefix)
     }
 
-    /// realpath(3): absolute, no `.` or `..`, no links.
-    static func realPath(_ path: RawPath) -> RawPath? {
-        guard let resolved = path.withCString({ realpath($0, nil) }) else { return nil }
-        defer { free(resolved) }
-        return RawPath(Array(UnsafeBufferPointer(start: UnsafeRawPointer(resolved).assumingMemoryBound(to: UInt8.self),
-                                                 count: strlen(resolved))))
-    }
 
     static func lastError() -> String { String(cString: strerror(errno)) }
 }

@@ -144,11 +144,7 @@ public final class PtyTerminal: @unchecked Sendable {
     }
 
     /// Seconds on the monotonic clock.
-    public static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
+    public static func now() -> Double { SystemClock.seconds() }
 
     /// The program's peak resident memory (VmHWM) and now (VmRSS), in KB, and its CPU time in
     /// seconds (user and system), from /proc.

@@ -1,4 +1,5 @@
 import Glibc
+import PhotoGridCore
 
 /// Runs a program and collects its output, its times and its peak memory, with posix_spawn and
 /// wait4: for the end-to-end tests and the benchmark. (Foundation's Process was seen to hang in
@@ -86,7 +87,7 @@ public enum Subprocess {
     static func withSanitizerOptions(_ environment: [String: String]) -> [String: String] {
         var merged = environment
         for name in ["ASAN_OPTIONS", "TSAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS"] where merged[name] == nil {
-            if let value = getenv(name) { merged[name] = String(cString: value) }
+            if let value = Environment.value(name) { merged[name] = value }
         }
         return merged
     }
@@ -172,11 +173,7 @@ public enum Subprocess {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    static func now() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-    }
+    static func now() -> Double { SystemClock.seconds() }
 
     /// Reads two pipes to their ends at once, so that neither fills up and blocks the child.
     private static func drain(_ a: Int32, _ b: Int32, into outA: inout [UInt8], _ outB: inout [UInt8], outputEnd: inout Double) {
