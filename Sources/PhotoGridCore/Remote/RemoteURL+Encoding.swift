@@ -21,6 +21,32 @@ extension RemoteURL {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// A path's bytes (a file's path need not be UTF-8) with every byte but the unreserved
+    /// characters and "/" as `%XX`: how `photogrid serve` writes its ids into URLs.
+    public static func percentEncode(pathBytes: [UInt8]) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(pathBytes.count)
+        appendEncoded(pathBytes, keepingSlashes: true, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The bytes `encoded` stands for, decoded exactly once (`%252e` is `%2e`, not `.`); nil when
+    /// a `%` is not followed by two hex digits: a server reading a request's path refuses what
+    /// `percentDecoded` would let through.
+    public static func strictlyPercentDecoded(_ encoded: some Sequence<UInt8>) -> [UInt8]? {
+        var out: [UInt8] = []
+        var iterator = encoded.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                out.append(byte)
+                continue
+            }
+            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
+            out.append(high << 4 | low)
+        }
+        return out
+    }
+
     /// A relative reference to the names in `segments`, in order, each encoded; with a trailing
     /// "/" when `directory`. A first segment such as `10:30.jpg` cannot be mistaken for a scheme,
     /// since ":" is encoded.
