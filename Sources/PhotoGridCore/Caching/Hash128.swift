@@ -1,16 +1,17 @@
-/// A 128-bit hash that is the same in every run and on every machine, for naming files on disk.
+/// A 128-bit hash that is the same in every run and on every machine, for naming files on disk
+/// and for the server's ETags.
 /// Swift's `Hasher` is seeded per process, so it cannot name anything that outlives the process.
 ///
 /// Two FNV-1a lanes with different starting values run side by side, and each ends with a
 /// multiply-xorshift finaliser: FNV alone leaves its last input bytes poorly spread into the high
 /// bits, and the high bits pick the subfolder. Not for security: the cache checks the full key
 /// stored in each file, so a collision costs a miss, never a wrong picture.
-struct Hash128 {
+public struct Hash128: Sendable {
     private var low: UInt64 = 0xcbf2_9ce4_8422_2325        // FNV-1a's published offset basis
     private var high: UInt64 = 0x6c62_272e_07bb_0142       // FNV-128's basis, high half: any other start would do
     private static let prime: UInt64 = 0x0000_0100_0000_01b3
 
-    init() {}
+    public init() {}
 
     mutating func combine<Bytes: Sequence>(bytes: Bytes) where Bytes.Element == UInt8 {
         for byte in bytes { step(byte) }
@@ -38,18 +39,18 @@ struct Hash128 {
     private static func rotated(_ x: UInt64) -> UInt64 { (x << 7) | (x >> 57) }
 
     /// Eight bytes, little-endian, whatever the machine.
-    mutating func combine(_ value: UInt64) {
+    public mutating func combine(_ value: UInt64) {
         combine(bytes: (0..<8).lazy.map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) })
     }
 
     /// A length first, then the bytes: ("ab", "c") and ("a", "bc") must not hash alike.
-    mutating func combine(field: [UInt8]) {
+    public mutating func combine(field: [UInt8]) {
         combine(UInt64(field.count))
         combine(bytes: field)
     }
 
     /// 32 lowercase hex digits, the high lane first.
-    var hex: String {
+    public var hex: String {
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(32)
@@ -62,7 +63,7 @@ struct Hash128 {
     }
 
     /// The 64-bit value of the low lane only, finalised: enough for a payload checksum.
-    var value64: UInt64 { Hash128.finish(low) }
+    public var value64: UInt64 { Hash128.finish(low) }
 
     /// MurmurHash3's fmix64 constants: every input bit reaches every output bit.
     private static func finish(_ x: UInt64) -> UInt64 {

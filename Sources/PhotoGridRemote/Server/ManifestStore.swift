@@ -57,9 +57,9 @@ final class ManifestStore: Sendable {
         return EventLoopFuture.whenAllSucceed(reads, on: loop).flatMap { parts in
             pool.runIfActive(eventLoop: loop) {
                 let bytes = Manifest.document(index, details: parts.flatMap { $0 }, sizes: sizes)
-                var hash = Validators.Hasher()
-                hash.combine(bytes)
-                return Document(bytes: bytes, etag: Validators.etag(kind: "m", hash: hash.value),
+                var hash = Hash128()
+                hash.combine(field: bytes)
+                return Document(bytes: bytes, etag: Validators.etag(kind: "m", hash: hash.value64),
                                 buildSeconds: ManifestStore.now() - start)
             }
         }

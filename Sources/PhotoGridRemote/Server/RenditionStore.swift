@@ -95,14 +95,14 @@ final class RenditionStore: Sendable {
 
     /// Changes whenever the file (path, inode, size, mtime) or the rendition's making does.
     static func etag(_ key: DiskCache.Key, inode: UInt64) -> String {
-        var hash = Validators.Hasher()
-        hash.combine(key.path.bytes)
+        var hash = Hash128()
+        hash.combine(field: key.path.bytes)
         hash.combine(inode)
         hash.combine(UInt64(key.size))
         hash.combine(UInt64(bitPattern: key.modified))
-        hash.combine(Array(key.variant.utf8))
+        hash.combine(field: Array(key.variant.utf8))
         hash.combine(UInt64(Rendition.quality))
         hash.combine(Rendition.formatVersion)
-        return Validators.etag(kind: key.variant, hash: hash.value)
+        return Validators.etag(kind: key.variant, hash: hash.value64)
     }
 }

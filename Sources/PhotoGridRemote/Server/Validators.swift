@@ -37,29 +37,6 @@ enum Validators {
         return value == lastModified
     }
 
-    /// 64-bit FNV-1a, over fields given one by one; each field's length goes in first, so that
-    /// ("ab", "c") and ("a", "bc") differ.
-    struct Hasher {
-        private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
-
-        mutating func combine(_ bytes: some Sequence<UInt8>) {
-            var count: UInt64 = 0
-            for byte in bytes {
-                mix(byte)
-                count += 1
-            }
-            combine(count)
-        }
-
-        mutating func combine(_ number: UInt64) {
-            for shift in stride(from: 0, to: 64, by: 8) { mix(UInt8(truncatingIfNeeded: number >> UInt64(shift))) }
-        }
-
-        private mutating func mix(_ byte: UInt8) {
-            value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-        }
-    }
-
     /// An HTTP date, `Sun, 06 Nov 1994 08:49:37 GMT` (IMF-fixdate), written by hand: strftime's
     /// day and month names follow the locale.
     static func httpDate(secondsSinceEpoch seconds: Int64) -> String {
