@@ -30,10 +30,13 @@ let package = Package(
         .target(name: "CJPEGShim", dependencies: ["CLibJPEG"]),
 
         .target(name: "PhotoGridCore", dependencies: ["CNcursesw", "CJPEGShim", "CSixel", "CSPNG", "CWebP", "CHeif", "CGif", "CZlib"]),
+        // What remote galleries are made of, without networking and without the core: manifests
+        // (read and written), web directory listings, URLs and percent-encoding.
+        .target(name: "GalleryFormats"),
         // Remote galleries: the HTTP client (--url) and `photogrid serve`, apart from the core so that
         // the core, its tests and tools need no networking packages.
         .target(name: "PhotoGridRemote", dependencies: [
-            "PhotoGridCore",
+            "PhotoGridCore", "GalleryFormats",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -50,11 +53,12 @@ let package = Package(
         .executableTarget(name: "photogrid-samples", dependencies: ["PhotoGridSamples"]),
         // What each fuzz target does with an input: shared by Tests/Fuzz and the replay of the
         // inputs fuzzers found (docs/reliability.md).
-        .target(name: "PhotoGridFuzzing", dependencies: ["PhotoGridCore"]),
+        .target(name: "PhotoGridFuzzing", dependencies: ["PhotoGridCore", "GalleryFormats"]),
         // Benchmarks are a program that prints figures (docs/benchmarks.md), not timed tests.
-        .executableTarget(name: "photogrid-bench", dependencies: ["PhotoGridCore", "PhotoGridSamples"]),
+        .executableTarget(name: "photogrid-bench", dependencies: ["PhotoGridCore", "PhotoGridSamples", "GalleryFormats"]),
 
         .testTarget(name: "PhotoGridCoreTests", dependencies: ["PhotoGridCore", "PhotoGridSamples", "PhotoGridFuzzing"]),
-        .testTarget(name: "PhotoGridRemoteTests", dependencies: ["PhotoGridRemote", "PhotoGridCore", "PhotoGridSamples"]),
+        .testTarget(name: "GalleryFormatsTests", dependencies: ["GalleryFormats"]),
+        .testTarget(name: "PhotoGridRemoteTests", dependencies: ["PhotoGridRemote", "PhotoGridCore", "GalleryFormats", "PhotoGridSamples"]),
     ]
 )

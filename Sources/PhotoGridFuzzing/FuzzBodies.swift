@@ -1,4 +1,5 @@
 import PhotoGridCore
+import GalleryFormats
 
 /// What each fuzz target does with one input: the libFuzzer binary in Tests/Fuzz calls these,
 /// and `FuzzRegressionTests` replays every input a fuzzer once crashed on

@@ -1,5 +1,6 @@
 import Glibc
 import PhotoGridCore
+import GalleryFormats
 import PhotoGridSamples
 
 /// `photogrid-bench parse`: how fast remote galleries' JSON and manifests are read, and what

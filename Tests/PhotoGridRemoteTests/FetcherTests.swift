@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 @testable import PhotoGridCore
+import GalleryFormats
 @testable import PhotoGridRemote
 
 /// The HTTP client against the suite's own fault-injecting server.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PhotoGridCore
+import GalleryFormats
 @testable import PhotoGridRemote
 import PhotoGridSamples
 

@@ -1,5 +1,6 @@
 import Testing
 import PhotoGridCore
+import GalleryFormats
 @testable import PhotoGridRemote
 
 /// `--url` with something that is not an http URL: the message says what is wrong with it.

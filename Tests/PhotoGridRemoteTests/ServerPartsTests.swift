@@ -1,4 +1,5 @@
 import Foundation
+import GalleryFormats
 import PhotoGridCore
 import Testing
 @testable import PhotoGridRemote
@@ -39,16 +40,16 @@ import Testing
     }
 
     @Test func percentEncodingKeepsEveryByte() {
-        #expect(PercentEncoding.encodePath("alps/lake 01.jpg") == "alps/lake%2001.jpg")
-        #expect(PercentEncoding.encodePath("été?#%+&.jpg") == "%C3%A9t%C3%A9%3F%23%25%2B%26.jpg")
+        #expect(RemoteURL.percentEncode(path: "alps/lake 01.jpg") == "alps/lake%2001.jpg")
+        #expect(RemoteURL.percentEncode(path: "été?#%+&.jpg") == "%C3%A9t%C3%A9%3F%23%25%2B%26.jpg")
         // Names that are not UTF-8 make it through too.
         let bytes: [UInt8] = [0x61, 0xFF, 0x2F, 0x00, 0x7E]
-        let encoded = PercentEncoding.encodePath(bytes)
+        let encoded = RemoteURL.percentEncode(pathBytes: bytes)
         #expect(encoded == "a%FF/%00~")
-        #expect(PercentEncoding.decode(encoded[...].utf8) == bytes)
-        #expect(PercentEncoding.decode("%2541"[...].utf8) == Array("%41".utf8))
-        #expect(PercentEncoding.decode("a+b"[...].utf8) == Array("a+b".utf8))
-        #expect(PercentEncoding.decode("%"[...].utf8) == nil)
+        #expect(RemoteURL.strictlyPercentDecoded(encoded[...].utf8) == bytes)
+        #expect(RemoteURL.strictlyPercentDecoded("%2541"[...].utf8) == Array("%41".utf8))
+        #expect(RemoteURL.strictlyPercentDecoded("a+b"[...].utf8) == Array("a+b".utf8))
+        #expect(RemoteURL.strictlyPercentDecoded("%"[...].utf8) == nil)
     }
 
     @Test func byteRanges() {

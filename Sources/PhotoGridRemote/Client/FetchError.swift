@@ -1,4 +1,5 @@
 import PhotoGridCore
+import GalleryFormats
 
 /// Why a download failed. `reason` is the short text a placeholder tile shows; `description` the
 /// whole story, for start-up errors.

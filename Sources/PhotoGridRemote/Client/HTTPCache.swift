@@ -1,5 +1,6 @@
 import Glibc
 import PhotoGridCore
+import GalleryFormats
 
 /// Responses kept on disk, so that a second visit to a gallery loads from disk: fresh ones
 /// (`Cache-Control: max-age`) without asking the server, stale ones after a conditional request

@@ -4,6 +4,7 @@ import Glibc
 import NIOCore
 import NIOHTTP1
 import PhotoGridCore
+import GalleryFormats
 
 /// Downloads for the pipeline's threads, through AsyncHTTPClient: keep-alive connections, at most
 /// a few per host, connect and request timeouts, retries with backoff for failures that may pass,

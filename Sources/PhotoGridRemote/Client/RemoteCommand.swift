@@ -1,4 +1,5 @@
 import PhotoGridCore
+import GalleryFormats
 
 /// `photogrid --url URL`: the gallery at a URL as a `GallerySource` for the grid, with a clear
 /// error at start-up when the URL cannot be reached or read.

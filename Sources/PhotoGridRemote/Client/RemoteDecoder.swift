@@ -1,4 +1,5 @@
 import PhotoGridCore
+import GalleryFormats
 
 /// Photos of a remote gallery for the pipeline: the smallest rendition that covers the tile,
 /// downloaded (through the disk cache, one request per URL however many ask) and decoded here;

@@ -1,4 +1,5 @@
 import PhotoGridCore
+import GalleryFormats
 
 /// Reads what a URL points at into the photos of a gallery: a manifest and the pages after it,
 /// or a web directory listing and its subfolders, three levels deep. Everything is bounded: pages,

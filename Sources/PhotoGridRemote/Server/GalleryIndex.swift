@@ -1,4 +1,5 @@
 import Glibc
+import GalleryFormats
 import PhotoGridCore
 
 /// The photos a gallery server may serve: the JPEGs the folder scan found, under ids made of their
@@ -64,7 +65,7 @@ struct GalleryIndex: Sendable {
             }
             let components = photo.relativePath.bytes.split(separator: UInt8(ascii: "/"))
             let section = components.count > 1 ? String(decoding: components[0], as: UTF8.self) : nil
-            let entry = Entry(photo: photo, id: id, encodedID: PercentEncoding.encodePath(id), section: section)
+            let entry = Entry(photo: photo, id: id, encodedID: RemoteURL.percentEncode(path: id), section: section)
             if let section {
                 if sections.last != section { sections.append(section) }
                 below.append(entry)

@@ -1,3 +1,4 @@
+import GalleryFormats
 import PhotoGridCore
 
 /// The gallery manifest, version 1 (docs/remote-gallery.md), of a served folder: what a photo's

@@ -1,3 +1,5 @@
+import GalleryFormats
+
 /// What a request asks for, read from its target (`/renditions/alps/lake-01.jpg/512.jpg?x=1`).
 ///
 /// The path is percent-decoded once, then matched; ids stay bytes, to be looked up among the
@@ -14,7 +16,7 @@ enum Route: Equatable {
     /// the absolute form is for proxies, and `*` for OPTIONS.
     init(target: String) {
         let path = Route.path(of: target)
-        guard path.hasPrefix("/"), let decoded = PercentEncoding.decode(path.utf8),
+        guard path.hasPrefix("/"), let decoded = RemoteURL.strictlyPercentDecoded(path.utf8),
               !decoded.contains(0) else {
             self = .notFound
             return

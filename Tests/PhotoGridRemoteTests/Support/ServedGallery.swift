@@ -1,3 +1,4 @@
+import GalleryFormats
 import AsyncHTTPClient
 import Foundation
 import NIOCore
@@ -68,5 +69,5 @@ final class ServedGallery: Sendable {
     }
 
     /// The id as it appears in URLs.
-    static func encoded(_ id: String) -> String { PercentEncoding.encodePath(id) }
+    static func encoded(_ id: String) -> String { RemoteURL.percentEncode(path: id) }
 }

@@ -1,5 +1,5 @@
 import Testing
-@testable import PhotoGridCore
+@testable import GalleryFormats
 
 @Suite struct RemoteURLTests {
     @Test(arguments: [

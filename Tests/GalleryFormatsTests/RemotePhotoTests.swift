@@ -1,5 +1,5 @@
 import Testing
-@testable import PhotoGridCore
+@testable import GalleryFormats
 
 @Suite struct RemotePhotoTests {
     private let original = remoteURL("https://example.com/o/p.jpg")

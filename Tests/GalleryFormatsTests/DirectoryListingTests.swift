@@ -1,5 +1,5 @@
 import Testing
-@testable import PhotoGridCore
+@testable import GalleryFormats
 
 /// The listings of real servers (Tests/Fixtures/listings, made as its README says) of one folder:
 /// eight files with spaces, "&", ":", "%", "ü" and Japanese in their names, and two subfolders.

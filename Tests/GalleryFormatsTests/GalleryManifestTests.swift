@@ -1,5 +1,5 @@
 import Testing
-@testable import PhotoGridCore
+@testable import GalleryFormats
 
 @Suite struct GalleryManifestTests {
     private let base = remoteURL("https://photos.example/summer/manifest.json")

@@ -1,5 +1,5 @@
 import Foundation
-@testable import PhotoGridCore
+@testable import GalleryFormats
 
 /// The files under Tests/Fixtures (the listings real servers made, see its README) and the
 /// repository's docs, read by path from this source file's place in the tree.

@@ -1,5 +1,5 @@
 import Testing
-@testable import PhotoGridCore
+@testable import GalleryFormats
 
 /// docs/remote-gallery.md's rule for telling a manifest from a listing, and the errors for what is neither.
 @Suite struct RemoteDocumentTests {

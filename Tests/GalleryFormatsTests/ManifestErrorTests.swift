@@ -1,5 +1,5 @@
 import Testing
-@testable import PhotoGridCore
+@testable import GalleryFormats
 
 /// Each rule of docs/remote-gallery.md, broken once, is reported at the offending value. The
 /// cases mark that value with "⟦"; the test counts its line and column itself.

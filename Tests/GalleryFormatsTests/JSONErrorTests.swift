@@ -1,5 +1,5 @@
 import Testing
-@testable import PhotoGridCore
+@testable import GalleryFormats
 
 /// Every fault of a JSON text is refused with the line and column where it is: 1-based,
 /// columns counting Unicode scalars.

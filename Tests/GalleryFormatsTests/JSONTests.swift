@@ -1,5 +1,5 @@
 import Testing
-@testable import PhotoGridCore
+@testable import GalleryFormats
 
 @Suite struct JSONTests {
     private func parse(_ text: String) throws -> JSONValue { try JSONValue.parse(text) }
@@ -79,15 +79,39 @@ import Testing
             ("numbers", .array([.number(0), .number(-0.0), .number(4000), .number(-1.5), .number(1e-7), .number(1.5e300), .number(0.1)])),
             ("nested", .object([("a", .array([.null, .bool(true), .bool(false), .object([])])), ("", .array([]))])),
         ])
-        for pretty in [false, true] {
-            #expect(try JSONValue.parse(value.serialized(pretty: pretty)) == value)
+        for linePerMember in [false, true] {
+            #expect(try JSONValue.parse(Self.written(value, linePerMember: linePerMember)) == value)
         }
-        #expect(JSONValue.object([("a", .array([.number(1), .number(2.5)]))]).jsonText == #"{"a":[1,2.5]}"#)
-        #expect(String(decoding: JSONValue.object([("a", .array([.number(1)]))]).serialized(pretty: true), as: UTF8.self)
-            == "{\n  \"a\": [\n    1\n  ]\n}")
-        #expect(JSONValue.string("\u{1}").jsonText == #""\u0001""#)
-        #expect(JSONValue.array([.number(.nan), .number(.infinity)]).jsonText == "[null,null]")
-        #expect(JSONValue.number(-0.0).jsonText == "-0.0")
+        let text = { (value: JSONValue) in String(decoding: Self.written(value), as: UTF8.self) }
+        #expect(text(.object([("a", .array([.number(1), .number(2.5)]))])) == #"{"a":[1.0,2.5]}"#)
+        #expect(String(decoding: Self.written(.object([("a", .array([.number(1)]))]), linePerMember: true), as: UTF8.self)
+            == "{\n\"a\":[\n1.0\n]\n}")
+        #expect(text(.string("\u{1}\u{2028}")) == #""\u0001\u2028""#)
+        #expect(text(.array([.number(.nan), .number(.infinity)])) == "[null,null]")
+        #expect(text(.number(-0.0)) == "-0.0")
+    }
+
+    /// `value` through `JSONWriter`, the writer `photogrid serve` uses.
+    static func written(_ value: JSONValue, linePerMember: Bool = false) -> [UInt8] {
+        var json = JSONWriter()
+        func write(_ value: JSONValue) {
+            switch value {
+            case .null: json.null()
+            case .bool(let flag): json.value(flag)
+            case .number(let number): json.value(number)
+            case .string(let text): json.value(text)
+            case .array(let elements):
+                json.beginArray(linePerMember: linePerMember)
+                elements.forEach(write)
+                json.endArray()
+            case .object(let members):
+                json.beginObject(linePerMember: linePerMember)
+                for (name, member) in members { json.key(name); write(member) }
+                json.endObject()
+            }
+        }
+        write(value)
+        return json.output
     }
 
     @Test func skipsAByteOrderMark() throws {

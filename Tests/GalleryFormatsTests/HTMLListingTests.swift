@@ -1,5 +1,5 @@
 import Testing
-@testable import PhotoGridCore
+@testable import GalleryFormats
 
 /// HTML indexes beyond the fixtures: the link syntax HTML allows, the links a listing must not
 /// follow, and the pages that are not listings.

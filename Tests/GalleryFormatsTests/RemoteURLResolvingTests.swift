@@ -1,5 +1,5 @@
 import Testing
-@testable import PhotoGridCore
+@testable import GalleryFormats
 
 /// RFC 3986 section 5.4's examples against its base, and what photogrid adds: fragments are
 /// dropped, an empty path is "/", and only http and https come out.
