@@ -304,7 +304,7 @@ final class FailingNetwork: PhotoDecoding {
     let calls = Locked(0)
     func image(of photo: Photo, covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
         calls.withLock { $0 += 1 }
-        throw .network("unreachable", transient: true)
+        throw .unavailable("unreachable", retryable: true)
     }
     func thumbnail(of photo: Photo) -> RGBImage? { nil }
 }
@@ -321,7 +321,7 @@ final class FailingNetwork: PhotoDecoding {
         let request = TileRequest(photo: 1, width: 8, height: 8, fit: .fill, mode: .halfBlock(.trueColor))
         pipeline.want([(request, .visible)])
         #expect(finished.wait(for: 1))
-        #expect(pipeline.failure(forPhoto: 1) == .network("unreachable", transient: true))
+        #expect(pipeline.failure(forPhoto: 1) == .unavailable("unreachable", retryable: true))
         // Still on screen: not tried again frame after frame.
         pipeline.want([(request, .visible)])
         pipeline.want([(request, .visible)])

@@ -22,9 +22,10 @@ public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Width times height, or the file, is past what photogrid allows itself.
     case tooLarge
     case outOfMemory
-    /// A download failed; `transient` when it may work later (the photo is tried again when it
-    /// comes back on screen).
-    case network(String, transient: Bool)
+    /// The photo's source could not give it (a download failed, for a remote gallery's
+    /// decoder); `retryable` when it may later: the photo is tried again when it comes back on
+    /// screen. The core does not know what the source is.
+    case unavailable(String, retryable: Bool)
     /// Stopped because nothing wanted it any more (`CancelFlag`): never shown, made again if wanted.
     case cancelled
 
@@ -46,7 +47,7 @@ public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
         case .truncatedFile(let format): return "truncated \(format)"
         case .tooLarge: return "too large"
         case .outOfMemory: return "out of memory"
-        case .network(let reason, _): return reason
+        case .unavailable(let reason, _): return reason
         case .cancelled: return "cancelled"
         }
     }

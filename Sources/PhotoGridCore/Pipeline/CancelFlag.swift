@@ -34,7 +34,7 @@ public final class CancelFlag: @unchecked Sendable {
         return withExtendedLifetime(flag) { body() }
     }
 
-    nonisolated(unsafe) private static let key: pthread_key_t = {
+    private static let key: pthread_key_t = {
         var key = pthread_key_t()
         pthread_key_create(&key, nil)
         return key

@@ -140,11 +140,11 @@ public final class TilePipeline: @unchecked Sendable {
             for (order, (photo, priority)) in photos.enumerated() where infos[photo] == nil && wantedInfos[photo] == nil {
                 wantedInfos[photo] = Task(priority: priority, order: order)
             }
-            // A download that failed for a reason that may pass is tried again once its photo
+            // A photo its source could not give for a reason that may pass is tried again once it
             // has left the screen and comes back (not over and over while it is on screen).
             let photosWanted = Set(requests.map(\.0.photo))
             failures = failures.filter { photo, error in
-                if case .network(_, transient: true) = error { return photosWanted.contains(photo) }
+                if case .unavailable(_, retryable: true) = error { return photosWanted.contains(photo) }
                 return true
             }
             var wanted = Set<TileRequest>()

@@ -74,7 +74,7 @@ public struct RemoteDecoder: PhotoDecoding {
             if let range, result.status == 200, result.body.count > range.count { return Array(result.body.prefix(range.count)) }
             return result.body
         } catch {
-            throw .network(error.reason, transient: error.isTransient)
+            throw .unavailable(error.reason, retryable: error.isTransient)
         }
     }
 }
