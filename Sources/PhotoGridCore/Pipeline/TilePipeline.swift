@@ -18,11 +18,11 @@
 /// image is held for the encodes waiting on it, not left to the cache, so each is made once.
 public final class TilePipeline: @unchecked Sendable {
     // Everything below `condition` is guarded by it.
-    private let condition = Condition()
-    private var encodeTasks: [TileRequest: Task] = [:]
-    private var fetchTasks: [Source: Task] = [:]
-    private var storeQueue: [(TierKey, DecodedImage)] = []
-    private var storeQueueBytes = 0
+    let condition = Condition()
+    var encodeTasks: [TileRequest: Task] = [:]
+    var fetchTasks: [Source: Task] = [:]
+    var storeQueue: [(TierKey, DecodedImage)] = []
+    var storeQueueBytes = 0
     /// Fetched images whose encodes have not all run yet: held here, outside the cache's
     /// eviction, and let go as soon as no planned tile waits for them.
     var inFlight: [TierKey: DecodedImage] = [:]
@@ -36,32 +36,32 @@ public final class TilePipeline: @unchecked Sendable {
     var planWasShort = false
     /// The most one source image may take (`TilePipeline+Plan`), set with each plan.
     var imageCap: Int
-    private var storesRunning = 0
+    var storesRunning = 0
     var failures: [Int: DecodeError] = [:]
     /// Photos whose files ended before their pictures did, at their last decode.
     var incomplete: Set<Int> = []
     var noThumbnail: Set<Int> = []
     /// Running tier fetches' flags: set when no tile of their photo is wanted any more.
-    private var cancelFlags: [TierKey: CancelFlag] = [:]
+    var cancelFlags: [TierKey: CancelFlag] = [:]
     /// Final tiles looked for in the disk cache and not found there: made from a tier image now.
-    private var notOnDisk: Set<TileRequest> = []
+    var notOnDisk: Set<TileRequest> = []
     /// What each photo's file says about itself, once read (nil: not a JPEG, or unreadable).
-    private var infos: [Int: PhotoInfo?] = [:]
-    private var wantedInfos: [Int: Task] = [:]
+    var infos: [Int: PhotoInfo?] = [:]
+    var wantedInfos: [Int: Task] = [:]
     /// Photos to look at again (Ctrl-R), and the file stamps they were last made from.
-    private var rechecks: [Int] = []
-    private var stamps: [Int: FileStamp] = [:]
-    private var stopped = false
-    private var counters = Counters()
+    var rechecks: [Int] = []
+    var stamps: [Int: FileStamp] = [:]
+    var stopped = false
+    var counters = Counters()
 
-    private let photos: [Photo]
+    let photos: [Photo]
     let cache: TileCache
     let workers: Int
     let decoder: PhotoDecoding
-    private let encoder: TileEncoding
-    private let tierStore: TierStoring?
-    private let onFinish: @Sendable (TileRequest) -> Void
-    private let onInfo: @Sendable (Int) -> Void
+    let encoder: TileEncoding
+    let tierStore: TierStoring?
+    let onFinish: @Sendable (TileRequest) -> Void
+    let onInfo: @Sendable (Int) -> Void
 
     enum Source: Hashable { case tier(TierKey), thumbnail(Int), info(Int) }
 
@@ -226,13 +226,13 @@ public final class TilePipeline: @unchecked Sendable {
         return image
     }
 
-    private func isAvailable(_ request: TileRequest) -> Bool {
+    func isAvailable(_ request: TileRequest) -> Bool {
         request.isPreview ? cache.hasAnyImage(of: request.photo) : tierImage(for: request) != nil
     }
 
     /// A final tile of a kind the disk cache keeps, not looked for there yet: it is read before
     /// anything is fetched for it.
-    private func awaitsDiskRead(_ request: TileRequest) -> Bool {
+    func awaitsDiskRead(_ request: TileRequest) -> Bool {
         guard let tierStore, !request.isPreview, !notOnDisk.contains(request) else { return false }
         return tierStore.keepsTiles(for: request)
     }
@@ -240,12 +240,12 @@ public final class TilePipeline: @unchecked Sendable {
     /// A preview whose final tile is wanted and may be on disk: made only once that read has
     /// missed, since a hit would put the sharp tile on screen before the preview (drawn for
     /// nothing, a tile drawn twice).
-    private func waitsForDiskRead(_ request: TileRequest) -> Bool {
+    func waitsForDiskRead(_ request: TileRequest) -> Bool {
         request.isPreview && encodeTasks[request.final] != nil && awaitsDiskRead(request.final)
     }
 
     /// What a preview is made from: the largest tier image in memory, else the EXIF thumbnail.
-    private func previewImage(for photo: Int) -> RGBImage? {
+    func previewImage(for photo: Int) -> RGBImage? {
         cache.largestTier(of: photo)?.image ?? cache.thumbnail(photo)
     }
 
@@ -291,7 +291,7 @@ public final class TilePipeline: @unchecked Sendable {
         inFlight = inFlight.filter { waiting.contains($0.key) }
     }
 
-    private func nextJob() -> Job? {
+    func nextJob() -> Job? {
         // Tiles whose image is held go first: encoding is quick, and it lets the image go, so that
         // at most about one image per worker is held at a time. But not before the screen: while
         // a tile on screen still waits, a held image's tiles for other column counts wait too
@@ -345,7 +345,7 @@ public final class TilePipeline: @unchecked Sendable {
     }
 
     /// The waiting fetch of the largest tier of `key`'s photo above `key`'s, if any.
-    private func largerFetch(than key: TierKey) -> Job? {
+    func largerFetch(than key: TierKey) -> Job? {
         var found: (TierKey, Int)? = nil
         for (source, task) in fetchTasks where !task.running {
             guard case .tier(let other) = source, other.photo == key.photo, other.tier > key.tier, !other.tier.isZoom,
@@ -353,211 +353,5 @@ public final class TilePipeline: @unchecked Sendable {
             found = (other, task.size)
         }
         return found.map { .fetch(.tier($0.0), size: $0.1) }
-    }
-
-    private func work() {
-        while true {
-            condition.lock()
-            var job = nextJob()
-            while !stopped && job == nil {
-                condition.wait()
-                job = nextJob()
-            }
-            guard !stopped, let job else { condition.unlock(); return }
-            switch job {
-            case .fetch(let source, _):
-                fetchTasks[source]?.running = true
-                if case .tier(let key) = source { cancelFlags[key] = CancelFlag() }
-            case .encode(let request), .loadTile(let request): encodeTasks[request]?.running = true
-            case .store: storesRunning += 1; counters.stores += 1
-            case .recheck: break
-            }
-            condition.unlock()
-            switch job {
-            case .fetch(.tier(let key), let size):
-                if let flag = locked({ cancelFlags[key] }) { CancelFlag.with(flag) { fetchTier(key, size: size) } } else { fetchTier(key, size: size) }
-            case .fetch(.thumbnail(let photo), _): fetchThumbnail(photo)
-            case .fetch(.info(let photo), _): fetchInfo(photo)
-            case .encode(let request): encode(request)
-            case .loadTile(let request): loadTile(request)
-            case .store(let key, let image):
-                tierStore?.save(image, of: photos[key.photo], tier: key.tier)
-                locked { storesRunning -= 1; condition.broadcast() }
-            case .recheck(let indexes): recheckFiles(indexes)
-            }
-        }
-    }
-
-    /// A tier image whose short side is at least `size`: from a larger tier in memory, else the
-    /// disk cache, else the decoder (which decodes for `size` and keeps up to the tier's size).
-    private func fetchTier(_ key: TierKey, size: Int) {
-        var result: Result<DecodedImage, DecodeError>
-        var worthStoring = false
-        let larger = key.tier.larger.lazy.compactMap { self.cache.tier(TierKey(photo: key.photo, tier: $0)) }.first { $0.covers(size) }
-        if let larger {
-            let image = PhotoDecoder.scaled(larger.image, shortSide: key.tier.size)
-            result = .success(DecodedImage(image: image, origin: larger.origin, isComplete: larger.isComplete && image.width == larger.image.width,
-                                           isPartial: larger.isPartial))
-            locked { counters.derived += 1 }
-        } else if photos.indices.contains(key.photo), let image = tierStore?.load(photos[key.photo], tier: key.tier), image.covers(size) {
-            result = .success(image)
-            locked { counters.diskHits += 1 }
-        } else if photos.indices.contains(key.photo) {
-            locked { counters.decodes += 1 }
-            do throws(DecodeError) {
-                let photo = photos[key.photo]
-                let decoded = decoder.computesOnly
-                    ? try CPUGate.shared.run { () throws(DecodeError) in try decoder.image(of: photo, covering: size, atMost: key.tier.size) }
-                    : try decoder.image(of: photo, covering: size, atMost: key.tier.size)
-                result = .success(decoded)
-                // What a half-written file has so far is not kept for the next run.
-                worthStoring = !decoded.isPartial
-            } catch { result = .failure(error) }
-        } else {
-            result = .failure(.unreadable("no such photo"))
-        }
-        var failed: [TileRequest] = []
-        locked {
-            fetchTasks[.tier(key)] = nil
-            cancelFlags[key] = nil
-            switch result {
-            case .success(let image):
-                if image.isPartial { incomplete.insert(key.photo) }
-                // Kept for the tiles waiting on it, and in the cache for later ones; a fetch that
-                // no planned tile waits for any more is let go (the disk cache may still take it).
-                if encodeTasks.contains(where: { !$0.value.running && !$0.key.isPreview && planned($0.key).key == key }) {
-                    inFlight[key] = image
-                    cache.store(tier: image, for: key)
-                }
-                if worthStoring && tierStore != nil { queueStore(key, image) }
-            case .failure(.cancelled):
-                // Nothing wanted it; if something does again, it is fetched again.
-                counters.cancelled += 1
-                rebuildFetchTasks()
-            case .failure(let error):
-                failures[key.photo] = error
-                failed = encodeTasks.filter { $0.key.photo == key.photo && !$0.value.running }.map(\.key)
-                failed.forEach { encodeTasks[$0] = nil }
-                rebuildFetchTasks()
-            }
-            condition.broadcast()
-        }
-        failed.forEach(onFinish)
-    }
-
-    /// New tier images wait here for the disk cache until the workers are idle (a JPEG encode
-    /// each); past its bound (`storeQueueLimit`) the oldest are not written, rather than held
-    /// without end.
-    private func queueStore(_ key: TierKey, _ image: DecodedImage) {
-        storeQueue.append((key, image))
-        storeQueueBytes += image.image.byteCount
-        while storeQueueBytes > storeQueueLimit, storeQueue.count > 1 {
-            storeQueueBytes -= storeQueue.removeFirst().1.image.byteCount
-        }
-    }
-
-    private func recheckFiles(_ indexes: [Int]) {
-        let now = Set(indexes).filter { photos[$0].stamp != nil }.map { ($0, FileStamp.of(photos[$0].path)) }
-        let changed = locked {
-            defer { for (index, stamp) in now { stamps[index] = stamp } }
-            return now.filter { stamps[$0.0] != $0.1 }.map(\.0)
-        }
-        guard !changed.isEmpty else { return }
-        for index in changed { cache.forget(photo: index) }
-        locked {
-            for index in changed {
-                failures[index] = nil
-                incomplete.remove(index)
-                infos[index] = nil
-                noThumbnail.remove(index)
-            }
-            encodeTasks = encodeTasks.filter { !changed.contains($0.key.photo) || $0.value.running }
-            notOnDisk = notOnDisk.filter { !changed.contains($0.photo) }
-            rebuildFetchTasks()
-            condition.broadcast()
-        }
-        changed.forEach(onInfo)
-    }
-
-    private func fetchInfo(_ photo: Int) {
-        let info = photos.indices.contains(photo) ? decoder.info(of: photos[photo]) : nil
-        locked {
-            infos[photo] = .some(info)
-            wantedInfos[photo] = nil
-            fetchTasks[.info(photo)] = nil
-            condition.broadcast()
-        }
-        onInfo(photo)
-    }
-
-    private func fetchThumbnail(_ photo: Int) {
-        let thumbnail = photos.indices.contains(photo) ? decoder.thumbnail(of: photos[photo]) : nil
-        locked {
-            counters.thumbnails += 1
-            fetchTasks[.thumbnail(photo)] = nil
-            if let thumbnail {
-                cache.store(thumbnail: thumbnail, for: photo)
-            } else {
-                noThumbnail.insert(photo)
-                if !cache.hasAnyImage(of: photo) {
-                    encodeTasks = encodeTasks.filter { !($0.key.isPreview && $0.key.photo == photo) || $0.value.running }
-                }
-            }
-            condition.broadcast()
-        }
-    }
-
-    private func encode(_ request: TileRequest) {
-        let (image, partial) = locked { () -> (RGBImage?, Bool) in
-            if request.isPreview { return (previewImage(for: request.photo), false) }
-            let tier = tierImage(for: request)
-            return (tier?.image, tier?.isPartial ?? false)
-        }
-        guard let image else {
-            // Evicted between fetch and encode: fetch again.
-            locked {
-                encodeTasks[request]?.running = false
-                rebuildFetchTasks()
-                condition.broadcast()
-            }
-            return
-        }
-        let tile = CPUGate.shared.run { encoder.encode(image, for: request, incomplete: partial) }
-        // Written at once (a file write, a small part of the encode), so that a run quit before
-        // its workers were ever idle still leaves its screens for the next. What a half-written
-        // file has so far is not kept.
-        if !partial, let tierStore, tierStore.keepsTiles(for: request), photos.indices.contains(request.photo) {
-            tierStore.saveTile(tile, of: photos[request.photo], request: request)
-        }
-        locked {
-            counters.encodes += 1
-            encodeTasks[request] = nil
-            notOnDisk.remove(request)
-            learn(tile, for: request)
-            // Made for a tile no longer planned (scrolled past): let go, not cached over a wanted one.
-            if planned.contains(request) { cache.store(tile, for: request) }
-            rebuildFetchTasks()
-            condition.broadcast()
-        }
-        onFinish(request)
-    }
-
-    /// A final tile from the disk cache; if it is not there, the tile is made from its tier image.
-    private func loadTile(_ request: TileRequest) {
-        let tile = photos.indices.contains(request.photo) ? tierStore?.loadTile(photos[request.photo], request: request) : nil
-        locked {
-            if let tile {
-                counters.tileDiskHits += 1
-                encodeTasks[request] = nil
-                learn(tile, for: request)
-                if planned.contains(request) { cache.store(tile, for: request) }
-            } else {
-                notOnDisk.insert(request)
-                encodeTasks[request]?.running = false
-            }
-            rebuildFetchTasks()
-            condition.broadcast()
-        }
-        if tile != nil { onFinish(request) }
     }
 }
