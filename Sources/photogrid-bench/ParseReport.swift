@@ -7,7 +7,8 @@ import PhotoGridSamples
 /// memory they take. Each case runs in a process of its own (this program again, with the case
 /// named), so that its peak resident memory is its own.
 enum ParseReport {
-    static let cases = ["table", "json", "listing", "minimal", "typical"]
+    static let cases = ["table", "json", "json-foundation", "listing", "minimal", "typical", "typical-foundation",
+                        "urls", "urls-foundation"]
 
     static func run(program: String, runs: Int) throws {
         for line in Machine.describe() { print("- " + line) }
@@ -37,6 +38,15 @@ enum ParseReport {
         case "json":
             bytes = objects(200_000)
             label = "JSON, 200,000 objects (to a JSONValue tree)"
+        case "json-foundation":
+            bytes = objects(200_000)
+            label = "the same with FoundationEssentials' JSONDecoder (to structs)"
+        case "urls", "urls-foundation":
+            bytes = Array(FoundationParse.references(1_000_000).joined(separator: "\n").utf8)
+            label = name == "urls" ? "1,000,000 relative URLs resolved by RemoteURL" : "the same by FoundationEssentials' URL"
+        case "typical-foundation":
+            bytes = manifest(photos: 1_000_000, typical: true)
+            label = "the typical manifest with JSONDecoder (to structs) and URL (originals resolved)"
         case "listing":
             bytes = listing(100_000)
             label = "HTML listing, 100,000 links (nginx's layout)"
@@ -47,6 +57,8 @@ enum ParseReport {
             bytes = manifest(photos: 1_000_000, typical: true)
             label = "manifest, 1,000,000 photos: 6 fields and a template of 3 sizes"
         }
+        // Split before the clock starts: only the resolving is timed.
+        let references = name.hasPrefix("urls") ? String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init) : []
         let before = residentMB()
         var held: [Any] = []
         let seconds = try (0..<runs).map { _ in
@@ -61,6 +73,12 @@ enum ParseReport {
                     }
                 } else if name == "json" {
                     held = [try JSONValue.parse(bytes)]
+                } else if name == "json-foundation" {
+                    held = [try FoundationParse.objects(bytes)]
+                } else if name == "typical-foundation" {
+                    held = [try FoundationParse.manifest(bytes)]
+                } else if name == "urls" || name == "urls-foundation" {
+                    held = [name == "urls" ? FoundationParse.resolveWithRemoteURL(references) : FoundationParse.resolveWithFoundation(references)]
                 } else if name == "listing" {
                     let listing = DirectoryListing.parse(bytes, url: RemoteURL("http://photos.example/g/")!, contentType: "text/html")
                     precondition(listing?.files.count == 100_000)
