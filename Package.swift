@@ -50,15 +50,18 @@ let package = Package(
 
         // Procedural scenes and EXIF writing: makes sample-gallery/ and the test fixtures.
         .target(name: "PhotoGridSamples", dependencies: ["PhotoGridCore"]),
+        // What the tests, the benchmark and the soak drive photogrid with: processes, tmux, a pty
+        // that answers like a terminal, and a model screen to play its output on.
+        .target(name: "PhotoGridTestSupport", dependencies: ["PhotoGridCore"]),
         .executableTarget(name: "photogrid-samples", dependencies: ["PhotoGridSamples"]),
         // What each fuzz target does with an input: shared by Tests/Fuzz and the replay of the
         // inputs fuzzers found (docs/reliability.md).
         .target(name: "PhotoGridFuzzing", dependencies: ["PhotoGridCore", "GalleryFormats"]),
         // Benchmarks are a program that prints figures (docs/benchmarks.md), not timed tests.
-        .executableTarget(name: "photogrid-bench", dependencies: ["PhotoGridCore", "PhotoGridSamples", "GalleryFormats"]),
+        .executableTarget(name: "photogrid-bench", dependencies: ["PhotoGridCore", "PhotoGridSamples", "PhotoGridTestSupport", "GalleryFormats"]),
 
-        .testTarget(name: "PhotoGridCoreTests", dependencies: ["PhotoGridCore", "PhotoGridSamples", "PhotoGridFuzzing"]),
+        .testTarget(name: "PhotoGridCoreTests", dependencies: ["PhotoGridCore", "PhotoGridSamples", "PhotoGridTestSupport", "PhotoGridFuzzing"]),
         .testTarget(name: "GalleryFormatsTests", dependencies: ["GalleryFormats"]),
-        .testTarget(name: "PhotoGridRemoteTests", dependencies: ["PhotoGridRemote", "PhotoGridCore", "GalleryFormats", "PhotoGridSamples"]),
+        .testTarget(name: "PhotoGridRemoteTests", dependencies: ["PhotoGridRemote", "PhotoGridCore", "GalleryFormats", "PhotoGridSamples", "PhotoGridTestSupport"]),
     ]
 )

@@ -1,6 +1,7 @@
 import Glibc
 import PhotoGridCore
 import PhotoGridSamples
+import PhotoGridTestSupport
 
 /// The first-screen figures, each a separate process as a user would run it: photogrid with an
 /// empty and with a warm disk cache, timg on the same photos, and djpeg at 1/8 (the floor).

@@ -1,6 +1,7 @@
 import Glibc
 import PhotoGridCore
 import PhotoGridSamples
+import PhotoGridTestSupport
 
 /// `photogrid-bench formats DIR [RUNS] [TIMG] [CHAFA]`: the first screen (18 photos, 6 columns on
 /// 240x67 cells) per format, cold and with the disk cache warm, with peak memory, beside timg and

@@ -1,6 +1,7 @@
 import Glibc
 import PhotoGridCore
 import PhotoGridSamples
+import PhotoGridTestSupport
 
 /// `photogrid-bench kitty DIR [RUNS] [TIMG] [CHAFA]`: photogrid in a pty that answers like kitty
 /// (10x20 cells, 240x67) beside the same answering like a sixel xterm and in half-blocks, at 6 columns from a cold disk cache: the

@@ -1,6 +1,7 @@
 import Glibc
 import PhotoGridCore
 import PhotoGridSamples
+import PhotoGridTestSupport
 
 /// `photogrid-bench memory DIR`: peak memory and idle CPU against the budget, in a pty that
 /// answers like a sixel xterm and in one that answers like a terminal without graphics, both

@@ -2,6 +2,7 @@ import Glibc
 import PhotoGridCore
 import GalleryFormats
 import PhotoGridSamples
+import PhotoGridTestSupport
 
 /// `photogrid-bench parse`: how fast remote galleries' JSON and manifests are read, and what
 /// memory they take. Each case runs in a process of its own (this program again, with the case

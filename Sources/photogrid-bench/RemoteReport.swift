@@ -1,6 +1,7 @@
 import Glibc
 import PhotoGridCore
 import PhotoGridSamples
+import PhotoGridTestSupport
 
 /// `photogrid-bench remote DIR [RUNS]`: the first screen of a remote gallery over loopback,
 /// beside the same photos from the disk. The server is `photogrid serve` (renditions made on the

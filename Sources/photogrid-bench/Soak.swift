@@ -1,6 +1,7 @@
 import Glibc
 import PhotoGridCore
 import PhotoGridSamples
+import PhotoGridTestSupport
 
 /// `photogrid-bench soak DIR [MINUTES]`: photogrid driven in tmux with random keys and resizes
 /// for MINUTES (default 6) over a folder of 10,000 photos (hard links to DIR's) and over the same

@@ -3,6 +3,7 @@ import Glibc
 import Testing
 @testable import PhotoGridCore
 import PhotoGridSamples
+import PhotoGridTestSupport
 
 /// Acting on photos from the grid, in tmux: marks and `-o`/`-0` for the shell, `o` for another
 /// program, `y` for the clipboard. The photos' bytes never change.

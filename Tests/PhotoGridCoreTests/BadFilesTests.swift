@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import PhotoGridCore
 import PhotoGridSamples
+import PhotoGridTestSupport
 
 /// The hostile-file corpus in Tests/Fixtures/bad/ (made by its make.py; why each case is there
 /// is in its README.md): each file is decoded where it is a valid image and otherwise gives its

@@ -3,6 +3,7 @@ import Glibc
 import Testing
 @testable import PhotoGridCore
 import PhotoGridSamples
+import PhotoGridTestSupport
 
 /// Browsing a Pictures-like tree as a user does, in tmux: the key help, panels that close, the
 /// name search, sorting, hidden files, a rescan, a photo given instead of a folder, and the

@@ -3,6 +3,7 @@ import Glibc
 import Testing
 @testable import PhotoGridCore
 import PhotoGridSamples
+import PhotoGridTestSupport
 
 /// Captions edited with `e`, in tmux: typed on the status line, saved in `photo.jpg.xmp` beside
 /// the photo, merged into a sidecar that is there, shown first in the details; nothing written

@@ -1,4 +1,5 @@
 import PhotoGridSamples
+import PhotoGridTestSupport
 import Foundation
 import Testing
 @testable import PhotoGridCore

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import PhotoGridCore
 import PhotoGridSamples
+import PhotoGridTestSupport
 
 /// photogrid's metadata readers against exiftool on the same files: the whole sample gallery,
 /// and files made here with what the gallery lacks (XMP in attribute form, a camera-written

@@ -3,6 +3,7 @@ import Glibc
 import Testing
 @testable import PhotoGridCore
 import PhotoGridSamples
+import PhotoGridTestSupport
 
 /// Folders as users have them: things that are not files, files photogrid may not read, links
 /// that lead nowhere or round in circles, photos that change while they are on screen, and a

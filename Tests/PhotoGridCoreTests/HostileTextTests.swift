@@ -3,6 +3,7 @@ import Glibc
 import Testing
 @testable import PhotoGridCore
 import PhotoGridSamples
+import PhotoGridTestSupport
 
 /// File names, captions and camera strings written to take over a terminal: an OSC that sets
 /// the window title, a DCS, a C1 CSI, a right-to-left override, a screen-clearing camera make,

@@ -1,5 +1,6 @@
 import Glibc
 import PhotoGridSamples
+import PhotoGridTestSupport
 import Testing
 @testable import PhotoGridCore
 

@@ -3,6 +3,7 @@ import Glibc
 import Testing
 @testable import PhotoGridCore
 import PhotoGridSamples
+import PhotoGridTestSupport
 
 /// Natural name order, each folder's photos together, the same folder reached twice through a
 /// link shown once under its own path, hidden files, and the other sort keys.

@@ -2,6 +2,7 @@ import Glibc
 import Testing
 @testable import PhotoGridCore
 import PhotoGridSamples
+import PhotoGridTestSupport
 
 /// What photogrid writes, played on a model of the screen (`ScreenModel`): at every size down
 /// to one cell, in every view, nothing lands outside the screen or on the status line, and a

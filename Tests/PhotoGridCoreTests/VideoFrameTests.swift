@@ -3,6 +3,7 @@ import Glibc
 import Testing
 @testable import PhotoGridCore
 import PhotoGridSamples
+import PhotoGridTestSupport
 
 /// Video frames taken by ffmpeg (`VideoFrame`): the frame a second in, or the first of a shorter
 /// video, scaled down as asked; a broken video keeps its labelled tile; an ffmpeg that hangs is

@@ -4,6 +4,7 @@ import Testing
 import GalleryFormats
 @testable import PhotoGridRemote
 import PhotoGridSamples
+import PhotoGridTestSupport
 
 /// Servers that misbehave on purpose: a body that never ends, one longer than its length says,
 /// a gzip bomb, a gallery larger than photogrid takes. Each is refused or bounded, with a

@@ -4,6 +4,7 @@ import Testing
 @testable import PhotoGridCore
 @testable import PhotoGridRemote
 import PhotoGridSamples
+import PhotoGridTestSupport
 
 /// Browsing a remote gallery in a terminal (tmux), counted on the server: what the pipeline's
 /// rules (coalescing, dropping what is no longer wanted, prefetching near the screen) mean in

@@ -4,6 +4,7 @@ import Testing
 @testable import PhotoGridCore
 @testable import PhotoGridRemote
 import PhotoGridSamples
+import PhotoGridTestSupport
 
 /// `photogrid --print --url` against real servers on 127.0.0.1: `photogrid serve`, python's
 /// http.server, and nginx with `autoindex on` and `autoindex_format json`.

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PhotoGridSamples
+import PhotoGridTestSupport
 @testable import PhotoGridCore
 
 /// A real kitty on a virtual X display (Xvfb, Mesa's software OpenGL) running a command, typed

@@ -1,4 +1,5 @@
 import PhotoGridSamples
+import PhotoGridTestSupport
 import Foundation
 
 /// Where things are for the end-to-end tests.

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoGridSamples
+import PhotoGridTestSupport
 
 /// The built binary and the sample gallery, for the remote end-to-end tests.
 enum RemotePaths {
