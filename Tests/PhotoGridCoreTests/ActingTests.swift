@@ -90,6 +90,53 @@ import PhotoGridTestSupport
         (ok, _) = try tmux.waitFor { $0.contains("[exit 0]") }
         #expect(ok)
     }
+
+    /// An opener that never exits costs nothing: the keys go on working at once, and quitting
+    /// does not wait for it. One that is not there is named on the status line.
+    @Test func anOpenerThatHangsOrIsMissingLeavesTheGridUsable() throws {
+        let root = try BrowsingTests.makeTree()
+        defer { TestImages.remove(root) }
+        let started = root + "-hung.txt"
+        let opener = root + "-hangs.sh"
+        defer { unlink(started); unlink(opener) }
+        FileManager.default.createFile(atPath: opener, contents: Data("#!/bin/sh\necho $$ > '\(started)'\nexec sleep 300\n".utf8),
+                                       attributes: [.posixPermissions: 0o755])
+        let tmux = try Tmux(columns: 120, rows: 30,
+                            command: "PHOTOGRID_OPENER='\(opener)' \(Paths.binary) --mode halfblock --columns 3 '\(root)'")
+        var (ok, screen) = try tmux.waitFor { self.status($0).contains("1 of 7") }
+        #expect(ok)
+        try tmux.send("o")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("opened") }
+        #expect(ok, "\(status(screen))")
+        var pid: pid_t = 0
+        for _ in 0..<50 where pid == 0 {
+            usleep(100_000)
+            pid = pid_t(((try? String(contentsOfFile: started, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        }
+        #expect(pid > 0, "the opener did not start")
+        defer { if pid > 0 { kill(pid, SIGKILL) } }
+        #expect(kill(pid, 0) == 0, "the opener is not running")
+        try tmux.send("l", "l")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("3 of 7") }
+        #expect(ok, "keys stopped working while the opener runs: \(status(screen))")
+        try tmux.send("q")
+        (ok, _) = try tmux.waitFor { $0.contains("[exit 0]") }
+        #expect(ok, "photogrid did not quit while the opener runs")
+
+        let missing = try Tmux(columns: 120, rows: 30,
+                               command: "PHOTOGRID_OPENER='no-such-viewer --flag' \(Paths.binary) --mode halfblock --columns 3 '\(root)'")
+        (ok, screen) = try missing.waitFor { self.status($0).contains("1 of 7") }
+        #expect(ok)
+        try missing.send("o")
+        (ok, screen) = try missing.waitFor { self.status($0).contains("no-such-viewer not found") }
+        #expect(ok, "\(status(screen))")
+        try missing.send("l")
+        (ok, screen) = try missing.waitFor { self.status($0).contains("2 of 7") }
+        #expect(ok)
+        try missing.send("q")
+        (ok, _) = try missing.waitFor { $0.contains("[exit 0]") }
+        #expect(ok)
+    }
 }
 
 /// The mouse in tmux: reports written into the pane as a terminal would send them (tmux's
@@ -215,6 +262,29 @@ import PhotoGridTestSupport
         (ok, screen) = try tmux.waitFor { self.status($0).contains("2 of 2") && !$0.contains("PLAYING") }
         #expect(ok, "the grid did not come back: \(screen)")
         #expect((try? String(contentsOfFile: played, encoding: .utf8)) == root + "/b-clip.mp4\n")
+        try tmux.send("q")
+        (ok, _) = try tmux.waitFor { $0.contains("[exit 0]") }
+        #expect(ok)
+    }
+
+    /// A player that fails gives the grid back with its status on the status line.
+    @Test func aPlayerThatFailsGivesTheGridBackAndSaysSo() throws {
+        let root = TestImages.scratchFolder("failing-player")
+        defer { TestImages.remove(root) }
+        try FileManager.default.copyItem(atPath: Paths.gallery + "/landscapes/lake-01.jpg", toPath: root + "/a.jpg")
+        let header: [UInt8] = [0, 0, 0, 24] + Array("ftypmp42".utf8) + [0, 0, 0, 0] + Array("mp42isom".utf8)
+        FileManager.default.createFile(atPath: root + "/b-clip.mp4", contents: Data(header + [UInt8](repeating: 0, count: 4096)))
+        let tmux = try Tmux(columns: 120, rows: 30,
+                            command: "PHOTOGRID_PLAYER=false \(Paths.binary) --mode halfblock --columns 2 '\(root)'")
+        var (ok, screen) = try tmux.waitFor { self.status($0).contains("1 of 2") }
+        #expect(ok)
+        try tmux.send("l", "Enter")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("the player stopped with status 1") }
+        #expect(ok, "\(status(screen))")
+        #expect(try tmux.value("#{alternate_on}") == "1", "the grid's screen was not taken back")
+        try tmux.send("h")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("1 of 2") }
+        #expect(ok, "keys do not work after the player failed: \(status(screen))")
         try tmux.send("q")
         (ok, _) = try tmux.waitFor { $0.contains("[exit 0]") }
         #expect(ok)
