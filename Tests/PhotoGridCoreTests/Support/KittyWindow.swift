@@ -14,6 +14,8 @@ final class KittyWindow {
     private let kitty: pid_t
     let window: String
     let environment: [String: String]
+    /// kitty has exited and been waited for: its pid may be another process's now.
+    private var reaped = false
 
     /// Whether the programs it needs are installed (`scripts/setup --test` installs them).
     static var isAvailable: Bool {
@@ -26,8 +28,11 @@ final class KittyWindow {
         while access("/tmp/.X\(number)-lock", F_OK) == 0 || access("/tmp/.X11-unix/X\(number)", F_OK) == 0 { number += 1 }
         display = ":\(number)"
         xvfb = try Subprocess.start(["Xvfb", display, "-screen", "0", "1600x1000x24", "-nolisten", "tcp"])
-        var waited = 0
-        while access("/tmp/.X11-unix/X\(number)", F_OK) != 0 && waited < 100 { usleep(50_000); waited += 1 }
+        // Deadlines by the clock, and long: with the whole suite on both cores, Xvfb and kitty on
+        // software OpenGL were seen to take over 20 s to show a window (a fixed count of tries
+        // ran out in a CI run).
+        let xDeadline = SystemClock.seconds() + 30
+        while access("/tmp/.X11-unix/X\(number)", F_OK) != 0 && SystemClock.seconds() < xDeadline { usleep(50_000) }
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         environment = ["DISPLAY": display, "LIBGL_ALWAYS_SOFTWARE": "1", "PATH": path,
                        "HOME": ProcessInfo.processInfo.environment["HOME"] ?? "/tmp"].merging(extraEnvironment) { $1 }
@@ -37,23 +42,33 @@ final class KittyWindow {
                                       "-o", "placement_strategy=top-left", "-o", "window_padding_width=0",
                                       "-o", "background=black", "-o", "foreground=white", "-o", "confirm_os_window_close=0",
                                       "-o", "sync_to_monitor=no"] + command, environment: environment)
-        var found = ""
-        for _ in 0..<200 where found.isEmpty {
+        var found = "", exited: Int32? = nil
+        let deadline = SystemClock.seconds() + 90
+        while found.isEmpty && exited == nil && SystemClock.seconds() < deadline {
             // --onlyvisible: a window not yet mapped cannot be photographed (xwd fails on it).
             let result = try Subprocess.run(["xdotool", "search", "--onlyvisible", "--name", title], environment: environment)
             found = String(decoding: result.output, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+            var status: Int32 = 0
+            if found.isEmpty && waitpid(kitty, &status, WNOHANG) == kitty { exited = status; reaped = true }
             if found.isEmpty { usleep(100_000) }
         }
         window = found
-        guard !window.isEmpty else { stop(); throw Failure(description: "kitty's window did not appear") }
+        guard !window.isEmpty else {
+            stop()
+            throw Failure(description: exited.map { "kitty exited (wait status \($0)) before its window appeared" }
+                          ?? "kitty's window did not appear in 90 s")
+        }
     }
 
     deinit { stop() }
 
     func stop() {
-        kill(kitty, SIGTERM)
-        var status: Int32 = 0
-        waitpid(kitty, &status, 0)
+        if !reaped {
+            kill(kitty, SIGTERM)
+            var status: Int32 = 0
+            waitpid(kitty, &status, 0)
+            reaped = true
+        }
         Subprocess.stop(xvfb)
     }
 
