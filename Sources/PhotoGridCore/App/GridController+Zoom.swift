@@ -40,16 +40,9 @@ extension GridController {
         let neighbours = [state.photo, state.photo + direction, state.photo - direction, state.photo + 2 * direction]
         session.pipeline.want(zoomWanted(found?.0),
                               infos: neighbours.filter { $0 >= 0 && $0 < count }.map { ($0, $0 == state.photo ? .visible : .prefetch) })
-        var content = TileContent.loading
+        var content = session.content(of: found?.0, photo: state.photo)
         var geometry = found?.1
         let (area, cell) = zoomArea
-        if let (request, _) = found {
-            if let tile = session.cache.encoded(request) { content = .image(request, tile) }
-            else if let error = session.pipeline.failure(forPhoto: state.photo) { content = .failed(error.reason) }
-            else if let preview = session.cache.encoded(request.preview) { content = .preview(request.preview, preview) }
-        } else if let error = session.pipeline.failure(forPhoto: state.photo) {
-            content = .failed(error.reason)
-        }
         if case .loading = content, screen.rows >= 2, !state.isZoomedIn,
            let (request, tile) = session.cache.largestTile(of: state.photo, mode: session.mode, within: area.width, area.height) {
             // Stepped to a photo whose view is not made yet: its grid tile, centred, at once,

@@ -70,19 +70,28 @@ public final class GridSession {
         layout.visibleIndexes(topRow: position.topRow, photos: photos.count).compactMap { index in
             guard let place = layout.placement(of: index, topRow: position.topRow) else { return nil }
             let request = self.request(index, frame: place.frame, visibleRows: place.visibleRows, screen: layout.screen)
-            let content: TileContent
-            if let tile = cache.encoded(request) { content = .image(request, tile) }
-            else if let error = pipeline.failure(forPhoto: index) { content = .failed(error.reason) }
-            else if let preview = cache.encoded(request.preview) { content = .preview(request.preview, preview) }
-            else { content = .loading }
             var tile = PaintTile(index: index, column: place.frame.column, row: place.row, width: place.frame.width,
-                                 rows: place.visibleRows, content: content, name: photos[index].name)
+                                 rows: place.visibleRows, content: content(of: request), name: photos[index].name)
             tile.fullRows = place.frame.height
             if layout.columns <= GridSession.badgeColumns, place.visibleRows == layout.tileRows, let info = pipeline.info(index) {
                 tile.badges = (info.caption != nil ? "¶" : "") + (info.latitude != nil && info.longitude != nil ? "°" : "")
             }
             return tile
         }
+    }
+
+    /// What a tile shows now, for the grid and the photo view alike: its picture, else why its
+    /// photo failed, else the soft picture from the EXIF thumbnail, else nothing yet. With no
+    /// request (the photo view before its size is known), only a failure can show.
+    public func content(of request: TileRequest?, photo: Int? = nil) -> TileContent {
+        guard let request else {
+            if let photo, let error = pipeline.failure(forPhoto: photo) { return .failed(error.reason) }
+            return .loading
+        }
+        if let tile = cache.encoded(request) { return .image(request, tile) }
+        if let error = pipeline.failure(forPhoto: request.photo) { return .failed(error.reason) }
+        if let preview = cache.encoded(request.preview) { return .preview(request.preview, preview) }
+        return .loading
     }
 
     /// Everything worth making now, most urgent first: soft previews of the screen, the screen,
