@@ -12,11 +12,11 @@
 ///
 /// Pass the listing's final URL, after redirects: servers redirect `/photos` to `/photos/`, and
 /// relative links are resolved against the directory the URL names.
-public struct DirectoryListing: Sendable {
-    public var files: [(name: String, url: RemoteURL)]
-    public var folders: [(name: String, url: RemoteURL)]
+package struct DirectoryListing: Sendable {
+    package var files: [(name: String, url: RemoteURL)]
+    package var folders: [(name: String, url: RemoteURL)]
 
-    public init(files: [(name: String, url: RemoteURL)] = [], folders: [(name: String, url: RemoteURL)] = []) {
+    package init(files: [(name: String, url: RemoteURL)] = [], folders: [(name: String, url: RemoteURL)] = []) {
         self.files = files
         self.folders = folders
     }
@@ -35,7 +35,7 @@ public struct DirectoryListing: Sendable {
     /// Apache and lighttpd write; "Directory listing for /x/", as Python does): an empty folder's
     /// listing. Any other page is not, so an error page or a site's front page is not taken for
     /// an empty folder.
-    public static func parse(_ bytes: [UInt8], url: RemoteURL, contentType: String?) -> DirectoryListing? {
+    package static func parse(_ bytes: [UInt8], url: RemoteURL, contentType: String?) -> DirectoryListing? {
         let media = contentType.map(mediaType)
         let first = firstSignificantByte(bytes)
         if first == UInt8(ascii: "[") || media.map(isJSON) == true {

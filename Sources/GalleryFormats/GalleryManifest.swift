@@ -6,18 +6,18 @@
 /// Reading is linear in the size of the document. A million photos is the most one page may
 /// hold (larger galleries continue in `next`); the JSON limits (`limits`) bound what a page may
 /// cost before a single photo is looked at.
-public struct GalleryManifest: Sendable {
+package struct GalleryManifest: Sendable {
     /// The gallery's name; nil when the manifest gives none (the doc's default, the URL's last
     /// path segment, is the caller's to apply, since only it knows the gallery's first URL).
-    public var title: String?
+    package var title: String?
     /// In the manifest's order.
-    public var sections: [(id: String, title: String?)]
+    package var sections: [(id: String, title: String?)]
     /// In the manifest's order.
-    public var photos: [RemotePhoto]
+    package var photos: [RemotePhoto]
     /// The next page, whose photos follow these.
-    public var next: RemoteURL?
+    package var next: RemoteURL?
 
-    public init(title: String? = nil, sections: [(id: String, title: String?)] = [], photos: [RemotePhoto] = [], next: RemoteURL? = nil) {
+    package init(title: String? = nil, sections: [(id: String, title: String?)] = [], photos: [RemotePhoto] = [], next: RemoteURL? = nil) {
         self.title = title
         self.sections = sections
         self.photos = photos
@@ -25,17 +25,17 @@ public struct GalleryManifest: Sendable {
     }
 
     /// The format version this reads.
-    public static let version = 1
+    package static let version = 1
     /// The most photos one page may hold.
-    public static let maxPhotos = 1_000_000
+    package static let maxPhotos = 1_000_000
     /// 256 MB, 64 levels, 20 million values: room for a million photos with every field and two
     /// renditions of their own each, while bounding the parse's table to 320 MB at worst. The
     /// HTTP client should stop reading a body at `limits.maxBytes`.
-    public static let limits = JSONLimits(maxBytes: 256 << 20, maxDepth: 64, maxValues: 20_000_000)
+    package static let limits = JSONLimits(maxBytes: 256 << 20, maxDepth: 64, maxValues: 20_000_000)
 
     /// Reads the manifest in `bytes`, fetched from `url` (the final URL, after redirects: the
     /// manifest's relative URLs are resolved against it).
-    public static func parse(_ bytes: [UInt8], url: RemoteURL) throws(ManifestError) -> GalleryManifest {
+    package static func parse(_ bytes: [UInt8], url: RemoteURL) throws(ManifestError) -> GalleryManifest {
         let document: JSONDocument
         do {
             document = try JSONParser.parse(bytes, limits: limits)

@@ -7,7 +7,7 @@
 /// This tree is for small documents and tests. The manifest and listing readers walk
 /// `JSONDocument`'s flat table instead, which costs one allocation rather than one per value
 /// and keeps each value's position for error messages.
-public enum JSONValue: Sendable, Equatable {
+package enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case number(Double)
@@ -17,12 +17,12 @@ public enum JSONValue: Sendable, Equatable {
 
     /// Parses a whole JSON text; see `JSONParser` for what is accepted, `JSONError` for how
     /// faults are placed, and `JSONLimits` for the defaults (64 MB, 64 levels, 2 million values).
-    public static func parse(_ bytes: [UInt8], limits: JSONLimits = JSONLimits()) throws(JSONError) -> JSONValue {
+    package static func parse(_ bytes: [UInt8], limits: JSONLimits = JSONLimits()) throws(JSONError) -> JSONValue {
         let document = try JSONParser.parse(bytes, limits: limits)
         return JSONValue(document, JSONDocument.root)
     }
 
-    public static func parse(_ text: String, limits: JSONLimits = JSONLimits()) throws(JSONError) -> JSONValue {
+    package static func parse(_ text: String, limits: JSONLimits = JSONLimits()) throws(JSONError) -> JSONValue {
         try parse(Array(text.utf8), limits: limits)
     }
 
@@ -48,53 +48,53 @@ public enum JSONValue: Sendable, Equatable {
     // MARK: - Accessors
 
     /// The value of the last member named `key`; nil when there is none or this is not an object.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         guard case let .object(members) = self else { return nil }
         return members.last { $0.0 == key }?.1
     }
 
     /// The element at `index`; nil when out of range or this is not an array.
-    public subscript(index: Int) -> JSONValue? {
+    package subscript(index: Int) -> JSONValue? {
         guard case let .array(elements) = self, elements.indices.contains(index) else { return nil }
         return elements[index]
     }
 
-    public var string: String? {
+    package var string: String? {
         if case let .string(value) = self { return value }
         return nil
     }
 
-    public var double: Double? {
+    package var double: Double? {
         if case let .number(value) = self { return value }
         return nil
     }
 
     /// The number as an Int when it is a whole number a Double holds exactly (within ±2^53):
     /// 4000, 4000.0 and 4e3 alike; nil for 4000.5, for 1e300 and for anything not a number.
-    public var int: Int? { double.flatMap(JSONDocument.exactInteger) }
+    package var int: Int? { double.flatMap(JSONDocument.exactInteger) }
 
-    public var bool: Bool? {
+    package var bool: Bool? {
         if case let .bool(value) = self { return value }
         return nil
     }
 
-    public var array: [JSONValue]? {
+    package var array: [JSONValue]? {
         if case let .array(value) = self { return value }
         return nil
     }
 
     /// The members in document order.
-    public var object: [(String, JSONValue)]? {
+    package var object: [(String, JSONValue)]? {
         if case let .object(value) = self { return value }
         return nil
     }
 
-    public var isNull: Bool { self == .null }
+    package var isNull: Bool { self == .null }
 
     // MARK: - Equatable
 
     /// Structural equality; objects are equal when their members are, in the same order.
-    public static func == (a: JSONValue, b: JSONValue) -> Bool {
+    package static func == (a: JSONValue, b: JSONValue) -> Bool {
         switch (a, b) {
         case (.null, .null): return true
         case let (.bool(x), .bool(y)): return x == y

@@ -3,14 +3,14 @@
 /// Lines are counted by "\n" (so "\r\n" counts once, a lone "\r" not at all) and start at 1.
 /// Columns start at 1 and count Unicode scalars, not bytes, so they match what an editor shows
 /// for text written in any language (a tab counts as one; a byte-order mark is not counted).
-public struct JSONError: Error, CustomStringConvertible, Sendable, Equatable {
-    public let line: Int
-    public let column: Int
+package struct JSONError: Error, CustomStringConvertible, Sendable, Equatable {
+    package let line: Int
+    package let column: Int
     /// The byte offset of the fault from the start of the text.
-    public let offset: Int
-    public let message: String
+    package let offset: Int
+    package let message: String
 
-    public init(line: Int, column: Int, offset: Int, message: String) {
+    package init(line: Int, column: Int, offset: Int, message: String) {
         self.line = line
         self.column = column
         self.offset = offset
@@ -24,7 +24,7 @@ public struct JSONError: Error, CustomStringConvertible, Sendable, Equatable {
     }
 
     /// `14:9: expected ',' or '}' after an object member`.
-    public var description: String { "\(line):\(column): \(message)" }
+    package var description: String { "\(line):\(column): \(message)" }
 
     /// Linear in `offset`; only ever run once, for the error being reported.
     static func location<Bytes: RandomAccessCollection<UInt8>>(of offset: Int, in bytes: Bytes) -> (line: Int, column: Int)
@@ -53,20 +53,20 @@ public struct JSONError: Error, CustomStringConvertible, Sendable, Equatable {
 ///
 /// Memory is bounded by these: besides the text itself, a parse holds 8 bytes per value and
 /// per object member name, so at most about `16 × maxValues` bytes of table.
-public struct JSONLimits: Sendable, Equatable {
+package struct JSONLimits: Sendable, Equatable {
     /// Longer texts are refused before anything is read. At most 256 MB (2^28 bytes), which is
     /// what the value table can address.
-    public var maxBytes: Int
+    package var maxBytes: Int
     /// Arrays and objects nested deeper than this are refused; the top-level value is level 1.
-    public var maxDepth: Int
+    package var maxDepth: Int
     /// Values of any kind (member names are not counted).
-    public var maxValues: Int
+    package var maxValues: Int
 
     /// The largest `maxBytes` can be.
-    public static let addressableBytes = 1 << 28
+    package static let addressableBytes = 1 << 28
 
     /// 64 MB, 64 levels, 2 million values: far more than any configuration or API document.
-    public init(maxBytes: Int = 64 << 20, maxDepth: Int = 64, maxValues: Int = 2_000_000) {
+    package init(maxBytes: Int = 64 << 20, maxDepth: Int = 64, maxValues: Int = 2_000_000) {
         self.maxBytes = min(maxBytes, JSONLimits.addressableBytes)
         self.maxDepth = maxDepth
         self.maxValues = maxValues

@@ -6,57 +6,57 @@
 /// costs start-up time in every photogrid run). Strings are escaped per RFC 8259 plus U+2028 and
 /// U+2029, which JavaScript once refused in string literals: file names and captions are not
 /// trusted to be tame.
-public struct JSONWriter: Sendable {
-    public private(set) var output: [UInt8] = []
+package struct JSONWriter: Sendable {
+    package private(set) var output: [UInt8] = []
 
-    public init() {}
+    package init() {}
     /// Per open container: whether a member came before (so the next needs a comma), and whether
     /// members go one per line.
     private var containers: [(hasMember: Bool, linePerMember: Bool)] = []
     private var afterKey = false
 
-    public mutating func beginObject(linePerMember: Bool = false) { open(UInt8(ascii: "{"), linePerMember) }
-    public mutating func endObject() { close(UInt8(ascii: "}")) }
-    public mutating func beginArray(linePerMember: Bool = false) { open(UInt8(ascii: "["), linePerMember) }
-    public mutating func endArray() { close(UInt8(ascii: "]")) }
+    package mutating func beginObject(linePerMember: Bool = false) { open(UInt8(ascii: "{"), linePerMember) }
+    package mutating func endObject() { close(UInt8(ascii: "}")) }
+    package mutating func beginArray(linePerMember: Bool = false) { open(UInt8(ascii: "["), linePerMember) }
+    package mutating func endArray() { close(UInt8(ascii: "]")) }
 
-    public mutating func key(_ name: String) {
+    package mutating func key(_ name: String) {
         separate()
         writeString(name)
         output.append(UInt8(ascii: ":"))
         afterKey = true
     }
 
-    public mutating func value(_ text: String) {
+    package mutating func value(_ text: String) {
         separate()
         writeString(text)
     }
 
-    public mutating func value(_ flag: Bool) {
+    package mutating func value(_ flag: Bool) {
         separate()
         output += Array((flag ? "true" : "false").utf8)
     }
 
-    public mutating func null() {
+    package mutating func null() {
         separate()
         output += Array("null".utf8)
     }
 
-    public mutating func value(_ number: Int) {
+    package mutating func value(_ number: Int) {
         separate()
         output += Array(String(number).utf8)
     }
 
     /// Finite numbers only: JSON has no NaN or infinity, so those are written as null.
-    public mutating func value(_ number: Double) {
+    package mutating func value(_ number: Double) {
         separate()
         output += Array((number.isFinite ? String(number) : "null").utf8)
     }
 
     // Members with optional values, left out when nil: the manifest has no nulls.
-    public mutating func member(_ name: String, _ text: String?) { if let text { key(name); value(text) } }
-    public mutating func member(_ name: String, _ number: Int?) { if let number { key(name); value(number) } }
-    public mutating func member(_ name: String, _ number: Double?) { if let number { key(name); value(number) } }
+    package mutating func member(_ name: String, _ text: String?) { if let text { key(name); value(text) } }
+    package mutating func member(_ name: String, _ number: Int?) { if let number { key(name); value(number) } }
+    package mutating func member(_ name: String, _ number: Double?) { if let number { key(name); value(number) } }
 
     private mutating func open(_ bracket: UInt8, _ linePerMember: Bool) {
         separate()

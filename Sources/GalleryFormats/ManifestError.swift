@@ -4,18 +4,18 @@
 /// The line and column (as `JSONError` counts them) are those of the offending value, or of
 /// the syntax error; the path names the value inside the manifest. Documents that are not JSON
 /// at all have neither.
-public struct ManifestError: Error, CustomStringConvertible, Sendable, Equatable {
+package struct ManifestError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The document as messages name it: its URL's last path segment with the query
     /// (`manifest.json?page=2`), or the whole URL when the path is "/".
-    public let document: String
-    public let line: Int?
-    public let column: Int?
+    package let document: String
+    package let line: Int?
+    package let column: Int?
     /// The value at fault, as `photos[2].original` or `renditions.sizes[0]`; nil for syntax
     /// errors and for faults of the document as a whole.
-    public let path: String?
-    public let message: String
+    package let path: String?
+    package let message: String
 
-    public init(document: String, line: Int? = nil, column: Int? = nil, path: String? = nil, message: String) {
+    package init(document: String, line: Int? = nil, column: Int? = nil, path: String? = nil, message: String) {
         self.document = document
         self.line = line
         self.column = column
@@ -32,7 +32,7 @@ public struct ManifestError: Error, CustomStringConvertible, Sendable, Equatable
         self.init(url, line: error.line, column: error.column, message: error.message)
     }
 
-    public var description: String {
+    package var description: String {
         var text = document
         if let line, let column { text += ":\(line):\(column)" }
         text += ": "

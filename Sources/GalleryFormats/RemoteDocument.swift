@@ -1,6 +1,6 @@
 /// What a gallery URL serves: a manifest or a directory listing, told apart by the rule of
 /// docs/remote-gallery.md.
-public enum RemoteDocument: Sendable {
+package enum RemoteDocument: Sendable {
     case manifest(GalleryManifest)
     case listing(DirectoryListing)
 
@@ -13,7 +13,7 @@ public enum RemoteDocument: Sendable {
     ///   nginx's listing; anything else is an error.
     /// - Any other body is read as an HTML listing (see `DirectoryListing.parse` for when a
     ///   page counts as one), and when it is not one, the error says what it looks like.
-    public static func classify(body: [UInt8], contentType: String?, url: RemoteURL) throws(ManifestError) -> RemoteDocument {
+    package static func classify(body: [UInt8], contentType: String?, url: RemoteURL) throws(ManifestError) -> RemoteDocument {
         let media = contentType.map(DirectoryListing.mediaType)
         let first = DirectoryListing.firstSignificantByte(body)
         if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") || media.map(DirectoryListing.isJSON) == true {

@@ -5,45 +5,45 @@
 /// renditions a manifest's template gives are made when asked for, from the one template all
 /// its photos share: a million photos with three template sizes would otherwise hold three
 /// million URLs (half a gigabyte) that only the photos on screen ever need.
-public struct RemotePhoto: Sendable, Equatable {
+package struct RemotePhoto: Sendable, Equatable {
     /// A smaller copy of the photo, with the photo's shape, `size` pixels on its long side.
-    public struct Rendition: Sendable, Hashable {
-        public var size: Int
-        public var url: RemoteURL
+    package struct Rendition: Sendable, Hashable {
+        package var size: Int
+        package var url: RemoteURL
 
-        public init(size: Int, url: RemoteURL) {
+        package init(size: Int, url: RemoteURL) {
             self.size = size
             self.url = url
         }
     }
 
     /// Unique within the gallery and stable across visits: what caches are keyed by.
-    public var id: String
+    package var id: String
     /// The file name to show.
-    public var name: String
+    package var name: String
     /// The original JPEG.
-    public var original: RemoteURL
+    package var original: RemoteURL
     /// The photo's own renditions, sorted by size, one per size.
     private let own: [Rendition]
     /// The manifest's template, if it had one.
     private let template: TemplateRenditions?
     /// The original's pixels as displayed (after EXIF orientation), when the manifest says.
-    public var width: Int?
-    public var height: Int?
+    package var width: Int?
+    package var height: Int?
     /// The original's size in bytes.
-    public var bytes: Int?
+    package var bytes: Int?
     /// ISO 8601, as written in the manifest (`2024-07-14T19:42:05`); not interpreted here.
-    public var taken: String?
-    public var caption: String?
+    package var taken: String?
+    package var caption: String?
     /// Degrees, negative in the south and west.
-    public var latitude: Double?
-    public var longitude: Double?
+    package var latitude: Double?
+    package var longitude: Double?
     /// The `id` of the section the photo is in.
-    public var section: String?
+    package var section: String?
 
     /// `renditions` may come in any order; they are sorted by size, and of several of one size
     /// the last is kept.
-    public init(id: String, name: String? = nil, original: RemoteURL, renditions: [Rendition] = [],
+    package init(id: String, name: String? = nil, original: RemoteURL, renditions: [Rendition] = [],
                 width: Int? = nil, height: Int? = nil, bytes: Int? = nil, taken: String? = nil, caption: String? = nil,
                 latitude: Double? = nil, longitude: Double? = nil, section: String? = nil) {
         self.init(id: id, name: name, original: original, renditions: renditions, template: nil, width: width, height: height,
@@ -70,7 +70,7 @@ public struct RemotePhoto: Sendable, Equatable {
     }
 
     /// Smallest first, one per size: the template's and the photo's own together.
-    public var renditions: [Rendition] {
+    package var renditions: [Rendition] {
         guard let template else { return own }
         var all = template.sizes.compactMap { size in own.contains { $0.size == size } ? nil : template.rendition(of: id, size: size) }
         all += own
@@ -78,13 +78,13 @@ public struct RemotePhoto: Sendable, Equatable {
     }
 
     /// Whether the gallery offers smaller copies of the photo (its own or by the template).
-    public var hasRenditions: Bool { !own.isEmpty || template != nil }
+    package var hasRenditions: Bool { !own.isEmpty || template != nil }
 
     /// What to fetch for a tile (or view) whose short side is `needed` pixels: the smallest
     /// rendition whose short side is at least that, else the original, which is then scaled
     /// down here. Asking by the short side is what lets a tile be filled by a cropped photo.
     /// Only the URL chosen is made.
-    public func source(coveringShortSide needed: Int) -> RemoteURL {
+    package func source(coveringShortSide needed: Int) -> RemoteURL {
         let ownPick = own.first { shortSide(size: $0.size) >= needed }
         if let template, let size = template.sizes.first(where: { shortSide(size: $0) >= needed }),
            size < ownPick?.size ?? Int.max, let made = template.rendition(of: id, size: size) {
@@ -97,7 +97,7 @@ public struct RemotePhoto: Sendable, Equatable {
     /// rounded to the nearest pixel as a scaler would. Without the photo's width and height the
     /// rendition is assumed square (short side = size), the most it could be: photogrid then
     /// picks too small a copy at worst, and the tile is scaled up a little, never too large a one.
-    public func shortSide(of rendition: Rendition) -> Int { shortSide(size: rendition.size) }
+    package func shortSide(of rendition: Rendition) -> Int { shortSide(size: rendition.size) }
 
     private func shortSide(size: Int) -> Int {
         guard let width, let height, width > 0, height > 0 else { return size }
@@ -114,8 +114,8 @@ public struct RemotePhoto: Sendable, Equatable {
         return String(trimmed[trimmed.index(after: slash)...])
     }
 
-    /// Equal when everything public is, the renditions' URLs included, however they are kept.
-    public static func == (a: RemotePhoto, b: RemotePhoto) -> Bool {
+    /// Equal when everything it exposes is, the renditions' URLs included, however they are kept.
+    package static func == (a: RemotePhoto, b: RemotePhoto) -> Bool {
         a.id == b.id && a.name == b.name && a.original == b.original && a.width == b.width && a.height == b.height
             && a.bytes == b.bytes && a.taken == b.taken && a.caption == b.caption && a.latitude == b.latitude
             && a.longitude == b.longitude && a.section == b.section && a.renditions == b.renditions

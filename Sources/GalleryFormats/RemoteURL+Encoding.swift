@@ -4,7 +4,7 @@ extension RemoteURL {
     /// `name` as one path segment: its UTF-8 bytes, every one but the unreserved characters
     /// (`A-Z a-z 0-9 - . _ ~`) as `%XX`. A "/" inside a name is encoded too, so it stays one
     /// segment; "." and ".." stay as they are, so callers must not pass them as names.
-    public static func percentEncode(pathSegment name: String) -> String {
+    package static func percentEncode(pathSegment name: String) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(name.utf8.count)
         appendEncoded(name.utf8, keepingSlashes: false, to: &out)
@@ -14,7 +14,7 @@ extension RemoteURL {
     /// A relative path made of `path`'s "/"-separated parts, each encoded as by
     /// `percentEncode(pathSegment:)`: `alps/lake 01` becomes `alps/lake%2001`. This is how a
     /// manifest's `{id}` is written into its rendition template.
-    public static func percentEncode(path: String) -> String {
+    package static func percentEncode(path: String) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(path.utf8.count)
         appendEncoded(path.utf8, keepingSlashes: true, to: &out)
@@ -23,7 +23,7 @@ extension RemoteURL {
 
     /// A path's bytes (a file's path need not be UTF-8) with every byte but the unreserved
     /// characters and "/" as `%XX`: how `photogrid serve` writes its ids into URLs.
-    public static func percentEncode(pathBytes: [UInt8]) -> String {
+    package static func percentEncode(pathBytes: [UInt8]) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(pathBytes.count)
         appendEncoded(pathBytes, keepingSlashes: true, to: &out)
@@ -33,7 +33,7 @@ extension RemoteURL {
     /// The bytes `encoded` stands for, decoded exactly once (`%252e` is `%2e`, not `.`); nil when
     /// a `%` is not followed by two hex digits: a server reading a request's path refuses what
     /// `percentDecoded` would let through.
-    public static func strictlyPercentDecoded(_ encoded: some Sequence<UInt8>) -> [UInt8]? {
+    package static func strictlyPercentDecoded(_ encoded: some Sequence<UInt8>) -> [UInt8]? {
         var out: [UInt8] = []
         var iterator = encoded.makeIterator()
         while let byte = iterator.next() {
@@ -50,7 +50,7 @@ extension RemoteURL {
     /// A relative reference to the names in `segments`, in order, each encoded; with a trailing
     /// "/" when `directory`. A first segment such as `10:30.jpg` cannot be mistaken for a scheme,
     /// since ":" is encoded.
-    public static func relativePath(segments: [String], directory: Bool = false) -> String {
+    package static func relativePath(segments: [String], directory: Bool = false) -> String {
         segments.map { percentEncode(pathSegment: $0) }.joined(separator: "/") + (directory ? "/" : "")
     }
 
@@ -67,7 +67,7 @@ extension RemoteURL {
     /// `text` with each `%XX` replaced by its byte and the bytes read as UTF-8. A `%` that starts
     /// no valid escape stays as it is, and bytes that are not UTF-8 become U+FFFD, so any input
     /// gives some text. "+" stays "+": it means a space only in HTML form data, not in paths.
-    public static func percentDecoded(_ text: some StringProtocol) -> String {
+    package static func percentDecoded(_ text: some StringProtocol) -> String {
         let bytes = Array(text.utf8)
         guard bytes.contains(UInt8(ascii: "%")) else { return String(text) }
         var out: [UInt8] = []

@@ -16,7 +16,7 @@ extension RemoteURL {
     /// - Spaces around the reference are dropped, and those inside and non-ASCII characters
     ///   percent-encoded, as browsers do with the links of a page (so " javascript:x" is still
     ///   refused); control characters anywhere give nil.
-    public func resolving(_ reference: String) -> RemoteURL? {
+    package func resolving(_ reference: String) -> RemoteURL? {
         var reference = ArraySlice(reference.utf8)
         guard !reference.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return nil }
         while reference.first == 0x20 { reference = reference.dropFirst() }

@@ -16,9 +16,9 @@
 ///
 /// One `String` holds the text, three offsets mark its parts and a UInt16 the port: a
 /// million-photo gallery holds a million or more of these, so they stay at 32 bytes plus the text.
-public struct RemoteURL: Hashable, Sendable, CustomStringConvertible {
+package struct RemoteURL: Hashable, Sendable, CustomStringConvertible {
     /// The URL in its normal form; always ASCII.
-    public let description: String
+    package let description: String
     /// UTF-8 offsets into `description`: the end of the host, the start of the path, and the
     /// `?` that starts the query (or the end of the text).
     private let hostEnd: Int32
@@ -27,7 +27,7 @@ public struct RemoteURL: Hashable, Sendable, CustomStringConvertible {
     /// An explicit port other than the scheme's default; 0 when there is none.
     private let portNumber: UInt16
 
-    public init?(_ string: String) {
+    package init?(_ string: String) {
         let bytes = Array(string.utf8)
         guard !bytes.contains(where: { $0 <= 0x20 || $0 == 0x7F }), let url = RemoteURL.absolute(bytes[...]) else { return nil }
         self = url
@@ -126,43 +126,43 @@ public struct RemoteURL: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// "http" or "https".
-    public var scheme: String { isSecure ? "https" : "http" }
+    package var scheme: String { isSecure ? "https" : "http" }
     /// Whether the scheme is https: the fifth character of the text is its "s".
-    public var isSecure: Bool { description.utf8.dropFirst(4).first == UInt8(ascii: "s") }
+    package var isSecure: Bool { description.utf8.dropFirst(4).first == UInt8(ascii: "s") }
     /// The host in lower case; an IPv6 literal keeps its brackets, as in a `Host` header.
-    public var host: String { String(text(isSecure ? 8 : 7, hostEnd)) }
+    package var host: String { String(text(isSecure ? 8 : 7, hostEnd)) }
     /// The port written in the URL, unless it was the scheme's default.
-    public var port: Int? { portNumber == 0 ? nil : Int(portNumber) }
+    package var port: Int? { portNumber == 0 ? nil : Int(portNumber) }
     /// The port to connect to.
-    public var effectivePort: Int { portNumber != 0 ? Int(portNumber) : isSecure ? 443 : 80 }
+    package var effectivePort: Int { portNumber != 0 ? Int(portNumber) : isSecure ? 443 : 80 }
     /// The path, percent-encoded, starting with "/".
-    public var path: String { String(text(pathStart, queryStart)) }
+    package var path: String { String(text(pathStart, queryStart)) }
     /// The query without its "?", percent-encoded; nil when there is no "?".
-    public var query: String? {
+    package var query: String? {
         Int(queryStart) < description.utf8.count ? String(text(queryStart + 1, Int32(description.utf8.count))) : nil
     }
     /// `scheme://host[:port]`, which two URLs share when they are on the same server.
-    public var origin: String { String(text(0, pathStart)) }
+    package var origin: String { String(text(0, pathStart)) }
     /// The path with its query, as in an HTTP request line.
-    public var pathAndQuery: String { String(text(pathStart, Int32(description.utf8.count))) }
+    package var pathAndQuery: String { String(text(pathStart, Int32(description.utf8.count))) }
     /// Whether the path ends with "/", as a directory's does.
-    public var hasDirectoryPath: Bool { text(pathStart, queryStart).utf8.last == UInt8(ascii: "/") }
+    package var hasDirectoryPath: Bool { text(pathStart, queryStart).utf8.last == UInt8(ascii: "/") }
 
     /// The path's segments, percent-decoded, without the empty ones that its leading and trailing
     /// slashes would make: `/a/b%20c/` gives ["a", "b c"], `/` gives [].
-    public var pathSegments: [String] {
+    package var pathSegments: [String] {
         var segments = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst()
         if segments.last?.isEmpty == true { segments = segments.dropLast() }
         return segments.map { RemoteURL.percentDecoded(Substring($0)) }
     }
 
     /// The last of `pathSegments` (a file's or a directory's name), or "" for the root.
-    public var lastPathSegment: String { pathSegments.last ?? "" }
+    package var lastPathSegment: String { pathSegments.last ?? "" }
 
     // MARK: - Hashable
 
-    public static func == (a: RemoteURL, b: RemoteURL) -> Bool { a.description == b.description }
-    public func hash(into hasher: inout Hasher) { hasher.combine(description) }
+    package static func == (a: RemoteURL, b: RemoteURL) -> Bool { a.description == b.description }
+    package func hash(into hasher: inout Hasher) { hasher.combine(description) }
 
     // MARK: - Internal parts for resolution
 

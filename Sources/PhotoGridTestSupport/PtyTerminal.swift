@@ -5,30 +5,30 @@ import PhotoGridCore
 /// (a sixel xterm, or a terminal with no graphics) and reads everything it writes as fast as it
 /// comes, as a real terminal would but without drawing: the memory and CPU benchmarks and tests
 /// run photogrid in it, at sizes and key rates that tmux and xterm cannot give.
-public final class PtyTerminal: @unchecked Sendable {
-    public struct Kind: Sendable {
+package final class PtyTerminal: @unchecked Sendable {
+    package struct Kind: Sendable {
         /// What it says to DA1, XTSMGRAPHICS and the pixel queries.
         let answers: String
 
         /// xterm -ti vt340 with 10x20 cells on `columns` x `rows`: sixel, 256 registers, and a
         /// graphics limit as large as the window.
-        public static func sixelXterm(columns: Int, rows: Int) -> Kind {
+        package static func sixelXterm(columns: Int, rows: Int) -> Kind {
             Kind(answers: "\u{1B}[?1;0;256S\u{1B}[?2;0;\(columns * 10);\(rows * 20)S\u{1B}[6;20;10t"
                  + "\u{1B}[4;\(rows * 20);\(columns * 10)t\u{1B}[?80;2$y\u{1B}[?1070;1$y\u{1B}[?63;1;2;4;6;9;15;22c")
         }
 
         /// A terminal with colour but no graphics (as tmux answers).
-        public static let text = Kind(answers: "\u{1B}[?62;22c")
+        package static let text = Kind(answers: "\u{1B}[?62;22c")
 
         /// kitty with 10x20 cells: OK to the graphics query, no sixel.
-        public static let kitty = Kind(answers: "\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[6;20;10t\u{1B}[?62;c")
+        package static let kitty = Kind(answers: "\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[6;20;10t\u{1B}[?62;c")
 
         /// The same saying it read the probe's file, as a kitty on the same machine does: pictures
         /// then go as files (which nothing here reads; photogrid removes them when it quits).
-        public static let kittyFiles = Kind(answers: "\u{1B}_Gi=32;OK\u{1B}\\\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[6;20;10t\u{1B}[?62;c")
+        package static let kittyFiles = Kind(answers: "\u{1B}_Gi=32;OK\u{1B}\\\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[6;20;10t\u{1B}[?62;c")
     }
 
-    public let pid: pid_t
+    package let pid: pid_t
     private let master: Int32
     private let state = Locked(State())
 
@@ -44,7 +44,7 @@ public final class PtyTerminal: @unchecked Sendable {
 
     /// Starts `command` on a terminal of `columns` x `rows` cells of 10x20 pixels; with `capture`,
     /// keeps everything it writes from the first byte (`takeCaptured()`).
-    public init(_ command: [String], columns: Int, rows: Int, kind: Kind, environment: [String: String], capture: Bool = false) throws {
+    package init(_ command: [String], columns: Int, rows: Int, kind: Kind, environment: [String: String], capture: Bool = false) throws {
         state.withLock { $0.capturing = capture }
         // posix_openpt and friends are hidden from Swift's Glibc: the same through /dev/ptmx's ioctls
         // (TIOCSPTLCK to unlock the pair, TIOCGPTN for its number).
@@ -74,27 +74,27 @@ public final class PtyTerminal: @unchecked Sendable {
     deinit { close(master) }
 
     /// Keeps what the program writes from now on, for `takeCaptured()`.
-    public func startCapture() { state.withLock { $0.capturing = true; $0.captured = [] } }
+    package func startCapture() { state.withLock { $0.capturing = true; $0.captured = [] } }
 
     /// What the program wrote since `startCapture()` or the last call; capturing goes on.
-    public func takeCaptured() -> [UInt8] {
+    package func takeCaptured() -> [UInt8] {
         state.withLock { s in defer { s.captured = [] }; return s.captured }
     }
 
     /// Bytes the program has written so far.
-    public var bytesWritten: Int { state.withLock { $0.bytes } }
+    package var bytesWritten: Int { state.withLock { $0.bytes } }
     /// Seconds since the program last wrote anything.
-    public var quietFor: Double { PtyTerminal.now() - state.withLock { $0.lastOutput } }
+    package var quietFor: Double { PtyTerminal.now() - state.withLock { $0.lastOutput } }
 
     /// Types `text` (escape sequences included).
-    public func send(_ text: String) {
+    package func send(_ text: String) {
         let bytes = Array(text.utf8)
         _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
     }
 
     /// Waits until the program has written nothing for `quiet` seconds, at most `limit` seconds.
     @discardableResult
-    public func waitForQuiet(_ quiet: Double, limit: Double) -> Bool {
+    package func waitForQuiet(_ quiet: Double, limit: Double) -> Bool {
         let deadline = PtyTerminal.now() + limit
         while PtyTerminal.now() < deadline {
             if quietFor >= quiet { return true }
@@ -104,7 +104,7 @@ public final class PtyTerminal: @unchecked Sendable {
     }
 
     /// Sends `q`, then SIGTERM if it has not gone within `seconds`; reaps it.
-    public func stop(seconds: Double = 5) {
+    package func stop(seconds: Double = 5) {
         send("q")
         let deadline = PtyTerminal.now() + seconds
         var status: Int32 = 0
@@ -144,11 +144,11 @@ public final class PtyTerminal: @unchecked Sendable {
     }
 
     /// Seconds on the monotonic clock.
-    public static func now() -> Double { SystemClock.seconds() }
+    package static func now() -> Double { SystemClock.seconds() }
 
     /// The program's peak resident memory (VmHWM) and now (VmRSS), in KB, and its CPU time in
     /// seconds (user and system), from /proc.
-    public static func usage(_ pid: pid_t) -> (peakKB: Int, residentKB: Int, cpuSeconds: Double) {
+    package static func usage(_ pid: pid_t) -> (peakKB: Int, residentKB: Int, cpuSeconds: Double) {
         func field(_ text: String, _ name: String) -> Int {
             guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(name) }) else { return 0 }
             return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
@@ -166,7 +166,7 @@ public final class PtyTerminal: @unchecked Sendable {
 
 extension FileReader {
     /// A small text file (/proc), read as UTF-8.
-    public static func readText(_ path: String) throws -> String {
+    package static func readText(_ path: String) throws -> String {
         // /proc files report a size of 0: read by blocks.
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw DecodeError.unreadable(path) }

@@ -4,27 +4,27 @@ import PhotoGridCore
 /// image, and every write that would land outside the screen. It understands what photogrid
 /// writes (cursor moves, erasing, colours, DECSC/DECRC, OSC and sixel DCS strings); a sixel image
 /// covers the cells its raster attributes say, at the cell size given.
-public struct ScreenModel {
-    public enum Cell: Equatable { case blank, text(Character), image(Int) }
+package struct ScreenModel {
+    package enum Cell: Equatable { case blank, text(Character), image(Int) }
 
-    public let columns: Int
-    public let rows: Int
-    public let cellWidth: Int
-    public let cellHeight: Int
-    public private(set) var cells: [[Cell]]
+    package let columns: Int
+    package let rows: Int
+    package let cellWidth: Int
+    package let cellHeight: Int
+    package private(set) var cells: [[Cell]]
     /// What would have gone outside the screen: text past its edge, an image taller or wider
     /// than the room left, a cursor move off the screen.
-    public private(set) var outOfBounds: [String] = []
+    package private(set) var outOfBounds: [String] = []
     /// Images drawn so far; an image's cells carry its number.
-    public private(set) var imageCount = 0
+    package private(set) var imageCount = 0
     /// Every sixel picture drawn, whole (`ESC P ... ESC \\`), with the cell of its top-left corner.
-    public private(set) var pictures: [(row: Int, column: Int, bytes: [UInt8])] = []
+    package private(set) var pictures: [(row: Int, column: Int, bytes: [UInt8])] = []
 
     private var row = 0, column = 0
     private var saved = (row: 0, column: 0)
     private var pending: [UInt8] = []
 
-    public init(columns: Int, rows: Int, cellWidth: Int = 10, cellHeight: Int = 20) {
+    package init(columns: Int, rows: Int, cellWidth: Int = 10, cellHeight: Int = 20) {
         self.columns = columns
         self.rows = rows
         self.cellWidth = cellWidth
@@ -33,7 +33,7 @@ public struct ScreenModel {
     }
 
     /// Row `y` as text: images as `#`, blanks as spaces.
-    public func line(_ y: Int) -> String {
+    package func line(_ y: Int) -> String {
         String(cells[y].map { cell -> Character in
             switch cell {
             case .blank: return " "
@@ -43,12 +43,12 @@ public struct ScreenModel {
         })
     }
 
-    public var text: String { (0..<rows).map(line).joined(separator: "\n") }
+    package var text: String { (0..<rows).map(line).joined(separator: "\n") }
 
     /// Cells that show any image.
-    public var imageCells: Int { cells.joined().filter { if case .image = $0 { true } else { false } }.count }
+    package var imageCells: Int { cells.joined().filter { if case .image = $0 { true } else { false } }.count }
 
-    public mutating func feed(_ bytes: [UInt8]) {
+    package mutating func feed(_ bytes: [UInt8]) {
         var i = 0
         while i < bytes.count {
             let byte = bytes[i]
@@ -155,7 +155,7 @@ public struct ScreenModel {
 
     /// The screen's pixels as the sixel pictures paint them, each decoded (libsixel) and drawn at
     /// its cell, later ones over earlier ones; pixels no picture covers are magenta.
-    public func picturePixels() -> RGBImage {
+    package func picturePixels() -> RGBImage {
         var canvas = RGBImage(width: columns * cellWidth, height: rows * cellHeight, fill: RGB(255, 0, 255))
         for picture in pictures {
             guard let image = Sixel.decode(picture.bytes) else { continue }

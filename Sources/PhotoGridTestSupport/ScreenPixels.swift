@@ -4,13 +4,13 @@ import PhotoGridCore
 /// background below (a space is its background twice). Read from photogrid's own output and from
 /// what tmux captures (`capture-pane -e`), which writes colours its own way: both as SGR 38/48
 /// with 2 (24-bit) or 5 (palette), 39/49 and 0 for the defaults.
-public struct ScreenPixels {
-    public let columns: Int
-    public let rows: Int
+package struct ScreenPixels {
+    package let columns: Int
+    package let rows: Int
     /// rows*2 x columns RGB triples; nil where the terminal's default colour shows.
     private(set) var pixels: [RGB?]
 
-    public init(text: String, columns: Int, rows: Int) {
+    package init(text: String, columns: Int, rows: Int) {
         self.columns = columns
         self.rows = rows
         pixels = Array(repeating: nil, count: columns * rows * 2)
@@ -70,9 +70,9 @@ public struct ScreenPixels {
     }
 
     /// A rectangle of cells.
-    public struct Rect {
-        public var column, row, width, height: Int
-        public init(column: Int, row: Int, width: Int, height: Int) {
+    package struct Rect {
+        package var column, row, width, height: Int
+        package init(column: Int, row: Int, width: Int, height: Int) {
             self.column = column
             self.row = row
             self.width = width
@@ -82,7 +82,7 @@ public struct ScreenPixels {
 
     /// Mean difference per channel between a rectangle of this screen and one of the same size
     /// (the smaller of the two) on `other`; the terminal's default colour counts as black.
-    public func difference(_ other: ScreenPixels, _ mine: Rect, _ theirs: Rect) -> Double {
+    package func difference(_ other: ScreenPixels, _ mine: Rect, _ theirs: Rect) -> Double {
         var total = 0, count = 0
         let width = min(mine.width, theirs.width), height = min(mine.height, theirs.height)
         for dy in 0..<(2 * height) {
@@ -102,7 +102,7 @@ public struct ScreenPixels {
     /// The tiles of a grid at its first row, each compared with the same place on `reference`:
     /// the ones that differ by more than `tolerance`, or look more like another tile than their
     /// own (a photo drawn in the wrong place), with their difference.
-    public func wrongTiles(against reference: ScreenPixels, tiles: [Rect], tolerance: Double = 12) -> [(index: Int, difference: Double)] {
+    package func wrongTiles(against reference: ScreenPixels, tiles: [Rect], tolerance: Double = 12) -> [(index: Int, difference: Double)] {
         var wrong: [(Int, Double)] = []
         for (index, rect) in tiles.enumerated() {
             let own = difference(reference, rect, rect)

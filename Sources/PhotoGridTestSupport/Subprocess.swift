@@ -4,27 +4,27 @@ import PhotoGridCore
 /// Runs a program and collects its output, its times and its peak memory, with posix_spawn and
 /// wait4: for the end-to-end tests and the benchmark. (Foundation's Process was seen to hang in
 /// waitUntilExit when the child starts a daemon, as `tmux new-session` does.)
-public enum Subprocess {
-    public struct Result: Sendable {
-        public var status: Int32
-        public var output: [UInt8]
-        public var error: [UInt8]
+package enum Subprocess {
+    package struct Result: Sendable {
+        package var status: Int32
+        package var output: [UInt8]
+        package var error: [UInt8]
         /// Seconds from the start to the end of its output (EOF on stdout), and to its exit.
-        public var outputSeconds: Double
-        public var seconds: Double
+        package var outputSeconds: Double
+        package var seconds: Double
         /// Peak resident memory, from the kernel's accounting of the child. From `run` this is
         /// at least the parent's own peak (Linux carries the high-water mark across exec); use
         /// `runMeasuringMemory` for the program's own.
-        public var maxResidentKilobytes: Int
-        public var errorText: String { String(decoding: error, as: UTF8.self) }
+        package var maxResidentKilobytes: Int
+        package var errorText: String { String(decoding: error, as: UTF8.self) }
     }
 
-    public enum Failure: Error { case spawn(Int32), noTimeCommand }
+    package enum Failure: Error { case spawn(Int32), noTimeCommand }
 
     /// `run`, with the program's own peak memory: /usr/bin/time (Debian's `time`) forks it from
     /// a small process and reports it, where a child spawned straight from a large process (a
     /// test runner) would report that process's peak.
-    public static func runMeasuringMemory(_ arguments: [String], environment: [String: String]? = nil) throws -> Result {
+    package static func runMeasuringMemory(_ arguments: [String], environment: [String: String]? = nil) throws -> Result {
         guard access("/usr/bin/time", X_OK) == 0 else { throw Failure.noTimeCommand }
         var template = Array("/tmp/photogrid-rss-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -46,7 +46,7 @@ public enum Subprocess {
     /// `arguments[0]` is looked up on PATH. Without `capture` the output goes to /dev/null (for
     /// a command that leaves a daemon behind holding its stdout).
     @discardableResult
-    public static func run(_ arguments: [String], environment: [String: String]? = nil, capture: Bool = true) throws -> Result {
+    package static func run(_ arguments: [String], environment: [String: String]? = nil, capture: Bool = true) throws -> Result {
         let started = now()
         var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1]
         if capture { pipe(&outPipe); pipe(&errPipe) }
@@ -93,7 +93,7 @@ public enum Subprocess {
     }
 
     /// Starts a program in the background (a server for a test), its output discarded.
-    public static func start(_ arguments: [String], environment: [String: String]? = nil) throws -> pid_t {
+    package static func start(_ arguments: [String], environment: [String: String]? = nil) throws -> pid_t {
         try spawn(arguments, environment: environment) { actions in
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
@@ -130,14 +130,14 @@ public enum Subprocess {
     }
 
     /// Stops a program started with `start` and waits for it.
-    public static func stop(_ pid: pid_t) {
+    package static func stop(_ pid: pid_t) {
         kill(pid, SIGTERM)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     }
 
     /// Waits up to `seconds` until something accepts connections on 127.0.0.1:`port`.
-    public static func waitForPort(_ port: Int, seconds: Double = 10) -> Bool {
+    package static func waitForPort(_ port: Int, seconds: Double = 10) -> Bool {
         let deadline = now() + seconds
         while now() < deadline {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -156,7 +156,7 @@ public enum Subprocess {
     }
 
     /// A port nothing listens on now (the kernel's pick for a socket bound to port 0).
-    public static func freePort() -> Int {
+    package static func freePort() -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()

@@ -1,7 +1,7 @@
 /// Reading back what photogrid writes, for tests: the sixel images in a byte stream.
-public enum TerminalOutput {
+package enum TerminalOutput {
     /// The DCS sixel sequences (`ESC P ... ESC \`) in `bytes`, in order.
-    public static func sixels(_ bytes: [UInt8]) -> [[UInt8]] {
+    package static func sixels(_ bytes: [UInt8]) -> [[UInt8]] {
         var result: [[UInt8]] = []
         var i = 0
         while i + 1 < bytes.count {
@@ -16,7 +16,7 @@ public enum TerminalOutput {
     }
 
     /// The last line of text, escape sequences taken out: the status line of a printed frame.
-    public static func lastLine(_ bytes: [UInt8]) -> String {
+    package static func lastLine(_ bytes: [UInt8]) -> String {
         let text = String(decoding: bytes, as: UTF8.self)
         let line = text.split(separator: "\n").last.map(String.init) ?? ""
         var out = "", skipping = false

@@ -3,13 +3,13 @@ import Glibc
 /// A tmux server of its own (its own socket), running one command in a pane of a given size:
 /// keys go in with send-keys, the screen comes out with capture-pane. For end-to-end tests and
 /// soaks that drive the built binary as a user would.
-public final class Tmux {
-    public let socket: String
-    public let session = "t"
+package final class Tmux {
+    package let socket: String
+    package let session = "t"
     /// The run's own disk cache, so that tests never touch the user's.
-    public let cacheHome: String
+    package let cacheHome: String
 
-    public init(columns: Int, rows: Int, command: String, environment: [String: String] = [:]) throws {
+    package init(columns: Int, rows: Int, command: String, environment: [String: String] = [:]) throws {
         var template = Array("/tmp/photogrid-tmux-XXXXXX".utf8CString)
         cacheHome = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
         socket = "photogrid-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
@@ -28,37 +28,37 @@ public final class Tmux {
     }
 
     @discardableResult
-    public func run(_ arguments: [String]) throws -> String {
+    package func run(_ arguments: [String]) throws -> String {
         try Tmux.command(["tmux", "-L", socket, "-f", "/dev/null"] + arguments)
     }
 
     @discardableResult
-    public static func command(_ arguments: [String], output: Bool = true) throws -> String {
+    package static func command(_ arguments: [String], output: Bool = true) throws -> String {
         String(decoding: try Subprocess.run(arguments, capture: output).output, as: UTF8.self)
     }
 
     /// Keys as tmux names them ("q", "Up", "C-c", "+").
-    public func send(_ keys: String...) throws { try send(keys) }
+    package func send(_ keys: String...) throws { try send(keys) }
 
-    public func send(_ keys: [String]) throws {
+    package func send(_ keys: [String]) throws {
         for key in keys { try run(["send-keys", "-t", session, key]) }
     }
 
     /// The screen as text (`escapes`: with colour sequences).
-    public func screen(escapes: Bool = false) throws -> String {
+    package func screen(escapes: Bool = false) throws -> String {
         try run(["capture-pane", "-p", "-t", session] + (escapes ? ["-e"] : []))
     }
 
-    public func value(_ format: String) throws -> String {
+    package func value(_ format: String) throws -> String {
         let text = try run(["display-message", "-p", "-t", session, format])
         return String(text.unicodeScalars.filter { !$0.properties.isWhitespace })
     }
 
-    public func pid() throws -> Int32 { Int32(try value("#{pane_pid}")) ?? 0 }
+    package func pid() throws -> Int32 { Int32(try value("#{pane_pid}")) ?? 0 }
 
     /// Waits up to `seconds` for the screen to satisfy `test`; returns the last screen either way.
     @discardableResult
-    public func waitFor(seconds: Double = 20, escapes: Bool = false, _ test: (String) -> Bool) throws -> (Bool, String) {
+    package func waitFor(seconds: Double = 20, escapes: Bool = false, _ test: (String) -> Bool) throws -> (Bool, String) {
         let deadline = Subprocess.now() + seconds
         var last = ""
         while Subprocess.now() < deadline {

@@ -31,7 +31,7 @@ enum ParseReport {
         switch name {
         case "table":
             // Without its "photogrid" member the manifest is refused right after the JSON pass,
-            // which times that pass alone through the public API.
+            // which times that pass alone through the package API.
             var refused = manifest(photos: 1_000_000, typical: true)
             refused[8] = UInt8(ascii: "j") // {"photogrid" → {"photogrjd"
             bytes = refused

@@ -84,3 +84,10 @@ enum TestImages {
         }
     }
 }
+
+extension PhotoDecoder {
+    /// A tile straight from JPEG data, without the caches: what the pipeline makes of it.
+    static func tileImage(fromJPEG data: [UInt8], width: Int, height: Int, fit: FitMode) throws(DecodeError) -> RGBImage {
+        shape(try decodeUpright(data, atLeast: (width, height), fit: fit), width: width, height: height, fit: fit)
+    }
+}

@@ -1,14 +1,14 @@
 import Glibc
 
 /// How photogrid asks glibc's malloc to give memory back.
-public enum Allocator {
+package enum Allocator {
     /// Blocks of 256 KB or more (tier images, encoded tiles, decode buffers) are mapped on their
     /// own and unmapped when freed. glibc otherwise raises this threshold to the size of the
     /// largest block freed so far (up to 32 MB), after which image buffers come from its heaps
     /// and, freed, stay in them: measured on a 3-column sixel grid of 10 photos with a 64 MB
     /// budget, 127 MB above the process's start stayed resident at rest, 33 MB with the fixed
     /// threshold (docs/decisions.md).
-    public static func returnLargeBlocks() {
+    package static func returnLargeBlocks() {
         // malloc.h is not part of Swift's Glibc module: mallopt is looked up by name, and
         // M_MMAP_THRESHOLD is its value in malloc.h, -3.
         typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
@@ -21,7 +21,7 @@ public enum Allocator {
     /// resident otherwise, and a large decode then comes on top of it. Called when one starts:
     /// holding keys down in half-blocks with a 64 MB budget, the peak was 186-190 MB with 116 MB
     /// live at most (heaptrack), 163 MB of it anonymous.
-    public static func returnFreePages() {
+    package static func returnFreePages() {
         typealias MallocTrim = @convention(c) (Int) -> Int32
         guard let symbol = trim else { return }
         _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)

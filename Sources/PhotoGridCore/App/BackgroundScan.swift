@@ -4,7 +4,7 @@ import Glibc
 /// they are shown (`FolderScanner` walks in natural order), so the grid starts as soon as a first
 /// screenful is known, and takes the whole list when the reading is done. Until the grid starts,
 /// a tree read for more than a third of a second says on stderr how far it has got.
-public final class BackgroundScan: @unchecked Sendable {
+package final class BackgroundScan: @unchecked Sendable {
     struct State {
         var count = 0
         var first: [Photo]?
@@ -19,9 +19,9 @@ public final class BackgroundScan: @unchecked Sendable {
     static let patience = 300
 
     private let state = Locked(State())
-    public let title: String
+    package let title: String
 
-    public init(_ root: RawPath, maxDepth: Int, showHidden: Bool) {
+    package init(_ root: RawPath, maxDepth: Int, showHidden: Bool) {
         title = root.title
         let started = TTY.now()
         WorkerThreads.start { [self] in
@@ -51,7 +51,7 @@ public final class BackgroundScan: @unchecked Sendable {
 
     /// Waits for the whole list, or for a first screenful when the reading takes longer: the
     /// photos, and whether they are all.
-    public func waitForStart() throws -> (photos: [Photo], complete: Bool) {
+    package func waitForStart() throws -> (photos: [Photo], complete: Bool) {
         let started = TTY.now()
         var shown = started + BackgroundScan.patience
         defer { if TTY.now() >= started + BackgroundScan.patience { _ = try? TTY.writeAll(Array("\r\u{1B}[K".utf8), to: 2) } }
@@ -69,7 +69,7 @@ public final class BackgroundScan: @unchecked Sendable {
 
     /// Called (on the reading thread) as more photos are found and when the reading is done.
     /// When the reading is already done, `body` is called at once: its last call went to nobody.
-    public func onChange(_ body: @escaping @Sendable () -> Void) {
+    package func onChange(_ body: @escaping @Sendable () -> Void) {
         let done = state.withLock { state -> Bool in
             state.onChange = body
             return state.result != nil
@@ -78,8 +78,8 @@ public final class BackgroundScan: @unchecked Sendable {
     }
 
     /// Photos found so far.
-    public var count: Int { state.withLock { $0.count } }
+    package var count: Int { state.withLock { $0.count } }
 
     /// The whole list once the reading is done (empty if it failed after the grid started).
-    public var finished: [Photo]? { state.withLock { $0.result.map { (try? $0.get()) ?? [] } } }
+    package var finished: [Photo]? { state.withLock { $0.result.map { (try? $0.get()) ?? [] } } }
 }

@@ -2,7 +2,7 @@
 /// from the disk cache's record where a photo has not changed, else from the photo's own header
 /// (`PhotoDecoding.info`: EXIF's DateTimeOriginal). The grid goes on meanwhile; the status line
 /// says how far the reading has got, and the new order comes when it is done.
-public final class CaptureDates: @unchecked Sendable {
+package final class CaptureDates: @unchecked Sendable {
     struct State {
         var dates: [RawPath: Int64?] = [:]
         var done = 0
@@ -10,11 +10,11 @@ public final class CaptureDates: @unchecked Sendable {
         var cancelled = false
     }
 
-    public let total: Int
+    package let total: Int
     private let state = Locked(State())
 
     /// Starts reading. `onProgress` is called (on the reading thread) every so often and at the end.
-    public init(photos: [Photo], decoder: PhotoDecoding, store: CaptureDateStore?, onProgress: @escaping @Sendable () -> Void) {
+    package init(photos: [Photo], decoder: PhotoDecoding, store: CaptureDateStore?, onProgress: @escaping @Sendable () -> Void) {
         total = photos.count
         WorkerThreads.start { [self] in
             read(photos, decoder: decoder, store: store, onProgress: onProgress)
@@ -22,17 +22,17 @@ public final class CaptureDates: @unchecked Sendable {
     }
 
     /// Reads at once, on this thread: `--print`, which has nothing to show meanwhile.
-    public init(readingNow photos: [Photo], decoder: PhotoDecoding, store: CaptureDateStore?) {
+    package init(readingNow photos: [Photo], decoder: PhotoDecoding, store: CaptureDateStore?) {
         total = photos.count
         read(photos, decoder: decoder, store: store, onProgress: {})
     }
 
-    public var progress: (done: Int, finished: Bool) { state.withLock { ($0.done, $0.finished) } }
+    package var progress: (done: Int, finished: Bool) { state.withLock { ($0.done, $0.finished) } }
     /// Each photo's capture date, nil where it has none; complete once `finished`.
-    public var dates: [RawPath: Int64?] { state.withLock { $0.dates } }
+    package var dates: [RawPath: Int64?] { state.withLock { $0.dates } }
 
     /// Stops the reading (another order was chosen); what was read is not stored.
-    public func cancel() { state.withLock { $0.cancelled = true } }
+    package func cancel() { state.withLock { $0.cancelled = true } }
 
     private func read(_ photos: [Photo], decoder: PhotoDecoding, store: CaptureDateStore?, onProgress: @Sendable () -> Void) {
         let known = store?.load() ?? [:]

@@ -2,25 +2,25 @@ import Glibc
 
 /// What a grid shows: the photos, where their pixels come from, and a title. A folder on disk
 /// here; `PhotoGridRemote` makes one from a URL.
-public struct GallerySource: Sendable {
-    public var title: String
-    public var photos: [Photo]
-    public var decoder: PhotoDecoding
-    public var tierStore: TierStoring?
+package struct GallerySource: Sendable {
+    package var title: String
+    package var photos: [Photo]
+    package var decoder: PhotoDecoding
+    package var tierStore: TierStoring?
     /// Pipeline threads: the cores for a folder; more for a network gallery, whose threads wait
     /// on downloads (decoding and encoding still take at most one core each, `CPUGate`).
-    public var workers: Int
+    package var workers: Int
     /// The photo to focus first (`photogrid PHOTO`): its relative path.
-    public var focus: RawPath?
+    package var focus: RawPath?
     /// Reads the gallery again (Ctrl-R, the hidden-files key): the photos now there, hidden ones
     /// too when asked. Nil for a gallery that cannot be read again.
-    public var rescan: (@Sendable (_ showHidden: Bool) throws -> [Photo])?
+    package var rescan: (@Sendable (_ showHidden: Bool) throws -> [Photo])?
     /// The folder's reading, when the grid starts before it is done (a large tree).
-    public var reading: BackgroundScan?
+    package var reading: BackgroundScan?
     /// Where the photos' capture dates are kept between runs (the disk cache), for the date order.
-    public var dateStore: CaptureDateStore?
+    package var dateStore: CaptureDateStore?
 
-    public init(title: String, photos: [Photo], decoder: PhotoDecoding, tierStore: TierStoring?, workers: Int = WorkerThreads.cores) {
+    package init(title: String, photos: [Photo], decoder: PhotoDecoding, tierStore: TierStoring?, workers: Int = WorkerThreads.cores) {
         self.title = title
         self.photos = photos
         self.decoder = decoder
@@ -32,7 +32,7 @@ public struct GallerySource: Sendable {
     /// folder cannot be read or holds no photos. A photo instead of a folder opens its folder
     /// (without subfolders: a photo in the home folder should not mean scanning all of home)
     /// with that photo focused.
-    public static func folder(_ options: Options) throws -> GallerySource {
+    package static func folder(_ options: Options) throws -> GallerySource {
         var info = stat()
         let given = RawPath(Caches.absolute(options.path))
         var folder = given, focus: RawPath?, depth = FolderScanner().maxDepth

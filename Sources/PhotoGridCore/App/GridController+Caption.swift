@@ -2,9 +2,9 @@
 /// search is, saved with Enter into the photo's XMP sidecar (`Sidecar`), Esc leaves it as it was.
 /// Nothing is written with `--read-only`, in a remote gallery, or where the sidecar or its folder
 /// cannot be written; the status line says which, before anything is typed.
-public struct CaptionEdit: Sendable, Equatable {
+package struct CaptionEdit: Sendable, Equatable {
     /// What is typed, as bytes: a character outside ASCII comes one byte at a time.
-    public var text: [UInt8]
+    package var text: [UInt8]
     /// The caption the edit began with.
     let original: [UInt8]
     /// The photo, by path: a rescan or a new order meanwhile does not send the caption elsewhere.

@@ -61,7 +61,7 @@ extension GridController {
         return out + Array("\u{1B}[0m\u{1B}8".utf8)
     }
 
-    public func toggleDetails() {
+    package func toggleDetails() {
         showDetails.toggle()
         detailsOpenedInZoom = showDetails && zoom != nil
         // What the panel covered must be drawn again.

@@ -6,7 +6,7 @@ extension GridController {
     /// Wires the grid to a gallery that can be read again and shown in other orders.
     /// `order` is the order asked for (`--sort`); a date order starts reading dates at once.
     /// `readDates` starts reading the capture dates of some photos (`CaptureDates`).
-    public func allowChanges(order: PhotoOrder?, showHidden: Bool, makeSession: @escaping ([Photo]) -> GridSession,
+    package func allowChanges(order: PhotoOrder?, showHidden: Bool, makeSession: @escaping ([Photo]) -> GridSession,
                              rescan: ((Bool) throws -> [Photo])?, readDates: (([Photo]) -> CaptureDates)? = nil) {
         self.showHidden = showHidden
         self.makeSession = makeSession

@@ -1,12 +1,12 @@
 /// Keys of the grid, after less, vim and the file managers.
 extension GridController {
     /// What a key asks of the event loop beyond changing the state.
-    public enum KeyEffect: Equatable { case none, quit, resize, play(RawPath) }
+    package enum KeyEffect: Equatable { case none, quit, resize, play(RawPath) }
 
     /// Panels first: the help, then the search prompt, then the details panel take the keys that
     /// close them; what is left goes to the view. `q` quits only from the bare grid.
     @discardableResult
-    public func handle(_ key: Key) -> KeyEffect {
+    package func handle(_ key: Key) -> KeyEffect {
         budgetNotice.keyPressed(now: TTY.now())
         startHint = nil
         notice = nil

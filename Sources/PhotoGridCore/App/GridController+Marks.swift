@@ -19,7 +19,7 @@ extension GridController {
     }
 
     /// The marked photos in the grid's order, else the focused one: what `-o` prints and `o` opens.
-    public var chosenPaths: [RawPath] {
+    package var chosenPaths: [RawPath] {
         let inOrder = session.photos.map(\.path).filter { marked.contains($0) }
         if !inOrder.isEmpty { return inOrder }
         let photo = zoom?.photo ?? position.focus

@@ -2,17 +2,17 @@
 /// the first match as it is typed, Enter to keep it, `n`/`N` to the next and previous match
 /// (wrapping round), Esc to clear it. A match is a photo whose path below the gallery holds the
 /// text, without regard to case, so a folder's name finds its photos too.
-public struct NameSearch: Sendable, Equatable {
+package struct NameSearch: Sendable, Equatable {
     /// What was typed, as bytes: a character outside ASCII comes one byte at a time.
-    public var query: [UInt8] = []
+    package var query: [UInt8] = []
     /// Still being typed (the status line shows a prompt).
-    public var typing = true
+    package var typing = true
     /// How many photos match, counted when the query changes.
-    public var matches = 0
+    package var matches = 0
     /// Where the focus was when `/` was pressed: Esc while typing goes back there.
     var origin = 0
 
-    public var text: String { String(decoding: query, as: UTF8.self) }
+    package var text: String { String(decoding: query, as: UTF8.self) }
 
 }
 

@@ -7,7 +7,7 @@ extension GridController {
 
     /// Days and months go by when the photos were taken: their dates are read (in the
     /// background, as for the date order) and the sections made again when they are known.
-    public func setGrouping(_ next: Grouping) {
+    package func setGrouping(_ next: Grouping) {
         grouping = next
         refreshGroups()
         if next == .day || next == .month { startReadingDates() }

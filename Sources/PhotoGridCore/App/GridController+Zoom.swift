@@ -100,13 +100,13 @@ extension GridController {
     }
 
     /// Whether the zoom view has a picture of its photo on screen (a preview or the final one).
-    public var zoomShowsPicture: Bool {
+    package var zoomShowsPicture: Bool {
         guard var state = zoom, let (request, _) = zoomRequest(&state) else { return false }
         return session.cache.hasEncoded(request) || session.cache.hasEncoded(request.preview)
     }
 
     /// Opens the zoom view on a photo.
-    public func openZoom(_ photo: Int) {
+    package func openZoom(_ photo: Int) {
         guard session.photos.indices.contains(photo) else { return }
         zoom = ZoomState(photo: photo)
         detailsOpenedInZoom = false
@@ -121,7 +121,7 @@ extension GridController {
     }
 
     /// Called by the event loop whenever it wakes: the next photo when its time has come.
-    public func advanceSlideshow(now: Int) {
+    package func advanceSlideshow(now: Int) {
         guard let due = slideshowDue, now >= due, var state = zoom else { return }
         let next = state.photo + 1 < session.photos.count ? state.photo + 1 : 0
         direction = 1
@@ -132,7 +132,7 @@ extension GridController {
 
     /// Back to the grid, with the photo last shown focused and on screen; a details panel opened
     /// in the photo view closes with it.
-    public func closeZoom() {
+    package func closeZoom() {
         guard let state = zoom else { return }
         zoom = nil
         slideshowDue = nil

@@ -2,9 +2,9 @@
 /// direction of travel, and the escape sequences that bring the screen up to date. The event
 /// loop (`GridApp`) feeds it keys and sizes and writes out its frames; the benchmark drives it
 /// the same way to measure a scroll without a terminal in the way.
-public final class GridController {
-    public let title: String
-    public internal(set) var session: GridSession
+package final class GridController {
+    package let title: String
+    package internal(set) var session: GridSession
     /// Makes the session for another list of photos (a new order, a rescan); nil where the
     /// photos never change (`--print`, the benchmark).
     var makeSession: (([Photo]) -> GridSession)?
@@ -12,9 +12,9 @@ public final class GridController {
     var rescan: ((Bool) throws -> [Photo])?
     /// The order the photos are shown in; nil while they are in the gallery's own order (a
     /// manifest's, before `s` is pressed).
-    public internal(set) var order: PhotoOrder?
+    package internal(set) var order: PhotoOrder?
     /// Names starting with a dot are shown (`.` toggles).
-    public internal(set) var showHidden = false
+    package internal(set) var showHidden = false
     /// Starts reading capture dates for the date order.
     var readDates: (([Photo]) -> CaptureDates)?
     /// Capture dates read so far (nil inside: the photo has none).
@@ -27,71 +27,71 @@ public final class GridController {
     /// The folder still being read: the grid shows the photos found first.
     var reading: BackgroundScan?
     /// The slideshow's next step (TTY.now ms), while one runs in the photo view; and its pace.
-    public internal(set) var slideshowDue: Int?
-    public var slideshowSeconds = 4
+    package internal(set) var slideshowDue: Int?
+    package var slideshowSeconds = 4
     /// Marked photos (`m`, `M`), by path.
-    public internal(set) var marked: Set<RawPath> = []
+    package internal(set) var marked: Set<RawPath> = []
     /// Sections (`--group`, `S`), and each photo's group while they are on.
-    public internal(set) var grouping: Grouping = .none
+    package internal(set) var grouping: Grouping = .none
     var groupNames: [String]?
     /// The photos that start a group: each starts a row.
     var groupStarts: [Int] = []
     /// Said once on the status line after an action (a rescan's result, an error), until the next key.
     var notice: String?
-    public let modeName: String
-    public private(set) var painter: GridPainter
+    package let modeName: String
+    package private(set) var painter: GridPainter
     var viewPainter: ViewPainter
     /// In kitty mode, the pictures the terminal holds, for both painters.
-    public let kitty: KittyScreen?
+    package let kitty: KittyScreen?
     /// Written before the next frame: freeing pictures the terminal may have lost track of.
     var pendingBytes: [UInt8] = []
     /// The zoom view, when it is open.
-    public internal(set) var zoom: ZoomState?
+    package internal(set) var zoom: ZoomState?
     /// The details panel is open.
-    public internal(set) var showDetails = false
+    package internal(set) var showDetails = false
     /// It was opened in the zoom view, and closes with it.
     var detailsOpenedInZoom = false
     /// The key help (`?`) is open, over the details panel if that is open too.
-    public internal(set) var showHelp = false
+    package internal(set) var showHelp = false
     /// The caption being typed (`e`).
-    public internal(set) var captionEdit: CaptionEdit?
+    package internal(set) var captionEdit: CaptionEdit?
     /// `--read-only`: no caption is saved; photogrid writes nothing but its cache.
-    public var readOnly = false
+    package var readOnly = false
     /// The name search, while typed or kept.
-    public internal(set) var search: NameSearch?
+    package internal(set) var search: NameSearch?
     /// The photos' paths in lower case for the search; nil until the first search of a list.
     var searchIndex: [String]?
     /// The panel as last written, so that an unchanged one is not written again.
     var drawnDetails: [UInt8]?
-    public private(set) var screen: ScreenMetrics
-    public internal(set) var layout: GridLayout
+    package private(set) var screen: ScreenMetrics
+    package internal(set) var layout: GridLayout
     /// The column count the user chose: the layout has fewer while the screen is too narrow for
     /// them, and gets them back when it widens again.
     private var chosenColumns: Int
-    public internal(set) var position = GridPosition()
+    package internal(set) var position = GridPosition()
     /// +1 after moving down, -1 after moving up: where prefetching looks.
     var direction = 1
     /// The whole screen must be repainted (after a resize, a column change, Ctrl-L, a resume).
-    public internal(set) var needsClear = true
+    package internal(set) var needsClear = true
     /// `q` was pressed.
-    public internal(set) var quitRequested = false
+    package internal(set) var quitRequested = false
     /// Whether the status line says that the memory budget is too small.
     var budgetNotice = BudgetNotice()
     /// Said on the status line until the first key: how this terminal could show real pictures
     /// (plain xterm: started as `xterm -ti vt340`).
-    public var startHint: String?
+    package var startHint: String?
 
     /// What one frame changes on screen.
-    public struct Frame {
+    package struct Frame {
         /// Clear the screen first (and forget what was drawn).
-        public var clear: Bool
-        public var status: String
+        package var clear: Bool
+        package var status: String
         /// The grid's changes, escape sequences to write after the status line.
-        public var bytes: [UInt8]
-        public var tilesLoading: Int
+        package var bytes: [UInt8]
+        package var tilesLoading: Int
     }
 
-    public init(title: String, session: GridSession, screen: ScreenMetrics, columns: Int?, modeName: String) {
+    package init(title: String, session: GridSession, screen: ScreenMetrics, columns: Int?, modeName: String) {
         self.title = title
         self.session = session
         self.modeName = modeName
@@ -110,7 +110,7 @@ public final class GridController {
     }
 
     /// Asks the pipeline for what the state needs and says what to draw now.
-    public func frame() -> Frame {
+    package func frame() -> Frame {
         finishReading()
         finishDateReading()
         let clear = needsClear
@@ -164,7 +164,7 @@ public final class GridController {
     }
 
     /// The tiles on screen with what each shows now, the focus frame, and how many still load.
-    public func contents() -> (tiles: [PaintTile], marker: FocusMarker?, loading: Int) {
+    package func contents() -> (tiles: [PaintTile], marker: FocusMarker?, loading: Int) {
         var tiles = screen.rows >= 2 ? session.paintTiles(layout: layout, position: position) : []
         // A video says so at every column count, over its frame or its placeholder; in words, as
         // xterm's default fonts have no play sign (U+25B6).
@@ -229,7 +229,7 @@ public final class GridController {
     }
 
     /// Takes a new screen size and keeps the focused photo where it was.
-    public func resize(to newScreen: ScreenMetrics) {
+    package func resize(to newScreen: ScreenMetrics) {
         let old = layout
         screen = newScreen
         layout = makeLayout()
@@ -241,19 +241,19 @@ public final class GridController {
 
     /// The terminal was handed back after a suspend: repaint, and in kitty mode send the
     /// pictures again (the screen was cleared meanwhile, and kitty frees a cleared screen's).
-    public func resumed() {
+    package func resumed() {
         if let kitty { pendingBytes += kitty.forgetAll() }
         repaint()
     }
 
     /// Focuses photo `index` and scrolls it into view (start-up with `photogrid PHOTO`); a date
     /// order that comes later keeps it there, as it keeps a photo focused by a key.
-    public func focus(_ index: Int) {
+    package func focus(_ index: Int) {
         move(to: index)
         keyPressed = true
     }
 
-    public func setColumns(_ columns: Int) {
+    package func setColumns(_ columns: Int) {
         chosenColumns = max(GridLayout.columnRange.lowerBound, min(GridLayout.columnRange.upperBound, columns))
         let next = makeLayout()
         guard next.columns != layout.columns else { return }
@@ -265,7 +265,7 @@ public final class GridController {
 
     /// Ctrl-R, as in lf: the photos on screen whose files changed since they were drawn are made
     /// again (a deleted one says so), and the screen is repainted.
-    public func reloadChanged() {
+    package func reloadChanged() {
         if let zoom {
             session.pipeline.recheck([zoom.photo])
         } else {
@@ -275,5 +275,5 @@ public final class GridController {
     }
 
     /// Asks for a full repaint: Ctrl-L, or the terminal was handed back after a suspend.
-    public func repaint() { needsClear = true }
+    package func repaint() { needsClear = true }
 }

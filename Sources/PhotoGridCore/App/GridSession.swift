@@ -1,14 +1,14 @@
 /// The photos of one gallery with their caches and pipeline, and how a screen of them is asked
 /// for and painted. Shared by the interactive grid and `--print`.
-public final class GridSession {
-    public let photos: [Photo]
-    public let cache: TileCache
-    public let pipeline: TilePipeline
-    public let mode: RenderMode
-    public var fit: FitMode
+package final class GridSession {
+    package let photos: [Photo]
+    package let cache: TileCache
+    package let pipeline: TilePipeline
+    package let mode: RenderMode
+    package var fit: FitMode
 
     /// `onFinish` is called, on a worker, whenever something new can be drawn: a tile or a photo's details.
-    public init(photos: [Photo], mode: RenderMode, fit: FitMode, cacheBytes: Int,
+    package init(photos: [Photo], mode: RenderMode, fit: FitMode, cacheBytes: Int,
                 decoder: PhotoDecoding = PhotoDecoder(gate: MemoryGate()), encoder: TileEncoding = TileEncoder(), tierStore: TierStoring? = nil,
                 workers: Int = WorkerThreads.cores, onFinish: @escaping @Sendable () -> Void) {
         self.photos = photos
@@ -25,16 +25,16 @@ public final class GridSession {
                                 onInfo: { _ in onFinish() }, onFinish: { _ in onFinish() })
     }
 
-    public convenience init(source: GallerySource, mode: RenderMode, fit: FitMode, cacheBytes: Int,
+    package convenience init(source: GallerySource, mode: RenderMode, fit: FitMode, cacheBytes: Int,
                             onFinish: @escaping @Sendable () -> Void) {
         self.init(photos: source.photos, mode: mode, fit: fit, cacheBytes: cacheBytes, decoder: source.decoder,
                   tierStore: source.tierStore, workers: source.workers, onFinish: onFinish)
     }
 
     /// At this many columns or fewer, tiles show badges for a caption and a position.
-    public static let badgeColumns = 3
+    package static let badgeColumns = 3
 
-    public var halfBlockColors: HalfBlock.Colors {
+    package var halfBlockColors: HalfBlock.Colors {
         switch mode {
         case .halfBlock(let colors): return colors
         case .kitty, .iterm: return .trueColor          // every terminal that speaks them has 24-bit colour
@@ -43,7 +43,7 @@ public final class GridSession {
     }
 
     /// The final tile for photo `index` in a frame of `frame`'s size with `visibleRows` on screen.
-    public func request(_ index: Int, frame: TileFrame, visibleRows: Int, screen: ScreenMetrics) -> TileRequest {
+    package func request(_ index: Int, frame: TileFrame, visibleRows: Int, screen: ScreenMetrics) -> TileRequest {
         switch mode {
         case .sixel:
             var request = TileRequest(photo: index, width: frame.width * screen.cellWidth, height: frame.height * screen.cellHeight,
@@ -66,7 +66,7 @@ public final class GridSession {
 
     /// The tiles on screen, each with the best it can show now: its picture, else the soft
     /// picture from the EXIF thumbnail, else why it failed, else a grey square.
-    public func paintTiles(layout: GridLayout, position: GridPosition) -> [PaintTile] {
+    package func paintTiles(layout: GridLayout, position: GridPosition) -> [PaintTile] {
         layout.visibleIndexes(topRow: position.topRow, photos: photos.count).compactMap { index in
             guard let place = layout.placement(of: index, topRow: position.topRow) else { return nil }
             let request = self.request(index, frame: place.frame, visibleRows: place.visibleRows, screen: layout.screen)
@@ -83,7 +83,7 @@ public final class GridSession {
     /// What a tile shows now, for the grid and the photo view alike: its picture, else why its
     /// photo failed, else the soft picture from the EXIF thumbnail, else nothing yet. With no
     /// request (the photo view before its size is known), only a failure can show.
-    public func content(of request: TileRequest?, photo: Int? = nil) -> TileContent {
+    package func content(of request: TileRequest?, photo: Int? = nil) -> TileContent {
         guard let request else {
             if let photo, let error = pipeline.failure(forPhoto: photo) { return .failed(error.reason) }
             return .loading
@@ -98,7 +98,7 @@ public final class GridSession {
     /// the screen one row on in the direction of travel (its cut bottom row is a tile of its own),
     /// the next screen, the one behind, and the screen as it would be at one column more and one
     /// fewer, so that `+` and `-` find their tiles ready.
-    public func wanted(layout: GridLayout, position: GridPosition, direction: Int) -> [(TileRequest, Priority)] {
+    package func wanted(layout: GridLayout, position: GridPosition, direction: Int) -> [(TileRequest, Priority)] {
         let visible = onScreen(layout: layout, position: position)
         var result = visible.map { ($0.preview, Priority.visible) } + visible.map { ($0, Priority.visible) }
         let nextRow = GridPosition(focus: position.focus, topRow: max(0, position.topRow + (direction >= 0 ? 1 : -1)))
@@ -119,16 +119,11 @@ public final class GridSession {
 
     /// The photo's upright size from its file's header, else its shape from the largest image of
     /// it in memory (or its thumbnail); nil until one of those is known.
-    public func photoShape(_ index: Int) -> (width: Int, height: Int)? {
+    package func photoShape(_ index: Int) -> (width: Int, height: Int)? {
         if let info = pipeline.info(index), let width = info.width, let height = info.height { return (width, height) }
         if let image = cache.largestTier(of: index)?.image { return (image.width, image.height) }
         if let thumbnail = cache.thumbnail(index) { return (thumbnail.width, thumbnail.height) }
         return nil
-    }
-
-    /// Whether every tile on screen shows its final picture or its failure.
-    public func screenIsFinal(layout: GridLayout, position: GridPosition) -> Bool {
-        paintTiles(layout: layout, position: position).allSatisfy { !$0.content.isPending }
     }
 
     private func onScreen(layout: GridLayout, position: GridPosition) -> [TileRequest] {

@@ -2,8 +2,8 @@ import Glibc
 
 /// Events for the event loop from other threads (workers, signal handlers), with a pipe the
 /// loop polls beside the keyboard so that it sleeps until something happens.
-public final class Mailbox: Sendable {
-    public enum Event: Equatable, Sendable {
+package final class Mailbox: Sendable {
+    package enum Event: Equatable, Sendable {
         case tileReady
         case resize
         case resume
@@ -12,10 +12,10 @@ public final class Mailbox: Sendable {
 
     private let events = Locked<[Event]>([])
     /// The loop polls this.
-    public let readFD: Int32
+    package let readFD: Int32
     private let writeFD: Int32
 
-    public init() {
+    package init() {
         var fds: [Int32] = [-1, -1]
         if pipe(&fds) == 0 {
             for fd in fds {
@@ -32,7 +32,7 @@ public final class Mailbox: Sendable {
         close(writeFD)
     }
 
-    public func post(_ event: Event) {
+    package func post(_ event: Event) {
         // Many finished tiles before the loop wakes are one redraw.
         let wasEmpty = events.withLock { list in
             let empty = list.isEmpty
@@ -43,14 +43,14 @@ public final class Mailbox: Sendable {
     }
 
     /// Everything posted so far, oldest first.
-    public func drain() -> [Event] {
+    package func drain() -> [Event] {
         var buffer = [UInt8](repeating: 0, count: 64)
         while buffer.withUnsafeMutableBytes({ read(readFD, $0.baseAddress!, $0.count) }) > 0 {}
         return events.withLock { list in defer { list = [] }; return list }
     }
 
     /// Sleeps until an event is posted or `milliseconds` pass.
-    public func wait(milliseconds: Int32) {
+    package func wait(milliseconds: Int32) {
         var p = pollfd(fd: readFD, events: Int16(POLLIN), revents: 0)
         _ = poll(&p, 1, milliseconds)
     }

@@ -1,11 +1,11 @@
 import Glibc
 
 /// Start-up: what the executable hands its parsed options to.
-public enum PhotoGrid {
+package enum PhotoGrid {
     /// Runs photogrid and returns the exit status; messages for the user go to stderr. `source`
     /// makes the gallery (a folder, by default); it is called once the command line has been
     /// checked against the terminal.
-    public static func main(_ options: Options, source: (() throws -> GallerySource)? = nil) -> Int32 {
+    package static func main(_ options: Options, source: (() throws -> GallerySource)? = nil) -> Int32 {
         do {
             if options.probe { return try probe(options) }
             let load = source ?? { try GallerySource.folder(options) }
@@ -19,7 +19,7 @@ public enum PhotoGrid {
         }
     }
 
-    public static func printError(_ message: String) {
+    package static func printError(_ message: String) {
         let text = "photogrid: \(TerminalText.sanitize(message))\n"
         _ = try? TTY.writeAll(Array(text.utf8), to: 2)
     }

@@ -2,17 +2,17 @@
 /// path, size, mtime and date (or none). A photo whose size or mtime changed since is read again;
 /// a second date sort of a large folder reads nothing. One record rather than one entry a photo:
 /// 100,000 entries of a few bytes would each take a file and a disk block.
-public struct CaptureDateStore: Sendable {
+package struct CaptureDateStore: Sendable {
     let cache: DiskCache
     let key: DiskCache.Key
 
-    public init(cache: DiskCache, gallery: RawPath) {
+    package init(cache: DiskCache, gallery: RawPath) {
         self.cache = cache
         key = DiskCache.Key(path: gallery, size: 0, modified: 0, variant: "capture-dates-1")
     }
 
     /// What the record knows: for each photo's path, the stamp it was read at and its date.
-    public func load() -> [RawPath: (stamp: FileStamp, date: Int64?)] {
+    package func load() -> [RawPath: (stamp: FileStamp, date: Int64?)] {
         guard let payload = cache.read(key) else { return [:] }
         var result: [RawPath: (stamp: FileStamp, date: Int64?)] = [:]
         var at = 0
@@ -33,7 +33,7 @@ public struct CaptureDateStore: Sendable {
         return result
     }
 
-    public func save(_ dates: [(path: RawPath, stamp: FileStamp, date: Int64?)]) {
+    package func save(_ dates: [(path: RawPath, stamp: FileStamp, date: Int64?)]) {
         var payload: [UInt8] = []
         func append(_ value: Int64, _ bytes: Int) {
             let bits = UInt64(bitPattern: value)

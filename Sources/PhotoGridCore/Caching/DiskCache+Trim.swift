@@ -10,12 +10,12 @@ extension DiskCache {
     }
 
     /// Bytes of all entries on disk, by a scan of the directory: for tests and benchmarks.
-    public var totalBytes: Int { scan().entries.reduce(0) { $0 + $1.size } }
+    package var totalBytes: Int { scan().entries.reduce(0) { $0 + $1.size } }
 
     /// Deletes the least recently used entries until the total is at most 80% of the limit, and
     /// temporary files old enough to be strays. Newer temporary files are left: another process
     /// may be writing them. Files that vanish meanwhile (another process trimming) are skipped.
-    public func trim() {
+    package func trim() {
         let mark: Int? = state.withLock { s in
             guard !s.trimming else { return nil }
             s.trimming = true

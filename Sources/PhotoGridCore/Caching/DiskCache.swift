@@ -14,17 +14,17 @@ import Glibc
 /// decides when to trim; the file operations themselves need no lock.
 ///
 /// This directory is the only place photogrid writes to.
-public final class DiskCache: Sendable {
+package final class DiskCache: Sendable {
     /// What an entry is for. `modified` is the photo's mtime in nanoseconds since the epoch.
     /// The path is used as given: the same photo reached by two different paths (a relative one,
     /// a link) has two entries, which wastes a little space but is never wrong.
-    public struct Key: Hashable, Sendable {
-        public var path: RawPath
-        public var size: Int
-        public var modified: Int64
-        public var variant: String
+    package struct Key: Hashable, Sendable {
+        package var path: RawPath
+        package var size: Int
+        package var modified: Int64
+        package var variant: String
 
-        public init(path: RawPath, size: Int, modified: Int64, variant: String) {
+        package init(path: RawPath, size: Int, modified: Int64, variant: String) {
             self.path = path
             self.size = size
             self.modified = modified
@@ -55,8 +55,8 @@ public final class DiskCache: Sendable {
         var serial: UInt64 = 0
     }
 
-    public let directory: String
-    public let limitBytes: Int
+    package let directory: String
+    package let limitBytes: Int
     let state: Locked<State>
 
     /// Trimming stops at this fraction of the limit, so that it does not run again at once.
@@ -66,7 +66,7 @@ public final class DiskCache: Sendable {
 
     /// Nil when caching cannot work: the directory cannot be created (with its parents, mode
     /// 0700) or written, or `limitBytes` is not positive. photogrid then simply runs uncached.
-    public init?(directory: String, limitBytes: Int) {
+    package init?(directory: String, limitBytes: Int) {
         var trimmed = directory
         while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
         guard !trimmed.isEmpty, limitBytes > 0 else { return nil }
@@ -79,7 +79,7 @@ public final class DiskCache: Sendable {
     /// Where the cache lives: `$XDG_CACHE_HOME/photogrid`, else `$HOME/.cache/photogrid`.
     /// The XDG spec says a relative `XDG_CACHE_HOME` is invalid and must be ignored; a relative
     /// `HOME` is refused too, since the cache would move with the working directory.
-    public static func defaultDirectory(environment: [String: String]) -> String? {
+    package static func defaultDirectory(environment: [String: String]) -> String? {
         func under(_ base: String, _ rest: String) -> String {
             var base = base
             while base.hasSuffix("/") { base.removeLast() }
@@ -92,7 +92,7 @@ public final class DiskCache: Sendable {
 
     /// Stat a photo file for its key: size and mtime in ns; nil if it cannot be stat'ed or is
     /// not a regular file (links are followed, as the folder scanner does).
-    public static func key(for path: RawPath, variant: String) -> Key? {
+    package static func key(for path: RawPath, variant: String) -> Key? {
         var info = stat()
         guard path.withCString({ stat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         return Key(path: path, size: Int(info.st_size), modified: nanoseconds(info.st_mtim), variant: variant)
@@ -100,7 +100,7 @@ public final class DiskCache: Sendable {
 
     /// The payload stored for `key`, or nil on a miss. A damaged entry, or one holding another
     /// key, is deleted. A hit becomes the most recently used entry.
-    public func read(_ key: Key) -> [UInt8]? {
+    package func read(_ key: Key) -> [UInt8]? {
         let path = entryPath(for: key)
         // O_NOFOLLOW: only our own files are read, never what a planted link points at.
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
@@ -124,7 +124,7 @@ public final class DiskCache: Sendable {
     /// Stores `payload` for `key`, replacing what was there. Best effort: a full disk or a
     /// vanished directory costs the entry, never an error. An entry larger than the whole limit
     /// is not kept.
-    public func write(_ key: Key, _ payload: [UInt8]) {
+    package func write(_ key: Key, _ payload: [UInt8]) {
         let record = DiskCacheRecord.encode(key, payload: payload)
         guard record.count <= limitBytes else { return }
         let name = key.hashName
@@ -143,7 +143,7 @@ public final class DiskCache: Sendable {
     }
 
     /// Deletes the entry for `key`, if there is one.
-    public func remove(_ key: Key) {
+    package func remove(_ key: Key) {
         unlink(entryPath(for: key))
     }
 

@@ -2,13 +2,13 @@
 /// mtime and the tier ("t512"), behind one byte saying whether it is the photo at full size.
 /// What a second run of photogrid reads instead of decoding. And encoded tiles
 /// (`EncodedTileRecord`), which it reads instead of encoding.
-public final class DiskTierStore: TierStoring {
-    public let cache: DiskCache
+package final class DiskTierStore: TierStoring {
+    package let cache: DiskCache
     static let quality = 90
 
-    public init(cache: DiskCache) { self.cache = cache }
+    package init(cache: DiskCache) { self.cache = cache }
 
-    public func load(_ photo: Photo, tier: Tier) -> DecodedImage? {
+    package func load(_ photo: Photo, tier: Tier) -> DecodedImage? {
         // Stat the photo now, not at scan time: a file replaced since must miss.
         guard let key = DiskCache.key(for: photo.path, variant: "t\(tier.size)"),
               let payload = cache.read(key), payload.count > 1,
@@ -17,15 +17,15 @@ public final class DiskTierStore: TierStoring {
         return DecodedImage(image: image, origin: .diskCache, isComplete: payload[0] == 1)
     }
 
-    public func save(_ image: DecodedImage, of photo: Photo, tier: Tier) {
+    package func save(_ image: DecodedImage, of photo: Photo, tier: Tier) {
         guard let key = DiskCache.key(for: photo.path, variant: "t\(tier.size)"),
               let jpeg = try? JPEG.encode(image.image, quality: DiskTierStore.quality) else { return }
         cache.write(key, [image.isComplete ? 1 : 0] + jpeg)
     }
 
-    public func keepsTiles(for request: TileRequest) -> Bool { EncodedTileRecord.variant(for: request) != nil }
+    package func keepsTiles(for request: TileRequest) -> Bool { EncodedTileRecord.variant(for: request) != nil }
 
-    public func loadTile(_ photo: Photo, request: TileRequest) -> EncodedTile? {
+    package func loadTile(_ photo: Photo, request: TileRequest) -> EncodedTile? {
         guard let variant = EncodedTileRecord.variant(for: request), let key = DiskCache.key(for: photo.path, variant: variant),
               let payload = cache.read(key) else { return nil }
         guard let tile = EncodedTileRecord.decode(payload, for: request) else {
@@ -36,7 +36,7 @@ public final class DiskTierStore: TierStoring {
         return tile
     }
 
-    public func saveTile(_ tile: EncodedTile, of photo: Photo, request: TileRequest) {
+    package func saveTile(_ tile: EncodedTile, of photo: Photo, request: TileRequest) {
         guard let variant = EncodedTileRecord.variant(for: request), let key = DiskCache.key(for: photo.path, variant: variant),
               let payload = EncodedTileRecord.encode(tile) else { return }
         cache.write(key, payload)

@@ -6,12 +6,12 @@
 /// multiply-xorshift finaliser: FNV alone leaves its last input bytes poorly spread into the high
 /// bits, and the high bits pick the subfolder. Not for security: the cache checks the full key
 /// stored in each file, so a collision costs a miss, never a wrong picture.
-public struct Hash128: Sendable {
+package struct Hash128: Sendable {
     private var low: UInt64 = 0xcbf2_9ce4_8422_2325        // FNV-1a's published offset basis
     private var high: UInt64 = 0x6c62_272e_07bb_0142       // FNV-128's basis, high half: any other start would do
     private static let prime: UInt64 = 0x0000_0100_0000_01b3
 
-    public init() {}
+    package init() {}
 
     mutating func combine<Bytes: Sequence>(bytes: Bytes) where Bytes.Element == UInt8 {
         for byte in bytes { step(byte) }
@@ -39,18 +39,18 @@ public struct Hash128: Sendable {
     private static func rotated(_ x: UInt64) -> UInt64 { (x << 7) | (x >> 57) }
 
     /// Eight bytes, little-endian, whatever the machine.
-    public mutating func combine(_ value: UInt64) {
+    package mutating func combine(_ value: UInt64) {
         combine(bytes: (0..<8).lazy.map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) })
     }
 
     /// A length first, then the bytes: ("ab", "c") and ("a", "bc") must not hash alike.
-    public mutating func combine(field: [UInt8]) {
+    package mutating func combine(field: [UInt8]) {
         combine(UInt64(field.count))
         combine(bytes: field)
     }
 
     /// 32 lowercase hex digits, the high lane first.
-    public var hex: String {
+    package var hex: String {
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(32)
@@ -63,7 +63,7 @@ public struct Hash128: Sendable {
     }
 
     /// The 64-bit value of the low lane only, finalised: enough for a payload checksum.
-    public var value64: UInt64 { Hash128.finish(low) }
+    package var value64: UInt64 { Hash128.finish(low) }
 
     /// MurmurHash3's fmix64 constants: every input bit reaches every output bit.
     private static func finish(_ x: UInt64) -> UInt64 {

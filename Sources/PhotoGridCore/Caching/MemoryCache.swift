@@ -7,7 +7,7 @@
 /// something more wanted (which would be made again, and push out the next: a livelock when the
 /// budget is small). Protected entries go only when nothing else is left; the owner keeps their
 /// total within the limit (`TilePipeline`'s plan).
-public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+package final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private struct Entry {
         var value: Value
         var cost: Int
@@ -30,18 +30,18 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     private let state: Locked<State>
 
     /// `limit` in bytes. An entry costing more than the whole limit is not kept.
-    public init(limit: Int) {
+    package init(limit: Int) {
         state = Locked(State(limit: limit))
     }
 
-    public var totalCost: Int { state.withLock { $0.totalCost } }
+    package var totalCost: Int { state.withLock { $0.totalCost } }
     /// The most the entries ever cost at once (after eviction): what the soak checks the budget by.
-    public var peakCost: Int { state.withLock { $0.peakCost } }
-    public var count: Int { state.withLock { $0.entries.count } }
-    public var limit: Int { state.withLock { $0.limit } }
+    package var peakCost: Int { state.withLock { $0.peakCost } }
+    package var count: Int { state.withLock { $0.entries.count } }
+    package var limit: Int { state.withLock { $0.limit } }
 
     /// The value, which becomes the most recently used.
-    public func value(for key: Key) -> Value? {
+    package func value(for key: Key) -> Value? {
         state.withLock { s in
             guard let entry = s.entries[key] else { return nil }
             MemoryCache.unlink(key, &s)
@@ -51,17 +51,17 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     }
 
     /// Whether the key is held, without touching its age.
-    public func contains(_ key: Key) -> Bool { state.withLock { $0.entries[key] != nil } }
+    package func contains(_ key: Key) -> Bool { state.withLock { $0.entries[key] != nil } }
 
     /// What the entry costs, if held, without touching its age.
-    public func cost(of key: Key) -> Int? { state.withLock { $0.entries[key]?.cost } }
+    package func cost(of key: Key) -> Int? { state.withLock { $0.entries[key]?.cost } }
 
     /// Replaces the set of keys that are evicted only when nothing unprotected is left.
-    public func protect(_ keys: Set<Key>) { state.withLock { $0.protected = keys } }
+    package func protect(_ keys: Set<Key>) { state.withLock { $0.protected = keys } }
 
     /// Lends `bytes` of the limit to work outside the cache (decodes running) until called again:
     /// unprotected entries over what is left go at once; protected ones stay.
-    public func setReserved(_ bytes: Int) {
+    package func setReserved(_ bytes: Int) {
         state.withLock { s in
             s.reserved = max(0, bytes)
             MemoryCache.evict(&s, downTo: max(0, s.limit - s.reserved), sparing: nil, protectedToo: false)
@@ -69,14 +69,14 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     }
 
     /// A new limit (memory pressure halves it); entries over it go at once, unprotected first.
-    public func setLimit(_ limit: Int) {
+    package func setLimit(_ limit: Int) {
         state.withLock { s in
             s.limit = max(0, limit)
             MemoryCache.evict(&s, downTo: s.limit, sparing: nil)
         }
     }
 
-    public func set(_ value: Value, for key: Key, cost: Int) {
+    package func set(_ value: Value, for key: Key, cost: Int) {
         state.withLock { s in
             if s.entries[key] != nil { MemoryCache.remove(key, &s) }
             guard cost <= s.limit else { return }
@@ -89,30 +89,30 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         }
     }
 
-    public func removeValue(for key: Key) {
+    package func removeValue(for key: Key) {
         state.withLock { s in if s.entries[key] != nil { MemoryCache.remove(key, &s) } }
     }
 
     /// Drops the least recently used entries until at most `fraction` of the current cost is left.
-    public func trim(toFraction fraction: Double) {
+    package func trim(toFraction fraction: Double) {
         state.withLock { s in
             MemoryCache.evict(&s, downTo: Int(Double(s.totalCost) * fraction), sparing: nil)
         }
     }
 
     /// The keys held that `match`, without touching their recency.
-    public func keys(where matches: (Key) -> Bool) -> [Key] {
+    package func keys(where matches: (Key) -> Bool) -> [Key] {
         state.withLock { s in s.entries.keys.filter(matches) }
     }
 
     /// Drops every entry whose key `matches`.
-    public func removeAll(where matches: (Key) -> Bool) {
+    package func removeAll(where matches: (Key) -> Bool) {
         state.withLock { s in
             for key in s.entries.keys where matches(key) { MemoryCache.remove(key, &s) }
         }
     }
 
-    public func removeAll() {
+    package func removeAll() {
         state.withLock { s in s = State(peakCost: s.peakCost, limit: s.limit, protected: s.protected, reserved: s.reserved) }
     }
 

@@ -4,24 +4,24 @@ import Synchronization
 /// Watches the kernel's memory-pressure signals (Linux PSI and the cgroup's `memory.events`) on a
 /// background thread and calls `onPressure` at most once per cooldown, so that the image cache can
 /// give up its oldest half, as iOS apps do on a memory warning.
-public final class MemoryPressureWatcher: Sendable {
+package final class MemoryPressureWatcher: Sendable {
     /// Where the signals are read. A `nil` path, or a file that is missing or unreadable, is skipped.
-    public struct Sources: Sendable {
-        public var psiPath: String?
-        public var cgroupEventsPath: String?
+    package struct Sources: Sendable {
+        package var psiPath: String?
+        package var cgroupEventsPath: String?
         /// Whether to ask the kernel for a PSI trigger on `psiPath`, which wakes the thread as soon
         /// as stalls pass the threshold instead of waiting for `avg10` to catch up. Only for the real
         /// /proc file: on a plain file the trigger's write would land in the file.
-        public var usesPSITrigger: Bool
+        package var usesPSITrigger: Bool
 
-        public init(psiPath: String? = nil, cgroupEventsPath: String? = nil, usesPSITrigger: Bool = false) {
+        package init(psiPath: String? = nil, cgroupEventsPath: String? = nil, usesPSITrigger: Bool = false) {
             self.psiPath = psiPath
             self.cgroupEventsPath = cgroupEventsPath
             self.usesPSITrigger = usesPSITrigger
         }
 
         /// This machine's: /proc/pressure/memory and this process's cgroup v2 `memory.events`.
-        public static func system() -> Sources {
+        package static func system() -> Sources {
             let events = MemoryPressureWatcher.cgroupEventsPath(
                 cgroupFile: PressureFiles.read("/proc/self/cgroup") ?? "",
                 mounts: PressureFiles.read("/proc/self/mounts") ?? "")
@@ -36,7 +36,7 @@ public final class MemoryPressureWatcher: Sendable {
 
     /// `interval` and `cooldown` in seconds; `psiThreshold` is the percentage of the last ten
     /// seconds in which some task stalled on memory ("some avg10").
-    public init(sources: Sources = .system(), interval: Double = 1, cooldown: Double = 10,
+    package init(sources: Sources = .system(), interval: Double = 1, cooldown: Double = 10,
                 psiThreshold: Double = 10, onPressure: @escaping @Sendable (String) -> Void) {
         poller = PressurePoller(sources: sources, interval: interval,
                                 assessor: Assessor(psiThreshold: psiThreshold, cooldown: cooldown),
@@ -59,7 +59,7 @@ public final class MemoryPressureWatcher: Sendable {
 
     /// Ends the thread and waits for it, so that no callback runs once this returns, unless it is
     /// called from the callback itself, which cannot wait for its own thread.
-    public func stop() {
+    package func stop() {
         guard let handle = thread.withLock({ t -> pthread_t? in defer { t = nil }; return t }) else { return }
         poller.wake()
         if pthread_equal(handle, pthread_self()) != 0 { pthread_detach(handle) } else { pthread_join(handle, nil) }

@@ -1,6 +1,6 @@
 /// Decoded tier images, EXIF thumbnails and terminal-ready tiles, under one byte budget with
 /// least-recently-used eviction across all of them, so that no kind starves the others.
-public final class TileCache: Sendable {
+package final class TileCache: Sendable {
     enum Key: Hashable, Sendable {
         case tier(TierKey)
         case thumbnail(Int)
@@ -18,34 +18,34 @@ public final class TileCache: Sendable {
     /// `zoomBytes`, are kept, inside the one budget, so that a few big photos cannot push out
     /// the grid.
     private let zoomKeys = Locked<[(TierKey, Int)]>([])
-    public static let zoomLimit = 3
-    public static let zoomBytes = 200 * 1024 * 1024
+    package static let zoomLimit = 3
+    package static let zoomBytes = 200 * 1024 * 1024
 
-    public init(limitBytes: Int) {
+    package init(limitBytes: Int) {
         store = MemoryCache(limit: limitBytes)
     }
 
-    public var totalBytes: Int { store.totalCost }
+    package var totalBytes: Int { store.totalCost }
     /// The most the cache ever held at once.
-    public var peakBytes: Int { store.peakCost }
-    public var limitBytes: Int { store.limit }
+    package var peakBytes: Int { store.peakCost }
+    package var limitBytes: Int { store.limit }
 
-    public func tier(_ key: TierKey) -> DecodedImage? {
+    package func tier(_ key: TierKey) -> DecodedImage? {
         if case .tier(let image)? = store.value(for: .tier(key)) { return image }
         return nil
     }
-    public func hasTier(_ key: TierKey) -> Bool { store.contains(.tier(key)) }
-    public func thumbnail(_ photo: Int) -> RGBImage? { image(.thumbnail(photo)) }
-    public func hasThumbnail(_ photo: Int) -> Bool { store.contains(.thumbnail(photo)) }
+    package func hasTier(_ key: TierKey) -> Bool { store.contains(.tier(key)) }
+    package func thumbnail(_ photo: Int) -> RGBImage? { image(.thumbnail(photo)) }
+    package func hasThumbnail(_ photo: Int) -> Bool { store.contains(.thumbnail(photo)) }
 
-    public func encoded(_ request: TileRequest) -> EncodedTile? {
+    package func encoded(_ request: TileRequest) -> EncodedTile? {
         if case .encoded(let tile)? = store.value(for: .encoded(request)) { return tile }
         return nil
     }
 
-    public func hasEncoded(_ request: TileRequest) -> Bool { store.contains(.encoded(request)) }
+    package func hasEncoded(_ request: TileRequest) -> Bool { store.contains(.encoded(request)) }
 
-    public func store(tier image: DecodedImage, for key: TierKey) {
+    package func store(tier image: DecodedImage, for key: TierKey) {
         store.set(.tier(image), for: .tier(key), cost: image.image.byteCount)
         guard key.tier.isZoom else { return }
         let evicted: [TierKey] = zoomKeys.withLock { keys in
@@ -61,21 +61,21 @@ public final class TileCache: Sendable {
     }
 
     /// The largest tier image of a photo in memory, if any: a preview's source.
-    public func largestTier(of photo: Int) -> DecodedImage? {
+    package func largestTier(of photo: Int) -> DecodedImage? {
         for size in Tier.allCases.reversed() { if let image = tier(TierKey(photo: photo, tier: size)) { return image } }
         return nil
     }
 
-    public func hasAnyImage(of photo: Int) -> Bool {
+    package func hasAnyImage(of photo: Int) -> Bool {
         hasThumbnail(photo) || Tier.allCases.contains { hasTier(TierKey(photo: photo, tier: $0)) }
     }
-    public func store(thumbnail image: RGBImage, for photo: Int) { store.set(.image(image), for: .thumbnail(photo), cost: image.byteCount) }
-    public func store(_ tile: EncodedTile, for request: TileRequest) { store.set(.encoded(tile), for: .encoded(request), cost: tile.byteCount) }
+    package func store(thumbnail image: RGBImage, for photo: Int) { store.set(.image(image), for: .thumbnail(photo), cost: image.byteCount) }
+    package func store(_ tile: EncodedTile, for request: TileRequest) { store.set(.encoded(tile), for: .encoded(request), cost: tile.byteCount) }
 
     /// The largest whole, final tile of `photo` in `mode` held, no larger than `width` x `height`
     /// pixels (a grid tile, say): what the zoom view shows of a photo it just stepped to while
     /// nothing better is ready.
-    public func largestTile(of photo: Int, mode: RenderMode, within width: Int, _ height: Int) -> (TileRequest, EncodedTile)? {
+    package func largestTile(of photo: Int, mode: RenderMode, within width: Int, _ height: Int) -> (TileRequest, EncodedTile)? {
         let candidates = store.keys { key in
             guard case .encoded(let r) = key else { return false }
             return r.photo == photo && r.mode == mode && !r.isPreview && r.keptRows == r.height && r.width <= width && r.height <= height
@@ -87,7 +87,7 @@ public final class TileCache: Sendable {
     }
 
     /// Drops everything made from the photo: its file changed.
-    public func forget(photo: Int) {
+    package func forget(photo: Int) {
         store.removeAll { key in
             switch key {
             case .tier(let tier): return tier.photo == photo
@@ -99,26 +99,26 @@ public final class TileCache: Sendable {
     }
 
     /// What the encoded tile costs, if held: what the pipeline's plan counts for it.
-    public func encodedBytes(_ request: TileRequest) -> Int? { store.cost(of: .encoded(request)) }
+    package func encodedBytes(_ request: TileRequest) -> Int? { store.cost(of: .encoded(request)) }
 
     /// The tiles and thumbnails that the screen and its planned prefetches need: evicted only
     /// when nothing else is left (`MemoryCache`).
-    public func protect(encoded: Set<TileRequest>, thumbnails: Set<Int>) {
+    package func protect(encoded: Set<TileRequest>, thumbnails: Set<Int>) {
         store.protect(Set(encoded.map { Key.encoded($0) }).union(thumbnails.map { Key.thumbnail($0) }))
     }
 
     /// Bytes of the budget that decodes in progress use (`MemoryGate`): what the cache holds that
     /// is not protected gives way to them.
-    public func reserve(_ bytes: Int) { store.setReserved(bytes) }
+    package func reserve(_ bytes: Int) { store.setReserved(bytes) }
 
     /// The budget below which memory pressure does not halve it further.
-    public static let smallestBudget = 16 * 1024 * 1024
+    package static let smallestBudget = 16 * 1024 * 1024
 
     /// On memory pressure: the budget halves (down to `smallestBudget`) and what is over it goes,
     /// least wanted first; the pipeline plans what it makes for the new budget.
-    public func halveBudget() { store.setLimit(max(min(store.limit, TileCache.smallestBudget), store.limit / 2)) }
+    package func halveBudget() { store.setLimit(max(min(store.limit, TileCache.smallestBudget), store.limit / 2)) }
 
-    public func removeAll() { store.removeAll() }
+    package func removeAll() { store.removeAll() }
 
     private func image(_ key: Key) -> RGBImage? {
         if case .image(let image)? = store.value(for: key) { return image }

@@ -1,7 +1,7 @@
 import Glibc
 
 /// Why a photo could not be shown. `reason` is the short text its placeholder tile carries.
-public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
     /// An image file of a format photogrid does not decode (TIFF, PSD, RAW...), named by `format`.
     case unsupportedFormat(String)
     /// Not readable: permissions, a vanished file, an I/O error.
@@ -32,7 +32,7 @@ public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
     /// strerror(ENOENT), as `FileReader` reports it.
     static let missingFile = String(cString: strerror(ENOENT))
 
-    public var reason: String {
+    package var reason: String {
         switch self {
         case .unsupportedFormat(let format) where format.hasSuffix(" video"): return "\(format): Enter plays it"
         case .unsupportedFormat(let format): return format.isEmpty ? "unsupported format" : "unsupported format (\(format))"
@@ -62,7 +62,7 @@ public enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
         return nil
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unreadable(let detail), .corrupt(let detail), .unsupportedJPEG(let detail):
             return detail.isEmpty ? reason : "\(reason): \(detail)"

@@ -1,11 +1,11 @@
 /// EXIF and XMP as PNG and WebP carry them, found by walking the file's chunks with bounds checks
 /// (libspng and libwebp are not needed to find them, and a head of the file is enough when they
 /// come before the pixels, as writers put them). EXIF is returned as TIFF data, from its header on.
-public enum EmbeddedMetadata {
-    public typealias Found = (exif: [UInt8]?, xmp: [UInt8]?)
+package enum EmbeddedMetadata {
+    package typealias Found = (exif: [UInt8]?, xmp: [UInt8]?)
 
     /// PNG: `eXIf` (TIFF data), and XMP in an uncompressed `iTXt` chunk keyed "XML:com.adobe.xmp".
-    public static func png(_ data: [UInt8]) -> Found {
+    package static func png(_ data: [UInt8]) -> Found {
         var found: Found = (nil, nil)
         var at = 8
         while at + 8 <= data.count {
@@ -39,7 +39,7 @@ public enum EmbeddedMetadata {
     }
 
     /// WebP: the `EXIF` and `XMP ` chunks of the RIFF container (extended format).
-    public static func webp(_ data: [UInt8]) -> Found {
+    package static func webp(_ data: [UInt8]) -> Found {
         var found: Found = (nil, nil)
         var at = 12
         while at + 8 <= data.count {

@@ -2,32 +2,32 @@
 ///
 /// Files are not trusted: every offset and count is checked against the data before it is read,
 /// IFDs that point back into themselves are read once, and what cannot be read is left nil.
-public struct ExifInfo: Sendable, Equatable {
-    public var orientation: Orientation = .up
-    public var dateTimeOriginal: String?
-    public var imageDescription: String?
-    public var make: String?
-    public var model: String?
+package struct ExifInfo: Sendable, Equatable {
+    package var orientation: Orientation = .up
+    package var dateTimeOriginal: String?
+    package var imageDescription: String?
+    package var make: String?
+    package var model: String?
     /// Degrees, negative in the south and west.
-    public var latitude: Double?
-    public var longitude: Double?
+    package var latitude: Double?
+    package var longitude: Double?
     /// Seconds (ExposureTime, 0x829A).
-    public var exposureTime: Double?
+    package var exposureTime: Double?
     /// The f-number (FNumber, 0x829D).
-    public var fNumber: Double?
+    package var fNumber: Double?
     /// PhotographicSensitivity (0x8827), formerly ISOSpeedRatings.
-    public var iso: Int?
+    package var iso: Int?
     /// Millimetres, as the lens saw it, not the 35 mm equivalent (FocalLength, 0x920A).
-    public var focalLength: Double?
+    package var focalLength: Double?
     /// LensModel (0xA434) and LensMake (0xA433).
-    public var lensModel: String?
-    public var lensMake: String?
+    package var lensModel: String?
+    package var lensMake: String?
     /// Where IFD1's JPEG thumbnail lies in the TIFF data.
-    public var thumbnail: Range<Int>?
+    package var thumbnail: Range<Int>?
 
-    public init() {}
+    package init() {}
 
-    public static func parse(_ tiff: [UInt8]) -> ExifInfo {
+    package static func parse(_ tiff: [UInt8]) -> ExifInfo {
         var info = ExifInfo()
         guard let reader = TIFFReader(tiff) else { return info }
         var visited = Set<Int>()

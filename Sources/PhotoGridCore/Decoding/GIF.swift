@@ -4,28 +4,28 @@ import Glibc
 /// giflib: the only Swift file that calls it. A GIF shows its first frame on its logical screen,
 /// transparent pixels and the screen around the frame in `PNG.background`. Only the records up to
 /// the first frame are read, so an animation of 100,000 frames costs what its first one does.
-public enum GIF {
-    public struct Header: Sendable {
+package enum GIF {
+    package struct Header: Sendable {
         /// The logical screen.
-        public var width: Int, height: Int
-        public var size: (width: Int, height: Int) { (width, height) }
+        package var width: Int, height: Int
+        package var size: (width: Int, height: Int) { (width, height) }
     }
 
     /// The largest logical screen decoded: 16 MP, 48 MB of canvas. GIFs are small pictures; a
     /// header of 13 bytes must not make photogrid fill hundreds of megabytes.
     static let maxPixels = 16_000_000
 
-    public static func isGIF(_ data: [UInt8]) -> Bool {
+    package static func isGIF(_ data: [UInt8]) -> Bool {
         data.count >= 6 && (data.prefix(6).elementsEqual("GIF87a".utf8) || data.prefix(6).elementsEqual("GIF89a".utf8))
     }
 
-    public static func readHeader(_ data: [UInt8], maxPixels: Int = JPEG.defaultMaxPixels) throws(DecodeError) -> Header {
+    package static func readHeader(_ data: [UInt8], maxPixels: Int = JPEG.defaultMaxPixels) throws(DecodeError) -> Header {
         try withFile(data, maxPixels: maxPixels) { _, header throws(DecodeError) in header }
     }
 
     /// The first frame on the logical screen (grown to hold the frame, when a file's screen is
     /// smaller than it).
-    public static func decode(_ data: [UInt8], maxPixels: Int = JPEG.defaultMaxPixels) throws(DecodeError) -> RGBImage {
+    package static func decode(_ data: [UInt8], maxPixels: Int = JPEG.defaultMaxPixels) throws(DecodeError) -> RGBImage {
         try withFile(data, maxPixels: maxPixels) { gif, header throws(DecodeError) -> RGBImage in
             var transparent = -1
             // Extensions before the frame: comments, application blocks, the graphic control
@@ -55,7 +55,7 @@ public enum GIF {
     /// with the library that reads them. Pixels whose `transparent` flag is set are written with
     /// a transparent index; `interlaced` writes rows in the four passes; `frames` more frames of
     /// one pixel follow the first. nil when giflib cannot, or the image has too many colours.
-    public static func encode(_ image: RGBImage, transparent: [Bool]? = nil, interlaced: Bool = false, frames: Int = 0) -> [UInt8]? {
+    package static func encode(_ image: RGBImage, transparent: [Bool]? = nil, interlaced: Bool = false, frames: Int = 0) -> [UInt8]? {
         var palette: [RGB] = [], index: [RGB: Int] = [:]
         var indices = [GifPixelType](repeating: 0, count: image.width * image.height)
         for i in 0..<indices.count {

@@ -2,7 +2,7 @@
 /// file that calls it).
 extension HEIF {
     /// `....ftyp` and a brand of HEIF or AVIF (what `ImageFormat(content:)` knows them by).
-    public static func isHEIF(_ data: [UInt8]) -> Bool {
+    package static func isHEIF(_ data: [UInt8]) -> Bool {
         switch ImageFormat(content: Array(data.prefix(16))) {
         case .heif, .avif: return true
         default: return false

@@ -6,25 +6,25 @@ import Glibc
 /// container's own transforms (`irot`, `imir`, `clap`) while it decodes: the picture comes out
 /// upright and EXIF's orientation tag must not be applied again (ISO/IEC 23008-12 makes the
 /// container's transforms the ones that count).
-public enum HEIF {
+package enum HEIF {
     /// libheif's functions, loaded on first use (Sources/CHeif says why it is not linked); nil
     /// when libheif is not installed.
     private static let library: pg_heif? = pg_heif_load()?.pointee
     /// The loaded functions. Only reached after an entry point (`withPrimary`, `encode`) has
     /// checked `library`.
     private static var heif: pg_heif { library! }
-    public struct Header: Sendable {
+    package struct Header: Sendable {
         /// As displayed: after the container's rotation.
-        public var width: Int, height: Int
-        public var hasAlpha: Bool
+        package var width: Int, height: Int
+        package var hasAlpha: Bool
         /// Luma bits per sample (8, 10, 12); 0 when the file does not say.
-        public var bitDepth: Int
+        package var bitDepth: Int
         /// The largest embedded thumbnail's size, as displayed; nil when there is none.
-        public var thumbnail: (width: Int, height: Int)?
-        public var size: (width: Int, height: Int) { (width, height) }
+        package var thumbnail: (width: Int, height: Int)?
+        package var size: (width: Int, height: Int) { (width, height) }
     }
 
-    public static func readHeader(_ data: [UInt8], maxPixels: Int = JPEG.defaultMaxPixels) throws(DecodeError) -> Header {
+    package static func readHeader(_ data: [UInt8], maxPixels: Int = JPEG.defaultMaxPixels) throws(DecodeError) -> Header {
         try withPrimary(data, maxPixels: maxPixels) { handle, header throws(DecodeError) in header }
     }
 
@@ -33,7 +33,7 @@ public enum HEIF {
     /// at full size); its largest thumbnail instead when `thumbnail` is true (nil when there is
     /// none). 10- and 12-bit samples are reduced to 8 by libheif (`convert_hdr_to_8bit`), which
     /// scales them rather than dropping their low bits.
-    public static func decode(_ data: [UInt8], thumbnail: Bool = false, shrink: Int = 1,
+    package static func decode(_ data: [UInt8], thumbnail: Bool = false, shrink: Int = 1,
                               maxPixels: Int = JPEG.defaultMaxPixels) throws(DecodeError) -> RGBImage? {
         let format = formatName(data)
         return try withPrimary(data, maxPixels: maxPixels) { handle, header throws(DecodeError) -> RGBImage? in
@@ -45,7 +45,7 @@ public enum HEIF {
     }
 
     /// The primary picture's EXIF (as TIFF data, from its header on) and XMP packet.
-    public static func metadata(_ data: [UInt8]) -> (exif: [UInt8]?, xmp: [UInt8]?) {
+    package static func metadata(_ data: [UInt8]) -> (exif: [UInt8]?, xmp: [UInt8]?) {
         let found = try? withPrimary(data, maxPixels: .max) { handle, _ throws(DecodeError) -> ([UInt8]?, [UInt8]?) in
             var exif: [UInt8]?, xmp: [UInt8]?
             for id in blocks(handle, type: nil) {
@@ -73,7 +73,7 @@ public enum HEIF {
     /// `exif` TIFF data, `alpha`, and samples of `bitDepth` bits. For tests and the sample gallery,
     /// which make their files with the library that reads them; nil if libheif cannot.
     /// `matrix` and `fullRange` go into its `nclx` profile: the YCbCr the codec stores.
-    public static func encode(_ image: RGBImage, avif: Bool = false, quality: Int = 90, orientation: Int = 1,
+    package static func encode(_ image: RGBImage, avif: Bool = false, quality: Int = 90, orientation: Int = 1,
                               thumbnail: Int? = nil, exif: [UInt8]? = nil, alpha: [UInt8]? = nil, bitDepth: Int = 8,
                               matrix: Int = 6, fullRange: Bool = true) -> [UInt8]? {
         guard library != nil, let context = heif.heif_context_alloc() else { return nil }

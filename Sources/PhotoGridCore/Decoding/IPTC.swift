@@ -5,11 +5,11 @@
 /// 2-byte big-endian length and the value. Lengths with the high bit set are the extended form:
 /// the low 15 bits give how many bytes of real length follow. Every length is checked against the
 /// data before the value is read; the first thing that is not a dataset ends the run.
-public enum IPTCReader {
+package enum IPTCReader {
     /// The IIM caption holds at most 2,000 bytes; more are cut the same way XMP captions are.
     static let maxCharacters = XMPReader.maxCharacters
 
-    public static func caption(_ data: [UInt8]) -> String? {
+    package static func caption(_ data: [UInt8]) -> String? {
         var at = 0
         // Each dataset takes at least 5 bytes, so the walk ends; the cap is a second guard.
         for _ in 0..<(data.count / 5 + 1) {

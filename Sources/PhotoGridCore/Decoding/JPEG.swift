@@ -1,30 +1,30 @@
 import CJPEGShim
 
 /// libjpeg-turbo, through the C shim. The only Swift file that calls it.
-public enum JPEG {
+package enum JPEG {
     /// What the markers before the first scan say.
-    public struct Header: Sendable {
-        public var width: Int
-        public var height: Int
-        public var components: Int
-        public var isProgressive: Bool
+    package struct Header: Sendable {
+        package var width: Int
+        package var height: Int
+        package var components: Int
+        package var isProgressive: Bool
         /// The TIFF structure of the Exif APP1 segment, if there is one.
-        public var exif: [UInt8]?
+        package var exif: [UInt8]?
     }
 
-    public struct DecodeOptions: Sendable {
+    package struct DecodeOptions: Sendable {
         /// Output scale in eighths, 1...16: libjpeg-turbo's DCT scaling.
-        public var scaleEighths: Int = 8
+        package var scaleEighths: Int = 8
         /// Fast integer IDCT and simple upsampling, for thumbnails.
-        public var fast = false
-        public var allowTruncated = false
+        package var fast = false
+        package var allowTruncated = false
         /// Progressive files at 1/8 or 2/8: read only the scans that carry the coefficients the
         /// scaled IDCT uses.
-        public var partialScans = false
-        public var maxPixels = JPEG.defaultMaxPixels
+        package var partialScans = false
+        package var maxPixels = JPEG.defaultMaxPixels
         /// Checked once per row of blocks: set, the decode stops with `.cancelled`.
-        public var cancel: CancelFlag?
-        public init(scaleEighths: Int = 8, fast: Bool = false, partialScans: Bool = false) {
+        package var cancel: CancelFlag?
+        package init(scaleEighths: Int = 8, fast: Bool = false, partialScans: Bool = false) {
             self.scaleEighths = scaleEighths
             self.fast = fast
             self.partialScans = partialScans
@@ -33,9 +33,9 @@ public enum JPEG {
 
     /// Past this many pixels (input or output) a JPEG is refused before anything is allocated.
     /// 250 MP is above any camera's full size.
-    public static let defaultMaxPixels = 250_000_000
+    package static let defaultMaxPixels = 250_000_000
 
-    public static func readHeader(_ data: [UInt8], maxPixels: Int = defaultMaxPixels) throws(DecodeError) -> Header {
+    package static func readHeader(_ data: [UInt8], maxPixels: Int = defaultMaxPixels) throws(DecodeError) -> Header {
         var header = pg_jpeg_header()
         var message = [CChar](repeating: 0, count: 256)
         let status = data.withUnsafeBufferPointer { bytes in
@@ -48,12 +48,12 @@ public enum JPEG {
                       isProgressive: header.progressive != 0, exif: exif)
     }
 
-    public static func decode(_ data: [UInt8], options: DecodeOptions = DecodeOptions()) throws(DecodeError) -> RGBImage {
+    package static func decode(_ data: [UInt8], options: DecodeOptions = DecodeOptions()) throws(DecodeError) -> RGBImage {
         try decodeCountingScans(data, options: options).image
     }
 
     /// Also says how many scans were read (a progressive file cut short reads fewer).
-    public static func decodeCountingScans(_ data: [UInt8], options: DecodeOptions) throws(DecodeError) -> (image: RGBImage, scans: Int) {
+    package static func decodeCountingScans(_ data: [UInt8], options: DecodeOptions) throws(DecodeError) -> (image: RGBImage, scans: Int) {
         try decode(options) { cOptions, image, message in
             data.withUnsafeBufferPointer { bytes in
                 pg_jpeg_decode(bytes.baseAddress, bytes.count, &cOptions, &image, &message, message.count)
@@ -62,7 +62,7 @@ public enum JPEG {
     }
 
     /// Decodes the file open on `fd`, reading it in chunks from its start.
-    public static func decode(descriptor fd: Int32, options: DecodeOptions) throws(DecodeError) -> (image: RGBImage, scans: Int) {
+    package static func decode(descriptor fd: Int32, options: DecodeOptions) throws(DecodeError) -> (image: RGBImage, scans: Int) {
         try decode(options) { cOptions, image, message in pg_jpeg_decode_fd(fd, &cOptions, &image, &message, message.count) }
     }
 
@@ -87,7 +87,7 @@ public enum JPEG {
     }
 
     /// Encodes baseline or progressive JPEG; `app1` is a whole APP1 payload ("Exif\0\0" + TIFF).
-    public static func encode(_ image: RGBImage, quality: Int = 85, progressive: Bool = false,
+    package static func encode(_ image: RGBImage, quality: Int = 85, progressive: Bool = false,
                               app1: [UInt8]? = nil) throws(DecodeError) -> [UInt8] {
         var output: UnsafeMutablePointer<UInt8>? = nil
         var length = 0

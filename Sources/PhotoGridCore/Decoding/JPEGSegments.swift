@@ -5,19 +5,19 @@
 /// step moves forward, and the walk stops after `maxSegments` markers. A segment cut off by the end
 /// of the data is ignored rather than half-read, so a truncated file yields exactly what lay
 /// before the cut.
-public struct JPEGSegments: Sendable, Equatable {
+package struct JPEGSegments: Sendable, Equatable {
     /// The TIFF structure after "Exif\0\0" in the first Exif APP1 segment.
-    public var exif: [UInt8]?
+    package var exif: [UInt8]?
     /// The XMP packet after "http://ns.adobe.com/xap/1.0/\0" in APP1.
-    public var xmp: [UInt8]?
+    package var xmp: [UInt8]?
     /// The IPTC-NAA (IIM) data of the 8BIM resource 0x0404 in APP13 "Photoshop 3.0\0".
-    public var iptc: [UInt8]?
+    package var iptc: [UInt8]?
     /// The stored size from the first SOFn segment (before any EXIF orientation is applied).
-    public var width: Int?
-    public var height: Int?
-    public var isProgressive = false
+    package var width: Int?
+    package var height: Int?
+    package var isProgressive = false
 
-    public init() {}
+    package init() {}
 
     /// More markers than any real file has before its first scan; a file with more is hostile.
     static let maxSegments = 1_000
@@ -26,7 +26,7 @@ public struct JPEGSegments: Sendable, Equatable {
     static let xmpIdentifier: [UInt8] = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
     static let photoshopIdentifier: [UInt8] = Array("Photoshop 3.0".utf8) + [0]
 
-    public static func parse(_ data: [UInt8]) -> JPEGSegments {
+    package static func parse(_ data: [UInt8]) -> JPEGSegments {
         var result = JPEGSegments()
         guard data.count >= 2, data[0] == 0xFF, data[1] == 0xD8 else { return result }
         var at = 2

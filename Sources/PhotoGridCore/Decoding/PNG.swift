@@ -4,24 +4,24 @@ import Glibc
 /// libspng: the only Swift file that calls it. libspng returns error codes (no longjmp), checks
 /// every chunk's CRC and decodes every colour type and bit depth (1-16 bits, palette, grey,
 /// transparency, Adam7 interlacing) to 8-bit RGBA.
-public enum PNG {
-    public struct Header: Sendable {
-        public var width: Int, height: Int
-        public var isInterlaced: Bool
+package enum PNG {
+    package struct Header: Sendable {
+        package var width: Int, height: Int
+        package var isInterlaced: Bool
         /// 8-bit truecolour (RGB, no alpha channel): read as RGB when it has no `tRNS` either.
-        public var isRGB8: Bool
-        public var size: (width: Int, height: Int) { (width, height) }
+        package var isRGB8: Bool
+        package var size: (width: Int, height: Int) { (width, height) }
     }
 
     /// What transparent pixels are composited onto: one neutral grey, in every mode.
-    public static let background: (r: Int, g: Int, b: Int) = (128, 128, 128)
+    package static let background: (r: Int, g: Int, b: Int) = (128, 128, 128)
 
     /// The eight bytes every PNG file starts with.
-    public static func isPNG(_ data: [UInt8]) -> Bool {
+    package static func isPNG(_ data: [UInt8]) -> Bool {
         data.count >= 8 && data.prefix(8).elementsEqual([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
     }
 
-    public static func readHeader(_ data: [UInt8], maxPixels: Int = JPEG.defaultMaxPixels) throws(DecodeError) -> Header {
+    package static func readHeader(_ data: [UInt8], maxPixels: Int = JPEG.defaultMaxPixels) throws(DecodeError) -> Header {
         try withContext(data, maxPixels: maxPixels) { _, header throws(DecodeError) in header }
     }
 
@@ -29,7 +29,7 @@ public enum PNG {
     /// `shrink` x `shrink` block), transparency composited onto `background`. A non-interlaced
     /// file is read row by row into the shrunk image: a 4K screenshot wanted for a 400-pixel tile
     /// never takes more than a few rows at full size. An interlaced one is decoded whole first.
-    public static func decode(_ data: [UInt8], shrink: Int = 1, maxPixels: Int = JPEG.defaultMaxPixels,
+    package static func decode(_ data: [UInt8], shrink: Int = 1, maxPixels: Int = JPEG.defaultMaxPixels,
                               cancel: CancelFlag? = nil) throws(DecodeError) -> RGBImage {
         let (image, partial) = try decodeWhatThereIs(data, shrink: shrink, maxPixels: maxPixels, cancel: cancel)
         guard !partial else { throw .truncatedFile(format: "PNG") }
@@ -40,7 +40,7 @@ public enum PNG {
     /// the rest grey, and `isPartial` true (a file still being copied). An interlaced one, whose
     /// first pass is spread over the whole picture, still fails. A set `cancel` stops a
     /// non-interlaced decode within 32 rows (`.cancelled`).
-    public static func decodeWhatThereIs(_ data: [UInt8], shrink: Int = 1, maxPixels: Int = JPEG.defaultMaxPixels,
+    package static func decodeWhatThereIs(_ data: [UInt8], shrink: Int = 1, maxPixels: Int = JPEG.defaultMaxPixels,
                                          cancel: CancelFlag? = nil) throws(DecodeError) -> (image: RGBImage, isPartial: Bool) {
         try withContext(data, maxPixels: maxPixels) { context, header throws(DecodeError) in
             let step = max(1, min(shrink, header.width, header.height))
@@ -93,7 +93,7 @@ public enum PNG {
     /// A PNG of `image` (8-bit RGB, no interlacing), with an `eXIf` chunk of `exif` (TIFF data) and
     /// an iTXt chunk of `xmp` where given: for tests and the sample gallery, which make their files
     /// with the library that reads them, as sixel tests read back with libsixel.
-    public static func encode(_ image: RGBImage, alpha: [UInt8]? = nil, bitDepth16: Bool = false,
+    package static func encode(_ image: RGBImage, alpha: [UInt8]? = nil, bitDepth16: Bool = false,
                               exif: [UInt8]? = nil, xmp: String? = nil) -> [UInt8]? {
         guard let context = spng_ctx_new(Int32(SPNG_CTX_ENCODER.rawValue)) else { return nil }
         defer { spng_ctx_free(context) }

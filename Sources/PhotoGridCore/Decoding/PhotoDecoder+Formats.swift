@@ -22,7 +22,7 @@ extension PhotoDecoder {
     }
 
     /// The size as displayed of the picture in `data`, whatever its format, from its header.
-    public static func displaySize(of data: [UInt8]) throws(DecodeError) -> (width: Int, height: Int) {
+    package static func displaySize(of data: [UInt8]) throws(DecodeError) -> (width: Int, height: Int) {
         if let content = ImageFormat(content: Array(data.prefix(16))), content != .jpeg { return try displaySize(content, data) }
         guard let info = PhotoInfo.read(data) else { throw sniffOtherFormat(data).map { .unsupportedFormat($0) } ?? .notJPEG }
         guard let width = info.width, let height = info.height else { throw .truncated }

@@ -3,7 +3,7 @@ extension PhotoDecoder {
     /// The thumbnail inside `data`, upright by the photo's orientation and centre-cut to the
     /// photo's shape (cameras letterbox a 3:2 photo's thumbnail into 4:3 with black bars).
     /// nil when there is none or it does not decode: a bad thumbnail must not fail the photo.
-    public static func thumbnail(header: JPEG.Header, data: [UInt8]) -> RGBImage? {
+    package static func thumbnail(header: JPEG.Header, data: [UInt8]) -> RGBImage? {
         guard let exif = header.exif else { return nil }
         let info = ExifInfo.parse(exif)
         guard let range = info.thumbnail, range.count > 4 else { return nil }

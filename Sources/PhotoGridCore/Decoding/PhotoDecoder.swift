@@ -1,5 +1,5 @@
 /// How a photo fills its tile.
-public enum FitMode: String, Hashable, Sendable {
+package enum FitMode: String, Hashable, Sendable {
     /// Covers the whole tile, centre cropped (the default: a grid of edge-to-edge squares).
     case fill
     /// The whole photo, letterboxed.
@@ -8,8 +8,8 @@ public enum FitMode: String, Hashable, Sendable {
 
 /// A photo decoded for the caches: upright, its short side at least what was asked for (unless
 /// the photo is smaller) and at most the limit given.
-public struct DecodedImage: Sendable {
-    public enum Origin: Equatable, Sendable {
+package struct DecodedImage: Sendable {
+    package enum Origin: Equatable, Sendable {
         /// The thumbnail embedded in the file (EXIF's, HEIF's) was large enough: the photo itself was not read.
         case embeddedThumbnail
         /// Decoded from the file at this DCT scale, reading this many scans.
@@ -18,15 +18,15 @@ public struct DecodedImage: Sendable {
         case diskCache
     }
 
-    public var image: RGBImage
-    public var origin: Origin
+    package var image: RGBImage
+    package var origin: Origin
     /// The photo at its full size: no larger image of it exists.
-    public var isComplete: Bool
+    package var isComplete: Bool
     /// The file ends before the picture does (still being copied or synced): this is what
     /// decoded of it, the rest left grey; its tiles carry a mark saying so.
-    public var isPartial: Bool
+    package var isPartial: Bool
 
-    public init(image: RGBImage, origin: Origin, isComplete: Bool = false, isPartial: Bool = false) {
+    package init(image: RGBImage, origin: Origin, isComplete: Bool = false, isPartial: Bool = false) {
         self.image = image
         self.origin = origin
         self.isComplete = isComplete && !isPartial
@@ -34,11 +34,11 @@ public struct DecodedImage: Sendable {
     }
 
     /// Whether tiles `size` pixels wide and tall can be cut from it without enlarging.
-    public func covers(_ size: Int) -> Bool { isComplete || min(image.width, image.height) >= size }
+    package func covers(_ size: Int) -> Bool { isComplete || min(image.width, image.height) >= size }
 }
 
 /// Makes images of photos for the pipeline. The seam where tests put a fake.
-public protocol PhotoDecoding: Sendable {
+package protocol PhotoDecoding: Sendable {
     /// The photo upright, its short side at least `size` pixels (its own size, when smaller) and
     /// at most `limit`: decoded for `size`, kept up to `limit` so that larger tiles can use it too.
     func image(of photo: Photo, covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage
@@ -56,14 +56,14 @@ public protocol PhotoDecoding: Sendable {
 
 extension PhotoDecoding {
     /// The file's own details, with the caption of its XMP sidecar first where it has one.
-    public func info(of photo: Photo) -> PhotoInfo? {
+    package func info(of photo: Photo) -> PhotoInfo? {
         if let info = PhotoDecoder.readInfo(photo) { return info.withSidecar(of: photo) }
         // A file photogrid does not read (a video) has for details only its sidecar's caption.
         let sidecarOnly = PhotoInfo().withSidecar(of: photo)
         return sidecarOnly.caption == nil ? nil : sidecarOnly
     }
-    public var computesOnly: Bool { true }
-    public var memoryGate: MemoryGate? { nil }
+    package var computesOnly: Bool { true }
+    package var memoryGate: MemoryGate? { nil }
 }
 
 /// Decodes photo files with libjpeg-turbo, doing as little work as the size asked for allows:
@@ -71,16 +71,16 @@ extension PhotoDecoding {
 /// covers the size, with the fast IDCT and plain upsampling at the two smallest scales, and for
 /// progressive files at those scales only the scans that carry the coefficients they use. The
 /// result is turned upright and resampled to size.
-public struct PhotoDecoder: PhotoDecoding {
-    public var memoryGate: MemoryGate? { gate }
+package struct PhotoDecoder: PhotoDecoding {
+    package var memoryGate: MemoryGate? { gate }
     /// What its decodes pass: a session's own (`fit` to its budget), else the process's.
-    public let gate: MemoryGate
+    package let gate: MemoryGate
     /// Off for benchmarks that measure decoding itself.
-    public var usesThumbnails: Bool
+    package var usesThumbnails: Bool
     /// Off for benchmarks that measure libjpeg's full decode.
-    public var usesShortcuts: Bool
+    package var usesShortcuts: Bool
 
-    public init(usesThumbnails: Bool = true, usesShortcuts: Bool = true, gate: MemoryGate = .decodes) {
+    package init(usesThumbnails: Bool = true, usesShortcuts: Bool = true, gate: MemoryGate = .decodes) {
         self.usesThumbnails = usesThumbnails
         self.usesShortcuts = usesShortcuts
         self.gate = gate
@@ -90,7 +90,7 @@ public struct PhotoDecoder: PhotoDecoding {
     /// EXIF segment (at most 64 KB) with its thumbnail among them.
     static let headLength = 128 * 1024
 
-    public func image(of photo: Photo, covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
+    package func image(of photo: Photo, covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
         // Opened without the size limit first: a 4 GB video is a video, not a file too large.
         let file = try OpenFile(photo.path, limit: .max)
         // The content says what the file is, whatever its name.
@@ -153,7 +153,7 @@ public struct PhotoDecoder: PhotoDecoding {
         }
     }
 
-    public func thumbnail(of photo: Photo) -> RGBImage? {
+    package func thumbnail(of photo: Photo) -> RGBImage? {
         if photo.format == .heif || photo.format == .avif {
             return (try? FileReader.read(photo.path)).flatMap { try? HEIF.decode($0, thumbnail: true) }
         }
@@ -176,7 +176,7 @@ public struct PhotoDecoder: PhotoDecoding {
     }
 
     /// Decodes JPEG data upright, its short side between `size` and `limit` where the photo allows.
-    public func decode(_ data: [UInt8], covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
+    package func decode(_ data: [UInt8], covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
         if let content = ImageFormat(content: Array(data.prefix(16))), content != .jpeg {
             return try PhotoDecoder.decodeOther(content, data, covering: size, atMost: limit, thumbnails: usesThumbnails, gate: gate)
         }
@@ -238,7 +238,7 @@ public struct PhotoDecoder: PhotoDecoding {
     }
 
     /// `image` shrunk so that its short side is `shortSide`; never enlarged.
-    public static func scaled(_ image: RGBImage, shortSide: Int) -> RGBImage {
+    package static func scaled(_ image: RGBImage, shortSide: Int) -> RGBImage {
         let short = min(image.width, image.height)
         guard short > shortSide, shortSide > 0 else { return image }
         let factor = Double(shortSide) / Double(short)
@@ -250,24 +250,24 @@ public struct PhotoDecoder: PhotoDecoding {
 
     /// The smallest libjpeg scale k/8 (k in 1...8) at which an image needs no enlarging to be
     /// shown at `factor` times its size; never above 8/8: enlarging is left to the resampler.
-    public static func scaleEighths(forFactor factor: Double) -> Int {
+    package static func scaleEighths(forFactor factor: Double) -> Int {
         max(1, min(8, Int((factor * 8 - 1e-9).rounded(.up))))
     }
 
     /// The factor by which a `width` x `height` image (as displayed) is scaled into the box.
-    public static func factor(width: Int, height: Int, box: (width: Int, height: Int), fit: FitMode) -> Double {
+    package static func factor(width: Int, height: Int, box: (width: Int, height: Int), fit: FitMode) -> Double {
         let fx = Double(box.width) / Double(width), fy = Double(box.height) / Double(height)
         return fit == .fill ? max(fx, fy) : min(fx, fy)
     }
 
     /// A tile's pixels from an upright image: centre-cropped (fill) or letterboxed (fit).
-    public static func shape(_ upright: RGBImage, width: Int, height: Int, fit: FitMode) -> RGBImage {
+    package static func shape(_ upright: RGBImage, width: Int, height: Int, fit: FitMode) -> RGBImage {
         fit == .fill ? Resampler.fill(upright, width: width, height: height)
                      : Resampler.fit(upright, width: width, height: height)
     }
 
     /// JPEG data decoded large enough for `box`, upright: for `--print` of a single photo.
-    public static func decodeUpright(_ data: [UInt8], atLeast box: (width: Int, height: Int), fit: FitMode) throws(DecodeError) -> RGBImage {
+    package static func decodeUpright(_ data: [UInt8], atLeast box: (width: Int, height: Int), fit: FitMode) throws(DecodeError) -> RGBImage {
         if let content = ImageFormat(content: Array(data.prefix(16))), content != .jpeg {
             // The short side the box needs, through the same decode (and its limits) as tiles.
             let (width, height) = try displaySize(content, data)
@@ -282,18 +282,13 @@ public struct PhotoDecoder: PhotoDecoding {
         return orientation.apply(to: try JPEG.decode(data, options: JPEG.DecodeOptions(scaleEighths: scale)))
     }
 
-    public static func decodeUpright(_ photo: Photo, atLeast box: (width: Int, height: Int), fit: FitMode) throws(DecodeError) -> RGBImage {
+    package static func decodeUpright(_ photo: Photo, atLeast box: (width: Int, height: Int), fit: FitMode) throws(DecodeError) -> RGBImage {
         // The content says what the file is (`--print IMG_0001` included); the name only when it
         // says nothing, to say why the file is not shown.
         let data = try FileReader.read(photo.path)
         let head = Array(data.prefix(16))
         if ImageFormat(content: head) == nil { try checkFormat(photo, head: head) }
         return try decodeUpright(data, atLeast: box, fit: fit)
-    }
-
-    /// A tile straight from JPEG data, without the caches.
-    public static func tileImage(fromJPEG data: [UInt8], width: Int, height: Int, fit: FitMode) throws(DecodeError) -> RGBImage {
-        shape(try decodeUpright(data, atLeast: (width, height), fit: fit), width: width, height: height, fit: fit)
     }
 
     /// Why a file whose content is no format photogrid knows is not shown, by what its name says
@@ -309,7 +304,7 @@ public struct PhotoDecoder: PhotoDecoding {
     }
 
     /// Names the format of data that is plainly not JPEG, for files with a .jpg name.
-    public static func sniffOtherFormat(_ data: [UInt8]) -> String? {
+    package static func sniffOtherFormat(_ data: [UInt8]) -> String? {
         func starts(_ prefix: [UInt8], at offset: Int = 0) -> Bool {
             data.count >= offset + prefix.count && Array(data[offset..<(offset + prefix.count)]) == prefix
         }

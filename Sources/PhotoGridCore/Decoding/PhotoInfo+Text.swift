@@ -5,21 +5,21 @@
 /// library's `description` of a Double gives no control over the number of decimals.
 extension PhotoInfo {
     /// "1/250 s", "0.3 s", "2.5 s".
-    public var exposureText: String? { exposureTime.flatMap(PhotoInfo.exposureText) }
+    package var exposureText: String? { exposureTime.flatMap(PhotoInfo.exposureText) }
     /// "f/2.8".
-    public var fNumberText: String? { fNumber.flatMap(PhotoInfo.fNumberText) }
+    package var fNumberText: String? { fNumber.flatMap(PhotoInfo.fNumberText) }
     /// "35 mm".
-    public var focalLengthText: String? { focalLength.flatMap(PhotoInfo.focalLengthText) }
+    package var focalLengthText: String? { focalLength.flatMap(PhotoInfo.focalLengthText) }
 
     /// "48.85837° N, 2.29448° E"; nil unless both coordinates are known.
-    public var positionText: String? {
+    package var positionText: String? {
         guard let latitude, let longitude, latitude.isFinite, longitude.isFinite else { return nil }
         return PhotoInfo.decimal(abs(latitude), places: 5) + "° " + (latitude < 0 ? "S" : "N") + ", "
             + PhotoInfo.decimal(abs(longitude), places: 5) + "° " + (longitude < 0 ? "W" : "E")
     }
 
     /// The position on openstreetmap.org, with a marker, at street level.
-    public var openStreetMapURL: String? {
+    package var openStreetMapURL: String? {
         guard let latitude, let longitude, latitude.isFinite, longitude.isFinite else { return nil }
         let lat = PhotoInfo.decimal(latitude, places: 5), lon = PhotoInfo.decimal(longitude, places: 5)
         return "https://www.openstreetmap.org/?mlat=\(lat)&mlon=\(lon)#map=16/\(lat)/\(lon)"
@@ -27,7 +27,7 @@ extension PhotoInfo {
 
     /// Times that are a whole fraction of a second (within 5%), as shutter dials mark them:
     /// "1/250 s"; other times in seconds with one decimal: "0.3 s", "2.5 s", "30 s".
-    public static func exposureText(_ seconds: Double) -> String? {
+    package static func exposureText(_ seconds: Double) -> String? {
         guard seconds.isFinite, seconds > 0 else { return nil }
         if seconds < 1 {
             let denominator = (1 / seconds).rounded()
@@ -40,13 +40,13 @@ extension PhotoInfo {
     }
 
     /// "f/2.8", "f/11"; a second decimal only for the rare lenses faster than f/1 ("f/0.95").
-    public static func fNumberText(_ value: Double) -> String? {
+    package static func fNumberText(_ value: Double) -> String? {
         guard value.isFinite, value > 0 else { return nil }
         return "f/" + decimal(value, places: value < 1 ? 2 : 1, trimmed: true)
     }
 
     /// "35 mm", "5.1 mm".
-    public static func focalLengthText(_ millimetres: Double) -> String? {
+    package static func focalLengthText(_ millimetres: Double) -> String? {
         guard millimetres.isFinite, millimetres > 0 else { return nil }
         return decimal(millimetres, places: 1, trimmed: true) + " mm"
     }

@@ -6,9 +6,9 @@
 /// parsers: `JPEGSegments`, `EmbeddedMetadata`, `ExifInfo`, `XMPReader`, `IPTCReader`.
 /// Text is as the file has it, without NULs and trailing spaces; making it safe to print is the
 /// terminal's concern (`TerminalText`), not this one's.
-public struct PhotoInfo: Sendable, Equatable {
+package struct PhotoInfo: Sendable, Equatable {
     /// Where the caption came from.
-    public enum CaptionSource: String, Sendable, Equatable {
+    package enum CaptionSource: String, Sendable, Equatable {
         case exif, xmp, iptc
         /// The photo's XMP sidecar (`photo.jpg.xmp`), which a user's edits go to.
         case sidecar = "xmp sidecar"
@@ -18,28 +18,28 @@ public struct PhotoInfo: Sendable, Equatable {
 
     /// Pixels as displayed, i.e. with width and height swapped for EXIF orientations 5-8;
     /// nil when the head ends before the frame header.
-    public var width: Int?
-    public var height: Int?
-    public var orientation: Orientation = .up
+    package var width: Int?
+    package var height: Int?
+    package var orientation: Orientation = .up
     /// EXIF DateTimeOriginal as written, "YYYY:MM:DD HH:MM:SS".
-    public var dateTaken: String?
-    public var make: String?
-    public var model: String?
+    package var dateTaken: String?
+    package var make: String?
+    package var model: String?
     /// The lens model, led by the lens maker's name when the model does not already start with it.
-    public var lens: String?
-    public var iso: Int?
-    public var fNumber: Double?
+    package var lens: String?
+    package var iso: Int?
+    package var fNumber: Double?
     /// Seconds.
-    public var exposureTime: Double?
+    package var exposureTime: Double?
     /// Millimetres.
-    public var focalLength: Double?
+    package var focalLength: Double?
     /// Degrees, negative in the south and west.
-    public var latitude: Double?
-    public var longitude: Double?
-    public var caption: String?
-    public var captionSource: CaptionSource?
+    package var latitude: Double?
+    package var longitude: Double?
+    package var caption: String?
+    package var captionSource: CaptionSource?
 
-    public init() {}
+    package init() {}
 
     /// Descriptions cameras write by themselves, which say nothing about the photo; and
     /// `x-default`, the XMP language tag, which some exporters write as the text itself (seen in
@@ -59,7 +59,7 @@ public struct PhotoInfo: Sendable, Equatable {
     }
 
     /// The details in the head of a JPEG file (or the whole file); nil if it is not a JPEG.
-    public static func read(_ head: [UInt8]) -> PhotoInfo? {
+    package static func read(_ head: [UInt8]) -> PhotoInfo? {
         guard head.count >= 2, head[0] == 0xFF, head[1] == 0xD8 else { return nil }
         let segments = JPEGSegments.parse(head)
         return PhotoInfo(width: segments.width, height: segments.height, exif: segments.exif, xmp: segments.xmp, iptc: segments.iptc)
@@ -68,7 +68,7 @@ public struct PhotoInfo: Sendable, Equatable {
     /// The details from a picture's stored size and its EXIF (TIFF data), XMP and IPTC, whatever
     /// the format that carried them. `upright` when the size is already as displayed (HEIF, whose
     /// container turns the picture): EXIF's orientation is then not applied again.
-    public init(width: Int?, height: Int?, exif exifData: [UInt8]?, xmp: [UInt8]?, iptc: [UInt8]? = nil, upright: Bool = false) {
+    package init(width: Int?, height: Int?, exif exifData: [UInt8]?, xmp: [UInt8]?, iptc: [UInt8]? = nil, upright: Bool = false) {
         let exif = exifData.map(ExifInfo.parse) ?? ExifInfo()
         self.init()
         orientation = upright ? .up : exif.orientation

@@ -4,19 +4,19 @@ import Glibc
 /// libwebp and its demuxer: the only Swift file that calls them. Lossy, lossless and alpha; an
 /// animation shows its first frame. libwebp scales while it decodes, so a tile never needs the
 /// picture at full size.
-public enum WebP {
-    public struct Header: Sendable {
-        public var width: Int, height: Int
-        public var isAnimated: Bool
-        public var size: (width: Int, height: Int) { (width, height) }
+package enum WebP {
+    package struct Header: Sendable {
+        package var width: Int, height: Int
+        package var isAnimated: Bool
+        package var size: (width: Int, height: Int) { (width, height) }
     }
 
     /// `RIFF....WEBP`.
-    public static func isWebP(_ data: [UInt8]) -> Bool {
+    package static func isWebP(_ data: [UInt8]) -> Bool {
         data.count >= 12 && data[0..<4].elementsEqual("RIFF".utf8) && data[8..<12].elementsEqual("WEBP".utf8)
     }
 
-    public static func readHeader(_ data: [UInt8], maxPixels: Int = JPEG.defaultMaxPixels) throws(DecodeError) -> Header {
+    package static func readHeader(_ data: [UInt8], maxPixels: Int = JPEG.defaultMaxPixels) throws(DecodeError) -> Header {
         guard !data.isEmpty else { throw .empty }
         guard isWebP(data) else { throw .unsupportedFormat("") }
         var features = WebPBitstreamFeatures()
@@ -30,7 +30,7 @@ public enum WebP {
 
     /// The picture (an animation's first frame) scaled while decoded to `width` x `height` (its
     /// own size where nil), transparency composited onto `PNG.background`.
-    public static func decode(_ data: [UInt8], width: Int? = nil, height: Int? = nil,
+    package static func decode(_ data: [UInt8], width: Int? = nil, height: Int? = nil,
                               maxPixels: Int = JPEG.defaultMaxPixels) throws(DecodeError) -> RGBImage {
         let header = try readHeader(data, maxPixels: maxPixels)
         guard header.isAnimated else { return try decodeStill(data, width: width, height: height) }
@@ -53,7 +53,7 @@ public enum WebP {
     /// As `decode`, but a still picture whose file ends early gives the rows it has, the rest
     /// grey, and `isPartial` true (a file still being copied): libwebp's incremental decoder says
     /// how far it got. An animation, or a file with no whole row yet, still fails.
-    public static func decodeWhatThereIs(_ data: [UInt8], width: Int? = nil, height: Int? = nil,
+    package static func decodeWhatThereIs(_ data: [UInt8], width: Int? = nil, height: Int? = nil,
                                          maxPixels: Int = JPEG.defaultMaxPixels) throws(DecodeError) -> (image: RGBImage, isPartial: Bool) {
         do throws(DecodeError) {
             return (try decode(data, width: width, height: height, maxPixels: maxPixels), false)
@@ -77,7 +77,7 @@ public enum WebP {
 
     /// A lossless WebP of `image` (lossy at `lossyQuality`, 0-100), with `alpha` where given: for tests, which make their files
     /// with the library that reads them.
-    public static func encode(_ image: RGBImage, alpha: [UInt8]? = nil, lossyQuality: Float? = nil) -> [UInt8]? {
+    package static func encode(_ image: RGBImage, alpha: [UInt8]? = nil, lossyQuality: Float? = nil) -> [UInt8]? {
         var rgba: [UInt8] = []
         for i in 0..<(image.width * image.height) {
             rgba += [image.pixels[i * 3], image.pixels[i * 3 + 1], image.pixels[i * 3 + 2], alpha?[i] ?? 255]

@@ -8,7 +8,7 @@
 ///
 /// Packets are not trusted: the element form only counts once its closing tag has been seen, so a
 /// packet cut short or left unterminated yields nothing rather than part of a caption.
-public enum XMPReader {
+package enum XMPReader {
     /// Larger than any caption-carrying packet; a JPEG segment holds at most 64 KB anyway.
     static let maxPacketBytes = 1 << 20
     /// Captions are cut to this many characters: enough for a panel, bounded for a hostile file.
@@ -16,7 +16,7 @@ public enum XMPReader {
 
     static let dublinCore = "http://purl.org/dc/elements/1.1/"
 
-    public static func description(_ packet: [UInt8]) -> String? {
+    package static func description(_ packet: [UInt8]) -> String? {
         guard packet.count <= maxPacketBytes else { return nil }
         var scanner = XMLScanner(packet)
         // "dc" is the prefix in practice; another one bound to the Dublin Core namespace is read too.

@@ -4,11 +4,11 @@ import Glibc
 /// one, else the file's modification time. Both as seconds on a wall clock without a time zone
 /// (EXIF's DateTimeOriginal has none), so a camera's "2024:07:14 19:42:05" and a file saved at
 /// 19:42:05 local time compare as the same moment.
-public enum CaptureDate {
+package enum CaptureDate {
     /// EXIF's "YYYY:MM:DD HH:MM:SS" (also with `-` between the date's parts); nil when missing,
     /// malformed or absurd (before 1826, the first photograph, or more than a year ahead; a
     /// month 13; "0000:00:00 00:00:00", which cameras write when their clock was never set).
-    public static func parse(_ text: String?) -> Int64? {
+    package static func parse(_ text: String?) -> Int64? {
         guard let text else { return nil }
         let digits = Array(text.utf8)
         guard digits.count >= 19 else { return nil }
@@ -28,7 +28,7 @@ public enum CaptureDate {
     }
 
     /// A file's modification time (ns since the epoch) as local wall-clock seconds.
-    public static func fromFileTime(_ nanoseconds: Int64) -> Int64 {
+    package static func fromFileTime(_ nanoseconds: Int64) -> Int64 {
         var seconds = time_t(nanoseconds / 1_000_000_000)
         var parts = tm()
         guard localtime_r(&seconds, &parts) != nil else { return Int64(seconds) }
@@ -38,13 +38,13 @@ public enum CaptureDate {
 
     /// The photo's place in the date order: its capture date if known, else its file's time,
     /// else nothing (it goes last).
-    public static func sortKey(_ photo: Photo, captured: Int64??) -> Int64 {
+    package static func sortKey(_ photo: Photo, captured: Int64??) -> Int64 {
         if case .some(.some(let date)) = captured { return date }
         return photo.stamp.map { fromFileTime($0.modified) } ?? Int64.max
     }
 
     /// The calendar date of wall-clock seconds (the inverse of `wallClock`).
-    public static func civil(_ seconds: Int64) -> (year: Int, month: Int, day: Int) {
+    package static func civil(_ seconds: Int64) -> (year: Int, month: Int, day: Int) {
         // Howard Hinnant's civil_from_days.
         let days = Int((seconds >= 0 ? seconds : seconds - 86_399) / 86_400) + 719_468
         let era = (days >= 0 ? days : days - 146_096) / 146_097

@@ -4,8 +4,8 @@ import Glibc
 /// last one in readdir's buffer may end before a whole `struct dirent` would: copying the struct
 /// (as `entry.pointee.d_name` does in Swift) reads past the buffer, which AddressSanitizer caught
 /// on a folder of 100,000 files. Only the bytes up to the name's NUL are read here.
-public enum DirectoryEntry {
-    public static func name(_ entry: UnsafeMutablePointer<dirent>) -> [UInt8] {
+package enum DirectoryEntry {
+    package static func name(_ entry: UnsafeMutablePointer<dirent>) -> [UInt8] {
         let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
         let start = UnsafeRawPointer(entry).advanced(by: offset).assumingMemoryBound(to: CChar.self)
         let length = strlen(start)
@@ -13,7 +13,7 @@ public enum DirectoryEntry {
     }
 
     /// The names in an open directory, without "." and "..".
-    public static func names(_ dir: OpaquePointer) -> [[UInt8]] {
+    package static func names(_ dir: OpaquePointer) -> [[UInt8]] {
         var names: [[UInt8]] = []
         while let entry = readdir(dir) {
             let name = DirectoryEntry.name(entry)

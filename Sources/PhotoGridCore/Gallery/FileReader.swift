@@ -1,12 +1,12 @@
 import Glibc
 
 /// Reads files. Read-only by construction: nothing here can write.
-public enum FileReader {
+package enum FileReader {
     /// Larger files are refused before reading: no photo needs more.
-    public static let defaultLimit = 512 * 1024 * 1024
+    package static let defaultLimit = 512 * 1024 * 1024
 
     /// The whole file, or with `prefix` only its first `prefix` bytes.
-    public static func read(_ path: RawPath, limit: Int = defaultLimit, prefix: Int? = nil) throws(DecodeError) -> [UInt8] {
+    package static func read(_ path: RawPath, limit: Int = defaultLimit, prefix: Int? = nil) throws(DecodeError) -> [UInt8] {
         let file = try OpenFile(path, limit: limit)
         if let prefix { return try file.head(prefix) }
         return try file.all()
@@ -17,12 +17,12 @@ public enum FileReader {
 
 /// A photo file held open: its first bytes can be read, and then, only if needed, the rest,
 /// without reading anything twice.
-public final class OpenFile {
+package final class OpenFile {
     private let fd: Int32
-    public let size: Int
+    package let size: Int
     private var bytes: [UInt8] = []
 
-    public init(_ path: RawPath, limit: Int = FileReader.defaultLimit) throws(DecodeError) {
+    package init(_ path: RawPath, limit: Int = FileReader.defaultLimit) throws(DecodeError) {
         // O_NONBLOCK: a FIFO or device that slipped in must not block a worker.
         fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
         guard fd >= 0 else {
@@ -42,16 +42,16 @@ public final class OpenFile {
     deinit { close(fd) }
 
     /// The open descriptor, for a decoder that reads the file itself.
-    public func withDescriptor<T, E: Error>(_ body: (Int32) throws(E) -> T) throws(E) -> T { try body(fd) }
+    package func withDescriptor<T, E: Error>(_ body: (Int32) throws(E) -> T) throws(E) -> T { try body(fd) }
 
     /// The first `count` bytes (fewer if the file is shorter).
-    public func head(_ count: Int) throws(DecodeError) -> [UInt8] {
+    package func head(_ count: Int) throws(DecodeError) -> [UInt8] {
         try fill(to: min(count, size))
         return Array(bytes.prefix(count))
     }
 
     /// The whole file: what `head` read is not read again.
-    public func all() throws(DecodeError) -> [UInt8] {
+    package func all() throws(DecodeError) -> [UInt8] {
         try fill(to: size)
         return bytes
     }

@@ -5,19 +5,19 @@ import Glibc
 /// (each folder is entered once, by its device and inode). A folder reached both directly and
 /// through a link is shown under its own path: links to folders are followed only after every
 /// folder reached without one.
-public struct FolderScanner {
-    public var maxDepth = 64
+package struct FolderScanner {
+    package var maxDepth = 64
     /// Names starting with a dot too.
-    public var showHidden = false
+    package var showHidden = false
     /// Told every 256 photos found how many there are so far, with a way to have them (in the
     /// order they will have, but for folders reached through links, which come last).
-    public var progress: ((_ count: Int, _ photos: () -> [Photo]) -> Void)?
+    package var progress: ((_ count: Int, _ photos: () -> [Photo]) -> Void)?
 
-    public init() {}
+    package init() {}
 
-    public enum ScanError: Error, CustomStringConvertible {
+    package enum ScanError: Error, CustomStringConvertible {
         case notFound(String), notAFolder(String), unreadable(String, String)
-        public var description: String {
+        package var description: String {
             switch self {
             case .notFound(let p): return "\(p): no such file or folder"
             case .notAFolder(let p): return "\(p): not a folder"
@@ -27,7 +27,7 @@ public struct FolderScanner {
     }
 
     /// The photos below `root`, in natural order. Throws only when `root` itself cannot be read.
-    public func scan(_ root: RawPath) throws -> [Photo] {
+    package func scan(_ root: RawPath) throws -> [Photo] {
         var info = stat()
         guard root.withCString({ stat($0, &info) }) == 0 else {
             throw errno == ENOENT ? ScanError.notFound(root.description) : ScanError.unreadable(root.description, FileReader.lastError())

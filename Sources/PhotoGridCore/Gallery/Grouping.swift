@@ -1,11 +1,11 @@
 /// Sections, as phone photo apps have them (`--group`, `S`): a header line above the first photo
 /// of each run of photos that share a folder, a day or a month. Runs, not sets: the grid keeps
 /// its order, and a group whose photos the order scatters gets a header at each of its runs.
-public enum Grouping: String, Sendable, CaseIterable {
+package enum Grouping: String, Sendable, CaseIterable {
     case none, folder, day, month
 
     /// The next of `S`'s cycle.
-    public var next: Grouping {
+    package var next: Grouping {
         let all = Grouping.allCases
         return all[(all.firstIndex(of: self)! + 1) % all.count]
     }
@@ -13,7 +13,7 @@ public enum Grouping: String, Sendable, CaseIterable {
     /// Each photo's group as its header says it ("Phone/2024", "2024-07-14", "July 2024"); nil
     /// for `none`. Days and months go by the capture date where it is known (`dates`), else the
     /// file's time; `title` names the top folder.
-    public func names(_ photos: [Photo], dates: [RawPath: Int64?], title: String) -> [String]? {
+    package func names(_ photos: [Photo], dates: [RawPath: Int64?], title: String) -> [String]? {
         switch self {
         case .none: return nil
         case .folder:

@@ -2,15 +2,15 @@
 /// of digits by their value (`IMG_2` < `img_3` < `IMG_10`), and for paths a folder's own photos
 /// before its subfolders, so the top folder comes first and each folder's photos stay together.
 /// Raw byte order is what a plain sort gives, and it scatters all three.
-public enum NaturalOrder {
+package enum NaturalOrder {
     /// `items` in this order of the relative paths `path` gives; each path is split once.
-    public static func sorted<T>(_ items: [T], by path: (T) -> [UInt8]) -> [T] {
+    package static func sorted<T>(_ items: [T], by path: (T) -> [UInt8]) -> [T] {
         let keyed = items.map { (Key(path($0)), $0) }
         return keyed.sorted { $0.0.precedes($1.0) }.map(\.1)
     }
 
     /// Whether relative path `a` comes before `b` (both `/`-separated bytes).
-    public static func precedes(_ a: [UInt8], _ b: [UInt8]) -> Bool { Key(a).precedes(Key(b)) }
+    package static func precedes(_ a: [UInt8], _ b: [UInt8]) -> Bool { Key(a).precedes(Key(b)) }
 
     /// A path split into its names, to be compared many times in a sort.
     struct Key {
@@ -38,7 +38,7 @@ public enum NaturalOrder {
 
     /// -1, 0 or 1: `a` against `b` as names, letters folded to lower case (ASCII; other bytes
     /// as they are), digit runs by value.
-    public static func compare(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Int {
+    package static func compare(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Int {
         var i = a.startIndex, j = b.startIndex
         while i < a.endIndex, j < b.endIndex {
             if isDigit(a[i]), isDigit(b[j]) {

@@ -1,19 +1,19 @@
 import Glibc
 
 /// One image file of a gallery.
-public struct Photo: Hashable, Sendable {
+package struct Photo: Hashable, Sendable {
     /// Opens the file.
-    public let path: RawPath
+    package let path: RawPath
     /// The path below the gallery folder, for the status line.
-    public let relativePath: RawPath
-    public let format: ImageFormat
+    package let relativePath: RawPath
+    package let format: ImageFormat
     /// Bytes when the folder was read (0 if unknown): a guess at what decoding it costs.
-    public let fileSize: Int
+    package let fileSize: Int
     /// The file's size and mtime when the folder was read (nil for remote photos): what Ctrl-R
     /// compares with to find photos that changed since.
-    public let stamp: FileStamp?
+    package let stamp: FileStamp?
 
-    public init(path: RawPath, relativePath: RawPath, fileSize: Int = 0, format: ImageFormat? = nil, stamp: FileStamp? = nil) {
+    package init(path: RawPath, relativePath: RawPath, fileSize: Int = 0, format: ImageFormat? = nil, stamp: FileStamp? = nil) {
         self.path = path
         self.relativePath = relativePath
         self.format = format ?? ImageFormat(fileExtension: path.lowercasedExtension)
@@ -21,25 +21,25 @@ public struct Photo: Hashable, Sendable {
         self.stamp = stamp
     }
 
-    public var name: String { path.lastComponent.description }
+    package var name: String { path.lastComponent.description }
 }
 
 /// A file's size and modification time: when either changes, it is another picture.
-public struct FileStamp: Hashable, Sendable {
-    public var size: Int
-    public var modified: Int64
+package struct FileStamp: Hashable, Sendable {
+    package var size: Int
+    package var modified: Int64
 
-    public init(size: Int, modified: Int64) {
+    package init(size: Int, modified: Int64) {
         self.size = size
         self.modified = modified
     }
 
-    public init(_ info: stat) {
+    package init(_ info: stat) {
         self.init(size: Int(info.st_size), modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
     }
 
     /// The file as it is now; nil when it is gone or cannot be looked at.
-    public static func of(_ path: RawPath) -> FileStamp? {
+    package static func of(_ path: RawPath) -> FileStamp? {
         var info = stat()
         guard path.withCString({ stat($0, &info) }) == 0 else { return nil }
         return FileStamp(info)
@@ -49,7 +49,7 @@ public struct FileStamp: Hashable, Sendable {
 /// What a file's extension (or, without a known one, its first bytes) says it is. JPEG, PNG,
 /// WebP, GIF, HEIF and AVIF are decoded, each for what its content is whatever its name; other
 /// image files get a placeholder tile that says so, rather than vanishing from the grid.
-public enum ImageFormat: Hashable, Sendable {
+package enum ImageFormat: Hashable, Sendable {
     case jpeg
     case png
     case webp
@@ -60,7 +60,7 @@ public enum ImageFormat: Hashable, Sendable {
     case notAnImage
 
     /// The format's name, for messages.
-    public var name: String {
+    package var name: String {
         switch self {
         case .jpeg: return "JPEG"
         case .png: return "PNG"
@@ -74,7 +74,7 @@ public enum ImageFormat: Hashable, Sendable {
     }
 
     /// The media type a server sends the file as.
-    public var mediaType: String {
+    package var mediaType: String {
         switch self {
         case .jpeg: return "image/jpeg"
         case .png: return "image/png"
@@ -87,7 +87,7 @@ public enum ImageFormat: Hashable, Sendable {
     }
 
     /// Formats photogrid decodes.
-    public var isDecoded: Bool {
+    package var isDecoded: Bool {
         switch self {
         case .jpeg, .png, .webp, .gif, .heif, .avif: return true
         case .other, .notAnImage: return false
@@ -99,7 +99,7 @@ public enum ImageFormat: Hashable, Sendable {
                                   "webm": "WebM video", "avi": "AVI video"]
 
     /// A video: a tile that says so, and Enter plays it (`Player`).
-    public var isVideo: Bool {
+    package var isVideo: Bool {
         if case .other(let name) = self { return name.hasSuffix(" video") }
         return false
     }
@@ -111,7 +111,7 @@ public enum ImageFormat: Hashable, Sendable {
 
     /// What a file's first bytes say it is, for files whose name says nothing: nil for anything
     /// that is not a picture.
-    public init?(content head: [UInt8]) {
+    package init?(content head: [UInt8]) {
         if head.count >= 3 && head[0] == 0xFF && head[1] == 0xD8 && head[2] == 0xFF { self = .jpeg; return }
         if PNG.isPNG(head) { self = .png; return }
         if WebP.isWebP(head) { self = .webp; return }
@@ -134,7 +134,7 @@ public enum ImageFormat: Hashable, Sendable {
         return nil
     }
 
-    public init(fileExtension ext: String) {
+    package init(fileExtension ext: String) {
         if ImageFormat.jpegExtensions.contains(ext) { self = .jpeg }
         else if ext == "png" { self = .png }
         else if ext == "webp" { self = .webp }

@@ -1,6 +1,6 @@
 /// How the grid orders a gallery's photos: `--sort` and the `s`/`r` keys.
-public struct PhotoOrder: Sendable, Equatable {
-    public enum Key: String, Sendable, CaseIterable {
+package struct PhotoOrder: Sendable, Equatable {
+    package enum Key: String, Sendable, CaseIterable {
         /// Natural name order, each folder's photos together, the top folder first.
         case name
         /// When the photo was taken (EXIF), else the file's modification time; oldest first.
@@ -11,27 +11,27 @@ public struct PhotoOrder: Sendable, Equatable {
         case size
     }
 
-    public var key: Key
-    public var reversed: Bool
+    package var key: Key
+    package var reversed: Bool
 
-    public init(_ key: Key = .name, reversed: Bool = false) {
+    package init(_ key: Key = .name, reversed: Bool = false) {
         self.key = key
         self.reversed = reversed
     }
 
     /// The next key of the `s` key's cycle: name, date, mtime, size.
-    public var nextKey: PhotoOrder {
+    package var nextKey: PhotoOrder {
         let all = Key.allCases
         return PhotoOrder(all[(all.firstIndex(of: key)! + 1) % all.count], reversed: reversed)
     }
 
     /// For the status line: "by name", "by size, reversed".
-    public var description: String { "by \(key.rawValue)" + (reversed ? ", reversed" : "") }
+    package var description: String { "by \(key.rawValue)" + (reversed ? ", reversed" : "") }
 
     /// `photos` in this order. Ties (and photos without a time or size, which come last) keep
     /// their name order, so the result never depends on the order they came in. The date order
     /// takes each photo's capture date from `dates` (`CaptureDates`), its file's time without one.
-    public func apply(_ photos: [Photo], dates: [RawPath: Int64?] = [:]) -> [Photo] {
+    package func apply(_ photos: [Photo], dates: [RawPath: Int64?] = [:]) -> [Photo] {
         let byName = NaturalOrder.sorted(photos) { $0.relativePath.bytes }
         var result: [Photo]
         switch key {

@@ -2,20 +2,20 @@ import Glibc
 
 /// A file path as the kernel knows it: bytes, which need not be valid UTF-8.
 /// Kept as bytes so that every file a folder holds can be opened, whatever its name.
-public struct RawPath: Hashable, Sendable, Comparable, CustomStringConvertible {
-    public let bytes: [UInt8]
+package struct RawPath: Hashable, Sendable, Comparable, CustomStringConvertible {
+    package let bytes: [UInt8]
 
-    public init(_ bytes: [UInt8]) { self.bytes = bytes }
-    public init(_ string: String) { self.bytes = Array(string.utf8) }
+    package init(_ bytes: [UInt8]) { self.bytes = bytes }
+    package init(_ string: String) { self.bytes = Array(string.utf8) }
 
     /// Joins with a slash.
-    public func appending(_ component: [UInt8]) -> RawPath {
+    package func appending(_ component: [UInt8]) -> RawPath {
         if bytes.isEmpty { return RawPath(component) }
         return RawPath(bytes.last == UInt8(ascii: "/") ? bytes + component : bytes + [UInt8(ascii: "/")] + component)
     }
 
     /// The last component.
-    public var lastComponent: RawPath {
+    package var lastComponent: RawPath {
         var trimmed = bytes[...]
         while trimmed.count > 1, trimmed.last == UInt8(ascii: "/") { trimmed = trimmed.dropLast() }
         if let slash = trimmed.lastIndex(of: UInt8(ascii: "/")), slash < trimmed.endIndex - 1 {
@@ -25,7 +25,7 @@ public struct RawPath: Hashable, Sendable, Comparable, CustomStringConvertible {
     }
 
     /// The folder holding this path ("/" for a path at the top, "." for a bare name).
-    public var parent: RawPath {
+    package var parent: RawPath {
         var trimmed = bytes[...]
         while trimmed.count > 1, trimmed.last == UInt8(ascii: "/") { trimmed = trimmed.dropLast() }
         guard let slash = trimmed.lastIndex(of: UInt8(ascii: "/")) else { return RawPath(".") }
@@ -34,17 +34,17 @@ public struct RawPath: Hashable, Sendable, Comparable, CustomStringConvertible {
 
     /// realpath(3): absolute, no `.` or `..`, no links; nil when it does not resolve (gone, a
     /// loop, no permission).
-    public var resolved: RawPath? {
+    package var resolved: RawPath? {
         guard let resolved = withCString({ realpath($0, nil) }) else { return nil }
         defer { free(resolved) }
         return RawPath(Array(UnsafeBufferPointer(start: UnsafeRawPointer(resolved).assumingMemoryBound(to: UInt8.self), count: strlen(resolved))))
     }
 
     /// A folder's name for a title: its last component, "/" for the root.
-    public var title: String { bytes.allSatisfy { $0 == UInt8(ascii: "/") } && !bytes.isEmpty ? "/" : lastComponent.description }
+    package var title: String { bytes.allSatisfy { $0 == UInt8(ascii: "/") } && !bytes.isEmpty ? "/" : lastComponent.description }
 
     /// The extension after the last dot of the last component, lowercased ASCII.
-    public var lowercasedExtension: String {
+    package var lowercasedExtension: String {
         let name = lastComponent.bytes
         guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > 0 else { return "" }
         return String(decoding: name[(dot + 1)...], as: UTF8.self).lowercased()
@@ -52,14 +52,14 @@ public struct RawPath: Hashable, Sendable, Comparable, CustomStringConvertible {
 
     /// For people to read; invalid UTF-8 shows as U+FFFD. Not yet safe for a terminal:
     /// see `TerminalText.sanitize`.
-    public var description: String { String(decoding: bytes, as: UTF8.self) }
+    package var description: String { String(decoding: bytes, as: UTF8.self) }
 
     /// Calls `body` with a NUL-terminated C string of the path.
-    public func withCString<T>(_ body: (UnsafePointer<CChar>) throws -> T) rethrows -> T {
+    package func withCString<T>(_ body: (UnsafePointer<CChar>) throws -> T) rethrows -> T {
         try (bytes + [0]).withUnsafeBufferPointer { buffer in
             try buffer.withMemoryRebound(to: CChar.self) { try body($0.baseAddress!) }
         }
     }
 
-    public static func < (a: RawPath, b: RawPath) -> Bool { a.bytes.lexicographicallyPrecedes(b.bytes) }
+    package static func < (a: RawPath, b: RawPath) -> Bool { a.bytes.lexicographicallyPrecedes(b.bytes) }
 }

@@ -33,19 +33,19 @@ extension GridLayout {
         return low
     }
 
-    public func row(of index: Int) -> Int {
+    package func row(of index: Int) -> Int {
         guard !groupStarts.isEmpty else { return index / columns }
         let g = group(of: index)
         return rowsBefore[g] + (index - groupStarts[g]) / columns
     }
 
-    public func column(of index: Int) -> Int {
+    package func column(of index: Int) -> Int {
         guard !groupStarts.isEmpty else { return index % columns }
         return (index - groupStarts[group(of: index)]) % columns
     }
 
     /// The first photo of tile row `row`; `photos` past the last row.
-    public func firstIndex(inRow row: Int, photos: Int) -> Int {
+    package func firstIndex(inRow row: Int, photos: Int) -> Int {
         guard !groupStarts.isEmpty else { return min(photos, max(0, row) * columns) }
         guard row < groupedRows else { return photos }
         let g = group(ofRow: max(0, row))
@@ -53,14 +53,14 @@ extension GridLayout {
     }
 
     /// The photos of tile row `row`.
-    public func indexes(inRow row: Int, photos: Int) -> Range<Int> {
+    package func indexes(inRow row: Int, photos: Int) -> Range<Int> {
         let first = firstIndex(inRow: row, photos: photos)
         return first..<max(first, min(firstIndex(inRow: row + 1, photos: photos), first + columns))
     }
 
     /// The photo at `column` of tile row `row` (clamped to the rows there are), or the row's last
     /// photo where the row is shorter: where up and down go.
-    public func index(row: Int, column: Int, photos: Int) -> Int {
+    package func index(row: Int, column: Int, photos: Int) -> Int {
         guard photos > 0 else { return 0 }
         let row = max(0, min(rowCount(photos: photos) - 1, row))
         let inRow = indexes(inRow: row, photos: photos)

@@ -1,29 +1,29 @@
 /// Cell and pixel sizes of a terminal.
-public struct ScreenMetrics: Hashable, Sendable {
-    public var columns: Int
-    public var rows: Int
-    public var cellWidth: Int
-    public var cellHeight: Int
+package struct ScreenMetrics: Hashable, Sendable {
+    package var columns: Int
+    package var rows: Int
+    package var cellWidth: Int
+    package var cellHeight: Int
     /// The largest sixel picture the terminal draws, 0 where it did not say.
-    public var maxImageWidth = 0, maxImageHeight = 0
+    package var maxImageWidth = 0, maxImageHeight = 0
 
-    public init(columns: Int, rows: Int, cellWidth: Int = 10, cellHeight: Int = 20) {
+    package init(columns: Int, rows: Int, cellWidth: Int = 10, cellHeight: Int = 20) {
         self.columns = columns
         self.rows = rows
         self.cellWidth = max(1, cellWidth)
         self.cellHeight = max(1, cellHeight)
     }
 
-    public var sixelCut: SixelCut {
+    package var sixelCut: SixelCut {
         SixelCut(cellWidth: cellWidth, cellHeight: cellHeight, maxWidth: maxImageWidth, maxHeight: maxImageHeight)
     }
 }
 
 /// A tile's place on screen, in cells, relative to the grid's first row.
-public struct TileFrame: Hashable, Sendable {
-    public var column: Int
-    public var width: Int
-    public var height: Int
+package struct TileFrame: Hashable, Sendable {
+    package var column: Int
+    package var width: Int
+    package var height: Int
 }
 
 /// The geometry of the grid at one column count: where tiles go and how large they are.
@@ -33,26 +33,26 @@ public struct TileFrame: Hashable, Sendable {
 /// the screen: where a square as wide as the slot would be taller than the grid area (one
 /// column on a wide terminal) the tile is as tall as the area and centred in its slot. A screen
 /// too narrow for the columns asked for (a cell and a gap each) gets as many as fit.
-public struct GridLayout: Hashable, Sendable {
-    public static let columnRange = 1...6
-    public static let gap = 1
+package struct GridLayout: Hashable, Sendable {
+    package static let columnRange = 1...6
+    package static let gap = 1
     /// Rows below the grid: the status line.
-    public static let statusRows = 1
+    package static let statusRows = 1
 
-    public let screen: ScreenMetrics
-    public let columns: Int
+    package let screen: ScreenMetrics
+    package let columns: Int
     /// Rows above the tiles: 1 with sections, for the header of the group the screen starts in
     /// (every later group's header goes in the gap row above its first photo).
-    public let top: Int
+    package let top: Int
     /// The tiles' area: every row but the status line and `top`.
-    public let viewportRows: Int
+    package let viewportRows: Int
     /// Cell rows of every tile.
-    public let tileRows: Int
+    package let tileRows: Int
     /// One frame per column, left to right.
-    public let frames: [TileFrame]
+    package let frames: [TileFrame]
     /// With sections, the photos that start a group, from 0 up: each starts a row of its own
     /// (`GridLayout+Rows`). Empty without sections: photo `i` is at row `i / columns`.
-    public let groupStarts: [Int]
+    package let groupStarts: [Int]
     /// Tile rows before each group, and in all (with `groupStarts`).
     let rowsBefore: [Int]
     let groupedRows: Int
@@ -60,7 +60,7 @@ public struct GridLayout: Hashable, Sendable {
     let groupedPhotos: Int
 
     /// `groupStarts` (with `sections`): the first photo of each group of `photos`, in order.
-    public init(screen: ScreenMetrics, columns: Int, sections: Bool = false, groupStarts: [Int] = [], photos: Int = 0) {
+    package init(screen: ScreenMetrics, columns: Int, sections: Bool = false, groupStarts: [Int] = [], photos: Int = 0) {
         self.screen = screen
         self.columns = max(GridLayout.columnRange.lowerBound, min(GridLayout.maxColumns(for: screen), columns))
         (self.groupStarts, rowsBefore, groupedRows) = GridLayout.groupRows(sections ? groupStarts : [], photos: photos, columns: self.columns)
@@ -95,30 +95,30 @@ public struct GridLayout: Hashable, Sendable {
     }
 
     /// The most columns whose tiles, a cell wide at least and a gap apart, fit across the screen.
-    public static func maxColumns(for screen: ScreenMetrics) -> Int {
+    package static func maxColumns(for screen: ScreenMetrics) -> Int {
         max(columnRange.lowerBound, min(columnRange.upperBound, (screen.columns + gap) / (1 + gap)))
     }
 
     /// Whether there is a row for section headers.
-    public var sections: Bool { top > 0 }
+    package var sections: Bool { top > 0 }
 
     /// Every row above the status line: the tiles' area and the header row.
-    public var areaRows: Int { top + viewportRows }
+    package var areaRows: Int { top + viewportRows }
 
     /// Cell rows from one tile row to the next.
-    public var rowPitch: Int { tileRows + GridLayout.gap }
+    package var rowPitch: Int { tileRows + GridLayout.gap }
 
     /// Tile rows that fit on screen whole (at least one).
-    public var fullyVisibleRows: Int { max(1, (viewportRows + GridLayout.gap) / rowPitch) }
+    package var fullyVisibleRows: Int { max(1, (viewportRows + GridLayout.gap) / rowPitch) }
 
-    public func rowCount(photos: Int) -> Int { groupStarts.isEmpty ? (photos + columns - 1) / columns : groupedRows }
+    package func rowCount(photos: Int) -> Int { groupStarts.isEmpty ? (photos + columns - 1) / columns : groupedRows }
 
     /// The largest first row that still fills the screen.
-    public func maxTopRow(photos: Int) -> Int { max(0, rowCount(photos: photos) - fullyVisibleRows) }
+    package func maxTopRow(photos: Int) -> Int { max(0, rowCount(photos: photos) - fullyVisibleRows) }
 
     /// Tile `index` with the grid scrolled to `topRow`: its frame and screen row, and how many of
     /// its cell rows the bottom of the grid leaves visible (nil when it is off screen).
-    public func placement(of index: Int, topRow: Int) -> (frame: TileFrame, row: Int, visibleRows: Int)? {
+    package func placement(of index: Int, topRow: Int) -> (frame: TileFrame, row: Int, visibleRows: Int)? {
         let tileRow = row(of: index)
         guard tileRow >= topRow else { return nil }
         let y = (tileRow - topRow) * rowPitch
@@ -127,19 +127,19 @@ public struct GridLayout: Hashable, Sendable {
     }
 
     /// Indexes of the photos with any cell on screen.
-    public func visibleIndexes(topRow: Int, photos: Int) -> Range<Int> {
+    package func visibleIndexes(topRow: Int, photos: Int) -> Range<Int> {
         let rows = (viewportRows + rowPitch - 1) / rowPitch
         let start = firstIndex(inRow: max(0, topRow), photos: photos)
         return start..<max(start, firstIndex(inRow: max(0, topRow) + rows, photos: photos))
     }
 
     /// Pixel size of a tile in sixel mode.
-    public func pixelSize(of frame: TileFrame) -> (width: Int, height: Int) {
+    package func pixelSize(of frame: TileFrame) -> (width: Int, height: Int) {
         (frame.width * screen.cellWidth, frame.height * screen.cellHeight)
     }
 
     /// The fewest columns at which every photo fits on one screen; else 4.
-    public static func startColumns(photos: Int, screen: ScreenMetrics) -> Int {
+    package static func startColumns(photos: Int, screen: ScreenMetrics) -> Int {
         for columns in columnRange {
             let layout = GridLayout(screen: screen, columns: columns)
             if layout.rowCount(photos: photos) <= layout.fullyVisibleRows { return columns }

@@ -1,16 +1,16 @@
 /// Where the user is in the grid: the focused photo and the first tile row on screen.
 /// Every move keeps the focused tile whole on screen.
-public struct GridPosition: Hashable, Sendable {
-    public var focus: Int
-    public var topRow: Int
+package struct GridPosition: Hashable, Sendable {
+    package var focus: Int
+    package var topRow: Int
 
-    public init(focus: Int = 0, topRow: Int = 0) {
+    package init(focus: Int = 0, topRow: Int = 0) {
         self.focus = focus
         self.topRow = topRow
     }
 
     /// Focus `index` (clamped), scrolling as little as needed to show it whole.
-    public mutating func focus(_ index: Int, photos: Int, layout: GridLayout) {
+    package mutating func focus(_ index: Int, photos: Int, layout: GridLayout) {
         guard photos > 0 else { focus = 0; topRow = 0; return }
         focus = max(0, min(photos - 1, index))
         let row = layout.row(of: focus)
@@ -20,7 +20,7 @@ public struct GridPosition: Hashable, Sendable {
     }
 
     /// Moves the focus by whole screens and scrolls the page with it, as less does.
-    public mutating func page(by screens: Int, photos: Int, layout: GridLayout) {
+    package mutating func page(by screens: Int, photos: Int, layout: GridLayout) {
         guard photos > 0 else { return }
         let rows = screens * layout.fullyVisibleRows
         // Past either end the focus stops in the first or last row, in the same column.
@@ -31,7 +31,7 @@ public struct GridPosition: Hashable, Sendable {
 
     /// The position after changing from `old` to `new` layout: the focused photo stays on screen,
     /// as near to the screen row it was on as the new grid allows.
-    public func anchored(from old: GridLayout, to new: GridLayout, photos: Int) -> GridPosition {
+    package func anchored(from old: GridLayout, to new: GridLayout, photos: Int) -> GridPosition {
         guard photos > 0 else { return GridPosition() }
         let screenRow = (old.row(of: focus) - topRow) * old.rowPitch
         let newRow = new.row(of: focus)

@@ -1,26 +1,26 @@
 /// Where the zoom view stands: which photo, how far in, and which point of it is at the centre
 /// of the screen (in fractions of the photo's width and height).
-public struct ZoomState: Hashable, Sendable {
+package struct ZoomState: Hashable, Sendable {
     /// Fit, then closer up to six times: the steps of `+` and `-`.
-    public static let levels: [Double] = [1, 1.5, 2, 3, 4, 6]
+    package static let levels: [Double] = [1, 1.5, 2, 3, 4, 6]
 
-    public var photo: Int
-    public var level = 0
-    public var centerX = 0.5
-    public var centerY = 0.5
+    package var photo: Int
+    package var level = 0
+    package var centerX = 0.5
+    package var centerY = 0.5
 
-    public init(photo: Int) { self.photo = photo }
+    package init(photo: Int) { self.photo = photo }
 
-    public var zoom: Double { ZoomState.levels[level] }
-    public var isZoomedIn: Bool { level > 0 }
+    package var zoom: Double { ZoomState.levels[level] }
+    package var isZoomedIn: Bool { level > 0 }
 
-    public mutating func zoomIn() { level = min(ZoomState.levels.count - 1, level + 1) }
-    public mutating func zoomOut() { level = max(0, level - 1) }
-    public mutating func fit() { level = 0; centerX = 0.5; centerY = 0.5 }
+    package mutating func zoomIn() { level = min(ZoomState.levels.count - 1, level + 1) }
+    package mutating func zoomOut() { level = max(0, level - 1) }
+    package mutating func fit() { level = 0; centerX = 0.5; centerY = 0.5 }
 
     /// Moves the centre by a quarter of what is visible, in whole visible widths (`dx`, `dy`);
     /// `geometry` clamps it afterwards.
-    public mutating func pan(dx: Double, dy: Double, visible: CropRegion) {
+    package mutating func pan(dx: Double, dy: Double, visible: CropRegion) {
         centerX += dx * visible.width / 4
         centerY += dy * visible.height / 4
     }
@@ -29,17 +29,17 @@ public struct ZoomState: Hashable, Sendable {
 /// What the zoom view draws for a `ZoomState`: the visible part of the photo, its size in the
 /// mode's pixels (sixel pixels, or half-block pixels: one cell wide, half a cell tall), and the
 /// cell where it starts, centred in the area.
-public struct ZoomGeometry: Hashable, Sendable {
-    public var region: CropRegion
-    public var width: Int
-    public var height: Int
-    public var column: Int
-    public var row: Int
+package struct ZoomGeometry: Hashable, Sendable {
+    package var region: CropRegion
+    package var width: Int
+    package var height: Int
+    package var column: Int
+    package var row: Int
 
     /// `area` is the view in the mode's pixels, `cell` a cell in those pixels (10x20 for sixel on
     /// a 10x20 font, 1x2 for half-blocks), `image` the photo's upright size (only its shape
     /// matters). The state's centre is clamped so that the view never leaves the photo.
-    public static func compute(state: inout ZoomState, area: (width: Int, height: Int), cell: (width: Int, height: Int),
+    package static func compute(state: inout ZoomState, area: (width: Int, height: Int), cell: (width: Int, height: Int),
                                image: (width: Int, height: Int)) -> ZoomGeometry {
         let aw = Double(max(1, area.width)), ah = Double(max(1, area.height))
         let iw = Double(max(1, image.width)), ih = Double(max(1, image.height))

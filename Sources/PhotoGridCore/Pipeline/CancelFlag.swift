@@ -6,29 +6,29 @@ import Glibc
 ///
 /// The pipeline makes one per tier fetch and makes it the worker thread's `current` while the
 /// decode runs; the decoders that can stop (libjpeg's, through its progress hook) read it.
-public final class CancelFlag: @unchecked Sendable {
+package final class CancelFlag: @unchecked Sendable {
     /// Read and written atomically by the JPEG shim.
     let pointer: UnsafeMutablePointer<Int32>
 
-    public init() {
+    package init() {
         pointer = .allocate(capacity: 1)
         pointer.initialize(to: 0)
     }
 
     deinit { pointer.deallocate() }
 
-    public func cancel() { JPEG.cancel(pointer) }
+    package func cancel() { JPEG.cancel(pointer) }
 
-    public var isCancelled: Bool { JPEG.isCancelled(pointer) }
+    package var isCancelled: Bool { JPEG.isCancelled(pointer) }
 
     /// The flag of the fetch running on this thread, if any.
-    public static var current: CancelFlag? {
+    package static var current: CancelFlag? {
         guard let raw = pthread_getspecific(key) else { return nil }
         return Unmanaged<CancelFlag>.fromOpaque(raw).takeUnretainedValue()
     }
 
     /// Runs `body` with `flag` as this thread's `current`.
-    public static func with<T>(_ flag: CancelFlag, _ body: () -> T) -> T {
+    package static func with<T>(_ flag: CancelFlag, _ body: () -> T) -> T {
         pthread_setspecific(key, Unmanaged.passUnretained(flag).toOpaque())
         defer { pthread_setspecific(key, nil) }
         return withExtendedLifetime(flag) { body() }

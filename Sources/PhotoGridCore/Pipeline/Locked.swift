@@ -8,11 +8,11 @@ import Glibc
 /// Sendable only when its value is: a lock does not make a class shared with another thread safe
 /// to use there. A failed lock or unlock (a mutex corrupted, or unlocked by a thread that does not
 /// hold it) stops the program rather than run on unlocked.
-public final class Locked<Value> {
+package final class Locked<Value> {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private var value: Value
 
-    public init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
         let result = pthread_mutex_init(mutex, nil)
         precondition(result == 0, "pthread_mutex_init: \(result)")
@@ -24,7 +24,7 @@ public final class Locked<Value> {
     }
 
     /// Runs `body` with the value, the lock held.
-    public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
+    package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         let locked = pthread_mutex_lock(mutex)
         precondition(locked == 0, "pthread_mutex_lock: \(locked)")
         defer {

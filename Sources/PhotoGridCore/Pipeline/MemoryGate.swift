@@ -8,17 +8,17 @@
 /// about three bytes a pixel at 4:2:0, whatever the output scale: 44 MB for a 5120x2880 photo,
 /// 54 MB for 5640x3172. Two such decodes at once on two workers took the resident peak of a
 /// 32 MB budget to 165 MB (docs/reliability.md).
-public final class MemoryGate: @unchecked Sendable {
+package final class MemoryGate: @unchecked Sendable {
     /// The process's gate, for decodes outside a session (`--print` of one file, tools). A
     /// session's decoder has its own, which the session sets to a third of its memory budget,
     /// at least `floor` (`fit(budget:)`): what runs is lent from the budget, and a larger budget
     /// lets two decodes that cannot scale (a HEIC, an AVIF: 40-80 MB each) run at once, one a core.
-    public static let decodes = MemoryGate()
+    package static let decodes = MemoryGate()
     /// The least any gate allows at once: 48 MB.
-    public static let floor = 48 << 20
+    package static let floor = 48 << 20
 
     /// Decodes this large make the session give malloc's free pages back before they start.
-    public static let returnPagesAt = 16 << 20
+    package static let returnPagesAt = 16 << 20
 
     private var bound: Int
     private let condition = Condition()
@@ -27,10 +27,10 @@ public final class MemoryGate: @unchecked Sendable {
     private var recent: [Int] = []
     private var observer: (@Sendable (Int) -> Void)?
 
-    public init(limit: Int = MemoryGate.floor) { bound = max(1, limit) }
+    package init(limit: Int = MemoryGate.floor) { bound = max(1, limit) }
 
     /// Sets the bound for a session whose memory budget is `budget` bytes.
-    public func fit(budget: Int) {
+    package func fit(budget: Int) {
         condition.lock()
         bound = max(MemoryGate.floor, budget / 3)
         condition.broadcast()
@@ -38,7 +38,7 @@ public final class MemoryGate: @unchecked Sendable {
     }
 
     /// Runs `body` once `bytes` fit beside what is running (or nothing else runs).
-    public func run<T, E: Error>(bytes: Int, _ body: () throws(E) -> T) throws(E) -> T {
+    package func run<T, E: Error>(bytes: Int, _ body: () throws(E) -> T) throws(E) -> T {
         let bytes = max(0, bytes)
         condition.lock()
         while used > 0 && used + bytes > bound { condition.wait() }
@@ -62,21 +62,21 @@ public final class MemoryGate: @unchecked Sendable {
 
     /// Called with what decodes use, whenever it changes: the running session's cache. One at a
     /// time (a photogrid process has one session).
-    public func observe(_ observer: (@Sendable (Int) -> Void)?) {
+    package func observe(_ observer: (@Sendable (Int) -> Void)?) {
         condition.lock()
         self.observer = observer
         condition.unlock()
     }
 
     /// The most one of the last 32 decodes needed.
-    public var largestRecent: Int {
+    package var largestRecent: Int {
         condition.lock()
         defer { condition.unlock() }
         return recent.max() ?? 0
     }
 
     /// The most that ran at once: for tests.
-    public var peakBytes: Int {
+    package var peakBytes: Int {
         condition.lock()
         defer { condition.unlock() }
         return peak

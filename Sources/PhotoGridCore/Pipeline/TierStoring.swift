@@ -1,6 +1,6 @@
 /// Where tier images and encoded tiles outlive the process (the disk cache). The seam where
 /// tests put a fake.
-public protocol TierStoring: Sendable {
+package protocol TierStoring: Sendable {
     /// The tier image kept for this photo as it is now, or nil.
     func load(_ photo: Photo, tier: Tier) -> DecodedImage?
     func save(_ image: DecodedImage, of photo: Photo, tier: Tier)
@@ -12,7 +12,7 @@ public protocol TierStoring: Sendable {
 }
 
 extension TierStoring {
-    public func keepsTiles(for request: TileRequest) -> Bool { false }
-    public func loadTile(_ photo: Photo, request: TileRequest) -> EncodedTile? { nil }
-    public func saveTile(_ tile: EncodedTile, of photo: Photo, request: TileRequest) {}
+    package func keepsTiles(for request: TileRequest) -> Bool { false }
+    package func loadTile(_ photo: Photo, request: TileRequest) -> EncodedTile? { nil }
+    package func saveTile(_ tile: EncodedTile, of photo: Photo, request: TileRequest) {}
 }

@@ -1,26 +1,26 @@
 import Dispatch
 
 /// Turns an upright image into what the terminal is sent for one tile. The seam where tests put a fake.
-public protocol TileEncoding: Sendable {
+package protocol TileEncoding: Sendable {
     func encode(_ source: RGBImage, for request: TileRequest) -> EncodedTile
     /// As `encode(_:for:)`, the tile marked when `incomplete` (its file ended early).
     func encode(_ source: RGBImage, for request: TileRequest, incomplete: Bool) -> EncodedTile
 }
 
 extension TileEncoding {
-    public func encode(_ source: RGBImage, for request: TileRequest, incomplete: Bool) -> EncodedTile { encode(source, for: request) }
+    package func encode(_ source: RGBImage, for request: TileRequest, incomplete: Bool) -> EncodedTile { encode(source, for: request) }
 }
 
 /// Crops or letterboxes the source to the tile's box, then encodes sixel (libsixel), a kitty
 /// picture (zlib) or half-block cells.
-public struct TileEncoder: TileEncoding {
-    public init() {}
+package struct TileEncoder: TileEncoding {
+    package init() {}
 
-    public func encode(_ source: RGBImage, for request: TileRequest) -> EncodedTile {
+    package func encode(_ source: RGBImage, for request: TileRequest) -> EncodedTile {
         encode(source, for: request, incomplete: false)
     }
 
-    public func encode(_ source: RGBImage, for request: TileRequest, incomplete: Bool) -> EncodedTile {
+    package func encode(_ source: RGBImage, for request: TileRequest, incomplete: Bool) -> EncodedTile {
         var image: RGBImage
         if let crop = request.crop {
             let region = Resampler.Region(x: crop.x * Double(source.width), y: crop.y * Double(source.height),

@@ -16,7 +16,7 @@
 /// then prefetches in order while their tiles fit, and everything planned is protected in the
 /// cache, so the pipeline never evicts what it is about to draw and makes it again. A fetched
 /// image is held for the encodes waiting on it, not left to the cache, so each is made once.
-public final class TilePipeline: @unchecked Sendable {
+package final class TilePipeline: @unchecked Sendable {
     // Everything below `condition` is guarded by it.
     let condition = Condition()
     var encodeTasks: [TileRequest: Task] = [:]
@@ -74,25 +74,25 @@ public final class TilePipeline: @unchecked Sendable {
     }
 
     /// How much work was started: what the coalescing and cancelling tests count.
-    public struct Counters: Sendable, Equatable {
+    package struct Counters: Sendable, Equatable {
         /// Photos decoded (from their file or their EXIF thumbnail).
-        public var decodes = 0
-        public var thumbnails = 0
+        package var decodes = 0
+        package var thumbnails = 0
         /// Tier images made from a larger tier in memory.
-        public var derived = 0
-        public var diskHits = 0
+        package var derived = 0
+        package var diskHits = 0
         /// Tiles read from the disk cache instead of encoded.
-        public var tileDiskHits = 0
-        public var encodes = 0
-        public var stores = 0
+        package var tileDiskHits = 0
+        package var encodes = 0
+        package var stores = 0
         /// Decodes stopped part way because nothing wanted their photo any more.
-        public var cancelled = 0
-        public init() {}
+        package var cancelled = 0
+        package init() {}
     }
 
     enum Job { case fetch(Source, size: Int), encode(TileRequest), loadTile(TileRequest), store(TierKey, DecodedImage), recheck([Int]) }
 
-    public init(photos: [Photo], cache: TileCache, decoder: PhotoDecoding = PhotoDecoder(),
+    package init(photos: [Photo], cache: TileCache, decoder: PhotoDecoding = PhotoDecoder(),
                 encoder: TileEncoding = TileEncoder(), tierStore: TierStoring? = nil,
                 workers: Int = WorkerThreads.cores,
                 onInfo: @escaping @Sendable (Int) -> Void = { _ in },
@@ -112,29 +112,29 @@ public final class TilePipeline: @unchecked Sendable {
         }
     }
 
-    public var workDone: Counters { locked { counters } }
+    package var workDone: Counters { locked { counters } }
 
     /// How many times the memory budget was too small for the screen (tiles softer, or left as
     /// previews): the status line says so.
-    public var budgetShortfalls: Int { locked { shortfalls } }
+    package var budgetShortfalls: Int { locked { shortfalls } }
 
     /// Why the photo could not be decoded, once a decode has failed.
-    public func failure(forPhoto index: Int) -> DecodeError? { locked { failures[index] } }
+    package func failure(forPhoto index: Int) -> DecodeError? { locked { failures[index] } }
 
     /// Whether the photo's file ended before its picture did when it was decoded (being copied):
     /// its tiles show what there was, marked. A reload (Ctrl-R) once the file changes decodes it again.
-    public func isIncomplete(photo index: Int) -> Bool { locked { incomplete.contains(index) } }
+    package func isIncomplete(photo index: Int) -> Bool { locked { incomplete.contains(index) } }
 
     /// What the photo's file says about itself, once read; asked for with `want(_:infos:)`.
-    public func info(_ index: Int) -> PhotoInfo? { locked { infos[index] ?? nil } }
+    package func info(_ index: Int) -> PhotoInfo? { locked { infos[index] ?? nil } }
 
     /// Whether the photo's details have been read, even if there were none to read.
-    public func hasReadInfo(_ index: Int) -> Bool { locked { infos[index] != nil } }
+    package func hasReadInfo(_ index: Int) -> Bool { locked { infos[index] != nil } }
 
     /// Replaces what is wanted. Earlier entries of equal priority are done first; a request listed
     /// twice keeps its highest priority and its first place. `infos` are photos whose metadata is
     /// wanted (for the details panel, the grid's badges, the zoom view's shape): a short read each.
-    public func want(_ requests: [(TileRequest, Priority)], infos photos: [(Int, Priority)] = []) {
+    package func want(_ requests: [(TileRequest, Priority)], infos photos: [(Int, Priority)] = []) {
         locked {
             wantedInfos = [:]
             for (order, (photo, priority)) in photos.enumerated() where infos[photo] == nil && wantedInfos[photo] == nil {
@@ -172,12 +172,12 @@ public final class TilePipeline: @unchecked Sendable {
 
     /// Nothing wanted is left to make and nothing is being written: for the benchmark, which
     /// measures a scroll once everything prefetched is in.
-    public var isIdle: Bool {
+    package var isIdle: Bool {
         locked { encodeTasks.isEmpty && fetchTasks.isEmpty && storeQueue.isEmpty && storesRunning == 0 }
     }
 
     /// Waits until every new tier image has been written to the disk cache: before `--print` exits.
-    public func waitForStores() {
+    package func waitForStores() {
         condition.lock()
         while !stopped && (!storeQueue.isEmpty || storesRunning > 0) { condition.wait() }
         condition.unlock()
@@ -186,7 +186,7 @@ public final class TilePipeline: @unchecked Sendable {
     /// Looks at the photos' files again, on a worker (the loop never touches a file): a photo
     /// whose file changed or went since its pictures were made is forgotten, so that the next
     /// frame asks for it anew and shows the new picture, or why there is none. Ctrl-R.
-    public func recheck(_ photos: [Int]) {
+    package func recheck(_ photos: [Int]) {
         locked {
             rechecks += photos.filter { self.photos.indices.contains($0) }
             condition.broadcast()
@@ -195,7 +195,7 @@ public final class TilePipeline: @unchecked Sendable {
 
     /// Forgets what photo `index`'s file said about itself, so that it is read again when next
     /// wanted: its sidecar's caption was just changed.
-    public func forgetInfo(_ index: Int) {
+    package func forgetInfo(_ index: Int) {
         locked {
             infos[index] = nil
             condition.broadcast()
@@ -203,7 +203,7 @@ public final class TilePipeline: @unchecked Sendable {
     }
 
     /// Stops the workers after their current job.
-    public func stop() {
+    package func stop() {
         locked { stopped = true; condition.broadcast() }
     }
 

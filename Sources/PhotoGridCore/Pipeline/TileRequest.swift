@@ -1,5 +1,5 @@
 /// How tiles are drawn.
-public enum RenderMode: Hashable, Sendable, CustomStringConvertible {
+package enum RenderMode: Hashable, Sendable, CustomStringConvertible {
     /// Real pixels with an adaptive palette of this many colour registers.
     case sixel(colors: Int)
     /// Real pixels in 24 bits through the kitty graphics protocol, each tile sent once: through
@@ -9,11 +9,11 @@ public enum RenderMode: Hashable, Sendable, CustomStringConvertible {
     case iterm
     case halfBlock(HalfBlock.Colors)
 
-    public var isSixel: Bool { if case .sixel = self { return true } else { return false } }
+    package var isSixel: Bool { if case .sixel = self { return true } else { return false } }
     /// Whether tiles are pictures in pixels (sixel, kitty) rather than cells of text.
-    public var drawsPixels: Bool { if case .halfBlock = self { return false } else { return true } }
+    package var drawsPixels: Bool { if case .halfBlock = self { return false } else { return true } }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .sixel: return "sixel"
         case .kitty: return "kitty"
@@ -29,34 +29,34 @@ public enum RenderMode: Hashable, Sendable, CustomStringConvertible {
 /// from a larger one in memory by downsampling, never by decoding again. The grid uses 64 to 1024;
 /// 2048 is the display tier of the zoom view at fit on most screens; 4096 and `full` hold zoomed-in
 /// views, of which the cache keeps only a few (`TileCache.zoomLimit`).
-public enum Tier: Int, CaseIterable, Comparable, Hashable, Sendable {
+package enum Tier: Int, CaseIterable, Comparable, Hashable, Sendable {
     case t64 = 64, t128 = 128, t256 = 256, t512 = 512, t1024 = 1024, t2048 = 2048, t4096 = 4096
     /// The photo at whatever scale the zoom needs, up to its full size.
     case full = 1_048_576
 
-    public var size: Int { rawValue }
+    package var size: Int { rawValue }
 
     /// Tiers kept few at a time: images of zoomed-in views, up to a whole photo's pixels.
-    public var isZoom: Bool { self >= .t4096 }
+    package var isZoom: Bool { self >= .t4096 }
 
     /// The smallest tier whose images cover `pixels`.
-    public static func covering(_ pixels: Int) -> Tier {
+    package static func covering(_ pixels: Int) -> Tier {
         allCases.first { $0.size >= pixels } ?? .full
     }
 
-    public var larger: [Tier] { Tier.allCases.filter { $0 > self } }
+    package var larger: [Tier] { Tier.allCases.filter { $0 > self } }
 
-    public static func < (a: Tier, b: Tier) -> Bool { a.rawValue < b.rawValue }
+    package static func < (a: Tier, b: Tier) -> Bool { a.rawValue < b.rawValue }
 }
 
 /// A terminal's cell in pixels, and the largest sixel picture it draws (XTSMGRAPHICS), 0 where
 /// it did not say. xterm draws nothing of a picture wider or taller than that (1000x1000 unless
 /// its maxGraphicSize resource says otherwise), so larger pictures go as pieces side by side.
-public struct SixelCut: Hashable, Sendable {
-    public var cellWidth: Int, cellHeight: Int
-    public var maxWidth: Int, maxHeight: Int
+package struct SixelCut: Hashable, Sendable {
+    package var cellWidth: Int, cellHeight: Int
+    package var maxWidth: Int, maxHeight: Int
 
-    public init(cellWidth: Int, cellHeight: Int, maxWidth: Int = 0, maxHeight: Int = 0) {
+    package init(cellWidth: Int, cellHeight: Int, maxWidth: Int = 0, maxHeight: Int = 0) {
         self.cellWidth = max(1, cellWidth); self.cellHeight = max(1, cellHeight)
         self.maxWidth = max(0, maxWidth); self.maxHeight = max(0, maxHeight)
     }
@@ -65,23 +65,19 @@ public struct SixelCut: Hashable, Sendable {
     /// picture's height up to six pixels.
     var pieceColumns: Int? { maxWidth > 0 ? max(1, maxWidth / cellWidth) : nil }
     var pieceRows: Int? { maxHeight > 0 ? max(1, (maxHeight - 5) / cellHeight) : nil }
-
-    func isTooLarge(width: Int, height: Int) -> Bool {
-        (maxWidth > 0 && width > (pieceColumns ?? 0) * cellWidth) || (maxHeight > 0 && height > (pieceRows ?? 0) * cellHeight)
-    }
 }
 
 /// One photo at one tier.
-public struct TierKey: Hashable, Sendable {
-    public var photo: Int
-    public var tier: Tier
-    public init(photo: Int, tier: Tier) { self.photo = photo; self.tier = tier }
+package struct TierKey: Hashable, Sendable {
+    package var photo: Int
+    package var tier: Tier
+    package init(photo: Int, tier: Tier) { self.photo = photo; self.tier = tier }
 }
 
 /// A part of a photo, in fractions of its upright width and height.
-public struct CropRegion: Hashable, Sendable {
-    public var x: Double, y: Double, width: Double, height: Double
-    public init(x: Double, y: Double, width: Double, height: Double) {
+package struct CropRegion: Hashable, Sendable {
+    package var x: Double, y: Double, width: Double, height: Double
+    package init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x; self.y = y; self.width = width; self.height = height
     }
 }
@@ -89,26 +85,26 @@ public struct CropRegion: Hashable, Sendable {
 /// A tile as the terminal gets it: a photo (or a part of one, in the zoom view) in a pixel box,
 /// drawn in a mode, maybe cut at the screen's edge, from its tier image or, as a preview, from
 /// the best image already in memory (another tier, or the EXIF thumbnail).
-public struct TileRequest: Hashable, Sendable {
-    public var photo: Int
-    public var width: Int
-    public var height: Int
-    public var fit: FitMode
+package struct TileRequest: Hashable, Sendable {
+    package var photo: Int
+    package var width: Int
+    package var height: Int
+    package var fit: FitMode
     /// The part of the photo drawn, scaled to exactly `width` x `height` (its shape already
     /// matches); nil for the whole photo, cropped or letterboxed by `fit`.
-    public var crop: CropRegion?
-    public var mode: RenderMode
+    package var crop: CropRegion?
+    package var mode: RenderMode
     /// Pixel rows kept from the top: fewer than `height` where the screen's edge cuts the tile.
-    public var keptRows: Int
+    package var keptRows: Int
     /// A soft first picture from the EXIF thumbnail, shown until the real one is ready.
-    public var isPreview: Bool
+    package var isPreview: Bool
     /// Where a sixel picture may be cut into pieces (on cells) and the largest piece the terminal
     /// draws (read in sixel mode only); nil for one piece whatever its size (--print).
-    public var sixelCut: SixelCut?
+    package var sixelCut: SixelCut?
     /// A large sixel picture (the zoom view's) is encoded in bands, one per core, for speed.
-    public var encodeInBands = false
+    package var encodeInBands = false
 
-    public init(photo: Int, width: Int, height: Int, fit: FitMode, mode: RenderMode, keptRows: Int? = nil,
+    package init(photo: Int, width: Int, height: Int, fit: FitMode, mode: RenderMode, keptRows: Int? = nil,
                 isPreview: Bool = false, crop: CropRegion? = nil) {
         self.photo = photo
         self.width = width
@@ -123,25 +119,25 @@ public struct TileRequest: Hashable, Sendable {
     /// Pixels the source image's short side needs so that the tile is made without enlarging.
     /// Filling a box shows the short side at most as long as the box's long side; fitting, at most
     /// as long as its short side; a crop shows its fraction of the photo at the box's size.
-    public var neededSize: Int {
+    package var neededSize: Int {
         if let crop {
             return Int((min(Double(width) / max(crop.width, 1e-6), Double(height) / max(crop.height, 1e-6))).rounded(.up))
         }
         return fit == .fill ? max(width, height) : min(width, height)
     }
     /// The tier the final tile is made from.
-    public var tier: Tier { Tier.covering(neededSize) }
-    public var tierKey: TierKey { TierKey(photo: photo, tier: tier) }
+    package var tier: Tier { Tier.covering(neededSize) }
+    package var tierKey: TierKey { TierKey(photo: photo, tier: tier) }
 
     /// The same tile as a preview.
-    public var preview: TileRequest { var p = self; p.isPreview = true; return p }
-    public var final: TileRequest { var p = self; p.isPreview = false; return p }
+    package var preview: TileRequest { var p = self; p.isPreview = true; return p }
+    package var final: TileRequest { var p = self; p.isPreview = false; return p }
 }
 
 /// Who wants a tile, most urgent last.
-public enum Priority: Int, Comparable, Sendable {
+package enum Priority: Int, Comparable, Sendable {
     /// Writing tiers to the disk cache: after everything the screen could want.
     case idle = 0
     case background = 1, prefetch = 2, visible = 3
-    public static func < (a: Priority, b: Priority) -> Bool { a.rawValue < b.rawValue }
+    package static func < (a: Priority, b: Priority) -> Bool { a.rawValue < b.rawValue }
 }

@@ -27,16 +27,16 @@ final class Condition: @unchecked Sendable {
 }
 
 /// Starts detached threads running a closure: the pipeline's workers.
-public enum WorkerThreads {
+package enum WorkerThreads {
     /// Cores online: how many workers decode at once.
-    public static var cores: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+    package static var cores: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
     private final class Box {
         let body: () -> Void
         init(_ body: @escaping () -> Void) { self.body = body }
     }
 
-    public static func start(_ body: @escaping @Sendable () -> Void) {
+    package static func start(_ body: @escaping @Sendable () -> Void) {
         let box = Unmanaged.passRetained(Box(body)).toOpaque()
         var thread = pthread_t()
         var attributes = pthread_attr_t()

@@ -1,13 +1,13 @@
 /// EXIF Orientation (tag 0x0112): how the stored pixels must be turned to stand upright.
-public enum Orientation: Int, Sendable, CaseIterable {
+package enum Orientation: Int, Sendable, CaseIterable {
     case up = 1, mirrored = 2, down = 3, mirroredDown = 4
     case transposed = 5, right = 6, transverse = 7, left = 8
 
     /// Whether width and height trade places on display (the 90-degree cases 5-8).
-    public var swapsAxes: Bool { rawValue >= 5 }
+    package var swapsAxes: Bool { rawValue >= 5 }
 
     /// The displayed size of a stored image.
-    public func displaySize(width: Int, height: Int) -> (width: Int, height: Int) {
+    package func displaySize(width: Int, height: Int) -> (width: Int, height: Int) {
         swapsAxes ? (height, width) : (width, height)
     }
 
@@ -27,7 +27,7 @@ public enum Orientation: Int, Sendable, CaseIterable {
     }
 
     /// The image as it should be displayed.
-    public func apply(to image: RGBImage) -> RGBImage {
+    package func apply(to image: RGBImage) -> RGBImage {
         if self == .up { return image }
         let (dw, dh) = displaySize(width: image.width, height: image.height)
         var out = [UInt8](repeating: 0, count: dw * dh * 3)
@@ -47,7 +47,7 @@ public enum Orientation: Int, Sendable, CaseIterable {
 
     /// The stored image that, tagged with this orientation, displays as `upright`.
     /// The sample generator writes photos "sideways" with it so that honouring the tag matters.
-    public func stored(from upright: RGBImage) -> RGBImage {
+    package func stored(from upright: RGBImage) -> RGBImage {
         let (sw, sh) = displaySize(width: upright.width, height: upright.height)
         var out = RGBImage(width: sw, height: sh)
         for y in 0..<upright.height {

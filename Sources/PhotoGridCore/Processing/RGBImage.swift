@@ -1,18 +1,18 @@
 /// Packed 8-bit RGB pixels, rows top to bottom: what every stage after decoding hands on.
-public struct RGBImage: Sendable, Equatable {
-    public let width: Int
-    public let height: Int
+package struct RGBImage: Sendable, Equatable {
+    package let width: Int
+    package let height: Int
     /// `width * height * 3` bytes, red, green, blue.
-    public var pixels: [UInt8]
+    package var pixels: [UInt8]
 
-    public init(width: Int, height: Int, pixels: [UInt8]) {
+    package init(width: Int, height: Int, pixels: [UInt8]) {
         precondition(width >= 0 && height >= 0 && pixels.count == width * height * 3, "RGBImage size mismatch")
         self.width = width
         self.height = height
         self.pixels = pixels
     }
 
-    public init(width: Int, height: Int, fill: RGB = RGB(0, 0, 0)) {
+    package init(width: Int, height: Int, fill: RGB = RGB(0, 0, 0)) {
         self.width = width
         self.height = height
         var bytes = [UInt8](repeating: 0, count: width * height * 3)
@@ -25,9 +25,9 @@ public struct RGBImage: Sendable, Equatable {
     }
 
     /// What the image costs in a cache.
-    public var byteCount: Int { pixels.count }
+    package var byteCount: Int { pixels.count }
 
-    public subscript(x: Int, y: Int) -> RGB {
+    package subscript(x: Int, y: Int) -> RGB {
         get {
             let i = (y * width + x) * 3
             return RGB(pixels[i], pixels[i + 1], pixels[i + 2])
@@ -39,13 +39,13 @@ public struct RGBImage: Sendable, Equatable {
     }
 
     /// The top `rows` rows, for a tile that the bottom of the screen cuts.
-    public func topRows(_ rows: Int) -> RGBImage {
+    package func topRows(_ rows: Int) -> RGBImage {
         let kept = max(0, min(rows, height))
         return RGBImage(width: width, height: kept, pixels: Array(pixels[0..<(kept * width * 3)]))
     }
 
     /// The rectangle at (x, y) of `width` x `height`, which must lie inside the image.
-    public func region(x: Int, y: Int, width w: Int, height h: Int) -> RGBImage {
+    package func region(x: Int, y: Int, width w: Int, height h: Int) -> RGBImage {
         precondition(x >= 0 && y >= 0 && w >= 0 && h >= 0 && x + w <= width && y + h <= height, "region outside the image")
         var bytes: [UInt8] = []
         bytes.reserveCapacity(w * h * 3)
@@ -54,7 +54,7 @@ public struct RGBImage: Sendable, Equatable {
     }
 
     /// Copies `image` into this one with its top-left corner at (x, y), clipped to the bounds.
-    public mutating func draw(_ image: RGBImage, atX x: Int, y: Int) {
+    package mutating func draw(_ image: RGBImage, atX x: Int, y: Int) {
         let x0 = max(0, x), x1 = min(width, x + image.width)
         guard x0 < x1 else { return }
         for row in max(0, y)..<max(max(0, y), min(height, y + image.height)) {
@@ -67,8 +67,8 @@ public struct RGBImage: Sendable, Equatable {
 }
 
 /// One colour.
-public struct RGB: Hashable, Sendable, CustomStringConvertible {
-    public var r: UInt8, g: UInt8, b: UInt8
-    public init(_ r: UInt8, _ g: UInt8, _ b: UInt8) { self.r = r; self.g = g; self.b = b }
-    public var description: String { "rgb(\(r),\(g),\(b))" }
+package struct RGB: Hashable, Sendable, CustomStringConvertible {
+    package var r: UInt8, g: UInt8, b: UInt8
+    package init(_ r: UInt8, _ g: UInt8, _ b: UInt8) { self.r = r; self.g = g; self.b = b }
+    package var description: String { "rgb(\(r),\(g),\(b))" }
 }

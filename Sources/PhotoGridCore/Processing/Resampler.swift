@@ -1,18 +1,18 @@
 /// Scales and crops images with a separable tent filter whose width follows the scale:
 /// shrinking averages every source pixel under an output pixel (better than a box filter, no
 /// aliasing), enlarging interpolates bilinearly. Weights are fixed-point, as Pillow does.
-public enum Resampler {
+package enum Resampler {
     /// A region of the source image in pixels; fractions are allowed.
-    public struct Region: Sendable, Equatable {
-        public var x: Double, y: Double, width: Double, height: Double
-        public init(x: Double, y: Double, width: Double, height: Double) {
+    package struct Region: Sendable, Equatable {
+        package var x: Double, y: Double, width: Double, height: Double
+        package init(x: Double, y: Double, width: Double, height: Double) {
             self.x = x; self.y = y; self.width = width; self.height = height
         }
     }
 
     /// The centred region of a `width` x `height` image with the aspect ratio of the target:
     /// what aspect-fill keeps.
-    public static func centreCrop(width: Int, height: Int, toAspectOf targetWidth: Int, _ targetHeight: Int) -> Region {
+    package static func centreCrop(width: Int, height: Int, toAspectOf targetWidth: Int, _ targetHeight: Int) -> Region {
         let source = Double(width) / Double(height)
         let target = Double(targetWidth) / Double(targetHeight)
         if source > target {
@@ -25,20 +25,20 @@ public enum Resampler {
     }
 
     /// The size of `width` x `height` scaled to fit inside the box, at least one pixel each way.
-    public static func fittedSize(width: Int, height: Int, inside boxWidth: Int, _ boxHeight: Int) -> (width: Int, height: Int) {
+    package static func fittedSize(width: Int, height: Int, inside boxWidth: Int, _ boxHeight: Int) -> (width: Int, height: Int) {
         let scale = min(Double(boxWidth) / Double(width), Double(boxHeight) / Double(height))
         return (max(1, min(boxWidth, Int((Double(width) * scale).rounded()))),
                 max(1, min(boxHeight, Int((Double(height) * scale).rounded()))))
     }
 
     /// Aspect-fill: the image covers the whole box, centre cropped.
-    public static func fill(_ image: RGBImage, width: Int, height: Int) -> RGBImage {
+    package static func fill(_ image: RGBImage, width: Int, height: Int) -> RGBImage {
         resample(image, region: centreCrop(width: image.width, height: image.height, toAspectOf: width, height),
                  width: width, height: height)
     }
 
     /// Aspect-fit: the whole image, centred in the box on `background`.
-    public static func fit(_ image: RGBImage, width: Int, height: Int, background: RGB = RGB(0, 0, 0)) -> RGBImage {
+    package static func fit(_ image: RGBImage, width: Int, height: Int, background: RGB = RGB(0, 0, 0)) -> RGBImage {
         let size = fittedSize(width: image.width, height: image.height, inside: width, height)
         let scaled = resample(image, region: Region(x: 0, y: 0, width: Double(image.width), height: Double(image.height)),
                               width: size.width, height: size.height)
@@ -49,7 +49,7 @@ public enum Resampler {
     }
 
     /// The given region of `image` scaled to exactly `width` x `height`.
-    public static func resample(_ image: RGBImage, region: Region, width: Int, height: Int) -> RGBImage {
+    package static func resample(_ image: RGBImage, region: Region, width: Int, height: Int) -> RGBImage {
         precondition(width > 0 && height > 0 && image.width > 0 && image.height > 0)
         let horizontal = Weights(inSize: image.width, start: region.x, length: region.width, outSize: width)
         let vertical = Weights(inSize: image.height, start: region.y, length: region.height, outSize: height)

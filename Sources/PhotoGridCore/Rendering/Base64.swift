@@ -1,8 +1,8 @@
 /// Base64 (RFC 4648, with padding), for pictures sent inside escape sequences.
-public enum Base64 {
+package enum Base64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
-    public static func encode(_ bytes: [UInt8]) -> [UInt8] {
+    package static func encode(_ bytes: [UInt8]) -> [UInt8] {
         var out = [UInt8](repeating: UInt8(ascii: "="), count: (bytes.count + 2) / 3 * 4)
         out.withUnsafeMutableBufferPointer { out in
             bytes.withUnsafeBufferPointer { input in
@@ -27,7 +27,7 @@ public enum Base64 {
     }
 
     /// The bytes back; nil on a character outside the alphabet or a wrong length. For tests.
-    public static func decode(_ text: [UInt8]) -> [UInt8]? {
+    package static func decode(_ text: [UInt8]) -> [UInt8]? {
         guard text.count % 4 == 0 else { return nil }
         var values = [Int](repeating: -1, count: 256)
         for (i, c) in alphabet.enumerated() { values[Int(c)] = i }

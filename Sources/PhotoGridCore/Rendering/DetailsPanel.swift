@@ -1,24 +1,24 @@
 /// The details panel (`i`): a box of label and value lines drawn over the top right of the view,
 /// on a dark background, with the map link as an OSC 8 hyperlink. Every value comes from a file
 /// and is sanitized and clipped here, so no field can reach the terminal as a control sequence.
-public struct DetailsPanel: Sendable {
-    public struct Row: Sendable, Equatable {
-        public var label: String
-        public var value: String
+package struct DetailsPanel: Sendable {
+    package struct Row: Sendable, Equatable {
+        package var label: String
+        package var value: String
         /// Made a hyperlink (OSC 8) to this address, in terminals that support them.
-        public var link: String?
+        package var link: String?
         /// Shown whole over as many lines as it takes, cut anywhere (an address has no spaces to
         /// wrap at, and a cut one can be neither clicked nor copied).
-        public var whole: Bool
-        public init(_ label: String, _ value: String, link: String? = nil, whole: Bool = false) {
+        package var whole: Bool
+        package init(_ label: String, _ value: String, link: String? = nil, whole: Bool = false) {
             self.label = label; self.value = value; self.link = link; self.whole = whole
         }
     }
 
-    public var title: String
-    public var rows: [Row]
+    package var title: String
+    package var rows: [Row]
 
-    public init(title: String, rows: [Row]) {
+    package init(title: String, rows: [Row]) {
         self.title = title
         self.rows = rows
     }
@@ -31,10 +31,10 @@ public struct DetailsPanel: Sendable {
     static let captionLines = 4
 
     /// The panel's width for a screen: at most 52 cells, never more than the screen.
-    public static func width(forScreenColumns columns: Int) -> Int { max(0, min(52, columns)) }
+    package static func width(forScreenColumns columns: Int) -> Int { max(0, min(52, columns)) }
 
     /// One line of bytes per row of cells, each exactly `width` cells wide.
-    public func lines(width: Int, maxRows: Int, colors: HalfBlock.Colors) -> [[UInt8]] {
+    package func lines(width: Int, maxRows: Int, colors: HalfBlock.Colors) -> [[UInt8]] {
         guard width >= 12, maxRows >= 1 else { return [] }
         let bg = HalfBlock.sgr(DetailsPanel.background, foreground: false, colors: colors)
         let label = "\u{1B}[0;\(bg);\(HalfBlock.sgr(DetailsPanel.labelColour, foreground: true, colors: colors))m"

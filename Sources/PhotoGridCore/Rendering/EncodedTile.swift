@@ -1,5 +1,5 @@
 /// A tile ready to be written to the terminal.
-public enum EncodedTile: Sendable {
+package enum EncodedTile: Sendable {
     /// One DCS sixel sequence, drawn from the cursor position.
     case sixel([UInt8])
     /// A large picture as sixel pieces, encoded at once on several cores, each drawn from its
@@ -13,7 +13,7 @@ public enum EncodedTile: Sendable {
     /// One iTerm2 inline image (OSC 1337), drawn from the cursor.
     case iterm([UInt8])
 
-    public var byteCount: Int {
+    package var byteCount: Int {
         switch self {
         case .sixel(let bytes): return bytes.count
         case .sixelBands(let bands): return bands.reduce(0) { $0 + $1.bytes.count }
@@ -25,7 +25,7 @@ public enum EncodedTile: Sendable {
 
     /// What to write, and where, in cell rows from the picture's top, for the pictures drawn from
     /// the cursor and overwritten by text (sixel, iTerm2 images).
-    public var sixelParts: [SixelBand]? {
+    package var sixelParts: [SixelBand]? {
         switch self {
         case .sixel(let bytes), .iterm(let bytes): return [SixelBand(row: 0, column: 0, bytes: bytes)]
         case .sixelBands(let bands): return bands
@@ -35,9 +35,9 @@ public enum EncodedTile: Sendable {
 }
 
 /// One piece of a sixel picture.
-public struct SixelBand: Sendable {
+package struct SixelBand: Sendable {
     /// Cell rows below the picture's top, and cell columns right of its left edge, where the piece starts.
-    public var row: Int
-    public var column: Int
-    public var bytes: [UInt8]
+    package var row: Int
+    package var column: Int
+    package var bytes: [UInt8]
 }

@@ -4,7 +4,7 @@
 /// ncurses knows nothing of these cells: its picture of the grid area stays blank, so it never
 /// writes there except on a full repaint, after which `invalidate()` makes every tile redraw.
 /// Each frame is wrapped in DECSC/DECRC so that ncurses' idea of the cursor and colours holds.
-public struct GridPainter {
+package struct GridPainter {
     struct Slot: Hashable { var row: Int; var column: Int }
     struct Drawn: Equatable { var index: Int; var content: TileContent.ContentID; var width: Int; var rows: Int; var badges: String }
 
@@ -13,14 +13,14 @@ public struct GridPainter {
     /// Section headers as drawn: (row, column, cells, bytes).
     private var drawnHeaders: [HeaderLine] = []
     struct HeaderLine: Equatable { var row: Int; var column: Int; var cells: Int; var bytes: [UInt8] }
-    public let colors: HalfBlock.Colors
+    package let colors: HalfBlock.Colors
     /// In kitty mode, the pictures the terminal holds: tiles are placed by id, sent only once.
     let kitty: KittyScreen?
 
-    public init(colors: HalfBlock.Colors, kitty: KittyScreen? = nil) { self.colors = colors; self.kitty = kitty }
+    package init(colors: HalfBlock.Colors, kitty: KittyScreen? = nil) { self.colors = colors; self.kitty = kitty }
 
     /// Forget what is on screen: after the screen was cleared.
-    public mutating func invalidate() {
+    package mutating func invalidate() {
         drawn = [:]
         marker = nil
         drawnHeaders = []
@@ -28,7 +28,7 @@ public struct GridPainter {
 
     /// The bytes that bring the screen from what was drawn to `tiles` with the focus marker
     /// `focus` and the section `headers` (text in the gap rows); empty when nothing changed.
-    public mutating func paint(_ tiles: [PaintTile], focus: FocusMarker?, headers: [PaintOp] = []) -> [UInt8] {
+    package mutating func paint(_ tiles: [PaintTile], focus: FocusMarker?, headers: [PaintOp] = []) -> [UInt8] {
         var ops: [PaintOp] = []
         var current: [Slot: Drawn] = [:]
         var markerDue = focus != marker
@@ -92,12 +92,12 @@ public struct GridPainter {
 }
 
 /// Bytes to write with the cursor at a cell of the grid area.
-public struct PaintOp: Sendable {
-    public var row: Int
-    public var column: Int
-    public var bytes: [UInt8]
+package struct PaintOp: Sendable {
+    package var row: Int
+    package var column: Int
+    package var bytes: [UInt8]
     /// Cells the bytes cover on their row; zero for a sixel image, which covers a block.
-    public var cells: Int = 0
+    package var cells: Int = 0
 }
 
 extension PaintTile {
@@ -158,15 +158,15 @@ extension PaintTile {
 /// gap (the left column, the top row, the right and bottom edges) that side is drawn over the
 /// photo's outermost cells instead, so the frame has four sides everywhere. In fit mode it
 /// frames the photo inside its square, not the square.
-public struct FocusMarker: Equatable, Sendable {
+package struct FocusMarker: Equatable, Sendable {
     /// What is framed: the tile, or in fit mode the photo's part of it.
-    public var row: Int, column: Int, width: Int, rows: Int
+    package var row: Int, column: Int, width: Int, rows: Int
     /// The tile's slot and size: it must be drawn again when a side drawn over it goes.
-    public var tileRow: Int, tileColumn: Int, tileWidth: Int, tileRows: Int
+    package var tileRow: Int, tileColumn: Int, tileWidth: Int, tileRows: Int
     /// The grid area's bounds: no line is drawn outside them.
-    public var gridRows: Int, screenColumns: Int
+    package var gridRows: Int, screenColumns: Int
 
-    public init(tile: PaintTile, gridRows: Int, screenColumns: Int,
+    package init(tile: PaintTile, gridRows: Int, screenColumns: Int,
                 photo: (column: Int, row: Int, width: Int, rows: Int)? = nil) {
         let area = photo ?? (0, 0, tile.width, tile.rows)
         row = tile.row + area.row; column = tile.column + area.column

@@ -1,7 +1,7 @@
 /// Draws pixels with U+2580 UPPER HALF BLOCK: each cell shows two pixels, the upper one in the
 /// foreground colour and the lower one in the background colour.
-public enum HalfBlock {
-    public enum Colors: String, Hashable, Sendable {
+package enum HalfBlock {
+    package enum Colors: String, Hashable, Sendable {
         /// `38;2;r;g;b`, when COLORTERM says truecolor or 24bit.
         case trueColor
         /// The xterm 256-colour palette, everywhere else.
@@ -13,7 +13,7 @@ public enum HalfBlock {
 
     /// One line of bytes per cell row (`image.height / 2` rounded up); each line draws
     /// `image.width` cells and ends with the colours reset.
-    public static func encode(_ image: RGBImage, colors: Colors) -> [[UInt8]] {
+    package static func encode(_ image: RGBImage, colors: Colors) -> [[UInt8]] {
         let rows = (image.height + 1) / 2
         var lines: [[UInt8]] = []
         lines.reserveCapacity(rows)
@@ -43,7 +43,7 @@ public enum HalfBlock {
     }
 
     /// The colour as the terminal will show it in this mode (palette entries are approximations).
-    public static func shown(_ c: RGB, colors: Colors) -> RGB {
+    package static func shown(_ c: RGB, colors: Colors) -> RGB {
         colors == .trueColor ? c : XtermPalette.color(XtermPalette.nearest(c))
     }
 

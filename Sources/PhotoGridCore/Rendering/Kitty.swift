@@ -3,26 +3,26 @@ import Glibc
 /// A picture ready for the kitty graphics protocol: its RGB pixels compressed with zlib and
 /// base64-encoded on a worker, so that the thread that owns the terminal only frames and writes
 /// them. 24-bit, no palette and no dithering.
-public struct KittyPicture: Sendable {
-    public var width: Int, height: Int
+package struct KittyPicture: Sendable {
+    package var width: Int, height: Int
     /// base64 of the zlib stream of the rows of RGB; the rows of RGB themselves when `isFile`.
-    public var payload: [UInt8]
+    package var payload: [UInt8]
     /// Sent as a file the terminal reads (`t=t`), not through the pty.
-    public var isFile = false
+    package var isFile = false
     /// Tells apart two encodes of the same tile (a file changed and made again after Ctrl-R),
     /// so that the terminal's copy is replaced rather than shown stale.
-    public var serial: UInt64
+    package var serial: UInt64
 }
 
 /// The kitty graphics protocol (https://sw.kovidgoyal.net/kitty/graphics-protocol/): the escape
 /// sequences photogrid sends, each an APC `ESC _ G keys ; payload ESC \`. Every command is
 /// quiet (`q=2`): an answer would arrive on stdin among the keys.
-public enum Kitty {
+package enum Kitty {
     /// How pictures reach the terminal: through the pty (zlib, base64, in chunks), or, when the
     /// terminal runs on this machine, as a file in /dev/shm that it reads and deletes (`t=t`):
     /// a tile is then written to memory once instead of compressed, encoded and pushed through
     /// the pty (docs/benchmarks.md has both).
-    public enum Transfer: Hashable, Sendable { case inline, file }
+    package enum Transfer: Hashable, Sendable { case inline, file }
 
     /// Payload bytes per chunk: the protocol's limit for a chunk sent over the terminal.
     static let chunkSize = 4096
@@ -41,7 +41,7 @@ public enum Kitty {
     static func newSerial() -> UInt64 { serials.withLock { value -> UInt64 in value += 1; return value } }
 
     /// Compresses and encodes `image` (on a worker); as files, keeps its rows as they are.
-    public static func picture(_ image: RGBImage, transfer: Transfer = .inline) -> KittyPicture {
+    package static func picture(_ image: RGBImage, transfer: Transfer = .inline) -> KittyPicture {
         let serial = newSerial()
         if transfer == .file {
             return KittyPicture(width: image.width, height: image.height, payload: image.pixels, isFile: true, serial: serial)
@@ -117,11 +117,11 @@ public enum Kitty {
     static let hideAll = command("a=d,d=a")
 
     /// Frees every image: at exit, and when the terminal may have lost track of them.
-    public static let deleteAll = command("a=d,d=A")
+    package static let deleteAll = command("a=d,d=A")
 
     /// The start-up query: a 1x1 picture sent as a query (`a=q`), which a terminal that speaks
     /// the protocol answers `ESC _ G i=31 ; OK ESC \` without storing it.
-    public static let query = Array("\u{1B}_Gi=\(queryID),s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\".utf8)
+    package static let query = Array("\u{1B}_Gi=\(queryID),s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\".utf8)
     static let queryID = 31
 
     private static func command(_ keys: String, payload: [UInt8] = []) -> [UInt8] {
@@ -150,7 +150,7 @@ public enum Kitty {
 /// Pictures handed to a kitty terminal on this machine as files. kitty deletes a file sent with
 /// `t=t` after reading it when its name contains "tty-graphics-protocol"; what it has not read
 /// when photogrid quits is removed (`removeLeftovers`). In /dev/shm (memory) where there is one.
-public enum TemporaryFiles {
+package enum TemporaryFiles {
     private static let counter = Locked(0)
 
     static var directory: String {
@@ -171,7 +171,7 @@ public enum TemporaryFiles {
     }
 
     /// Removes the files of this process that the terminal has not read.
-    public static func removeLeftovers() {
+    package static func removeLeftovers() {
         let dir = directory, prefix = prefix
         guard let handle = opendir(dir) else { return }
         defer { closedir(handle) }

@@ -12,7 +12,7 @@
 /// freed the hidden tiles of the page before and paging back showed black rows. A tile takes
 /// over its preview's id instead (sent under it, which replaces the preview's pixels), and past
 /// the budget every hidden picture is freed at once.
-public final class KittyScreen {
+package final class KittyScreen {
     struct Placement: Equatable {
         var row: Int, column: Int, columns: Int, rows: Int, sourceWidth: Int?, sourceHeight: Int?
         /// Cells at the right of the last row the picture leaves uncovered, for badges.
@@ -30,20 +30,20 @@ public final class KittyScreen {
     private var shown: Set<TileRequest> = []
     private var nextID: UInt32 = 1
     private var heldBytes = 0
-    public let budgetBytes: Int
+    package let budgetBytes: Int
     /// Picture bytes written so far (payloads), for tests and benchmarks.
-    public private(set) var sentBytes = 0
+    package private(set) var sentBytes = 0
 
     /// Pictures that reach into the top `rows` rows stop at cell column `column` while something
     /// is drawn there (the details panel): text cannot cover a picture, so the picture gives way.
-    public var clip: (column: Int, rows: Int)?
+    package var clip: (column: Int, rows: Int)?
 
     /// The focus frame's sides that lie over pictures, where text cannot show: a one-pixel
     /// amber picture (sent once, `frameID`) placed over each side's cells, above the tiles.
     private var frameID: UInt32?
     private var frameSides: [Placement] = []
 
-    public init(budgetBytes: Int = 160 << 20) { self.budgetBytes = budgetBytes }
+    package init(budgetBytes: Int = 160 << 20) { self.budgetBytes = budgetBytes }
 
     /// The bytes that put the frame's sides over pictures at `sides` (cells), taking off those
     /// placed before that are not among them; clipped like the pictures (`clip`).
@@ -78,7 +78,7 @@ public final class KittyScreen {
     /// The bytes that show `picture` (the tile `key`) with its top-left at the cursor, over
     /// `columns` x `rows` cells, cut to its top `sourceHeight` pixel rows when given. Sends the
     /// picture first when the terminal does not hold it.
-    public func show(_ key: TileRequest, _ picture: KittyPicture, row: Int, column: Int, columns: Int, rows: Int,
+    package func show(_ key: TileRequest, _ picture: KittyPicture, row: Int, column: Int, columns: Int, rows: Int,
                      sourceHeight: Int? = nil, uncovered: Int = 0) -> [UInt8] {
         var columns = columns
         var sourceWidth: Int?
@@ -139,7 +139,7 @@ public final class KittyScreen {
 
     /// Ends a frame: what was on screen and is not now is taken off, and past the budget every
     /// picture not on screen is freed.
-    public func endFrame() -> [UInt8] {
+    package func endFrame() -> [UInt8] {
         var out: [UInt8] = []
         for (key, entry) in entries where !shown.contains(key) && entry.placement != nil {
             out += Kitty.hide(id: entry.id)
@@ -162,7 +162,7 @@ public final class KittyScreen {
 
     /// Takes every picture off the screen, keeping them in the terminal: before a frame drawn
     /// from scratch (Ctrl-L, a column change, another view).
-    public func hideAll() -> [UInt8] {
+    package func hideAll() -> [UInt8] {
         for key in entries.keys { entries[key]?.placement = nil }
         frameSides = []
         return Kitty.hideAll
@@ -171,7 +171,7 @@ public final class KittyScreen {
     /// Frees every picture and forgets them: when the terminal may have dropped them itself
     /// (a resize or a resume, after which ncurses clears the screen, and kitty frees the
     /// pictures of a cleared screen).
-    public func forgetAll() -> [UInt8] {
+    package func forgetAll() -> [UInt8] {
         entries = [:]
         frameID = nil
         frameSides = []
@@ -181,7 +181,7 @@ public final class KittyScreen {
     }
 
     /// Pictures the terminal holds now.
-    public var heldCount: Int { entries.count }
+    package var heldCount: Int { entries.count }
 
     private func takeID() -> UInt32 {
         // Ids from 1 up, never 0 (which asks the terminal for none); after 2^32 - 1, from 1 again,

@@ -1,10 +1,10 @@
 /// The cells of a tile that has no picture (yet): a grey square, with a reason where it failed.
-public enum Placeholder {
+package enum Placeholder {
     static let background = RGB(44, 44, 46)
     static let text = RGB(190, 190, 190)
 
     /// `rows` lines of `width` cells; `lines` of text centred, sanitized and clipped.
-    public static func cells(width: Int, rows: Int, lines: [String], colors: HalfBlock.Colors) -> [[UInt8]] {
+    package static func cells(width: Int, rows: Int, lines: [String], colors: HalfBlock.Colors) -> [[UInt8]] {
         let colour = "\u{1B}[\(HalfBlock.sgr(text, foreground: true, colors: colors));\(HalfBlock.sgr(background, foreground: false, colors: colors))m"
         let shown = lines.prefix(rows).map { TerminalText.clip($0, to: width) }
         let first = max(0, (rows - shown.count) / 2)
@@ -21,7 +21,7 @@ public enum Placeholder {
     /// A failed tile's lines: the reason, wrapped at spaces onto as many lines as the tile has
     /// room for with the name below it ("unsupported format (PNG)" in a 20-cell tile would lose
     /// what it is about if cut), then the file name, cut to one line.
-    public static func lines(reason: String, name: String, width: Int, rows: Int) -> [String] {
+    package static func lines(reason: String, name: String, width: Int, rows: Int) -> [String] {
         guard rows > 1 else { return [reason] }
         return wrap(TerminalText.sanitize(reason), width: width, lines: min(3, rows - 1)) + [name]
     }

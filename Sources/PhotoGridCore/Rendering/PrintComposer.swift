@@ -1,9 +1,9 @@
 /// Lays out a whole frame for `--print`, where the position on screen is not known: half-block
 /// frames become plain lines (what file-manager previewers expect), sixel frames move the cursor
 /// only relative to where the frame starts.
-public enum PrintComposer {
+package enum PrintComposer {
     /// `rows` lines of cells, each op placed at its column, spaces between.
-    public static func lines(_ ops: [PaintOp], rows: Int) -> [UInt8] {
+    package static func lines(_ ops: [PaintOp], rows: Int) -> [UInt8] {
         var byRow = [[PaintOp]](repeating: [], count: rows)
         for op in ops where op.row >= 0 && op.row < rows { byRow[op.row].append(op) }
         var out: [UInt8] = []
@@ -20,7 +20,7 @@ public enum PrintComposer {
 
     /// Makes room for `rows` lines below the cursor, then draws every op relative to the first of
     /// them (DECSC, down, across, draw, DECRC) and leaves the cursor below the frame.
-    public static func relative(_ ops: [PaintOp], rows: Int) -> [UInt8] {
+    package static func relative(_ ops: [PaintOp], rows: Int) -> [UInt8] {
         guard rows > 0 else { return [] }
         // Built in one buffer of the right size: a sixel frame is megabytes, and growing it and
         // joining pieces copied it several times over.

@@ -2,13 +2,13 @@ import CSixel
 import Glibc
 
 /// libsixel: the only Swift file that calls it.
-public enum Sixel {
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
+package enum Sixel {
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// How the palette's error is spread over neighbouring pixels.
-    public enum Diffusion: String, CaseIterable, Sendable {
+    package enum Diffusion: String, CaseIterable, Sendable {
         case floydSteinberg, atkinson, positional, none
 
         var libsixel: Int32 {
@@ -23,7 +23,7 @@ public enum Sixel {
 
     /// A whole DCS sixel sequence (`ESC P q ... ESC \`) drawing `image` with an adaptive palette
     /// of at most `colors` registers.
-    public static func encode(_ image: consuming RGBImage, colors: Int = 256, diffusion: Diffusion = .floydSteinberg) throws(Failure) -> [UInt8] {
+    package static func encode(_ image: consuming RGBImage, colors: Int = 256, diffusion: Diffusion = .floydSteinberg) throws(Failure) -> [UInt8] {
         let width = image.width
         return try encode(image, columns: [0, width], colors: colors, diffusion: diffusion)[0]
     }
@@ -37,7 +37,7 @@ public enum Sixel {
     /// and dithering the whole leaves no seam between them.
     ///
     /// `image` is taken: where the caller has no other copy, libsixel dithers in its pixels.
-    public static func encode(_ image: consuming RGBImage, columns edges: [Int], colors: Int = 256,
+    package static func encode(_ image: consuming RGBImage, columns edges: [Int], colors: Int = 256,
                               diffusion: Diffusion = .floydSteinberg) throws(Failure) -> [[UInt8]] {
         guard image.width > 0, image.height > 0 else { throw Failure(description: "empty image") }
         guard edges.count >= 2, edges.first == 0, edges.last == image.width, zip(edges, edges.dropFirst()).allSatisfy({ $0 < $1 }) else {
@@ -108,7 +108,7 @@ public enum Sixel {
     }
 
     /// Pixels of a sixel sequence, through libsixel's decoder: how tests read back what photogrid drew.
-    public static func decode(_ bytes: [UInt8]) -> RGBImage? {
+    package static func decode(_ bytes: [UInt8]) -> RGBImage? {
         var input = bytes
         var indexed: UnsafeMutablePointer<UInt8>? = nil
         var palette: UnsafeMutablePointer<UInt8>? = nil

@@ -1,10 +1,10 @@
 /// Text from files (names, captions) made safe to show: it must never reach the terminal as a
 /// control sequence, and must fit the cells it is given.
-public enum TerminalText {
+package enum TerminalText {
     /// Control characters (C0, DEL, C1) become U+FFFD-free visible stand-ins (`^[`, `\u{9B}` as
     /// `<9B>`), and bidi overrides and isolates become `?`, so that no text can move the cursor,
     /// start an escape sequence or reorder what follows it.
-    public static func sanitize(_ text: String) -> String {
+    package static func sanitize(_ text: String) -> String {
         var out = ""
         out.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
         for scalar in text.unicodeScalars {
@@ -25,7 +25,7 @@ public enum TerminalText {
 
     /// Sanitized and cut to `columns` terminal cells, ending in `~` when cut: the mark lf and
     /// ranger use, and one every font has (xterm's default fonts are Latin-1 and have no `…`).
-    public static func clip(_ text: String, to columns: Int) -> String {
+    package static func clip(_ text: String, to columns: Int) -> String {
         guard columns > 0 else { return "" }
         let safe = sanitize(text)
         if width(safe) <= columns { return safe }
@@ -39,7 +39,7 @@ public enum TerminalText {
     }
 
     /// Cells a string takes: wide East Asian and emoji count two, combining marks none.
-    public static func width(_ text: String) -> Int {
+    package static func width(_ text: String) -> Int {
         text.unicodeScalars.reduce(0) { $0 + scalarWidth($1.value) }
     }
 

@@ -1,5 +1,5 @@
 /// What a tile slot shows right now.
-public enum TileContent: Sendable {
+package enum TileContent: Sendable {
     case image(TileRequest, EncodedTile)
     /// A soft first picture (from the EXIF thumbnail) until the real one is ready.
     case preview(TileRequest, EncodedTile)
@@ -7,7 +7,7 @@ public enum TileContent: Sendable {
     case loading
 
     /// Still waiting for its final picture.
-    public var isPending: Bool {
+    package var isPending: Bool {
         switch self {
         case .image, .failed: return false
         case .preview, .loading: return true
@@ -15,7 +15,7 @@ public enum TileContent: Sendable {
     }
 
     /// Equal ids draw the same thing: what the painter compares to skip unchanged tiles.
-    public var id: ContentID {
+    package var id: ContentID {
         switch self {
         case .image(let request, _), .preview(let request, _): return .image(request)
         case .failed(let reason): return .failed(reason)
@@ -23,28 +23,28 @@ public enum TileContent: Sendable {
         }
     }
 
-    public enum ContentID: Hashable, Sendable {
+    package enum ContentID: Hashable, Sendable {
         case image(TileRequest), failed(String), loading
     }
 }
 
 /// One tile to paint: where (in cells, from the grid's top-left) and what.
-public struct PaintTile: Sendable {
-    public var index: Int
-    public var column: Int
-    public var row: Int
-    public var width: Int
+package struct PaintTile: Sendable {
+    package var index: Int
+    package var column: Int
+    package var row: Int
+    package var width: Int
     /// Visible cell rows (the screen's bottom edge may cut the tile).
-    public var rows: Int
+    package var rows: Int
     /// The tile's cell rows uncut.
-    public var fullRows: Int
-    public var content: TileContent
-    public var name: String
+    package var fullRows: Int
+    package var content: TileContent
+    package var name: String
     /// Small marks in the tile's bottom-right corner: ¶ a caption, ° a position (at 1-3 columns).
     /// Latin-1 characters, which every terminal font has.
-    public var badges = ""
+    package var badges = ""
 
-    public init(index: Int, column: Int, row: Int, width: Int, rows: Int, content: TileContent, name: String) {
+    package init(index: Int, column: Int, row: Int, width: Int, rows: Int, content: TileContent, name: String) {
         self.index = index; self.column = column; self.row = row; self.width = width; self.rows = rows; fullRows = rows
         self.content = content; self.name = name
     }

@@ -1,7 +1,7 @@
 /// Paints the zoom view: one image (or a placeholder line) at a cell position, with the rest of
 /// the view cleared around it. Like `GridPainter` it writes after ncurses' update, remembers what
 /// it drew, and writes nothing when nothing changed.
-public struct ViewPainter {
+package struct ViewPainter {
     struct Drawn: Equatable {
         var content: TileContent.ContentID
         var column: Int, row: Int, columns: Int, rows: Int
@@ -11,17 +11,17 @@ public struct ViewPainter {
     }
 
     private var drawn: Drawn?
-    public let colors: HalfBlock.Colors
+    package let colors: HalfBlock.Colors
     /// In kitty mode, the pictures the terminal holds (shared with the grid's painter).
     let kitty: KittyScreen?
 
-    public init(colors: HalfBlock.Colors, kitty: KittyScreen? = nil) { self.colors = colors; self.kitty = kitty }
+    package init(colors: HalfBlock.Colors, kitty: KittyScreen? = nil) { self.colors = colors; self.kitty = kitty }
 
-    public mutating func invalidate() { drawn = nil }
+    package mutating func invalidate() { drawn = nil }
 
     /// The view shows `content` at (`column`, `row`), `columns` x `rows` cells, in an area of
     /// `areaColumns` x `areaRows`; `message` is shown centred when there is no picture yet.
-    public mutating func paint(_ content: TileContent, column: Int, row: Int, columns: Int, rows: Int,
+    package mutating func paint(_ content: TileContent, column: Int, row: Int, columns: Int, rows: Int,
                                areaColumns: Int, areaRows: Int, message: String) -> [UInt8] {
         var now = Drawn(content: content.id, column: column, row: row, columns: columns, rows: rows)
         if case .loading = content { now.message = message }

@@ -1,9 +1,9 @@
 /// The xterm 256-colour palette as most terminals define it: a 6x6x6 cube (16-231) and a grey
 /// ramp (232-255). The first 16 are left out: themes redefine them.
-public enum XtermPalette {
+package enum XtermPalette {
     static let levels: [Int] = [0, 95, 135, 175, 215, 255]
 
-    public static func color(_ index: Int) -> RGB {
+    package static func color(_ index: Int) -> RGB {
         if index >= 232 {
             let v = UInt8(8 + 10 * (index - 232))
             return RGB(v, v, v)
@@ -13,7 +13,7 @@ public enum XtermPalette {
     }
 
     /// The nearest palette entry (16-255) to `c`, by squared RGB distance.
-    public static func nearest(_ c: RGB) -> Int {
+    package static func nearest(_ c: RGB) -> Int {
         let r = nearestLevel(Int(c.r)), g = nearestLevel(Int(c.g)), b = nearestLevel(Int(c.b))
         let cube = 16 + 36 * r + 6 * g + b
         let average = (Int(c.r) + Int(c.g) + Int(c.b)) / 3

@@ -8,24 +8,24 @@ import Glibc
 /// A sidecar is read only when it is a regular file of at most `maxBytes`, never through a
 /// symbolic link (which could point anywhere, out of the folder too); one that is not, or does
 /// not scan as XMP, is left exactly as it is and the user is told why.
-public struct Sidecar: Sendable {
-    public let path: RawPath
+package struct Sidecar: Sendable {
+    package let path: RawPath
     /// XMP packets of real sidecars are a few KB; darktable's with a long history some tens.
     static let maxBytes = XMPReader.maxPacketBytes
 
-    public init(photo: RawPath) { path = RawPath(photo.bytes + Array(".xmp".utf8)) }
+    package init(photo: RawPath) { path = RawPath(photo.bytes + Array(".xmp".utf8)) }
 
-    public var name: String { path.lastComponent.description }
+    package var name: String { path.lastComponent.description }
 
     /// Why a sidecar is not read or not written, in the words the status line uses.
-    public enum Problem: Error, Equatable {
+    package enum Problem: Error, Equatable {
         case link, notAFile, tooLarge, malformed
         case readOnlyFile
         case folderNotWritable(String)
         case failed(String)
     }
 
-    public func message(_ problem: Problem) -> String {
+    package func message(_ problem: Problem) -> String {
         switch problem {
         case .link: return name + " is a symbolic link: photogrid does not follow it"
         case .notAFile: return name + " is not a file"
@@ -38,7 +38,7 @@ public struct Sidecar: Sendable {
     }
 
     /// The sidecar's bytes; nil when there is none.
-    public func read() -> Result<[UInt8]?, Problem> {
+    package func read() -> Result<[UInt8]?, Problem> {
         var info = stat()
         if path.withCString({ lstat($0, &info) }) != 0 {
             return errno == ENOENT ? .success(nil) : .failure(.failed(FileReader.lastError()))
@@ -62,13 +62,13 @@ public struct Sidecar: Sendable {
     }
 
     /// The sidecar's caption, for the details panel: nil when there is none or it is not read.
-    public func caption() -> String? {
+    package func caption() -> String? {
         guard case .success(let bytes?) = read() else { return nil }
         return XMPReader.description(bytes)
     }
 
     /// Whether a caption could be saved here now: said before the user types one.
-    public func checkWritable() -> Problem? {
+    package func checkWritable() -> Problem? {
         if access(path.parent.bytes.isEmpty ? "." : path.parent.description, W_OK) != 0 {
             return .folderNotWritable(FileReader.lastError())
         }
@@ -84,7 +84,7 @@ public struct Sidecar: Sendable {
     /// Saves `caption` (empty: takes it out): merged into the sidecar as it is now, written to a
     /// new file beside it and renamed over it, so that a reader sees the old sidecar or the new
     /// one and never half of one, and a crash leaves the old one whole.
-    public func save(caption: String) -> Problem? {
+    package func save(caption: String) -> Problem? {
         if let problem = checkWritable() { return problem }
         let existing: [UInt8]?
         switch read() {

@@ -3,17 +3,17 @@ import Glibc
 /// The environment variables photogrid reads, read in one place. What is read is handed on as a
 /// dictionary, so that what decides from it (the terminal probe, the disk cache's folder, the
 /// opener) is tested with a dictionary of its own.
-public enum Environment {
+package enum Environment {
     /// The value of `name`, nil when it is not set.
-    public static func value(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+    package static func value(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
 
     /// The variables among `names` that are set.
-    public static func values(_ names: [String]) -> [String: String] {
+    package static func values(_ names: [String]) -> [String: String] {
         var result: [String: String] = [:]
         for name in names { if let value = value(name) { result[name] = value } }
         return result
     }
 
     /// What the disk caches' folder is found from (`DiskCache.defaultDirectory`).
-    public static let cacheNames = ["XDG_CACHE_HOME", "HOME"]
+    package static let cacheNames = ["XDG_CACHE_HOME", "HOME"]
 }

@@ -3,21 +3,21 @@ import Glibc
 /// The two clocks photogrid reads, read in one place: the monotonic one for durations and
 /// deadlines (it never jumps when the date is set), the wall clock for what is stored with a date
 /// (file times, HTTP freshness).
-public enum SystemClock {
+package enum SystemClock {
     /// Monotonic seconds, with their fraction.
-    public static func seconds() -> Double {
+    package static func seconds() -> Double {
         let time = read(CLOCK_MONOTONIC)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     /// Monotonic milliseconds.
-    public static func milliseconds() -> Int {
+    package static func milliseconds() -> Int {
         let time = read(CLOCK_MONOTONIC)
         return time.tv_sec * 1000 + time.tv_nsec / 1_000_000
     }
 
     /// Wall-clock nanoseconds since 1970, the clock file times are set from.
-    public static func wallNanoseconds() -> Int64 {
+    package static func wallNanoseconds() -> Int64 {
         let time = read(CLOCK_REALTIME)
         return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }

@@ -1,32 +1,32 @@
 /// `--mode`: how the user asked tiles to be drawn.
-public enum ModeChoice: String, CaseIterable, Sendable {
+package enum ModeChoice: String, CaseIterable, Sendable {
     case auto, kitty, iterm, sixel, halfblock
 }
 
 /// What photogrid will do with this terminal: render mode, cell size in pixels, and the private
 /// modes it changes for its run (and gives back at exit).
-public struct Capabilities: Sendable, Equatable {
-    public var mode: RenderMode
-    public var cellWidth: Int
-    public var cellHeight: Int
+package struct Capabilities: Sendable, Equatable {
+    package var mode: RenderMode
+    package var cellWidth: Int
+    package var cellHeight: Int
     /// Where the cell size came from, for `--probe` and the docs.
-    public var cellSizeSource: String
+    package var cellSizeSource: String
     /// Why the mode was chosen, for `--probe`.
-    public var modeReason = ""
+    package var modeReason = ""
     /// How this terminal could show real pictures, for the first status line; nil when it does
     /// or nothing is known.
-    public var pictureHint: String?
+    package var pictureHint: String?
     /// The largest sixel picture the terminal draws (XTSMGRAPHICS), 0 where it did not say.
-    public var maxImageWidth = 0, maxImageHeight = 0
+    package var maxImageWidth = 0, maxImageHeight = 0
     /// Sent after start-up and at exit.
-    public var enterSequence: [UInt8] = []
-    public var exitSequence: [UInt8] = []
+    package var enterSequence: [UInt8] = []
+    package var exitSequence: [UInt8] = []
 
-    public static let defaultCell = (width: 10, height: 20)
+    package static let defaultCell = (width: 10, height: 20)
 
     /// Picks the mode and cell size. Cell size: TIOCGWINSZ pixels, else `CSI 16 t`, else `CSI 14 t`
     /// or XTSMGRAPHICS divided by the cells, else 10x20.
-    public static func decide(replies: TerminalReplies, window: TTY.WindowSize?, environment: [String: String],
+    package static func decide(replies: TerminalReplies, window: TTY.WindowSize?, environment: [String: String],
                               choice: ModeChoice) -> Capabilities {
         let colors: HalfBlock.Colors = colorDepth(environment)
         // The kitty graphics protocol first: 24-bit pictures sent once each. Then sixel.
@@ -75,7 +75,7 @@ public struct Capabilities: Sendable, Equatable {
 
     /// 24-bit where COLORTERM says so, and inside tmux, which takes 24-bit colour whatever its
     /// TERM and maps it down itself for a client that lacks it (its COLORTERM is usually empty).
-    public static func colorDepth(_ environment: [String: String]) -> HalfBlock.Colors {
+    package static func colorDepth(_ environment: [String: String]) -> HalfBlock.Colors {
         let value = (environment["COLORTERM"] ?? "").lowercased()
         if value == "truecolor" || value == "24bit" { return .trueColor }
         return isTmux(environment) ? .trueColor : .palette256
@@ -125,9 +125,9 @@ public struct Capabilities: Sendable, Equatable {
 }
 
 /// Asks the terminal what it can do, before ncurses starts.
-public enum TerminalProbe {
+package enum TerminalProbe {
     /// Sends the queries in one batch ending with DA1 and reads until the DA1 reply or the timeout.
-    public static func run(input: Int32 = 0, output: Int32 = 1, timeoutMilliseconds: Int = 1000,
+    package static func run(input: Int32 = 0, output: Int32 = 1, timeoutMilliseconds: Int = 1000,
                            environment: [String: String]) -> TerminalReplies {
         // Whether a kitty terminal reads files from here: a picture of one pixel in a file it is
         // asked about (it deletes the file when it reads it; it is removed here otherwise).

@@ -2,9 +2,9 @@ import CNcursesw
 import Glibc
 
 /// A key as the event loop sees it.
-public enum MouseAction: Equatable, Sendable { case click, doubleClick, wheelUp, wheelDown }
+package enum MouseAction: Equatable, Sendable { case click, doubleClick, wheelUp, wheelDown }
 
-public enum Key: Equatable, Sendable {
+package enum Key: Equatable, Sendable {
     case character(Character)
     case control(Character)          // Ctrl-A ... Ctrl-Z as their letter
     case up, down, left, right, pageUp, pageDown, home, end, enter, escape, backspace
@@ -18,16 +18,16 @@ public enum Key: Equatable, Sendable {
 /// ncurses: the only Swift file that calls it. It owns the screen modes (alternate screen,
 /// echo, cursor), decodes keys through terminfo and draws the text rows. Images are written
 /// beside it (see `Screen`), never through it.
-public final class Curses {
-    public struct StartError: Error, CustomStringConvertible {
-        public let description: String
+package final class Curses {
+    package struct StartError: Error, CustomStringConvertible {
+        package let description: String
     }
 
     private var screen: OpaquePointer?
     private var ended = false
 
     /// Starts curses on stdin/stdout: cbreak, no echo, keypad keys, non-blocking reads, no cursor.
-    public init() throws(StartError) {
+    package init() throws(StartError) {
         // UTF-8 for the status line whatever LANG says: names are shown as UTF-8.
         if setlocale(LC_ALL, "") == nil || !Curses.localeIsUTF8() { _ = setlocale(LC_ALL, "C.UTF-8") }
         guard let screen = newterm(nil, pg_stdout(), pg_stdin()) else {
@@ -54,7 +54,7 @@ public final class Curses {
     deinit { end() }
 
     /// Gives the terminal back: normal screen, echo, cursor. Safe to call twice.
-    public func end() {
+    package func end() {
         guard !ended else { return }
         ended = true
         curs_set(1)
@@ -63,11 +63,11 @@ public final class Curses {
         screen = nil
     }
 
-    public var size: (columns: Int, rows: Int) { (Int(pg_cols()), Int(pg_lines())) }
+    package var size: (columns: Int, rows: Int) { (Int(pg_cols()), Int(pg_lines())) }
 
     /// What undoes ncurses' hold on the terminal, from terminfo: leave the alternate screen,
     /// show the cursor, plain colours. For the crash handler, which cannot call ncurses.
-    public func resetSequence() -> [UInt8] {
+    package func resetSequence() -> [UInt8] {
         var out: [UInt8] = []
         for name in ["sgr0", "cnorm", "rmcup", "rmkx"] {
             guard let value = tigetstr(name), Int(bitPattern: value) != -1 else { continue }
@@ -78,12 +78,12 @@ public final class Curses {
     }
 
     /// Tells ncurses the terminal's new size; it will repaint everything on the next refresh.
-    public func resize(columns: Int, rows: Int) {
+    package func resize(columns: Int, rows: Int) {
         resizeterm(Int32(rows), Int32(columns))
     }
 
     /// The next key, or nil when none is waiting.
-    public func readKey() -> Key? {
+    package func readKey() -> Key? {
         // Codes photogrid has no use for (a mouse button let go, a function key) are skipped, not
         // taken for the end of input: keys ncurses has already read would wait for the next poll.
         while true {
@@ -121,14 +121,14 @@ public final class Curses {
 
     /// Gives the terminal to another program for a while (a video player): its modes as the
     /// shell had them, the normal screen.
-    public func suspend() {
+    package func suspend() {
         def_prog_mode()
         endwin()
     }
 
     /// Takes the terminal back after `suspend`: photogrid's modes, the alternate screen, the
     /// mouse, and a full repaint to come.
-    public func resume() {
+    package func resume() {
         reset_prog_mode()
         pg_mouse_on()
         clearAll()
@@ -136,18 +136,18 @@ public final class Curses {
     }
 
     /// Asks the terminal for mouse reports (ncurses writes the sequences, and takes them back at `end`).
-    public func enableMouse() { pg_mouse_on() }
+    package func enableMouse() { pg_mouse_on() }
 
     /// What turns mouse reports off, for a crash's reset: the modes ncurses may have turned on.
-    public static let mouseOff = Array("\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l".utf8)
+    package static let mouseOff = Array("\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l".utf8)
 
     /// Puts bytes back to be read as keys (typed while the probe was reading replies).
-    public func unread(_ bytes: [UInt8]) {
+    package func unread(_ bytes: [UInt8]) {
         for byte in bytes.reversed() { ungetch(Int32(byte)) }
     }
 
     /// Writes `text` on `row` from column 0, padded to the width, in reverse video.
-    public func drawBar(_ text: String, row: Int) {
+    package func drawBar(_ text: String, row: Int) {
         let width = size.columns
         let clipped = TerminalText.clip(text, to: width)
         let padded = clipped + String(repeating: " ", count: max(0, width - TerminalText.width(clipped)))
@@ -159,19 +159,19 @@ public final class Curses {
     }
 
     /// Asks for a full repaint (after which every image must be drawn again).
-    public func clearAll() {
+    package func clearAll() {
         werase(pg_stdscr())
         clearok(pg_stdscr(), true)
     }
 
     /// Blanks ncurses' picture of the screen without a clear: it then writes only what differs
     /// from what it last wrote (kitty mode, where a clear would free the terminal's pictures).
-    public func eraseAll() {
+    package func eraseAll() {
         werase(pg_stdscr())
     }
 
     /// Sends ncurses' changes to the terminal.
-    public func refresh() {
+    package func refresh() {
         wnoutrefresh(pg_stdscr())
         doupdate()
     }

@@ -1,28 +1,28 @@
 import Glibc
 
 /// The terminal device below ncurses: size, raw reads for the capability probe, and writes.
-public enum TTY {
-    public struct WindowSize: Equatable, Sendable {
-        public var columns: Int, rows: Int
+package enum TTY {
+    package struct WindowSize: Equatable, Sendable {
+        package var columns: Int, rows: Int
         /// Zero where the terminal does not report pixels.
-        public var pixelWidth: Int, pixelHeight: Int
+        package var pixelWidth: Int, pixelHeight: Int
     }
 
-    public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+    package static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
-    public static func windowSize(_ fd: Int32 = 1) -> WindowSize? {
+    package static func windowSize(_ fd: Int32 = 1) -> WindowSize? {
         var size = winsize()
         guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
         return WindowSize(columns: Int(size.ws_col), rows: Int(size.ws_row),
                           pixelWidth: Int(size.ws_xpixel), pixelHeight: Int(size.ws_ypixel))
     }
 
-    public struct WriteError: Error, CustomStringConvertible {
-        public let description: String
+    package struct WriteError: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// Writes every byte, through interrupted and partial writes.
-    public static func writeAll(_ bytes: [UInt8], to fd: Int32 = 1) throws(WriteError) {
+    package static func writeAll(_ bytes: [UInt8], to fd: Int32 = 1) throws(WriteError) {
         var written = 0
         while written < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
@@ -40,7 +40,7 @@ public enum TTY {
     }
 
     /// Non-canonical, no-echo input for the length of `body`, then the modes as they were.
-    public static func withRawInput<T>(_ fd: Int32, _ body: () -> T) -> T {
+    package static func withRawInput<T>(_ fd: Int32, _ body: () -> T) -> T {
         var saved = termios()
         guard tcgetattr(fd, &saved) == 0 else { return body() }
         var raw = saved
@@ -55,7 +55,7 @@ public enum TTY {
     }
 
     /// Bytes available on `fd` within `milliseconds`; empty when none came; nil at end of input.
-    public static func read(_ fd: Int32, waitingUpTo milliseconds: Int32) -> [UInt8]? {
+    package static func read(_ fd: Int32, waitingUpTo milliseconds: Int32) -> [UInt8]? {
         var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         let ready = poll(&p, 1, milliseconds)
         guard ready > 0 else { return [] }
@@ -67,5 +67,5 @@ public enum TTY {
     }
 
     /// Monotonic milliseconds.
-    public static func now() -> Int { SystemClock.milliseconds() }
+    package static func now() -> Int { SystemClock.milliseconds() }
 }

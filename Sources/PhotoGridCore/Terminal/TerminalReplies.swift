@@ -2,52 +2,52 @@
 ///
 /// The replies are CSI sequences; anything else that arrived meanwhile (keys the user typed)
 /// is kept apart in `other`, to be handed to the key input rather than lost or misread.
-public struct TerminalReplies: Equatable, Sendable {
+package struct TerminalReplies: Equatable, Sendable {
     /// DA1 attributes; its arrival ends the probe, since terminals answer in order.
-    public var deviceAttributes: [Int]?
+    package var deviceAttributes: [Int]?
     /// `CSI 16 t`: the cell size in pixels.
-    public var cellSize: (width: Int, height: Int)? { cellSizeValue.map { ($0[0], $0[1]) } }
+    package var cellSize: (width: Int, height: Int)? { cellSizeValue.map { ($0[0], $0[1]) } }
     /// `CSI 14 t`: the text area in pixels.
-    public var textAreaSize: (width: Int, height: Int)? { textAreaValue.map { ($0[0], $0[1]) } }
+    package var textAreaSize: (width: Int, height: Int)? { textAreaValue.map { ($0[0], $0[1]) } }
     /// XTSMGRAPHICS: sixel colour registers, and the largest sixel image in pixels.
-    public var colorRegisters: Int?
-    public var graphicsSize: (width: Int, height: Int)? { graphicsValue.map { ($0[0], $0[1]) } }
+    package var colorRegisters: Int?
+    package var graphicsSize: (width: Int, height: Int)? { graphicsValue.map { ($0[0], $0[1]) } }
     /// DECRPM answers: mode number to 1 (set) or 2 (reset).
-    public var privateModes: [Int: Int] = [:]
+    package var privateModes: [Int: Int] = [:]
     /// The kitty graphics protocol's answer to the start-up query: true for OK, false for an
     /// error (the terminal knows the protocol but cannot take pictures so), nil for no answer.
-    public var kittyGraphics: Bool?
+    package var kittyGraphics: Bool?
     /// XTVERSION's answer: the terminal's name and version ("XTerm(379)", "WezTerm 20240203"...),
     /// sanitized, at most 80 characters.
-    public var terminalName: String?
+    package var terminalName: String?
     /// iTerm2's `OSC 1337;ReportCellSize` answer: a cell in pixels.
-    public var iTermCellSize: (width: Int, height: Int)? { iTermCellValue.map { ($0[0], $0[1]) } }
+    package var iTermCellSize: (width: Int, height: Int)? { iTermCellValue.map { ($0[0], $0[1]) } }
     var iTermCellValue: [Int]?
     /// Its answer to the same asked through a file: true when it read the file (it runs on this
     /// machine and pictures can go as files), false when it could not, nil for no answer.
-    public var kittyFiles: Bool?
+    package var kittyFiles: Bool?
     /// Inside tmux when its DA1 lists sixel: the features tmux found in the terminal it is shown
     /// in (`client_termfeatures`), nil when not asked or tmux did not say.
-    public var tmuxClientFeatures: [String]?
-    public var other: [UInt8] = []
+    package var tmuxClientFeatures: [String]?
+    package var other: [UInt8] = []
 
     var cellSizeValue: [Int]?
     var textAreaValue: [Int]?
     var graphicsValue: [Int]?
 
-    public init() {}
+    package init() {}
 
     /// DA1 lists sixel, and inside tmux, the terminal tmux is shown in has it too (tmux lists
     /// sixel for itself and draws `+` boxes where the terminal lacks it).
-    public var supportsSixel: Bool { (deviceAttributes?.contains(4) ?? false) && tmuxClientFeatures.map { $0.contains("sixel") } ?? true }
-    public var supportsKitty: Bool { kittyGraphics == true }
+    package var supportsSixel: Bool { (deviceAttributes?.contains(4) ?? false) && tmuxClientFeatures.map { $0.contains("sixel") } ?? true }
+    package var supportsKitty: Bool { kittyGraphics == true }
 
     /// The queries, in one batch ending with DA1. Terminals answer in order, so DA1's answer
     /// ends the wait; one that does not know a query ignores it (xterm and VTE drop an APC, the
     /// kitty query, whole). Not the kitty query inside tmux or GNU screen: they take an APC as
     /// a title for the pane, and would not pass the answer through anyway.
     /// Nor the string queries on the Linux console, which prints what it does not know of them.
-    public static func query(environment: [String: String]) -> [UInt8] {
+    package static func query(environment: [String: String]) -> [UInt8] {
         if environment["TERM"] == "linux" { return query }
         return (Capabilities.isMultiplexer(environment) ? [] : Kitty.query) + iTermQuery + query
     }
@@ -56,7 +56,7 @@ public struct TerminalReplies: Equatable, Sendable {
     static let iTermQuery = Array("\u{1B}]1337;ReportCellSize\u{1B}\\".utf8)
 
     /// The queries every terminal is asked.
-    public static let query: [UInt8] = Array((
+    package static let query: [UInt8] = Array((
         "\u{1B}[?1;1;0S" +      // XTSMGRAPHICS: read the number of colour registers
         "\u{1B}[?2;1;0S" +      // XTSMGRAPHICS: read the sixel geometry
         "\u{1B}[16t" +          // cell size in pixels
@@ -72,7 +72,7 @@ public struct TerminalReplies: Equatable, Sendable {
     static let maxAPC = 512
 
     /// Parses everything in `bytes`. A sequence cut off at the end is left in `incomplete`.
-    public static func parse(_ bytes: [UInt8]) -> (replies: TerminalReplies, incomplete: [UInt8]) {
+    package static func parse(_ bytes: [UInt8]) -> (replies: TerminalReplies, incomplete: [UInt8]) {
         var replies = TerminalReplies()
         var i = 0
         while i < bytes.count {

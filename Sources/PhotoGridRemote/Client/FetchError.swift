@@ -3,7 +3,7 @@ import GalleryFormats
 
 /// Why a download failed. `reason` is the short text a placeholder tile shows; `description` the
 /// whole story, for start-up errors.
-public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No connection: refused, unknown host, timed out connecting.
     case unreachable(String)
     /// The server answered with an error status.
@@ -20,7 +20,7 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
     /// misconfigured server): refused rather than inflated.
     case encoded(String)
 
-    public var reason: String {
+    package var reason: String {
         switch self {
         case .unreachable: return "unreachable"
         case .status(let code, _): return "HTTP \(code)"
@@ -32,7 +32,7 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unreachable(let detail): return "cannot connect: \(detail)"
         case .status(let code, let url): return "\(url): the server answered \(FetchError.statusText(code))"
@@ -53,7 +53,7 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     /// Worth another try later: the network may be back.
-    public var isTransient: Bool {
+    package var isTransient: Bool {
         switch self {
         case .unreachable, .interrupted: return true
         case .status(let code, _): return code == 408 || code == 429 || code >= 500
@@ -63,12 +63,12 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 /// A response, as much of it as photogrid uses.
-public struct FetchResult: Sendable {
-    public var status: Int
-    public var body: [UInt8]
-    public var contentType: String?
+package struct FetchResult: Sendable {
+    package var status: Int
+    package var body: [UInt8]
+    package var contentType: String?
     /// The URL finally answered, after redirects: what relative links resolve against.
-    public var url: RemoteURL
+    package var url: RemoteURL
     /// Served from the disk cache without asking the server.
-    public var fromCache = false
+    package var fromCache = false
 }

@@ -6,28 +6,28 @@ import GalleryFormats
 /// (`Cache-Control: max-age`) without asking the server, stale ones after a conditional request
 /// (`If-None-Match`, `If-Modified-Since`) that the server answers 304. Built on `DiskCache`, so it
 /// is bounded, least-recently-used, safe between processes, and ignores damaged entries.
-public final class HTTPCache: Sendable {
+package final class HTTPCache: Sendable {
     /// What is kept of a response besides its body.
-    public struct Entry: Sendable, Equatable {
-        public var status: Int
-        public var storedAt: Int64
+    package struct Entry: Sendable, Equatable {
+        package var status: Int
+        package var storedAt: Int64
         /// Seconds it is fresh for; nil when it must be revalidated every time.
-        public var maxAge: Int64?
-        public var etag: String?
-        public var lastModified: String?
-        public var contentType: String?
-        public var body: [UInt8]
+        package var maxAge: Int64?
+        package var etag: String?
+        package var lastModified: String?
+        package var contentType: String?
+        package var body: [UInt8]
 
-        public func isFresh(now: Int64) -> Bool { maxAge.map { now - storedAt < $0 } ?? false }
-        public var canRevalidate: Bool { etag != nil || lastModified != nil }
+        package func isFresh(now: Int64) -> Bool { maxAge.map { now - storedAt < $0 } ?? false }
+        package var canRevalidate: Bool { etag != nil || lastModified != nil }
     }
 
     let disk: DiskCache
 
-    public init(disk: DiskCache) { self.disk = disk }
+    package init(disk: DiskCache) { self.disk = disk }
 
     /// The cache under `$XDG_CACHE_HOME/photogrid/http`, or nil when there is none to be had.
-    public static func standard(limitBytes: Int) -> HTTPCache? {
+    package static func standard(limitBytes: Int) -> HTTPCache? {
         guard limitBytes > 0, let base = DiskCache.defaultDirectory(environment: Environment.values(Environment.cacheNames)),
               let disk = DiskCache(directory: base + "/http", limitBytes: limitBytes) else { return nil }
         return HTTPCache(disk: disk)
@@ -38,17 +38,17 @@ public final class HTTPCache: Sendable {
                       variant: range.map { "http-bytes-\($0.lowerBound)-\($0.upperBound)" } ?? "http")
     }
 
-    public func entry(for url: RemoteURL, range: Range<Int>?) -> Entry? {
+    package func entry(for url: RemoteURL, range: Range<Int>?) -> Entry? {
         disk.read(HTTPCache.key(url, range: range)).flatMap(HTTPCache.decode)
     }
 
-    public func store(_ entry: Entry, for url: RemoteURL, range: Range<Int>?) {
+    package func store(_ entry: Entry, for url: RemoteURL, range: Range<Int>?) {
         disk.write(HTTPCache.key(url, range: range), HTTPCache.encode(entry))
     }
 
     /// What `Cache-Control` allows: nil for `no-store` (keep nothing), else the entry's freshness:
     /// `max-age` seconds, or none (revalidate every time) for `no-cache` or no directive.
-    public static func freshness(cacheControl: String?) -> Int64?? {
+    package static func freshness(cacheControl: String?) -> Int64?? {
         let directives = (cacheControl ?? "").lowercased().split(separator: ",").map { $0.trimmingSpaces }
         if directives.contains("no-store") { return nil }
         if directives.contains("no-cache") { return .some(nil) }

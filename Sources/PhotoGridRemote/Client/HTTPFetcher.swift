@@ -11,15 +11,15 @@ import GalleryFormats
 /// redirects followed only to http and https, bodies refused past a size, and the disk cache.
 /// The same URL (and range) in flight is one request, however many threads ask for it. Calls
 /// block the calling thread, which is never the event loop's.
-public final class HTTPFetcher: Fetching, Sendable {
-    public struct Configuration: Sendable {
-        public var connections = 6
-        public var connectTimeout: Int64 = 5            // seconds
-        public var requestTimeout: Int64 = 30           // seconds, for a whole response
+package final class HTTPFetcher: Fetching, Sendable {
+    package struct Configuration: Sendable {
+        package var connections = 6
+        package var connectTimeout: Int64 = 5            // seconds
+        package var requestTimeout: Int64 = 30           // seconds, for a whole response
         /// More tries after the first, for failures that may pass (a reset, a 503).
-        public var retries = 2
-        public var maxRedirects = 5
-        public init() {}
+        package var retries = 2
+        package var maxRedirects = 5
+        package init() {}
     }
 
     let client: HTTPClient
@@ -31,7 +31,6 @@ public final class HTTPFetcher: Fetching, Sendable {
     /// whose server says nothing of freshness (nginx, python) would cost a round trip each
     /// time a tile of another size wants the same photo.
     private let confirmed = Locked<Set<FlightKey>>([])
-    private let sent = Locked(0)
 
     struct FlightKey: Hashable { let url: RemoteURL; let range: Range<Int>? }
 
@@ -41,7 +40,7 @@ public final class HTTPFetcher: Fetching, Sendable {
         let done = DispatchSemaphore(value: 0)
     }
 
-    public init(configuration: Configuration = Configuration(), cache: HTTPCache?) {
+    package init(configuration: Configuration = Configuration(), cache: HTTPCache?) {
         self.configuration = configuration
         self.cache = cache
         var config = HTTPClient.Configuration(
@@ -58,13 +57,11 @@ public final class HTTPFetcher: Fetching, Sendable {
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: config)
     }
 
-    /// Requests sent to servers (not answered from the disk cache): for tests and benchmarks.
-    public var requestsSent: Int { sent.withLock { $0 } }
 
-    public func shutdown() { try? client.syncShutdown() }
+    package func shutdown() { try? client.syncShutdown() }
 
     /// The body of `url` (or `range` of it), at most `limit` bytes.
-    public func get(_ url: RemoteURL, range: Range<Int>?, limit: Int) throws(FetchError) -> FetchResult {
+    package func get(_ url: RemoteURL, range: Range<Int>?, limit: Int) throws(FetchError) -> FetchResult {
         let key = FlightKey(url: url, range: range)
         let (flight, leads) = flights.withLock { flights -> (Flight, Bool) in
             if let flight = flights[key] { return (flight, false) }
@@ -183,7 +180,6 @@ public final class HTTPFetcher: Fetching, Sendable {
         do { request = try HTTPClient.Request(url: url.description, method: .GET, headers: headers) } catch {
             throw .badURL(url.description)
         }
-        sent.withLock { $0 += 1 }
         let accumulator = ResponseAccumulator(request: request, maxBodySize: limit)
         let task = client.execute(request: request, delegate: accumulator,
                                   deadline: .now() + .seconds(configuration.connectTimeout + configuration.requestTimeout))
@@ -224,6 +220,6 @@ public final class HTTPFetcher: Fetching, Sendable {
 }
 
 /// Where the pipeline's remote decoder gets bytes. The seam where tests put a fake server-less source.
-public protocol Fetching: Sendable {
+package protocol Fetching: Sendable {
     func get(_ url: RemoteURL, range: Range<Int>?, limit: Int) throws(FetchError) -> FetchResult
 }

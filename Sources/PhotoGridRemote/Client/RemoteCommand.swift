@@ -3,8 +3,8 @@ import GalleryFormats
 
 /// `photogrid --url URL`: the gallery at a URL as a `GallerySource` for the grid, with a clear
 /// error at start-up when the URL cannot be reached or read.
-public enum RemoteCommand {
-    public static func run(_ options: Options) -> Int32 {
+package enum RemoteCommand {
+    package static func run(_ options: Options) -> Int32 {
         guard let text = options.url else { return PhotoGrid.main(options) }
         guard let url = RemoteURL(text) else {
             PhotoGrid.printError("\(text): \(problem(with: text))")

@@ -5,17 +5,17 @@ import GalleryFormats
 /// downloaded (through the disk cache, one request per URL however many ask) and decoded here;
 /// the original, whole, when there are no renditions; the first 64 KB of the original for an
 /// EXIF thumbnail and details when the gallery says nothing of them.
-public struct RemoteDecoder: PhotoDecoding {
+package struct RemoteDecoder: PhotoDecoding {
     let fetcher: Fetching
     let photos: [RawPath: RemotePhoto]
     let decoder = PhotoDecoder(usesThumbnails: false, gate: MemoryGate())
 
     /// Larger images are refused: no photo needs more.
-    public static let imageLimit = 128 * 1024 * 1024
+    package static let imageLimit = 128 * 1024 * 1024
     /// Enough for the EXIF segment (at most 64 KB) and the markers before it.
-    public static let headLength = 64 * 1024
+    package static let headLength = 64 * 1024
 
-    public init(fetcher: Fetching, photos: [RemotePhoto]) {
+    package init(fetcher: Fetching, photos: [RemotePhoto]) {
         self.fetcher = fetcher
         var map: [RawPath: RemotePhoto] = [:]
         for photo in photos { map[RemoteDecoder.path(of: photo)] = photo }
@@ -23,14 +23,14 @@ public struct RemoteDecoder: PhotoDecoding {
     }
 
     /// What a remote photo is called in the grid: its original's URL.
-    public static func path(of photo: RemotePhoto) -> RawPath { RawPath(photo.original.description) }
+    package static func path(of photo: RemotePhoto) -> RawPath { RawPath(photo.original.description) }
 
     /// Downloads wait without a core; only the decode takes one.
-    public var computesOnly: Bool { false }
+    package var computesOnly: Bool { false }
     /// Decodes go through its PhotoDecoder's, which pass its gate.
-    public var memoryGate: MemoryGate? { decoder.gate }
+    package var memoryGate: MemoryGate? { decoder.gate }
 
-    public func image(of photo: Photo, covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
+    package func image(of photo: Photo, covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
         guard let remote = photos[photo.path] else { throw .unreadable("not in the gallery") }
         let body = try download(remote.source(coveringShortSide: size), range: nil, limit: RemoteDecoder.imageLimit)
         return try CPUGate.shared.run { () throws(DecodeError) in try decoder.decode(body, covering: size, atMost: limit) }
@@ -39,14 +39,14 @@ public struct RemoteDecoder: PhotoDecoding {
     /// The EXIF thumbnail in the original's first 64 KB, for a first picture while the whole
     /// original comes. Not asked for when the gallery has renditions: the smallest of those is
     /// about as quick to fetch as the head, and is the tile itself.
-    public func thumbnail(of photo: Photo) -> RGBImage? {
+    package func thumbnail(of photo: Photo) -> RGBImage? {
         guard let remote = photos[photo.path], !remote.hasRenditions, let head = try? download(remote.original, range: 0..<RemoteDecoder.headLength,
                                                                           limit: RemoteDecoder.headLength),
               let header = try? JPEG.readHeader(head) else { return nil }
         return CPUGate.shared.run { PhotoDecoder.thumbnail(header: header, data: head) }
     }
 
-    public func info(of photo: Photo) -> PhotoInfo? {
+    package func info(of photo: Photo) -> PhotoInfo? {
         guard let remote = photos[photo.path] else { return nil }
         // What the gallery says, else what the file's head does.
         if remote.width != nil && remote.height != nil {

@@ -4,30 +4,30 @@ import GalleryFormats
 /// Reads what a URL points at into the photos of a gallery: a manifest and the pages after it,
 /// or a web directory listing and its subfolders, three levels deep. Everything is bounded: pages,
 /// folders, photos and bytes, so that a hostile or broken server cannot keep photogrid loading.
-public struct RemoteGalleryLoader {
-    public struct Limits: Sendable {
-        public var pages = 1_000
-        public var folders = 2_000
-        public var depth = 3
-        public var photos = 1_000_000
+package struct RemoteGalleryLoader {
+    package struct Limits: Sendable {
+        package var pages = 1_000
+        package var folders = 2_000
+        package var depth = 3
+        package var photos = 1_000_000
         /// A manifest page or a listing.
-        public var documentBytes = 64 * 1024 * 1024
-        public init() {}
+        package var documentBytes = 64 * 1024 * 1024
+        package init() {}
     }
 
-    public struct Loaded: Sendable {
-        public var title: String
-        public var photos: [RemotePhoto]
+    package struct Loaded: Sendable {
+        package var title: String
+        package var photos: [RemotePhoto]
         /// Image files of the listing photogrid does not decode (PNG...), for placeholder tiles.
-        public var others: [(name: String, url: RemoteURL)]
+        package var others: [(name: String, url: RemoteURL)]
         /// The gallery had more photos than `Limits.photos`: only the first are here.
-        public var cut = false
+        package var cut = false
     }
 
-    public enum LoadError: Error, CustomStringConvertible {
+    package enum LoadError: Error, CustomStringConvertible {
         case fetch(RemoteURL, FetchError)
         case document(String)
-        public var description: String {
+        package var description: String {
             switch self {
             case .fetch(let url, let error):
                 // A status already names the URL that answered (the last one, after redirects).
@@ -41,12 +41,12 @@ public struct RemoteGalleryLoader {
     let fetcher: Fetching
     let limits: Limits
 
-    public init(fetcher: Fetching, limits: Limits = Limits()) {
+    package init(fetcher: Fetching, limits: Limits = Limits()) {
         self.fetcher = fetcher
         self.limits = limits
     }
 
-    public func load(_ url: RemoteURL) throws(LoadError) -> Loaded {
+    package func load(_ url: RemoteURL) throws(LoadError) -> Loaded {
         let first = try get(url)
         let document: RemoteDocument
         do { document = try RemoteDocument.classify(body: first.body, contentType: first.contentType, url: first.url) } catch {

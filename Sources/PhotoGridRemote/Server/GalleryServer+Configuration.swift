@@ -3,27 +3,27 @@ import PhotoGridCore
 /// What to serve and how, and what can go wrong before serving starts.
 extension GalleryServer {
     /// Everything `photogrid serve` takes from its command line.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// The served folder: every JPEG below it, and nothing outside it.
-        public var folder: String
+        package var folder: String
         /// The address to listen on: "127.0.0.1" keeps the gallery on this machine; "0.0.0.0"
         /// (or "::") opens it to the network.
-        public var host: String = "127.0.0.1"
+        package var host: String = "127.0.0.1"
         /// 0: any free port (see `start()`'s result).
-        public var port: Int = GalleryServer.defaultPort
+        package var port: Int = GalleryServer.defaultPort
         /// Where renditions are kept between requests and runs; nil: made again on every request
         /// that does not coincide with another for the same rendition.
-        public var cacheDirectory: String?
+        package var cacheDirectory: String?
         /// What the rendition cache may hold before its least recently used files go.
-        public var cacheLimitBytes: Int = 2 * 1024 * 1024 * 1024
+        package var cacheLimitBytes: Int = 2 * 1024 * 1024 * 1024
         /// Added before every response: for benchmarks of a client over a slow network.
-        public var delayMilliseconds: Int = 0
+        package var delayMilliseconds: Int = 0
         /// The renditions' long sides, in pixels.
-        public var renditionSizes: [Int] = [256, 512, 1024, 2048]
+        package var renditionSizes: [Int] = [256, 512, 1024, 2048]
         /// One line per request on stderr.
-        public var log = false
+        package var log = false
 
-        public init(folder: String, host: String = "127.0.0.1", port: Int = GalleryServer.defaultPort,
+        package init(folder: String, host: String = "127.0.0.1", port: Int = GalleryServer.defaultPort,
                     cacheDirectory: String? = nil, delayMilliseconds: Int = 0,
                     renditionSizes: [Int] = [256, 512, 1024, 2048], log: Bool = false) {
             self.folder = folder
@@ -48,7 +48,7 @@ extension GalleryServer {
     }
 
     /// Why the server could not start.
-    public enum ServeError: Error, Equatable, CustomStringConvertible {
+    package enum ServeError: Error, Equatable, CustomStringConvertible {
         case folderNotFound(String)
         case notAFolder(String)
         case folderUnreadable(String, String)
@@ -58,7 +58,7 @@ extension GalleryServer {
         /// `start()` after `stop()`: a stopped server's threads are gone.
         case stopped
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .folderNotFound(let path): return "\(path): no such folder"
             case .notAFolder(let path): return "\(path): not a folder"

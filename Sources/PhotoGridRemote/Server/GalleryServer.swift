@@ -16,11 +16,11 @@ import PhotoGridCore
 /// let port = try server.start()        // then browse server.url
 /// server.stop()
 /// ```
-public final class GalleryServer: Sendable {
+package final class GalleryServer: Sendable {
     /// photogrid's own port, chosen to stay clear of the common ones (8000, 8080, 8443, 8888).
-    public static let defaultPort = 8477
+    package static let defaultPort = 8477
 
-    public let configuration: Configuration
+    package let configuration: Configuration
     let index: GalleryIndex
     let manifest: ManifestStore
     let renditions: RenditionStore
@@ -40,7 +40,7 @@ public final class GalleryServer: Sendable {
 
     /// Scans the folder (quickly: names and sizes, no file contents) and checks the
     /// configuration. A folder with no photos is served as an empty gallery.
-    public init(_ configuration: Configuration) throws {
+    package init(_ configuration: Configuration) throws {
         let sizes = try configuration.validated()
         self.configuration = configuration
         index = try GalleryIndex(folder: configuration.folder)
@@ -61,14 +61,14 @@ public final class GalleryServer: Sendable {
     }
 
     /// The number of photos served.
-    public var photoCount: Int { index.entries.count }
+    package var photoCount: Int { index.entries.count }
     /// Photos found but not served: links out of the folder, and names that collide as ids.
-    public var excludedCount: Int { index.excluded }
+    package var excludedCount: Int { index.excluded }
 
     /// Listens and returns the port (the one chosen, with port 0). Starts the manifest at once,
     /// so that it is ready, or nearly, when the first client asks.
     @discardableResult
-    public func start() throws -> Int {
+    package func start() throws -> Int {
         try state.withLock { state throws(ServeError) -> Int in
             if let port = state.port { return port }
             guard !state.stopped else { throw .stopped }
@@ -95,7 +95,7 @@ public final class GalleryServer: Sendable {
 
     /// Stops listening, lets renditions being made finish, and closes every connection. The
     /// port is free when this returns.
-    public func stop() {
+    package func stop() {
         let (channel, group, poolStarted) = state.withLock { state in
             defer {
                 state.channel = nil
@@ -113,7 +113,7 @@ public final class GalleryServer: Sendable {
 
     /// The address to give to `photogrid --url`. A server listening on every address is
     /// reached from here through the loopback one.
-    public var url: String {
+    package var url: String {
         let port = state.withLock { $0.port } ?? configuration.port
         var host = configuration.host
         if host == "0.0.0.0" || host.isEmpty { host = "127.0.0.1" }
@@ -123,12 +123,12 @@ public final class GalleryServer: Sendable {
     }
 
     /// Requests for `path` so far (as requested: percent-encoded, without the query).
-    public func requestCount(path: String) -> Int { counter.count(path: path) }
+    package func requestCount(path: String) -> Int { counter.count(path: path) }
 
-    public var totalRequests: Int { counter.total }
+    package var totalRequests: Int { counter.total }
 
     /// Every path requested so far (percent-encoded, without the query) and how many times.
-    public var requestsByPath: [String: Int] { counter.byPath }
+    package var requestsByPath: [String: Int] { counter.byPath }
 
     private func bootstrap(_ group: MultiThreadedEventLoopGroup) -> ServerBootstrap {
         let responder = self.responder, counter = self.counter

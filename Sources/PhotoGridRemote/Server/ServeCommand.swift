@@ -4,8 +4,8 @@ import PhotoGridCore
 
 /// `photogrid serve DIR`, after its arguments are parsed: serves until SIGINT or SIGTERM, then
 /// stops cleanly (connections closed, the port freed) and returns the exit status.
-public enum ServeCommand {
-    public static func run(_ configuration: GalleryServer.Configuration) -> Int32 {
+package enum ServeCommand {
+    package static func run(_ configuration: GalleryServer.Configuration) -> Int32 {
         // Watched before the server starts, so that a signal at any moment means a clean stop,
         // never death in the middle of a response or of a disk cache write. Dispatch sources
         // rather than a mask and sigwait: they work whichever thread the signal lands on, even

@@ -3,14 +3,14 @@
 /// The layout is the one cameras use, so that third-party readers (exiftool, libexif) accept it
 /// as well as photogrid's own `ExifInfo`: IFD0 first, then the Exif and GPS sub-IFDs it points to,
 /// then IFD1 and its JPEG thumbnail at the end.
-public enum ExifBuilder {
+package enum ExifBuilder {
     /// The whole APP1 payload, ready for `JPEG.encode(_:quality:progressive:app1:)`.
-    public static func app1(_ fields: ExifFields) -> [UInt8] {
+    package static func app1(_ fields: ExifFields) -> [UInt8] {
         Array("Exif".utf8) + [0, 0] + tiff(fields)
     }
 
     /// The TIFF structure alone, as `ExifInfo.parse` takes it.
-    public static func tiff(_ fields: ExifFields) -> [UInt8] {
+    package static func tiff(_ fields: ExifFields) -> [UInt8] {
         let order = ByteOrder(bigEndian: fields.bigEndian)
         var ifd0 = TIFFDirectory()
         if let text = fields.imageDescription { ifd0.set(0x010E, .ascii(text)) }

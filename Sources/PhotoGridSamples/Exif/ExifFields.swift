@@ -1,35 +1,35 @@
 /// What a sample photo says about itself in EXIF: the fields photogrid reads, and nothing more.
 ///
 /// Every field is optional so that a test can write exactly the tags it wants to see read back.
-public struct ExifFields: Sendable, Equatable {
+package struct ExifFields: Sendable, Equatable {
     /// EXIF Orientation, 1...8. Kept as a plain number so that tests can also write invalid values.
-    public var orientation: Int?
+    package var orientation: Int?
     /// "YYYY:MM:DD HH:MM:SS", as cameras write it.
-    public var dateTimeOriginal: String?
+    package var dateTimeOriginal: String?
     /// The caption (IFD0 ImageDescription).
-    public var imageDescription: String?
-    public var make: String?
-    public var model: String?
+    package var imageDescription: String?
+    package var make: String?
+    package var model: String?
     /// Signed degrees: negative in the south.
-    public var latitude: Double?
+    package var latitude: Double?
     /// Signed degrees: negative in the west.
-    public var longitude: Double?
+    package var longitude: Double?
     /// Seconds, as the fraction cameras write: `Rational(1, 250)`.
-    public var exposureTime: Rational?
+    package var exposureTime: Rational?
     /// `Rational(28, 10)` for f/2.8.
-    public var fNumber: Rational?
+    package var fNumber: Rational?
     /// PhotographicSensitivity, a SHORT: values above 65535 are written as 65535, as cameras do.
-    public var iso: Int?
+    package var iso: Int?
     /// Millimetres: `Rational(35, 1)`.
-    public var focalLength: Rational?
-    public var lensMake: String?
-    public var lensModel: String?
+    package var focalLength: Rational?
+    package var lensMake: String?
+    package var lensModel: String?
     /// A small JPEG stored in IFD1, as cameras do for quick previews.
-    public var thumbnail: [UInt8]?
+    package var thumbnail: [UInt8]?
     /// "MM" (Motorola) instead of "II" (Intel): some cameras write one, some the other, and readers must take both.
-    public var bigEndian: Bool
+    package var bigEndian: Bool
 
-    public init(orientation: Int? = nil, dateTimeOriginal: String? = nil, imageDescription: String? = nil,
+    package init(orientation: Int? = nil, dateTimeOriginal: String? = nil, imageDescription: String? = nil,
                 make: String? = nil, model: String? = nil, latitude: Double? = nil, longitude: Double? = nil,
                 exposureTime: Rational? = nil, fNumber: Rational? = nil, iso: Int? = nil, focalLength: Rational? = nil,
                 lensMake: String? = nil, lensModel: String? = nil, thumbnail: [UInt8]? = nil, bigEndian: Bool = false) {
@@ -61,16 +61,16 @@ public struct ExifFields: Sendable, Equatable {
 
     /// A TIFF RATIONAL: two unsigned 32-bit numbers. Kept as written, so that a test can also
     /// write a zero denominator.
-    public struct Rational: Sendable, Equatable {
-        public var numerator: UInt32
-        public var denominator: UInt32
+    package struct Rational: Sendable, Equatable {
+        package var numerator: UInt32
+        package var denominator: UInt32
 
-        public init(_ numerator: UInt32, _ denominator: UInt32) {
+        package init(_ numerator: UInt32, _ denominator: UInt32) {
             self.numerator = numerator
             self.denominator = denominator
         }
 
         /// The value a reader should see; nil for a zero denominator.
-        public var value: Double? { denominator == 0 ? nil : Double(numerator) / Double(denominator) }
+        package var value: Double? { denominator == 0 ? nil : Double(numerator) / Double(denominator) }
     }
 }

@@ -2,27 +2,27 @@ import PhotoGridCore
 
 /// One photo of the sample gallery: what it shows, its shape, how it is encoded and what its
 /// metadata (EXIF, XMP, IPTC) says.
-public struct SampleEntry: Sendable, Equatable {
+package struct SampleEntry: Sendable, Equatable {
     /// Relative to the gallery folder, e.g. "travel/desert-01.jpg".
-    public var path: String
-    public var scene: Scene
+    package var path: String
+    package var scene: Scene
     /// The upright size, as a viewer that honours the Orientation tag shows it.
-    public var width: Int
-    public var height: Int
-    public var quality: Int
-    public var progressive: Bool
+    package var width: Int
+    package var height: Int
+    package var quality: Int
+    package var progressive: Bool
     /// The EXIF written into the file; nil for a file with no APP1 segment at all.
     /// The thumbnail bytes are not here: `hasThumbnail` asks for them and the gallery renders them.
-    public var exif: ExifFields?
+    package var exif: ExifFields?
     /// Whether IFD1 carries a small JPEG of the same scene (at most 160x120, stored the same way up).
-    public var hasThumbnail: Bool
+    package var hasThumbnail: Bool
     /// A caption in an XMP APP1 segment (dc:description, element form); nil for no XMP segment.
-    public var xmpCaption: String?
+    package var xmpCaption: String?
     /// A caption in an IPTC APP13 segment (record 2:120); nil for no APP13 segment.
-    public var iptcCaption: String?
-    public var iptcEncoding: IPTCBuilder.Encoding
+    package var iptcCaption: String?
+    package var iptcEncoding: IPTCBuilder.Encoding
 
-    public init(path: String, scene: Scene, width: Int, height: Int, quality: Int = 85, progressive: Bool = false,
+    package init(path: String, scene: Scene, width: Int, height: Int, quality: Int = 85, progressive: Bool = false,
                 exif: ExifFields? = nil, hasThumbnail: Bool = false, xmpCaption: String? = nil,
                 iptcCaption: String? = nil, iptcEncoding: IPTCBuilder.Encoding = .utf8) {
         self.path = path
@@ -39,7 +39,7 @@ public struct SampleEntry: Sendable, Equatable {
     }
 
     /// The caption a reader should show and where it comes from: EXIF first, then XMP, then IPTC.
-    public var caption: (text: String, source: PhotoInfo.CaptionSource)? {
+    package var caption: (text: String, source: PhotoInfo.CaptionSource)? {
         if let text = exif?.imageDescription { return (text, .exif) }
         if let text = xmpCaption { return (text, .xmp) }
         if let text = iptcCaption { return (text, .iptc) }
@@ -55,16 +55,16 @@ public struct SampleEntry: Sendable, Equatable {
     }
 
     /// The Orientation tag's meaning; `.up` when there is none.
-    public var orientation: Orientation {
+    package var orientation: Orientation {
         exif?.orientation.flatMap(Orientation.init(rawValue:)) ?? .up
     }
 
     /// The size of the pixels as stored in the file: sideways for orientations 5-8.
-    public var storedWidth: Int { orientation.swapsAxes ? height : width }
-    public var storedHeight: Int { orientation.swapsAxes ? width : height }
+    package var storedWidth: Int { orientation.swapsAxes ? height : width }
+    package var storedHeight: Int { orientation.swapsAxes ? width : height }
 
     /// The painting seed, from the path (FNV-1a): adding or reordering entries changes no other photo.
-    public var seed: UInt64 {
+    package var seed: UInt64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in path.utf8 {
             hash ^= UInt64(byte)
@@ -74,8 +74,8 @@ public struct SampleEntry: Sendable, Equatable {
     }
 
     /// The file name without its folder.
-    public var fileName: String { String(path.split(separator: "/").last ?? Substring(path)) }
+    package var fileName: String { String(path.split(separator: "/").last ?? Substring(path)) }
 
     /// The subfolder of the gallery the file is in.
-    public var folder: String { String(path.split(separator: "/").dropLast().joined(separator: "/")) }
+    package var folder: String { String(path.split(separator: "/").dropLast().joined(separator: "/")) }
 }

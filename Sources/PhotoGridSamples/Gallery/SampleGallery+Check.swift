@@ -7,7 +7,7 @@ extension SampleGallery {
     /// field as `ExifInfo` reads it, the IFD1 thumbnail, the details as `PhotoInfo` reads them
     /// (lens, exposure, XMP and IPTC captions), and that the pixels, turned upright by their
     /// Orientation tag, show the planned scene.
-    public static func check(folder: String) -> [String] {
+    package static func check(folder: String) -> [String] {
         var problems: [String] = []
         for entry in entries {
             problems += check(entry, in: folder).map { "\(entry.path): \($0)" }

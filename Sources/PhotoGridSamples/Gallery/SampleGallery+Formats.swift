@@ -6,14 +6,14 @@ import PhotoGridCore
 /// AVIF), a GIF, and names in upper case. (No file without an extension: a web server's listing
 /// cannot say what one is, and the remote tests browse this folder served.)
 extension SampleGallery {
-    public struct FormatSample: Sendable {
-        public var path: String
+    package struct FormatSample: Sendable {
+        package var path: String
         /// The upright size.
-        public var width: Int, height: Int
-        public var make: @Sendable () -> [UInt8]?
+        package var width: Int, height: Int
+        package var make: @Sendable () -> [UInt8]?
     }
 
-    public static let formatSamples: [FormatSample] = [
+    package static let formatSamples: [FormatSample] = [
         FormatSample(path: "other-formats/screenshot-01.png", width: 1600, height: 1000) { PNG.encode(screenshot(width: 1600, height: 1000)) },
         FormatSample(path: "other-formats/sticker-01.png", width: 600, height: 600) {
             let image = Scene.render(.sunset, width: 600, height: 600, seed: 7)
@@ -42,7 +42,7 @@ extension SampleGallery {
     ]
 
     /// Writes `formatSamples` under `folder`.
-    public static func writeFormats(to folder: String, progress: (String, Int) -> Void) throws {
+    package static func writeFormats(to folder: String, progress: (String, Int) -> Void) throws {
         try GalleryFiles.makeDirectory(folder + "/other-formats")
         for sample in formatSamples {
             guard let bytes = sample.make() else { throw GalleryFiles.Failure(path: sample.path, reason: "its library could not encode it") }

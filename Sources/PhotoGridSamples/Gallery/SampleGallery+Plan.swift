@@ -11,7 +11,7 @@
 /// one in German), IPTC alone on two (Japanese in UTF-8, Spanish in undeclared Latin-1), and two
 /// with more than one, where EXIF wins over XMP and XMP over IPTC.
 extension SampleGallery {
-    public static let entries: [SampleEntry] = landscapes + travel + night
+    package static let entries: [SampleEntry] = landscapes + travel + night
 
     private static let landscapes: [SampleEntry] = [
         photo("landscapes/hills-01.jpg", .hills, Frame.camera12MP3x2, quality: 85, taken: "2022:05:14 10:21:33",

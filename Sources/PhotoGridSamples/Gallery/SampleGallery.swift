@@ -6,9 +6,9 @@ import PhotoGridCore
 /// `entries` is the plan, so tests know what to expect; `write(to:)` makes the files.
 /// The output is byte-for-byte the same on every run: scenes are seeded by path, and
 /// libjpeg-turbo encodes the same pixels the same way.
-public enum SampleGallery {
+package enum SampleGallery {
     /// The subfolders, in the order they are written.
-    public static var folders: [String] {
+    package static var folders: [String] {
         var seen: [String] = []
         for entry in entries where !seen.contains(entry.folder) { seen.append(entry.folder) }
         return seen
@@ -16,7 +16,7 @@ public enum SampleGallery {
 
     /// The JPEG file of one entry: the scene rendered upright, turned to its stored orientation,
     /// with its EXIF (and thumbnail) in APP1, then its XMP and IPTC segments if it has them.
-    public static func jpeg(for entry: SampleEntry) throws(DecodeError) -> [UInt8] {
+    package static func jpeg(for entry: SampleEntry) throws(DecodeError) -> [UInt8] {
         let upright = Scene.render(entry.scene, width: entry.width, height: entry.height, seed: entry.seed)
         let stored = entry.orientation == .up ? upright : entry.orientation.stored(from: upright)
         var app1: [UInt8]?
@@ -31,7 +31,7 @@ public enum SampleGallery {
 
     /// The IFD1 thumbnail of an entry: the same scene fitted in 160x120 and stored the same way up
     /// as the photo, since the Orientation tag applies to both.
-    public static func thumbnail(for entry: SampleEntry) throws(DecodeError) -> [UInt8] {
+    package static func thumbnail(for entry: SampleEntry) throws(DecodeError) -> [UInt8] {
         let scale = min(160 / Double(entry.width), 120 / Double(entry.height))
         let width = max(1, Int((Double(entry.width) * scale).rounded()))
         let height = max(1, Int((Double(entry.height) * scale).rounded()))
@@ -44,7 +44,7 @@ public enum SampleGallery {
     /// earlier plan wrote that this one no longer has (files named like ours in our subfolders,
     /// "<scene>-<number>.jpg"). Nothing else is ever deleted.
     /// Calls `progress` after each file with the entry and the number of bytes written.
-    public static func write(to folder: String, progress: (SampleEntry, Int) -> Void = { _, _ in }) throws {
+    package static func write(to folder: String, progress: (SampleEntry, Int) -> Void = { _, _ in }) throws {
         try GalleryFiles.makeDirectory(folder)
         for sub in folders {
             let path = folder + "/" + sub

@@ -1,14 +1,14 @@
 /// Adds APPn segments (XMP, IPTC, or anything a test needs) to a JPEG file that `JPEG.encode`
 /// wrote, so that tests and the sample gallery can build files with any mix of metadata.
-public enum JPEGSegmentsWriter {
+package enum JPEGSegmentsWriter {
     /// The largest payload a segment holds: its 2-byte length counts itself too.
-    public static let maxPayload = 65_533
+    package static let maxPayload = 65_533
 
     /// `jpeg` with the segments inserted after SOI and after the APPn segments already there, in
     /// the order given: JFIF's APP0 must stay first, and readers expect Exif's APP1 before XMP's.
     /// Payloads longer than `maxPayload` cannot be a segment and stop the program, since callers
     /// only ever pass what they built.
-    public static func insert(segments: [(marker: UInt8, payload: [UInt8])], into jpeg: [UInt8]) -> [UInt8] {
+    package static func insert(segments: [(marker: UInt8, payload: [UInt8])], into jpeg: [UInt8]) -> [UInt8] {
         precondition(jpeg.count >= 2 && jpeg[0] == 0xFF && jpeg[1] == 0xD8, "not a JPEG file")
         var bytes: [UInt8] = []
         for (marker, payload) in segments {

@@ -4,9 +4,9 @@
 /// The element form, a language alternative with an "x-default" item, is what Adobe's tools and
 /// exiftool write and what every reader takes; the attribute form (`dc:description="..."` on
 /// rdf:Description) is there for tests of readers that must accept it as well.
-public enum XMPBuilder {
+package enum XMPBuilder {
     /// How the caption is written into the packet.
-    public enum Form: Sendable, Equatable {
+    package enum Form: Sendable, Equatable {
         /// `<dc:description><rdf:Alt><rdf:li xml:lang="...">` items, in the order given.
         case element
         /// `dc:description="..."` on rdf:Description; only the first text is written.
@@ -14,20 +14,20 @@ public enum XMPBuilder {
     }
 
     /// The identifier that starts an XMP APP1 payload, NUL included.
-    public static let identifier: [UInt8] = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
+    package static let identifier: [UInt8] = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
 
     /// The whole APP1 payload with a caption in the default language.
-    public static func app1(description: String, form: Form = .element) -> [UInt8] {
+    package static func app1(description: String, form: Form = .element) -> [UInt8] {
         identifier + packet(descriptions: [("x-default", description)], form: form)
     }
 
     /// The whole APP1 payload with a caption in several languages.
-    public static func app1(descriptions: [(language: String, text: String)], form: Form = .element) -> [UInt8] {
+    package static func app1(descriptions: [(language: String, text: String)], form: Form = .element) -> [UInt8] {
         identifier + packet(descriptions: descriptions, form: form)
     }
 
     /// The packet alone, as `XMPReader.description` takes it.
-    public static func packet(descriptions: [(language: String, text: String)], form: Form = .element,
+    package static func packet(descriptions: [(language: String, text: String)], form: Form = .element,
                               prefix: String = "dc") -> [UInt8] {
         var description = "  <rdf:Description rdf:about=\"\"\n"
             + "    xmlns:\(prefix)=\"http://purl.org/dc/elements/1.1/\""

@@ -7,11 +7,11 @@ import PhotoGridCore
 /// independent of the size: the same scene and seed at 160x120 and at 4000x3000 show the same
 /// picture, which makes the EXIF thumbnails match their photos. Everything is smooth gradients
 /// and soft edges, which keeps the JPEGs small.
-public enum Scene: String, CaseIterable, Sendable {
+package enum Scene: String, CaseIterable, Sendable {
     case sunset, hills, mountains, night, desert, lake, aurora, misty, lavender, autumn, beach
 
     /// A caption-like name for listings.
-    public var title: String {
+    package var title: String {
         switch self {
         case .sunset: "Sunset over the sea"
         case .hills: "Rolling green hills"
@@ -28,7 +28,7 @@ public enum Scene: String, CaseIterable, Sendable {
     }
 
     /// The scene painted upright at `width` x `height`. The same arguments give the same pixels.
-    public static func render(_ scene: Scene, width: Int, height: Int, seed: UInt64) -> RGBImage {
+    package static func render(_ scene: Scene, width: Int, height: Int, seed: UInt64) -> RGBImage {
         var image = RGBImage(width: max(0, width), height: max(0, height))
         guard width > 0, height > 0 else { return image }
         image.pixels.withUnsafeMutableBufferPointer { buffer in
