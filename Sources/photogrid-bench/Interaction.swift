@@ -68,8 +68,8 @@ enum Throughput {
         defer { session.pipeline.stop() }
         let layout = GridLayout(screen: ScreenMetrics(columns: 240, rows: 67, cellWidth: 10, cellHeight: 20), columns: 6)
         let requests = photos.indices.map { index in
-            (session.request(index, frame: layout.frames[index % layout.columns], visibleRows: layout.tileRows, screen: layout.screen),
-             Priority.visible)
+            WantedTile(session.request(index, frame: layout.frames[index % layout.columns], visibleRows: layout.tileRows, screen: layout.screen),
+                       .visible)
         }
         let seconds = Clock.time {
             session.pipeline.want(requests)

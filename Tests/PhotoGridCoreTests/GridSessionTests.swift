@@ -18,10 +18,10 @@ import Testing
                     position.focus(focus, photos: count, layout: layout)
                     for direction in [1, -1] {
                         let wanted = session.wanted(layout: layout, position: position, direction: direction)
-                        #expect(wanted.allSatisfy { photos.indices.contains($0.0.photo) })
-                        #expect(wanted.first?.1 == .visible)
+                        #expect(wanted.allSatisfy { photos.indices.contains($0.request.photo) })
+                        #expect(wanted.first?.priority == .visible)
                         let visible = Set(layout.visibleIndexes(topRow: position.topRow, photos: count))
-                        #expect(Set(wanted.filter { $0.1 == .visible }.map(\.0.photo)) == visible)
+                        #expect(Set(wanted.filter { $0.priority == .visible }.map(\.request.photo)) == visible)
                     }
                 }
             }

@@ -87,16 +87,16 @@ final class Finished: Sendable {
         defer { pipeline.stop() }
         // A whole tile, the same tile cut by the screen's edge, and the tile at another column
         // count in the same tier share one decode; asked for twice over, and again mid-decode.
-        pipeline.want([(request(0), .visible), (request(0, kept: 4), .visible), (request(0), .prefetch),
-                       (request(0, size: 50), .background)])
+        pipeline.want([WantedTile(request(0), .visible), WantedTile(request(0, kept: 4), .visible), WantedTile(request(0), .prefetch),
+                       WantedTile(request(0, size: 50), .background)])
         decoder.started.wait()
-        pipeline.want([(request(0), .visible), (request(0, kept: 4), .visible), (request(0, size: 50), .background)])
+        pipeline.want([WantedTile(request(0), .visible), WantedTile(request(0, kept: 4), .visible), WantedTile(request(0, size: 50), .background)])
         decoder.release()
         #expect(finished.wait(for: 3))
         #expect(decoder.calls.withLock { $0 } == [0])
         #expect(pipeline.workDone.decodes == 1 && pipeline.workDone.encodes == 3)
         // Asked again once cached: nothing more is made.
-        pipeline.want([(request(0), .visible)])
+        pipeline.want([WantedTile(request(0), .visible)])
         #expect(pipeline.workDone.decodes == 1 && pipeline.workDone.encodes == 3)
     }
 
@@ -105,10 +105,10 @@ final class Finished: Sendable {
         let finished = Finished()
         let pipeline = pipeline(decoder, finished, workers: 1)
         defer { pipeline.stop() }
-        pipeline.want([(request(0), .visible), (request(1), .visible), (request(2), .visible)])
+        pipeline.want([WantedTile(request(0), .visible), WantedTile(request(1), .visible), WantedTile(request(2), .visible)])
         decoder.started.wait()
         // Scrolled on: 1 and 2 went off screen before a worker was free; 3 came on.
-        pipeline.want([(request(0), .visible), (request(3), .visible)])
+        pipeline.want([WantedTile(request(0), .visible), WantedTile(request(3), .visible)])
         decoder.release()
         #expect(finished.wait(for: 2))
         #expect(decoder.calls.withLock { $0 } == [0, 3])
@@ -120,9 +120,9 @@ final class Finished: Sendable {
         let finished = Finished()
         let pipeline = pipeline(decoder, finished, workers: 1)
         defer { pipeline.stop() }
-        pipeline.want([(request(0), .visible)])
+        pipeline.want([WantedTile(request(0), .visible)])
         decoder.started.wait()
-        pipeline.want([(request(0), .visible), (request(5), .prefetch), (request(6), .background), (request(7), .visible)])
+        pipeline.want([WantedTile(request(0), .visible), WantedTile(request(5), .prefetch), WantedTile(request(6), .background), WantedTile(request(7), .visible)])
         decoder.release()
         #expect(finished.wait(for: 4))
         #expect(decoder.calls.withLock { $0 } == [0, 7, 5, 6])
@@ -133,21 +133,21 @@ final class Finished: Sendable {
         let finished = Finished()
         let pipeline = pipeline(decoder, finished)
         defer { pipeline.stop() }
-        pipeline.want([(request(3, size: 390), .visible)])            // tier 512, decoded for 390
+        pipeline.want([WantedTile(request(3, size: 390), .visible)])            // tier 512, decoded for 390
         #expect(finished.wait(for: 1))
-        pipeline.want([(request(3, size: 200), .visible), (request(3, size: 60), .visible)])   // tiers 256 and 64
+        pipeline.want([WantedTile(request(3, size: 200), .visible), WantedTile(request(3, size: 60), .visible)])   // tiers 256 and 64
         #expect(finished.wait(for: 2))
         #expect(decoder.sizes.withLock { $0 } == [390])
         #expect(pipeline.workDone.derived == 2)
         // Larger tiles within the same tier need more than was decoded: decoded again, for them.
-        pipeline.want([(request(3, size: 470), .visible)])
+        pipeline.want([WantedTile(request(3, size: 470), .visible)])
         #expect(finished.wait(for: 1))
         // Going up a tier needs a decode too: nothing larger is in memory.
-        pipeline.want([(request(3, size: 900), .visible)])
+        pipeline.want([WantedTile(request(3, size: 900), .visible)])
         #expect(finished.wait(for: 1))
         #expect(decoder.sizes.withLock { $0 } == [390, 470, 900])
         // And a tile smaller than what tier 1024 holds now is cut from it, in tier 512.
-        pipeline.want([(request(3, size: 500), .visible)])
+        pipeline.want([WantedTile(request(3, size: 500), .visible)])
         #expect(finished.wait(for: 1))
         #expect(decoder.sizes.withLock { $0 }.count == 3)
     }
@@ -160,7 +160,7 @@ final class Finished: Sendable {
         let finished = Finished()
         let pipeline = pipeline(decoder, finished, workers: workers, cache: TileCache(limitBytes: 1 << 26))
         defer { pipeline.stop() }
-        pipeline.want([(request(3, size: 800), .visible), (request(3, size: 1200), .background), (request(4, size: 800), .visible)])
+        pipeline.want([WantedTile(request(3, size: 800), .visible), WantedTile(request(3, size: 1200), .background), WantedTile(request(4, size: 800), .visible)])
         #expect(finished.wait(for: 3))
         let decodes = zip(decoder.calls.withLock { $0 }, decoder.sizes.withLock { $0 })
         #expect(decodes.filter { $0.0 == 3 }.map(\.1) == [1200])
@@ -172,12 +172,12 @@ final class Finished: Sendable {
         let finished = Finished()
         let pipeline = pipeline(decoder, finished, workers: 1)
         defer { pipeline.stop() }
-        pipeline.want([(request(3, size: 300), .visible)])                 // tier 512, decoded for 300
+        pipeline.want([WantedTile(request(3, size: 300), .visible)])                 // tier 512, decoded for 300
         decoder.started.wait()
         // A larger tile of the same tier comes on screen while that decode runs: the image held
         // for the first cannot make it, and the one worker must fetch again rather than try it
         // over and over.
-        pipeline.want([(request(3, size: 300), .visible), (request(3, size: 450), .visible)])
+        pipeline.want([WantedTile(request(3, size: 300), .visible), WantedTile(request(3, size: 450), .visible)])
         decoder.release()
         #expect(decoder.started.wait(timeout: .now() + 10) == .success, "the second fetch never started")
         decoder.release()
@@ -193,7 +193,7 @@ final class Finished: Sendable {
         let pipeline = pipeline(decoder, finished, workers: 1, cache: cache)
         defer { pipeline.stop() }
         // As the grid asks: the screen's previews first, then its real tiles.
-        pipeline.want([(request(1).preview, .visible), (request(2).preview, .visible), (request(1), .visible), (request(2), .visible)])
+        pipeline.want([WantedTile(request(1).preview, .visible), WantedTile(request(2).preview, .visible), WantedTile(request(1), .visible), WantedTile(request(2), .visible)])
         // Photo 1's preview is drawn while its decode is still held.
         decoder.started.wait()
         #expect(cache.encoded(request(1).preview) != nil)
@@ -203,7 +203,7 @@ final class Finished: Sendable {
         #expect(cache.encoded(request(1)) != nil && cache.encoded(request(2)) != nil)
         // Photo 2 has no thumbnail: no preview, and it is not asked for again.
         #expect(cache.encoded(request(2).preview) == nil)
-        pipeline.want([(request(2, size: 30).preview, .visible)])
+        pipeline.want([WantedTile(request(2, size: 30).preview, .visible)])
         #expect(decoder.thumbnailCalls.withLock { $0.filter { $0 == 2 }.count } == 1)
     }
 
@@ -212,7 +212,7 @@ final class Finished: Sendable {
         let decoder = FakeDecoder()
         let finished = Finished()
         let first = pipeline(decoder, finished, store: store)
-        first.want([(request(4), .visible), (request(5), .visible)])
+        first.want([WantedTile(request(4), .visible), WantedTile(request(5), .visible)])
         #expect(finished.wait(for: 2))
         first.waitForStores()
         first.stop()
@@ -222,7 +222,7 @@ final class Finished: Sendable {
         let again = FakeDecoder()
         let second = pipeline(again, finished, store: store)
         defer { second.stop() }
-        second.want([(request(4), .visible), (request(5), .visible)])
+        second.want([WantedTile(request(4), .visible), WantedTile(request(5), .visible)])
         #expect(finished.wait(for: 2))
         #expect(again.calls.withLock { $0 }.isEmpty)
         #expect(second.workDone.diskHits == 2)
@@ -233,7 +233,7 @@ final class Finished: Sendable {
         let finished = Finished()
         func sixel(_ photo: Int) -> TileRequest { TileRequest(photo: photo, width: 40, height: 40, fit: .fill, mode: .sixel(colors: 16)) }
         let first = pipeline(FakeDecoder(), finished, store: store)
-        first.want([(sixel(4), .visible), (sixel(5), .visible), (request(6), .visible)])
+        first.want([WantedTile(sixel(4), .visible), WantedTile(sixel(5), .visible), WantedTile(request(6), .visible)])
         #expect(finished.wait(for: 3))
         first.stop()
         // The two sixel tiles are kept as soon as made (not left for an idle moment that a run
@@ -244,13 +244,13 @@ final class Finished: Sendable {
         let again = FakeDecoder()
         let second = pipeline(again, finished, store: store)
         defer { second.stop() }
-        second.want([(sixel(4), .visible), (sixel(5), .visible)])
+        second.want([WantedTile(sixel(4), .visible), WantedTile(sixel(5), .visible)])
         #expect(finished.wait(for: 2))
         #expect(again.calls.withLock { $0 }.isEmpty)
         #expect(second.workDone.tileDiskHits == 2 && second.workDone.encodes == 0 && second.workDone.diskHits == 0)
         #expect(second.cache.encoded(sixel(4))?.sixelParts?.first?.bytes == made)
         // A tile not kept yet falls through to its tier, as before.
-        second.want([(sixel(7), .visible)])
+        second.want([WantedTile(sixel(7), .visible)])
         #expect(finished.wait(for: 1))
         #expect(second.workDone.encodes == 1 && again.calls.withLock { $0 } == [7])
     }
@@ -261,7 +261,7 @@ final class Finished: Sendable {
         let finished = Finished()
         let pipeline = pipeline(FakeDecoder(), finished, workers: 1)
         defer { pipeline.stop() }
-        pipeline.want([(request(4), .visible), (request(5), .visible), (request(4, size: 48), .background)])
+        pipeline.want([WantedTile(request(4), .visible), WantedTile(request(5), .visible), WantedTile(request(4, size: 48), .background)])
         #expect(finished.wait(for: 3))
         let order = finished.list.withLock { $0 }
         #expect(order.map(\.photo) == [4, 5, 4], "\(order)")
@@ -276,7 +276,7 @@ final class Finished: Sendable {
         let pipeline = pipeline(decoder, finished, workers: 1, store: FakeTierStore())
         defer { pipeline.stop() }
         func sixel(_ size: Int) -> TileRequest { TileRequest(photo: 4, width: size, height: size, fit: .fill, mode: .sixel(colors: 16)) }
-        pipeline.want([(sixel(40), .visible), (sixel(60), .background)])
+        pipeline.want([WantedTile(sixel(40), .visible), WantedTile(sixel(60), .background)])
         #expect(finished.wait(for: 2))
         #expect(decoder.calls.withLock { $0 } == [4])
         #expect(decoder.sizes.withLock { $0 } == [60])
@@ -288,13 +288,13 @@ final class Finished: Sendable {
         let cache = TileCache(limitBytes: 1 << 20)
         let pipeline = pipeline(decoder, finished, cache: cache)
         defer { pipeline.stop() }
-        pipeline.want([(request(4), .visible), (request(4, kept: 2), .visible), (request(5), .visible)])
+        pipeline.want([WantedTile(request(4), .visible), WantedTile(request(4, kept: 2), .visible), WantedTile(request(5), .visible)])
         #expect(finished.wait(for: 3))
         #expect(pipeline.failure(forPhoto: 4) == .corrupt("fake"))
         #expect(pipeline.failure(forPhoto: 5) == nil)
         #expect(cache.encoded(request(5)) != nil && cache.encoded(request(4)) == nil)
         // A failed photo is not tried again on every frame.
-        pipeline.want([(request(4), .visible)])
+        pipeline.want([WantedTile(request(4), .visible)])
         #expect(decoder.calls.withLock { $0.filter { $0 == 4 }.count } == 1)
     }
 }
@@ -319,17 +319,17 @@ final class FailingNetwork: PhotoDecoding {
                                     onFinish: finished.add)
         defer { pipeline.stop() }
         let request = TileRequest(photo: 1, width: 8, height: 8, fit: .fill, mode: .halfBlock(.trueColor))
-        pipeline.want([(request, .visible)])
+        pipeline.want([WantedTile(request, .visible)])
         #expect(finished.wait(for: 1))
         #expect(pipeline.failure(forPhoto: 1) == .unavailable("unreachable", retryable: true))
         // Still on screen: not tried again frame after frame.
-        pipeline.want([(request, .visible)])
-        pipeline.want([(request, .visible)])
+        pipeline.want([WantedTile(request, .visible)])
+        pipeline.want([WantedTile(request, .visible)])
         #expect(decoder.calls.withLock { $0 } == 1)
         // Off screen, then back: tried again.
         pipeline.want([])
         #expect(pipeline.failure(forPhoto: 1) == nil)
-        pipeline.want([(request, .visible)])
+        pipeline.want([WantedTile(request, .visible)])
         #expect(finished.wait(for: 1))
         #expect(decoder.calls.withLock { $0 } == 2)
     }

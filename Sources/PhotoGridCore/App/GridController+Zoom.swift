@@ -39,7 +39,7 @@ extension GridController {
         let count = session.photos.count
         let neighbours = [state.photo, state.photo + direction, state.photo - direction, state.photo + 2 * direction]
         session.pipeline.want(zoomWanted(found?.0),
-                              infos: neighbours.filter { $0 >= 0 && $0 < count }.map { ($0, $0 == state.photo ? .visible : .prefetch) })
+                              infos: neighbours.filter { $0 >= 0 && $0 < count }.map { WantedInfo($0, $0 == state.photo ? .visible : .prefetch) })
         var content = session.content(of: found?.0, photo: state.photo)
         var geometry = found?.1
         let (area, cell) = zoomArea
@@ -66,17 +66,17 @@ extension GridController {
 
     /// The photo on screen (its preview first), then the photos next to it at fit, in the
     /// direction of travel first, so that stepping through a folder is immediate.
-    func zoomWanted(_ current: TileRequest?) -> [(TileRequest, Priority)] {
+    func zoomWanted(_ current: TileRequest?) -> [WantedTile] {
         guard let state = zoom else { return [] }
-        var result: [(TileRequest, Priority)] = []
-        if let current { result += [(current.preview, .visible), (current, .visible)] }
+        var result: [WantedTile] = []
+        if let current { result += [WantedTile(current.preview, .visible), WantedTile(current, .visible)] }
         let count = session.photos.count
         // Neighbours whose shape is not known yet are asked for once their details are read.
         for (offset, priority) in [(direction, Priority.prefetch), (-direction, .prefetch), (2 * direction, .background)] {
             let photo = state.photo + offset
             guard photo >= 0 && photo < count else { continue }
             var neighbour = ZoomState(photo: photo)
-            if let request = zoomRequest(&neighbour)?.0 { result.append((request, priority)) }
+            if let request = zoomRequest(&neighbour)?.0 { result.append(WantedTile(request, priority)) }
         }
         return result
     }

@@ -155,10 +155,10 @@ package final class GridController {
 
     /// Photos whose details the grid needs: the focused one for the panel, and every one on
     /// screen at 1-3 columns, for the badges.
-    func wantedInfos() -> [(Int, Priority)] {
-        var infos: [(Int, Priority)] = showDetails ? [(position.focus, .visible)] : []
+    func wantedInfos() -> [WantedInfo] {
+        var infos = showDetails ? [WantedInfo(position.focus, .visible)] : []
         if layout.columns <= GridSession.badgeColumns {
-            infos += layout.visibleIndexes(topRow: position.topRow, photos: session.photos.count).map { ($0, Priority.background) }
+            infos += layout.visibleIndexes(topRow: position.topRow, photos: session.photos.count).map { WantedInfo($0, .background) }
         }
         return infos
     }

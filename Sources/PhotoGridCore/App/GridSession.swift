@@ -98,21 +98,21 @@ package final class GridSession {
     /// the screen one row on in the direction of travel (its cut bottom row is a tile of its own),
     /// the next screen, the one behind, and the screen as it would be at one column more and one
     /// fewer, so that `+` and `-` find their tiles ready.
-    package func wanted(layout: GridLayout, position: GridPosition, direction: Int) -> [(TileRequest, Priority)] {
+    package func wanted(layout: GridLayout, position: GridPosition, direction: Int) -> [WantedTile] {
         let visible = onScreen(layout: layout, position: position)
-        var result = visible.map { ($0.preview, Priority.visible) } + visible.map { ($0, Priority.visible) }
+        var result = visible.map { WantedTile($0.preview, .visible) } + visible.map { WantedTile($0, .visible) }
         let nextRow = GridPosition(focus: position.focus, topRow: max(0, position.topRow + (direction >= 0 ? 1 : -1)))
-        result += onScreen(layout: layout, position: nextRow).map { ($0, .prefetch) }
+        result += onScreen(layout: layout, position: nextRow).map { WantedTile($0, .prefetch) }
         let screenRows = layout.fullyVisibleRows
         let ahead = direction >= 0 ? position.topRow + screenRows : position.topRow - screenRows
         let behind = direction >= 0 ? position.topRow - screenRows : position.topRow + screenRows
-        result += rows(from: ahead, count: screenRows + 1, layout: layout).map { ($0, .prefetch) }
-        result += rows(from: behind, count: screenRows + 1, layout: layout).map { ($0, .background) }
+        result += rows(from: ahead, count: screenRows + 1, layout: layout).map { WantedTile($0, .prefetch) }
+        result += rows(from: behind, count: screenRows + 1, layout: layout).map { WantedTile($0, .background) }
         for columns in [layout.columns - 1, layout.columns + 1] where GridLayout.columnRange.contains(columns) {
             let neighbour = GridLayout(screen: layout.screen, columns: columns, sections: layout.sections,
                                        groupStarts: layout.groupStarts, photos: layout.groupedPhotos)
             let anchored = position.anchored(from: layout, to: neighbour, photos: photos.count)
-            result += onScreen(layout: neighbour, position: anchored).map { ($0, .background) }
+            result += onScreen(layout: neighbour, position: anchored).map { WantedTile($0, .background) }
         }
         return result
     }

@@ -66,8 +66,8 @@ struct PrintCommand {
         // Only the final tiles of those rows: nobody sees a preview of a printed frame. Largest
         // files first, so that the last decode to finish is a short one: the frame waits for all.
         session.pipeline.want(session.wanted(layout: layout, position: position, direction: 1)
-            .filter { $0.1 == .visible && !$0.0.isPreview && layout.row(of: $0.0.photo) < wholeRows }
-            .sorted { photos[$0.0.photo].fileSize > photos[$1.0.photo].fileSize })
+            .filter { $0.priority == .visible && !$0.request.isPreview && layout.row(of: $0.request.photo) < wholeRows }
+            .sorted { photos[$0.request.photo].fileSize > photos[$1.request.photo].fileSize })
         // Until the pipeline is idle too: a budget too small for the screen leaves tiles unmade.
         while !session.paintTiles(layout: layout, position: position).filter(shown).allSatisfy({ !$0.content.isPending })
                 && !session.pipeline.isIdle {

@@ -17,21 +17,22 @@ extension TilePipeline {
 
     /// The requests still to make, in order, from the wanted ones: already-made tiles of the plan
     /// are protected but need no task. Called under the pipeline's lock.
-    func plan(_ requests: [(TileRequest, Priority)]) -> [(TileRequest, Priority)] {
+    func plan(_ requests: [WantedTile]) -> [WantedTile] {
         let limit = cache.limitBytes
         imageCap = Int(Double(limit) * TilePipeline.largestImageShare)
         // Room for the images being made, which are held until their tiles are encoded (about
         // one per worker, as large as the screen's largest), and for the largest recent decode,
         // which is lent from the budget while it runs: prefetches take only what is left.
-        let screenImage = requests.lazy.filter { $0.1 == .visible && !$0.0.isPreview }
-            .map { TilePipeline.imageBytes(covering: self.planned($0.0).size) }.max() ?? 0
+        let screenImage = requests.lazy.filter { $0.priority == .visible && !$0.request.isPreview }
+            .map { TilePipeline.imageBytes(covering: self.planned($0.request).size) }.max() ?? 0
         let prefetchRoom = limit - workers * screenImage - (decoder.memoryGate?.largestRecent ?? 0)
         var total = 0, short = false, full = false
         var counted = Set<TileRequest>(), toMake = Set<TileRequest>(), thumbnails = Set<Int>()
-        var result: [(TileRequest, Priority)] = []
-        for (request, priority) in requests {
+        var result: [WantedTile] = []
+        for wanted in requests {
+            let (request, priority) = (wanted.request, wanted.priority)
             if counted.contains(request) {
-                if toMake.contains(request) { result.append((request, priority)) }
+                if toMake.contains(request) { result.append(wanted) }
                 continue
             }
             guard failures[request.photo] == nil else { continue }
@@ -52,7 +53,7 @@ extension TilePipeline {
             if request.isPreview { thumbnails.insert(request.photo) }
             if made == nil {
                 toMake.insert(request)
-                result.append((request, priority))
+                result.append(wanted)
             }
         }
         planned = counted

@@ -71,6 +71,8 @@ package final class TilePipeline: @unchecked Sendable {
         var running = false
         /// For a tier fetch: the short side the waiting tiles need.
         var size = 0
+
+        var urgency: Urgency { Urgency(priority: priority, order: order) }
     }
 
     /// How much work was started: what the coalescing and cancelling tests count.
@@ -134,21 +136,22 @@ package final class TilePipeline: @unchecked Sendable {
     /// Replaces what is wanted. Earlier entries of equal priority are done first; a request listed
     /// twice keeps its highest priority and its first place. `infos` are photos whose metadata is
     /// wanted (for the details panel, the grid's badges, the zoom view's shape): a short read each.
-    package func want(_ requests: [(TileRequest, Priority)], infos photos: [(Int, Priority)] = []) {
+    package func want(_ requests: [WantedTile], infos photos: [WantedInfo] = []) {
         locked {
             wantedInfos = [:]
-            for (order, (photo, priority)) in photos.enumerated() where infos[photo] == nil && wantedInfos[photo] == nil {
-                wantedInfos[photo] = Task(priority: priority, order: order)
+            for (order, wanted) in photos.enumerated() where infos[wanted.photo] == nil && wantedInfos[wanted.photo] == nil {
+                wantedInfos[wanted.photo] = Task(priority: wanted.priority, order: order)
             }
             // A photo its source could not give for a reason that may pass is tried again once it
             // has left the screen and comes back (not over and over while it is on screen).
-            let photosWanted = Set(requests.map(\.0.photo))
+            let photosWanted = Set(requests.map(\.request.photo))
             failures = failures.filter { photo, error in
                 if case .unavailable(_, retryable: true) = error { return photosWanted.contains(photo) }
                 return true
             }
             var wanted = Set<TileRequest>()
-            for (order, (request, priority)) in plan(requests).enumerated() {
+            for (order, tile) in plan(requests).enumerated() {
+                let (request, priority) = (tile.request, tile.priority)
                 if wanted.contains(request) {
                     if let task = encodeTasks[request], task.priority < priority { encodeTasks[request]!.priority = priority }
                     continue
@@ -298,17 +301,17 @@ package final class TilePipeline: @unchecked Sendable {
         // (they took a third of a cold first screen's time in sixel, 40 ms each); the image is
         // in the cache meanwhile.
         let screenWaits = encodeTasks.contains { !$0.value.running && $0.value.priority == .visible }
-        var held: (TileRequest, Priority, Int)? = nil
+        var held: (request: TileRequest, urgency: Urgency)? = nil
         for (request, task) in encodeTasks where !task.running && !request.isPreview && inFlight[planned(request).key] != nil
                                                  && (!screenWaits || task.priority == .visible) && tierImage(for: request) != nil {
-            if let h = held, (h.1, -h.2) >= (task.priority, -task.order) { continue }
-            held = (request, task.priority, task.order)
+            if let held, held.urgency >= task.urgency { continue }
+            held = (request, task.urgency)
         }
-        if let held { return .encode(held.0) }
-        var best: (Job, Priority, Int)? = nil
-        func consider(_ job: Job, _ priority: Priority, _ order: Int) {
-            if let b = best, (b.1, -b.2) >= (priority, -order) { return }
-            best = (job, priority, order)
+        if let held { return .encode(held.request) }
+        var best: (job: Job, urgency: Urgency)? = nil
+        func consider(_ job: Job, _ task: Task) {
+            if let best, best.urgency >= task.urgency { return }
+            best = (job, task.urgency)
         }
         // A tier whose photo is being decoded at a larger grid tier waits: it is cut from that one.
         var decoding: [Int: Tier] = [:]
@@ -317,13 +320,13 @@ package final class TilePipeline: @unchecked Sendable {
         }
         for (source, task) in fetchTasks where !task.running {
             if case .tier(let key) = source, let larger = decoding[key.photo], larger > key.tier { continue }
-            consider(.fetch(source, size: task.size), task.priority, task.order)
+            consider(.fetch(source, size: task.size), task)
         }
         for (request, task) in encodeTasks where !task.running {
             if awaitsDiskRead(request) {
-                consider(.loadTile(request), task.priority, task.order)
+                consider(.loadTile(request), task)
             } else if !waitsForDiskRead(request) && isAvailable(request) {
-                consider(.encode(request), task.priority, task.order)
+                consider(.encode(request), task)
             }
         }
         if !rechecks.isEmpty {
@@ -335,13 +338,13 @@ package final class TilePipeline: @unchecked Sendable {
         // is reading the file's entropy-coded data, whatever the scale (a 5640x3172 progressive
         // JPEG: 1.1 s at 1024 and 1.1 s again at 2048 on this machine, 1.1 s once merged). The
         // zoom view's tiers are left apart: a grid tile does not wait for a whole photo.
-        if case .fetch(.tier(let key), _)? = best?.0, let larger = largerFetch(than: key) { return larger }
+        if case .fetch(.tier(let key), _)? = best?.job, let larger = largerFetch(than: key) { return larger }
         if best == nil, let (key, image) = storeQueue.first {
             storeQueue.removeFirst()
             storeQueueBytes -= image.image.byteCount
             return .store(key, image)
         }
-        return best?.0
+        return best?.job
     }
 
     /// The waiting fetch of the largest tier of `key`'s photo above `key`'s, if any.

@@ -141,3 +141,36 @@ package enum Priority: Int, Comparable, Sendable {
     case background = 1, prefetch = 2, visible = 3
     package static func < (a: Priority, b: Priority) -> Bool { a.rawValue < b.rawValue }
 }
+
+/// A tile the loop asks the pipeline for, and how urgently: the pipeline's currency.
+package struct WantedTile: Hashable, Sendable {
+    package var request: TileRequest
+    package var priority: Priority
+
+    package init(_ request: TileRequest, _ priority: Priority) {
+        self.request = request
+        self.priority = priority
+    }
+}
+
+/// A photo whose details the loop asks for (the details panel, badges, the zoom view's shape).
+package struct WantedInfo: Hashable, Sendable {
+    package var photo: Int
+    package var priority: Priority
+
+    package init(_ photo: Int, _ priority: Priority) {
+        self.photo = photo
+        self.priority = priority
+    }
+}
+
+/// Which of two queued jobs goes first: the higher priority, then the one asked for earlier.
+struct Urgency: Comparable {
+    var priority: Priority
+    /// Place in the list it was wanted in: earlier is more urgent.
+    var order: Int
+
+    static func < (a: Urgency, b: Urgency) -> Bool {
+        a.priority != b.priority ? a.priority < b.priority : a.order > b.order
+    }
+}
