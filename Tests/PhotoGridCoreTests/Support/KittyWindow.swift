@@ -23,21 +23,29 @@ final class KittyWindow {
     }
 
     init(_ command: [String], columns: Int, rows: Int, extraEnvironment: [String: String] = [:]) throws {
-        // A display no other X server holds.
-        var number = 70
-        while access("/tmp/.X\(number)-lock", F_OK) == 0 || access("/tmp/.X11-unix/X\(number)", F_OK) == 0 { number += 1 }
-        display = ":\(number)"
-        xvfb = try Subprocess.start(["Xvfb", display, "-screen", "0", "1600x1000x24", "-nolisten", "tcp"])
+        // Xvfb picks a free display itself and writes its number (-displayfd): two test runs at
+        // once (two clones, or a term-shot beside the suite) once chose the same number by
+        // looking for lock files, and one kitty then had no X server of its own.
+        let scratch = TestImages.scratchFolder("kitty-x")
+        let numberFile = scratch + "/display", kittyLog = scratch + "/kitty.log"
+        xvfb = try Subprocess.start(["sh", "-c", "exec Xvfb -displayfd 3 -screen 0 1600x1000x24 -nolisten tcp 3>\"$0\"", numberFile])
         // Deadlines by the clock, and long: with the whole suite on both cores, Xvfb and kitty on
         // software OpenGL were seen to take over 20 s to show a window (a fixed count of tries
         // ran out in a CI run).
+        var number = ""
         let xDeadline = SystemClock.seconds() + 30
-        while access("/tmp/.X11-unix/X\(number)", F_OK) != 0 && SystemClock.seconds() < xDeadline { usleep(50_000) }
+        while SystemClock.seconds() < xDeadline {
+            let text = (try? String(contentsOfFile: numberFile, encoding: .utf8)) ?? ""
+            if text.hasSuffix("\n") { number = text.trimmingCharacters(in: .whitespacesAndNewlines); break }
+            usleep(50_000)
+        }
+        display = ":\(number)"
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         environment = ["DISPLAY": display, "LIBGL_ALWAYS_SOFTWARE": "1", "PATH": path,
                        "HOME": ProcessInfo.processInfo.environment["HOME"] ?? "/tmp"].merging(extraEnvironment) { $1 }
         let title = "photogrid-test-\(getpid())-\(number)"
-        kitty = try Subprocess.start(["kitty", "--title", title, "-o", "font_size=11", "-o", "remember_window_size=no",
+        // kitty's own messages go to a file, to be quoted if it fails.
+        kitty = try Subprocess.start(["sh", "-c", "exec \"$@\" 2>\"$0\"", kittyLog, "kitty", "--title", title, "-o", "font_size=11", "-o", "remember_window_size=no",
                                       "-o", "initial_window_width=\(columns)c", "-o", "initial_window_height=\(rows)c",
                                       "-o", "placement_strategy=top-left", "-o", "window_padding_width=0",
                                       "-o", "background=black", "-o", "foreground=white", "-o", "confirm_os_window_close=0",
@@ -53,10 +61,13 @@ final class KittyWindow {
             if found.isEmpty { usleep(100_000) }
         }
         window = found
-        guard !window.isEmpty else {
+        let said = ((try? String(contentsOfFile: kittyLog, encoding: .utf8)) ?? "").suffix(600)
+        _ = try? Subprocess.run(["rm", "-rf", scratch])
+        guard !number.isEmpty, !window.isEmpty else {
             stop()
-            throw Failure(description: exited.map { "kitty exited (wait status \($0)) before its window appeared" }
-                          ?? "kitty's window did not appear in 90 s")
+            if number.isEmpty { throw Failure(description: "Xvfb gave no display number in 30 s") }
+            throw Failure(description: (exited.map { "kitty exited (wait status \($0)) before its window appeared" }
+                                        ?? "kitty's window did not appear in 90 s") + "; kitty said: \(said)")
         }
     }
 
