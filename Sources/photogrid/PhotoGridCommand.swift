@@ -1,5 +1,4 @@
 import ArgumentParser
-import Glibc
 import PhotoGridCore
 import PhotoGridRemote
 
@@ -124,7 +123,7 @@ struct PhotoGridCommand: ParsableCommand {
         options.connections = connections
         options.size = size.flatMap(PhotoGridCommand.pair).map { (columns: $0.0, rows: $0.1) }
         options.cellSize = cellSize.flatMap(PhotoGridCommand.pair).map { (width: $0.0, height: $0.1) }
-        Glibc.exit(url == nil ? PhotoGrid.main(options) : RemoteCommand.run(options))
+        ThisProcess.exit(url == nil ? PhotoGrid.main(options) : RemoteCommand.run(options))
     }
 
     /// "120x40" as (120, 40); positive numbers only.
@@ -167,6 +166,6 @@ struct ServeSubcommand: ParsableCommand {
         let cache = noCache ? nil : DiskCache.defaultDirectory(environment: Environment.values(Environment.cacheNames)).map { $0 + "/serve" }
         let configuration = GalleryServer.Configuration(folder: folder, host: host, port: port, cacheDirectory: cache,
                                                         delayMilliseconds: delayMilliseconds, log: log)
-        Glibc.exit(ServeCommand.run(configuration))
+        ThisProcess.exit(ServeCommand.run(configuration))
     }
 }

@@ -1,4 +1,3 @@
-import Glibc
 
 /// A folder read on a thread of its own for the interactive grid: photos are found in the order
 /// they are shown (`FolderScanner` walks in natural order), so the grid starts as soon as a first
@@ -63,7 +62,7 @@ package final class BackgroundScan: @unchecked Sendable {
                 shown = TTY.now() + 200
                 _ = try? TTY.writeAll(Array("\rphotogrid: reading \(TerminalText.sanitize(title)): \(count) photos so far\u{1B}[K".utf8), to: 2)
             }
-            usleep(10_000)
+            SystemClock.sleep(milliseconds: 10)
         }
     }
 

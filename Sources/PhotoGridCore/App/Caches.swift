@@ -1,4 +1,3 @@
-import Glibc
 
 /// The caches a run of photogrid uses besides memory: the disk cache of tier images, and the
 /// watch on the kernel's memory pressure that halves the memory cache.

@@ -1,4 +1,3 @@
-import Glibc
 
 /// What a grid shows: the photos, where their pixels come from, and a title. A folder on disk
 /// here; `PhotoGridRemote` makes one from a URL.
@@ -33,10 +32,9 @@ package struct GallerySource: Sendable {
     /// (without subfolders: a photo in the home folder should not mean scanning all of home)
     /// with that photo focused.
     package static func folder(_ options: Options) throws -> GallerySource {
-        var info = stat()
         let given = RawPath(Caches.absolute(options.path))
         var folder = given, focus: RawPath?, depth = FolderScanner().maxDepth
-        if given.withCString({ stat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFREG {
+        if given.isRegularFile {
             guard Photo(path: given, relativePath: given.lastComponent).format != .notAnImage
                     || ((try? OpenFile(given).head(16)).flatMap { ImageFormat(content: $0) }) != nil else {
                 throw ExitError("\(options.path): not a picture photogrid shows")

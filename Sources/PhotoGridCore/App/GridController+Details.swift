@@ -1,4 +1,3 @@
-import Glibc
 
 /// The details panel (`i`), for the focused photo in the grid or the photo in the zoom view.
 extension GridController {

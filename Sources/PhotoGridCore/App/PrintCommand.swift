@@ -1,4 +1,3 @@
-import Glibc
 
 /// `--print`: a contact sheet of what the grid would show first, written to stdout once every
 /// tile in it has loaded. A single photo instead of a folder is fitted to the whole area.
@@ -8,15 +7,14 @@ struct PrintCommand {
 
     func run() throws -> Int32 {
         let (screen, mode) = try terminalSetup()
-        var info = stat()
-        if options.url == nil, RawPath(options.path).withCString({ stat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFREG {
+        if options.url == nil, RawPath(options.path).isRegularFile {
             try TTY.writeAll(try singlePhoto(screen: screen, mode: mode))
         } else {
             let (frame, session) = try grid(screen: screen, mode: mode)
             try TTY.writeAll(frame)
             // The frame is complete: let whoever reads it go on (a previewer, a benchmark) while
             // the new thumbnails are written to the disk cache for next time.
-            close(1)
+            TTY.closeStandardOutput()
             session.pipeline.waitForStores()
             session.pipeline.stop()
         }

@@ -1,4 +1,3 @@
-import Glibc
 
 /// Why a photo could not be shown. `reason` is the short text its placeholder tile carries.
 package enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -30,7 +29,7 @@ package enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
     case cancelled
 
     /// strerror(ENOENT), as `FileReader` reports it.
-    static let missingFile = String(cString: strerror(ENOENT))
+    static let missingFile = SystemError.notFoundMessage
 
     package var reason: String {
         switch self {

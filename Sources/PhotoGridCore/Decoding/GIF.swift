@@ -1,5 +1,4 @@
 import CGif
-import Glibc
 
 /// giflib: the only Swift file that calls it. A GIF shows its first frame on its logical screen,
 /// transparent pixels and the screen around the frame in `PNG.background`. Only the records up to

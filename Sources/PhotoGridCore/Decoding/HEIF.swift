@@ -1,5 +1,4 @@
 import CHeif
-import Glibc
 
 /// libheif: the only Swift file that calls it. HEIC (HEVC, through libde265) and AVIF (AV1,
 /// through dav1d or libaom), 8 to 12 bits, any chroma, alpha, grid images. libheif applies the
@@ -130,8 +129,8 @@ package enum HEIF {
         if let exif, exif.withUnsafeBytes({ heif.heif_context_add_exif_metadata(context, handle, $0.baseAddress, Int32($0.count)) }).code != heif_error_Ok {
             return nil
         }
-        let path = "/tmp/photogrid-heif-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
-        defer { unlink(path) }
+        let path = "/tmp/photogrid-heif-\(ThisProcess.id)-\(UInt32.random(in: 0...UInt32.max)).tmp"
+        defer { RawPath(path).remove() }
         guard heif.heif_context_write_to_file(context, path).code == heif_error_Ok else { return nil }
         return try? FileReader.read(RawPath(path))
     }

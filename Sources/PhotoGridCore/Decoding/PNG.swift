@@ -1,5 +1,4 @@
 import CSPNG
-import Glibc
 
 /// libspng: the only Swift file that calls it. libspng returns error codes (no longjmp), checks
 /// every chunk's CRC and decodes every colour type and bit depth (1-16 bits, palette, grey,

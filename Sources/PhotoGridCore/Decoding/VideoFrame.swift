@@ -1,4 +1,3 @@
-import Glibc
 
 /// A frame of a video for its tile, taken by `ffmpeg` when it is installed: the one Swift file
 /// that runs it. ffmpeg is a program, not a library here: linking libavformat would make every

@@ -1,5 +1,4 @@
 import CWebP
-import Glibc
 
 /// libwebp and its demuxer: the only Swift file that calls them. Lossy, lossless and alpha; an
 /// animation shows its first frame. libwebp scales while it decodes, so a tile never needs the

@@ -1,4 +1,3 @@
-import Glibc
 
 /// When a photo was taken, for the date order: EXIF's capture time where the file has a sensible
 /// one, else the file's modification time. Both as seconds on a wall clock without a time zone
@@ -29,11 +28,9 @@ package enum CaptureDate {
 
     /// A file's modification time (ns since the epoch) as local wall-clock seconds.
     package static func fromFileTime(_ nanoseconds: Int64) -> Int64 {
-        var seconds = time_t(nanoseconds / 1_000_000_000)
-        var parts = tm()
-        guard localtime_r(&seconds, &parts) != nil else { return Int64(seconds) }
-        return wallClock(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday),
-                         hour: Int(parts.tm_hour), minute: Int(parts.tm_min), second: Int(parts.tm_sec))
+        let seconds = nanoseconds / 1_000_000_000
+        guard let local = SystemClock.localTime(epochSeconds: seconds) else { return seconds }
+        return wallClock(year: local.year, month: local.month, day: local.day, hour: local.hour, minute: local.minute, second: local.second)
     }
 
     /// The photo's place in the date order: its capture date if known, else its file's time,
@@ -69,9 +66,5 @@ package enum CaptureDate {
         return days * 86_400 + Int64(hour * 3600 + minute * 60 + second)
     }
 
-    private static let currentYear: Int = {
-        var now = time(nil)
-        var parts = tm()
-        return gmtime_r(&now, &parts) != nil ? Int(parts.tm_year) + 1900 : 2100
-    }()
+    private static let currentYear = civil(SystemClock.wallNanoseconds() / 1_000_000_000).year
 }

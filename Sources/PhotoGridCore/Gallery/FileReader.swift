@@ -12,7 +12,7 @@ package enum FileReader {
         return try file.all()
     }
 
-    static func lastError() -> String { String(cString: strerror(errno)) }
+    static func lastError() -> String { SystemError.lastMessage() }
 }
 
 /// A photo file held open: its first bytes can be read, and then, only if needed, the rest,

@@ -90,7 +90,7 @@ package struct FolderScanner {
                     format = ImageFormat(content: head) ?? .notAnImage
                 }
                 if format != .notAnImage {
-                    photos.append(Photo(path: path, relativePath: relativePath, fileSize: Int(entry.st_size), format: format, stamp: FileStamp(entry)))
+                    photos.append(Photo(path: path, relativePath: relativePath, fileSize: Int(entry.st_size), format: format, stamp: FileStamp(FileStatus(entry))))
                     if photos.count % 256 == 0 { progress?(photos.count) { photos } }
                 }
             default: break

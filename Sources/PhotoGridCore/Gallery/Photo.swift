@@ -1,5 +1,3 @@
-import Glibc
-
 /// One image file of a gallery.
 package struct Photo: Hashable, Sendable {
     /// Opens the file.
@@ -34,16 +32,12 @@ package struct FileStamp: Hashable, Sendable {
         self.modified = modified
     }
 
-    package init(_ info: stat) {
-        self.init(size: Int(info.st_size), modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
+    package init(_ status: FileStatus) {
+        self.init(size: status.size, modified: status.modified)
     }
 
     /// The file as it is now; nil when it is gone or cannot be looked at.
-    package static func of(_ path: RawPath) -> FileStamp? {
-        var info = stat()
-        guard path.withCString({ stat($0, &info) }) == 0 else { return nil }
-        return FileStamp(info)
-    }
+    package static func of(_ path: RawPath) -> FileStamp? { path.status().map(FileStamp.init) }
 }
 
 /// What a file's extension (or, without a known one, its first bytes) says it is. JPEG, PNG,

@@ -1,5 +1,3 @@
-import Glibc
-
 /// A file path as the kernel knows it: bytes, which need not be valid UTF-8.
 /// Kept as bytes so that every file a folder holds can be opened, whatever its name.
 package struct RawPath: Hashable, Sendable, Comparable, CustomStringConvertible {
@@ -30,14 +28,6 @@ package struct RawPath: Hashable, Sendable, Comparable, CustomStringConvertible 
         while trimmed.count > 1, trimmed.last == UInt8(ascii: "/") { trimmed = trimmed.dropLast() }
         guard let slash = trimmed.lastIndex(of: UInt8(ascii: "/")) else { return RawPath(".") }
         return slash == trimmed.startIndex ? RawPath("/") : RawPath(Array(trimmed[..<slash]))
-    }
-
-    /// realpath(3): absolute, no `.` or `..`, no links; nil when it does not resolve (gone, a
-    /// loop, no permission).
-    package var resolved: RawPath? {
-        guard let resolved = withCString({ realpath($0, nil) }) else { return nil }
-        defer { free(resolved) }
-        return RawPath(Array(UnsafeBufferPointer(start: UnsafeRawPointer(resolved).assumingMemoryBound(to: UInt8.self), count: strlen(resolved))))
     }
 
     /// A folder's name for a title: its last component, "/" for the root.

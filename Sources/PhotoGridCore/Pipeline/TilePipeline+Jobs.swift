@@ -1,4 +1,3 @@
-import Glibc
 
 /// The jobs the worker threads run (`work`): fetching tier images, thumbnails and details,
 /// encoding and loading tiles, storing tier images to disk, and rechecking files for Ctrl-R.

@@ -22,6 +22,18 @@ package enum SystemClock {
         return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 
+    /// The local calendar date and time (localtime_r, the time zone's rules) of seconds since
+    /// 1970; nil where the C library cannot say.
+    package static func localTime(epochSeconds: Int64) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int)? {
+        var seconds = time_t(epochSeconds)
+        var parts = tm()
+        guard localtime_r(&seconds, &parts) != nil else { return nil }
+        return (Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+    }
+
+    /// Sleeps this thread (usleep).
+    package static func sleep(milliseconds: Int) { usleep(useconds_t(max(0, milliseconds) * 1000)) }
+
     private static func read(_ clock: clockid_t) -> timespec {
         var time = timespec()
         clock_gettime(clock, &time)

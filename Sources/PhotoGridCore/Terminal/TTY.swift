@@ -68,4 +68,7 @@ package enum TTY {
 
     /// Monotonic milliseconds.
     package static func now() -> Int { SystemClock.milliseconds() }
+
+    /// Closes standard output: whoever reads it sees its end (a `--print` frame is complete).
+    package static func closeStandardOutput() { close(1) }
 }

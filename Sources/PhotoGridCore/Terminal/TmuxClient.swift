@@ -1,4 +1,3 @@
-import Glibc
 
 /// What tmux knows of the terminal it is shown in. tmux 3.4 and later, built with sixel, lists
 /// sixel in its own DA1 answer whatever that terminal is, and draws a sixel picture as a box of

@@ -1,4 +1,3 @@
-import Glibc
 import PhotoGridCore
 import GalleryFormats
 

@@ -1,6 +1,5 @@
 import AsyncHTTPClient
 import Dispatch
-import Glibc
 import NIOCore
 import NIOHTTP1
 import PhotoGridCore
@@ -170,9 +169,9 @@ package final class HTTPFetcher: Fetching, Sendable {
 
     /// 200 ms, then 600 ms, 1.8 s...
     static func pause(_ attempt: Int) {
-        var delay = 200_000
+        var delay = 200
         for _ in 1..<attempt { delay *= 3 }
-        usleep(UInt32(delay))
+        SystemClock.sleep(milliseconds: delay)
     }
 
     private func send(_ url: RemoteURL, headers: HTTPHeaders, limit: Int) throws(FetchError) -> HTTPClient.Response {

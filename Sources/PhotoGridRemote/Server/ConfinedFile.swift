@@ -41,7 +41,7 @@ final class ConfinedFile: Sendable {
         }
         size = Int(info.st_size)
         inode = UInt64(info.st_ino)
-        modified = FileStamp(info).modified
+        modified = FileStatus(info).modified
         descriptor = Locked(fd)
     }
 

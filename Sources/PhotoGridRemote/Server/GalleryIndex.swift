@@ -1,4 +1,3 @@
-import Glibc
 import GalleryFormats
 import PhotoGridCore
 
@@ -36,7 +35,7 @@ struct GalleryIndex: Sendable {
 
     init(folder: String) throws(GalleryServer.ServeError) {
         guard let root = RawPath(folder).resolved else {
-            throw errno == ENOENT ? .folderNotFound(folder) : .folderUnreadable(folder, GalleryIndex.lastError())
+            throw SystemError.lastWasNotFound ? .folderNotFound(folder) : .folderUnreadable(folder, GalleryIndex.lastError())
         }
         let photos: [Photo]
         do {
@@ -99,5 +98,5 @@ struct GalleryIndex: Sendable {
     }
 
 
-    static func lastError() -> String { String(cString: strerror(errno)) }
+    static func lastError() -> String { SystemError.lastMessage() }
 }

@@ -1,4 +1,3 @@
-import Glibc
 import NIOCore
 import NIOHTTP1
 import NIOPosix

@@ -1,4 +1,3 @@
-import Glibc
 import NIOCore
 import NIOPosix
 import PhotoGridCore

@@ -1,5 +1,5 @@
-import Dispatch
 import Glibc
+import Dispatch
 import PhotoGridCore
 
 /// `photogrid serve DIR`, after its arguments are parsed: serves until SIGINT or SIGTERM, then

@@ -1,4 +1,4 @@
-import Glibc
+import PhotoGridCore
 
 /// ETags and dates for conditional requests (RFC 9110 §8.8, §13): how a client that already has
 /// a manifest, a rendition or an original learns, with an empty 304, that it is still good.
@@ -40,13 +40,16 @@ enum Validators {
     /// An HTTP date, `Sun, 06 Nov 1994 08:49:37 GMT` (IMF-fixdate), written by hand: strftime's
     /// day and month names follow the locale.
     static func httpDate(secondsSinceEpoch seconds: Int64) -> String {
-        var time = time_t(seconds)
-        var parts = tm()
-        guard gmtime_r(&time, &parts) != nil else { return "Thu, 01 Jan 1970 00:00:00 GMT" }
+        // The calendar's arithmetic is the capture dates' (UTC seconds, proleptic Gregorian).
+        let day = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let time = Int(seconds - day * 86_400)
+        let date = CaptureDate.civil(seconds)
+        // 1970-01-01 was a Thursday.
+        let weekday = Int(((day + 4) % 7 + 7) % 7)
         let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
-            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(days[weekday]), \(two(date.day)) \(months[date.month - 1]) \(date.year) "
+            + "\(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60)) GMT"
     }
 }
