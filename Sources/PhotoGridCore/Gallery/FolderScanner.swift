@@ -1,5 +1,3 @@
-import Glibc
-
 /// Finds the image files below a folder: recursive, in natural order (`NaturalOrder`), hidden
 /// files and folders skipped unless asked for, symbolic links followed but never round a loop
 /// (each folder is entered once, by its device and inode). A folder reached both directly and
@@ -28,13 +26,11 @@ package struct FolderScanner {
 
     /// The photos below `root`, in natural order. Throws only when `root` itself cannot be read.
     package func scan(_ root: RawPath) throws -> [Photo] {
-        var info = stat()
-        guard root.withCString({ stat($0, &info) }) == 0 else {
-            throw errno == ENOENT ? ScanError.notFound(root.description) : ScanError.unreadable(root.description, FileReader.lastError())
+        guard let info = root.status() else {
+            throw SystemError.lastWasNotFound ? ScanError.notFound(root.description) : ScanError.unreadable(root.description, FileReader.lastError())
         }
-        guard (info.st_mode & S_IFMT) == S_IFDIR else { throw ScanError.notAFolder(root.description) }
-        guard let dir = root.withCString({ opendir($0) }) else { throw ScanError.unreadable(root.description, FileReader.lastError()) }
-        closedir(dir)
+        guard info.isDirectory else { throw ScanError.notAFolder(root.description) }
+        guard DirectoryEntry.canList(root) else { throw ScanError.unreadable(root.description, FileReader.lastError()) }
         var visited = Set<FileID>()
         var photos: [Photo] = []
         var links: [Folder] = []
@@ -48,14 +44,14 @@ package struct FolderScanner {
         return NaturalOrder.sorted(photos) { $0.relativePath.bytes }
     }
 
-    private struct Folder { let path: RawPath; let relative: RawPath; let info: stat; let depth: Int }
+    private struct Folder { let path: RawPath; let relative: RawPath; let info: FileStatus; let depth: Int }
 
     private struct FileID: Hashable { let device: UInt64; let inode: UInt64 }
 
     /// Photos of `folder` and the folders below it; folders reached through a link are left in
     /// `links` for later.
     private func walk(_ folder: Folder, visited: inout Set<FileID>, links: inout [Folder], into photos: inout [Photo]) {
-        let id = FileID(device: UInt64(folder.info.st_dev), inode: UInt64(folder.info.st_ino))
+        let id = FileID(device: folder.info.device, inode: folder.info.inode)
         guard folder.depth <= maxDepth, visited.insert(id).inserted else { return }
         // In natural order, the folder's photos before its subfolders: photos are found in the
         // order they are shown, so the first screen is known before the whole tree is read.
@@ -68,29 +64,27 @@ package struct FolderScanner {
         for name in names {
             let path = folder.path.appending(name)
             let relativePath = folder.relative.appending(name)
-            var entry = stat()
             // stat, not lstat: a link to a photo or folder counts as what it points at.
-            guard path.withCString({ stat($0, &entry) }) == 0 else {
+            guard let entry = path.status() else {
                 // A dangling link or a file we may not look at: keep image files, so their tile says why.
                 let photo = Photo(path: path, relativePath: relativePath)
                 if photo.format != .notAnImage { photos.append(photo) }
                 continue
             }
-            switch entry.st_mode & S_IFMT {
-            case S_IFDIR:
+            switch entry.kind {
+            case .directory:
                 let sub = Folder(path: path, relative: relativePath, info: entry, depth: folder.depth + 1)
-                var own = stat()
-                let isLink = path.withCString { lstat($0, &own) } == 0 && (own.st_mode & S_IFMT) == S_IFLNK
+                let isLink = path.linkStatus()?.kind == .symbolicLink
                 if isLink { links.append(sub) } else { subfolders.append(sub) }
-            case S_IFREG:
+            case .regular:
                 // A name that says nothing (no extension, or one no picture has): the first
                 // bytes say. One small read, only for files not already known as pictures.
                 var format = ImageFormat(fileExtension: path.lowercasedExtension)
-                if format == .notAnImage, entry.st_size >= 8, let head = try? OpenFile(path).head(16) {
+                if format == .notAnImage, entry.size >= 8, let head = try? OpenFile(path).head(16) {
                     format = ImageFormat(content: head) ?? .notAnImage
                 }
                 if format != .notAnImage {
-                    photos.append(Photo(path: path, relativePath: relativePath, fileSize: Int(entry.st_size), format: format, stamp: FileStamp(FileStatus(entry))))
+                    photos.append(Photo(path: path, relativePath: relativePath, fileSize: entry.size, format: format, stamp: FileStamp(entry)))
                     if photos.count % 256 == 0 { progress?(photos.count) { photos } }
                 }
             default: break
@@ -101,8 +95,6 @@ package struct FolderScanner {
 
     /// Names in a folder, or none if it cannot be read.
     private func entries(of folder: RawPath) -> [[UInt8]] {
-        guard let dir = folder.withCString({ opendir($0) }) else { return [] }
-        defer { closedir(dir) }
-        return DirectoryEntry.names(dir)
+        DirectoryEntry.names(in: folder) ?? []
     }
 }

@@ -12,6 +12,20 @@ package enum DirectoryEntry {
         return Array(UnsafeRawBufferPointer(start: UnsafeRawPointer(start), count: length))
     }
 
+    /// The names in a folder, without "." and ".."; nil when it cannot be opened.
+    package static func names(in folder: RawPath) -> [[UInt8]]? {
+        guard let dir = folder.withCString({ opendir($0) }) else { return nil }
+        defer { closedir(dir) }
+        return names(dir)
+    }
+
+    /// Whether the folder can be opened for listing (errno says why not).
+    package static func canList(_ folder: RawPath) -> Bool {
+        guard let dir = folder.withCString({ opendir($0) }) else { return false }
+        closedir(dir)
+        return true
+    }
+
     /// The names in an open directory, without "." and "..".
     package static func names(_ dir: OpaquePointer) -> [[UInt8]] {
         var names: [[UInt8]] = []
