@@ -68,8 +68,7 @@ import PhotoGridTestSupport
         // An opener that writes its arguments down; given with an argument of its own.
         let opener = root + "-opener.sh"
         defer { unlink(opener) }
-        FileManager.default.createFile(atPath: opener, contents: Data("#!/bin/sh\nfor a; do echo \"$a\"; done > '\(log)'\n".utf8),
-                                       attributes: [.posixPermissions: 0o755])
+        try TestImages.writeScript(opener, "#!/bin/sh\nfor a; do echo \"$a\"; done > '\(log)'\n")
         let tmux = try Tmux(columns: 120, rows: 30,
                             command: "PHOTOGRID_OPENER='\(opener) --new-window' \(Paths.binary) --mode halfblock --columns 3 '\(root)'")
         try tmux.run(["set-option", "-g", "set-clipboard", "on"])
@@ -99,8 +98,7 @@ import PhotoGridTestSupport
         let started = root + "-hung.txt"
         let opener = root + "-hangs.sh"
         defer { unlink(started); unlink(opener) }
-        FileManager.default.createFile(atPath: opener, contents: Data("#!/bin/sh\necho $$ > '\(started)'\nexec sleep 300\n".utf8),
-                                       attributes: [.posixPermissions: 0o755])
+        try TestImages.writeScript(opener, "#!/bin/sh\necho $$ > '\(started)'\nexec sleep 300\n")
         let tmux = try Tmux(columns: 120, rows: 30,
                             command: "PHOTOGRID_OPENER='\(opener)' \(Paths.binary) --mode halfblock --columns 3 '\(root)'")
         var (ok, screen) = try tmux.waitFor { self.status($0).contains("1 of 7") }
@@ -249,8 +247,7 @@ import PhotoGridTestSupport
         let played = root + "-played.txt"
         let player = root + "-player.sh"
         defer { unlink(played); unlink(player) }
-        FileManager.default.createFile(atPath: player, contents: Data("#!/bin/sh\necho \"$1\" > '\(played)'\necho PLAYING THE VIDEO\nsleep 2\n".utf8),
-                                       attributes: [.posixPermissions: 0o755])
+        try TestImages.writeScript(player, "#!/bin/sh\necho \"$1\" > '\(played)'\necho PLAYING THE VIDEO\nsleep 2\n")
         let tmux = try Tmux(columns: 120, rows: 30,
                             command: "PHOTOGRID_PLAYER='\(player)' \(Paths.binary) --mode halfblock --columns 2 '\(root)'")
         var (ok, screen) = try tmux.waitFor { self.status($0).contains("1 of 2") && $0.contains("MP4 video") }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import PhotoGridCore
 import Glibc
+import PhotoGridTestSupport
 
 /// Synthetic images and scratch folders for the tests.
 enum TestImages {
@@ -90,4 +91,16 @@ extension PhotoDecoder {
     static func tileImage(fromJPEG data: [UInt8], width: Int, height: Int, fit: FitMode) throws(DecodeError) -> RGBImage {
         shape(try decodeUpright(data, atLeast: (width, height), fit: fit), width: width, height: height, fit: fit)
     }
+}
+
+extension TestImages {
+    /// An executable script at `path`, written by a shell of its own. Written from this process,
+    /// a fork by another test at that moment (posix_spawn in a parallel suite) held a copy of the
+    /// write descriptor, and running the script then failed with ETXTBSY ("Text file busy").
+    static func writeScript(_ path: String, _ text: String) throws {
+        let result = try Subprocess.run(["sh", "-c", "printf '%s' \"$1\" > \"$0\" && chmod 755 \"$0\"", path, text])
+        guard result.status == 0 else { throw Failure(description: "could not write \(path): \(result.errorText)") }
+    }
+
+    struct Failure: Error, CustomStringConvertible { let description: String }
 }

@@ -68,7 +68,7 @@ import PhotoGridTestSupport
         let folder = TestImages.scratchFolder("video")
         defer { TestImages.remove(folder) }
         let hang = folder + "/hanging-ffmpeg"
-        _ = FileManager.default.createFile(atPath: hang, contents: Data("#!/bin/sh\nexec sleep 30\n".utf8), attributes: [.posixPermissions: 0o755])
+        try TestImages.writeScript(hang, "#!/bin/sh\nexec sleep 30\n")
         var start = TTY.now()
         #expect(throws: DecodeError.unreadable("ffmpeg took longer than 0 s")) {
             try VideoFrame.frame(of: RawPath(folder + "/v.mp4"), shortSide: 100, program: hang, timeout: 300)
