@@ -1,5 +1,3 @@
-import Glibc
-
 /// Enter on a video: `$PHOTOGRID_PLAYER` (words split as a shell splits them), else `mpv`, else
 /// `xdg-open`, run in the foreground with the terminal handed over (`GridApp.play`), photogrid
 /// waiting for it. Ctrl-C then stops the player, not photogrid: photogrid ignores SIGINT and
@@ -19,15 +17,8 @@ enum Player {
         } else {
             return "no video player: install mpv or set PHOTOGRID_PLAYER"
         }
-        var ignore = sigaction(), oldInt = sigaction(), oldQuit = sigaction()
-        ignore.__sigaction_handler.sa_handler = SIG_IGN
-        sigaction(SIGINT, &ignore, &oldInt)
-        sigaction(SIGQUIT, &ignore, &oldQuit)
-        defer {
-            sigaction(SIGINT, &oldInt, nil)
-            sigaction(SIGQUIT, &oldQuit, nil)
-        }
-        guard let status = ShellScript.run(command, arguments: [path.bytes], terminal: .inherited) else { return "cannot run /bin/sh" }
+        let status = SignalSources.ignoringInterrupts { ShellScript.run(command, arguments: [path.bytes], terminal: .inherited) }
+        guard let status else { return "cannot run /bin/sh" }
         let code = (status >> 8) & 0xFF
         return status & 0x7F == 0 && code != 0 ? "the player stopped with status \(code)" : nil
     }

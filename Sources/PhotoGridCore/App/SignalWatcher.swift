@@ -1,25 +1,15 @@
-import Dispatch
-import Glibc
-
 /// Turns signals into mailbox events, so that the event loop, and only it, restores the terminal.
 final class SignalWatcher {
-    private var sources: [DispatchSourceSignal] = []
-    private let queue = DispatchQueue(label: "photogrid.signals")
+    private let sources: SignalSources
 
     init(mailbox: Mailbox) {
-        let events: [(Int32, Mailbox.Event)] = [
-            (SIGWINCH, .resize), (SIGCONT, .resume),
-            (SIGINT, .quit(signal: SIGINT)), (SIGTERM, .quit(signal: SIGTERM)), (SIGHUP, .quit(signal: SIGHUP)),
+        typealias S = SignalSources
+        let events: [Int32: Mailbox.Event] = [
+            S.windowChanged: .resize, S.resumed: .resume,
+            S.interrupt: .quit(signal: S.interrupt), S.terminate: .quit(signal: S.terminate), S.hangUp: .quit(signal: S.hangUp),
         ]
-        for (number, event) in events {
-            // Ignored first, so that neither the default action nor ncurses' own handler runs.
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { mailbox.post(event) }
-            source.resume()
-            sources.append(source)
+        sources = SignalSources(Array(events.keys), label: "photogrid.signals") { number in
+            if let event = events[number] { mailbox.post(event) }
         }
     }
-
-    deinit { sources.forEach { $0.cancel() } }
 }

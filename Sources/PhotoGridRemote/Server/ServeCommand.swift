@@ -1,4 +1,3 @@
-import Glibc
 import Dispatch
 import PhotoGridCore
 
@@ -11,20 +10,10 @@ package enum ServeCommand {
         // rather than a mask and sigwait: they work whichever thread the signal lands on, even
         // threads started before this function (the concurrency pool of an async main).
         let quit = DispatchSemaphore(value: 0)
-        let queue = DispatchQueue(label: "photogrid.serve.signals")
-        let sources = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { quit.signal() }
-            source.resume()
-            return source
+        let signals = SignalSources([SignalSources.interrupt, SignalSources.terminate], label: "photogrid.serve.signals") { _ in
+            quit.signal()
         }
-        defer {
-            for (number, source) in zip([SIGINT, SIGTERM], sources) {
-                source.cancel()
-                signal(number, SIG_DFL)
-            }
-        }
+        defer { signals.cancel() }
 
         let server: GalleryServer
         do {
