@@ -24,7 +24,7 @@ package final class HTTPFetcher: Fetching, Sendable {
     let client: HTTPClient
     let configuration: Configuration
     let cache: HTTPCache?
-    private let flights = Locked<[FlightKey: Flight]>([:])
+    private let flights = SharedJobs<FlightKey, Flight>()
     /// Cached responses the server confirmed (or sent) during this run: used again without
     /// asking, as a browser does with the images of the page it shows. Without it, a gallery
     /// whose server says nothing of freshness (nginx, python) would cost a round trip each
@@ -62,15 +62,10 @@ package final class HTTPFetcher: Fetching, Sendable {
     /// The body of `url` (or `range` of it), at most `limit` bytes.
     package func get(_ url: RemoteURL, range: Range<Int>?, limit: Int) throws(FetchError) -> FetchResult {
         let key = FlightKey(url: url, range: range)
-        let (flight, leads) = flights.withLock { flights -> (Flight, Bool) in
-            if let flight = flights[key] { return (flight, false) }
-            let flight = Flight()
-            flights[key] = flight
-            return (flight, true)
-        }
+        let (flight, leads) = flights.join(key) { Flight() }
         if leads {
             let result = Result { () throws(FetchError) -> FetchResult in try fetch(url, range: range, limit: limit) }
-            flights.withLock { $0[key] = nil }
+            flights.finish(key)
             let waiters = flight.state.withLock { state -> Int in state.result = result; return state.waiters }
             for _ in 0..<waiters { flight.done.signal() }
             return try result.get()

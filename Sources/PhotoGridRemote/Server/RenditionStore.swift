@@ -20,7 +20,7 @@ final class RenditionStore: Sendable {
     private let cache: DiskCache?
     private let pool: NIOThreadPool
     /// One entry per rendition being made: the shared result, and how many requests wait on it.
-    private let inFlight = Locked<[DiskCache.Key: (future: EventLoopFuture<[UInt8]>, subscribers: Int)]>([:])
+    private let inFlight = SharedJobs<DiskCache.Key, EventLoopFuture<[UInt8]>>()
 
     /// Renditions made (decoded and encoded), not read from the cache: what tests count.
     let encodes = Atomic<Int>(0)
@@ -38,7 +38,7 @@ final class RenditionStore: Sendable {
     }
 
     /// Requests now waiting on a rendition that is being made, over all renditions.
-    var subscribers: Int { inFlight.withLock { $0.values.reduce(0) { $0 + $1.subscribers } } }
+    var subscribers: Int { inFlight.askers }
 
     /// The rendition of `entry` with long side `size`, or "not modified" when `ifNoneMatch`
     /// names its current tag. Fails with `ConfinedFile.Failure` or `DecodeError`.
@@ -75,18 +75,14 @@ final class RenditionStore: Sendable {
     /// a request that comes later finds the rendition in the cache, not a finished entry.
     private func shared(_ key: DiskCache.Key, on loop: EventLoop,
                         _ work: @escaping @Sendable () throws -> [UInt8]) -> EventLoopFuture<[UInt8]> {
-        let (future, promise) = inFlight.withLock { table -> (EventLoopFuture<[UInt8]>, EventLoopPromise<[UInt8]>?) in
-            if let running = table[key] {
-                table[key]?.subscribers += 1
-                return (running.future, nil)
-            }
-            let promise = loop.makePromise(of: [UInt8].self)
-            table[key] = (promise.futureResult, 1)
-            return (promise.futureResult, promise)
+        var promise: EventLoopPromise<[UInt8]>?
+        let (future, leads) = inFlight.join(key) {
+            promise = loop.makePromise(of: [UInt8].self)
+            return promise!.futureResult
         }
-        if let promise {
+        if leads, let promise {
             pool.runIfActive(eventLoop: loop, work).whenComplete { result in
-                self.inFlight.withLock { _ = $0.removeValue(forKey: key) }
+                self.inFlight.finish(key)
                 promise.completeWith(result)
             }
         }
