@@ -1,5 +1,3 @@
-import Glibc
-
 /// The interactive grid: one event loop on the main thread that owns the terminal. Keys,
 /// finished tiles and signals arrive as events; the loop hands them to the `GridController` and
 /// paints one frame for however many events arrived: ncurses' status line first, then the
@@ -71,7 +69,7 @@ final class GridApp {
         switch value {
         case "trap": fatalError("PHOTOGRID_TEST_CRASH=trap")
         case "segv": UnsafeMutablePointer<UInt8>(bitPattern: 16)!.pointee = 1
-        case "abort": abort()
+        case "abort": ThisProcess.abort()
         default: break
         }
     }
@@ -87,12 +85,10 @@ final class GridApp {
     }
 
     private func wait() {
-        var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: mailbox.readFD, events: Int16(POLLIN), revents: 0)]
         // The earlier of the settle repaint and the slideshow's next photo; else wait for input.
         let due = [settleRepaintAt, controller.slideshowDue].compactMap { $0 }.min()
         let timeout = due.map { Int32(max(0, min(1000, $0 - TTY.now()))) } ?? -1
-        _ = poll(&fds, 2, timeout)
+        mailbox.wait(milliseconds: timeout, orInputOn: 0)
         controller.advanceSlideshow(now: TTY.now())
         if let due = settleRepaintAt, TTY.now() >= due {
             settleRepaintAt = nil

@@ -49,9 +49,11 @@ package final class Mailbox: Sendable {
         return events.withLock { list in defer { list = [] }; return list }
     }
 
-    /// Sleeps until an event is posted or `milliseconds` pass.
-    package func wait(milliseconds: Int32) {
-        var p = pollfd(fd: readFD, events: Int16(POLLIN), revents: 0)
-        _ = poll(&p, 1, milliseconds)
+    /// Sleeps until an event is posted or `milliseconds` pass (-1: no time limit), or, with
+    /// `input`, until that descriptor has something to read (the keyboard, for the loop).
+    package func wait(milliseconds: Int32, orInputOn input: Int32? = nil) {
+        var fds = [pollfd(fd: readFD, events: Int16(POLLIN), revents: 0)]
+        if let input { fds.append(pollfd(fd: input, events: Int16(POLLIN), revents: 0)) }
+        _ = poll(&fds, nfds_t(fds.count), milliseconds)
     }
 }

@@ -1,5 +1,3 @@
-import Glibc
-
 /// A picture ready for the kitty graphics protocol: its RGB pixels compressed with zlib and
 /// base64-encoded on a worker, so that the thread that owns the terminal only frames and writes
 /// them. 24-bit, no palette and no dithering.
@@ -80,7 +78,7 @@ package enum Kitty {
     static func writeProbeFile() -> String? { TemporaryFiles.write([0, 0, 0]) }
 
     /// Removes a file of ours the terminal did not read.
-    static func remove(_ path: String) { _ = unlink(path) }
+    static func remove(_ path: String) { RawPath(path).remove() }
 
     /// Stores and shows the picture at the cursor in one (a=T), over `columns` x `rows` cells,
     /// the cursor left where it was: for `--print`, which keeps nothing in the terminal.
@@ -154,32 +152,22 @@ package enum TemporaryFiles {
     private static let counter = Locked(0)
 
     static var directory: String {
-        access("/dev/shm", W_OK) == 0 ? "/dev/shm" : (Environment.value("TMPDIR") ?? "/tmp")
+        RawPath("/dev/shm").isWritable ? "/dev/shm" : (Environment.value("TMPDIR") ?? "/tmp")
     }
 
-    static var prefix: String { "photogrid-tty-graphics-protocol-\(getpid())-" }
+    static var prefix: String { "photogrid-tty-graphics-protocol-\(ThisProcess.id)-" }
 
     /// Writes `bytes` to a new file of ours (mode 600, never an existing file); its path, or nil.
     static func write(_ bytes: [UInt8]) -> String? {
         let n = counter.withLock { value -> Int in value += 1; return value }
         let path = directory + "/" + prefix + "\(n)"
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        guard (try? TTY.writeAll(bytes, to: fd)) != nil else { _ = unlink(path); return nil }
-        return path
+        return RawPath(path).createNew(bytes) ? path : nil
     }
 
     /// Removes the files of this process that the terminal has not read.
     package static func removeLeftovers() {
-        let dir = directory, prefix = prefix
-        guard let handle = opendir(dir) else { return }
-        defer { closedir(handle) }
-        var names: [String] = []
-        while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name.hasPrefix(prefix) { names.append(name) }
-        }
-        for name in names { _ = unlink(dir + "/" + name) }
+        let dir = RawPath(directory), prefix = Array(prefix.utf8)
+        // Names read through DirectoryEntry: copying a whole `dirent` reads past readdir's buffer.
+        for name in DirectoryEntry.names(in: dir) ?? [] where name.starts(with: prefix) { dir.appending(name).remove() }
     }
 }

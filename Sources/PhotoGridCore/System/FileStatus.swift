@@ -56,6 +56,17 @@ extension RawPath {
     @discardableResult
     package func remove() -> Bool { withCString { unlink($0) } == 0 }
 
+    /// A new file of ours holding `bytes`: created here and nowhere else (O_EXCL, never an
+    /// existing file or what a link points at), closed, and removed again if the write failed.
+    package func createNew(_ bytes: [UInt8], permissions: UInt32 = 0o600) -> Bool {
+        let fd = withCString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode_t(permissions)) }
+        guard fd >= 0 else { return false }
+        let written = (try? TTY.writeAll(bytes, to: fd)) != nil
+        // close can report a delayed write error (NFS, quota).
+        guard close(fd) == 0, written else { remove(); return false }
+        return true
+    }
+
     /// access(2) with W_OK: whether this process may write the file or folder.
     package var isWritable: Bool { withCString { access($0, W_OK) } == 0 }
 
