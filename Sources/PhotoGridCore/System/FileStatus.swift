@@ -11,8 +11,6 @@ package struct FileStatus: Sendable, Equatable {
     package let modified: Int64
     package let device: UInt64
     package let inode: UInt64
-    /// The permission bits (mode & 0o7777).
-    package let permissions: UInt32
 
     package init(_ info: stat) {
         switch info.st_mode & S_IFMT {
@@ -25,13 +23,10 @@ package struct FileStatus: Sendable, Equatable {
         modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
-        permissions = UInt32(info.st_mode & 0o7777)
     }
 
     package var isRegular: Bool { kind == .regular }
     package var isDirectory: Bool { kind == .directory }
-    /// The same file as `other` (device and inode), whatever its name.
-    package func isSameFile(as other: FileStatus) -> Bool { device == other.device && inode == other.inode }
 }
 
 extension RawPath {
@@ -49,8 +44,6 @@ extension RawPath {
 
     /// A regular file (links followed).
     package var isRegularFile: Bool { status()?.isRegular == true }
-    /// A folder (links followed).
-    package var isDirectory: Bool { status()?.isDirectory == true }
 
     /// unlink(2); false when nothing was removed.
     @discardableResult
