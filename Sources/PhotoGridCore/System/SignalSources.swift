@@ -8,7 +8,7 @@ import Glibc
 /// watching, so the signals stay ignored until the process exits (the grid's last steps, such
 /// as writing `-o`'s paths, are not cut short by a late Ctrl-C).
 package final class SignalSources {
-    package static let interrupt = SIGINT, quit = SIGQUIT, terminate = SIGTERM, hangUp = SIGHUP
+    package static let interrupt = SIGINT, terminate = SIGTERM, hangUp = SIGHUP
     package static let windowChanged = SIGWINCH, resumed = SIGCONT
 
     private var sources: [(Int32, DispatchSourceSignal)] = []
