@@ -10,7 +10,7 @@ enum DecodeReport {
         print(Table.row(["photo", "pixels", "prog", "scale", "full ms", "fast ms", "scans", "mean error"]))
         var totalFull = 0.0, totalFast = 0.0
         for photo in photos {
-            guard let data = try? FileReader.read(photo.path), let header = try? JPEG.readHeader(data) else { continue }
+            guard let file = photo.file, let data = try? FileReader.read(file), let header = try? JPEG.readHeader(data) else { continue }
             let scale = PhotoDecoder.scaleEighths(forFactor: Double(size) / Double(min(header.width, header.height)))
             var fullImage: RGBImage? = nil, fastImage: RGBImage? = nil, scans = 0
             let full = Clock.best(of: 3) { fullImage = try? JPEG.decode(data, options: .init(scaleEighths: scale)) }

@@ -33,7 +33,7 @@ enum FormatsReport {
     static func run(source: String, photogrid: String, runs: Int, timg: String?, chafa: String?) throws {
         print("# photogrid first screen per format\n")
         for line in Machine.describe() { print("- \(line)") }
-        let jpegs = try FolderScanner().scan(RawPath(source)).filter { $0.format == .jpeg }.prefix(18).map(\.path.description)
+        let jpegs = try FolderScanner().scan(RawPath(source)).filter { $0.format == .jpeg }.prefix(18).map(\.source.description)
         guard jpegs.count == 18 else { throw BenchError("\(source) has \(jpegs.count) JPEGs, 18 wanted") }
         let root = FirstScreen.scratch("formats")
         defer { _ = system("rm -rf '\(root)'") }
@@ -58,7 +58,7 @@ enum FormatsReport {
                 let command = format.make(pngs + "/\(i).png", output)
                 if command.isEmpty { try check(["cp", jpeg, output]) } else { try check(command) }
             }
-            let files = try FolderScanner().scan(RawPath(folder)).map(\.path.description)
+            let files = try FolderScanner().scan(RawPath(folder)).map(\.source.description)
             let megabytes = files.reduce(0) { $0 + (FileStamp.of(RawPath($1))?.size ?? 0) } / 1_000_000
             let (cold, peak) = try bench.cold(folder, mode: "halfblock")
             let warm = try bench.warmDisk(folder, mode: "halfblock")

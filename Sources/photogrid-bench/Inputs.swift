@@ -37,12 +37,13 @@ struct Inputs {
         let originals = everything.prefix(firstScreen)
         guard originals.count == firstScreen else { throw BenchError("\(source) has fewer than \(firstScreen) JPEGs at its top level") }
         for dir in [progressive, baseline, exif, camera, cameraExif, scroll, self.many, all] { mkdir(dir, 0o755) }
-        for photo in everything { link(photo.path.description, all + "/" + photo.path.lastComponent.description) }
+        for photo in everything { link(photo.source.description, all + "/" + photo.name) }
         allCount = everything.count
         var megapixels = 0.0, progressiveCount = 0, bytes = 0
         for photo in originals {
-            let name = photo.path.lastComponent.description
-            let data = try FileReader.read(photo.path)
+            let name = photo.name
+            guard let file = photo.file else { continue }
+            let data = try FileReader.read(file)
             let header = try JPEG.readHeader(data)
             megapixels += Double(header.width * header.height) / 1e6
             if header.isProgressive { progressiveCount += 1 }
@@ -58,7 +59,7 @@ struct Inputs {
             try Inputs.write(cameraLike, to: camera + "/" + name)
             try Inputs.write(try Inputs.withExifThumbnail(cameraLike, image: twelve), to: cameraExif + "/" + name)
         }
-        let names = originals.map { $0.path.lastComponent.description }
+        let names = originals.map { $0.name }
         for k in 0..<60 { link(baseline + "/" + names[k % names.count], scroll + "/" + String(format: k, digits: 3) + ".jpg") }
         for k in 0..<many { link(baseline + "/" + names[k % names.count], self.many + "/" + String(format: k, digits: 6) + ".jpg") }
         summary = ["\(firstScreen) photos from \(source): \(Table.fixed(megapixels / Double(firstScreen), 1)) MP on average, "

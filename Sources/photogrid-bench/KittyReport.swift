@@ -63,7 +63,7 @@ enum KittyReport {
             }
         }
 
-        let files = try FolderScanner().scan(RawPath(source)).prefix(18).map(\.path.description)
+        let files = try FolderScanner().scan(RawPath(source)).prefix(18).map(\.source.description)
         print("\n## The same 18 photos' first screen beside the peers (kitty protocol, to a pipe, median of \(runs))\n")
         print(Table.row(["program", "time", "bytes"]))
         print(Table.rule(3))

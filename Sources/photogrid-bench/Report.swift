@@ -20,7 +20,7 @@ enum Report {
                          "warm / timg", "peak RSS"]))
         print(Table.rule(10))
         for (name, folder) in sets {
-            let files = try FolderScanner().scan(RawPath(folder)).map(\.path.description)
+            let files = try FolderScanner().scan(RawPath(folder)).map(\.source.description)
             let timg = try bench.timg(files)
             let floor = try bench.floor(files)
             for mode in ["halfblock", "sixel"] {

@@ -70,7 +70,7 @@ enum Soak {
         let folder = FirstScreen.scratch("soak")
         let originals = try FolderScanner().scan(RawPath(source)).filter { $0.format == .jpeg && !$0.relativePath.description.contains("/") }
         guard !originals.isEmpty else { throw BenchError("no JPEGs at the top of \(source)") }
-        for k in 0..<10_000 { link(originals[k % originals.count].path.description, folder + "/" + String(format: k, digits: 5) + ".jpg") }
+        for k in 0..<10_000 { link(originals[k % originals.count].source.description, folder + "/" + String(format: k, digits: 5) + ".jpg") }
         return (folder, originals.count)
     }
 

@@ -14,8 +14,8 @@ struct DiskCacheFixture {
 
     func cache(limit: Int = 1 << 20) -> DiskCache { DiskCache(directory: directory, limitBytes: limit)! }
 
-    static func key(_ n: Int, variant: String = "t64") -> DiskCache.Key {
-        DiskCache.Key(path: RawPath("/photos/\(n).jpg"), size: 1_000 + n, modified: 1_700_000_000_123_456_789 + Int64(n),
+    static func key(_ n: Int, variant: String = "t64") -> DiskCache.FileKey {
+        DiskCache.FileKey(path: RawPath("/photos/\(n).jpg"), size: 1_000 + n, modified: 1_700_000_000_123_456_789 + Int64(n),
                       variant: variant)
     }
 
@@ -187,10 +187,10 @@ struct DiskCacheFixture {
         #expect(names.count == 4_096)
         #expect(folders.count >= 250)                               // 256 expected; 4,096 keys miss one rarely
         // A length goes before each variable field, so moving a byte across the border changes the name.
-        let a = DiskCache.Key(path: RawPath("/p/ab"), size: 1, modified: 1, variant: "c")
-        let b = DiskCache.Key(path: RawPath("/p/a"), size: 1, modified: 1, variant: "bc")
+        let a = DiskCache.FileKey(path: RawPath("/p/ab"), size: 1, modified: 1, variant: "c")
+        let b = DiskCache.FileKey(path: RawPath("/p/a"), size: 1, modified: 1, variant: "bc")
         #expect(a.hashName != b.hashName)
-        #expect(a.hashName == DiskCache.Key(path: RawPath("/p/ab"), size: 1, modified: 1, variant: "c").hashName)
+        #expect(a.hashName == DiskCache.FileKey(path: RawPath("/p/ab"), size: 1, modified: 1, variant: "c").hashName)
     }
 
     @Test func defaultDirectoryFollowsXDG() {
@@ -230,26 +230,26 @@ struct DiskCacheFixture {
         let photo = f.root + "/a.jpg"
         TestImages.write([1, 2, 3, 4], to: photo)
         F.setTime(photo, seconds: 1_600_000_000)
-        let first = DiskCache.key(for: RawPath(photo), variant: "t64")!
+        let first = DiskCache.FileKey(file: RawPath(photo), variant: "t64")!
         #expect(first.size == 4 && first.modified == 1_600_000_000 * 1_000_000_000 && first.variant == "t64")
         #expect(first.path == RawPath(photo))
         // The same size, rewritten a moment later: the mtime tells them apart.
         TestImages.write([5, 6, 7, 8], to: photo)
         let times = [timespec(tv_sec: 1_600_000_000, tv_nsec: 0), timespec(tv_sec: 1_600_000_000, tv_nsec: 1_000)]
         utimensat(AT_FDCWD, photo, times, 0)
-        let second = DiskCache.key(for: RawPath(photo), variant: "t64")!
+        let second = DiskCache.FileKey(file: RawPath(photo), variant: "t64")!
         #expect(second != first && second.modified == first.modified + 1_000 && second.hashName != first.hashName)
         // The same mtime, another size.
         TestImages.write([5, 6, 7], to: photo)
         utimensat(AT_FDCWD, photo, times, 0)
-        let third = DiskCache.key(for: RawPath(photo), variant: "t64")!
+        let third = DiskCache.FileKey(file: RawPath(photo), variant: "t64")!
         #expect(third.size == 3 && third != second)
-        #expect(DiskCache.key(for: RawPath(f.root + "/missing.jpg"), variant: "t64") == nil)
-        #expect(DiskCache.key(for: RawPath(f.root), variant: "t64") == nil)                  // a folder
+        #expect(DiskCache.FileKey(file: RawPath(f.root + "/missing.jpg"), variant: "t64") == nil)
+        #expect(DiskCache.FileKey(file: RawPath(f.root), variant: "t64") == nil)                  // a folder
         // And what was cached for the old file misses.
         let cache = DiskCache(directory: f.root + "/cache", limitBytes: 1 << 20)!
         cache.write(first, [1])
-        #expect(cache.read(DiskCache.key(for: RawPath(photo), variant: "t64")!) == nil)
+        #expect(cache.read(DiskCache.FileKey(file: RawPath(photo), variant: "t64")!) == nil)
         #expect(cache.read(first) == [1])
     }
 }

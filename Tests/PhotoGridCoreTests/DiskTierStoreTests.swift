@@ -65,7 +65,7 @@ import Testing
         #expect(!store.keepsTiles(for: request.preview))
         #expect(!store.keepsTiles(for: TileRequest(photo: 0, width: 60, height: 40, fit: .fill, mode: .halfBlock(.trueColor))))
         // The photo changes: its tiles no longer apply.
-        TestImages.write(try JPEG.encode(TestImages.gradient(width: 80, height: 48), quality: 90), to: photo.path.description)
+        TestImages.write(try JPEG.encode(TestImages.gradient(width: 80, height: 48), quality: 90), to: photo.source.description)
         #expect(store.loadTile(photo, request: request) == nil)
     }
 
@@ -97,7 +97,7 @@ import Testing
         let request = sixelRequest()
         let tile = TileEncoder().encode(TestImages.gradient(width: 60, height: 40), for: request)
         let variant = try #require(EncodedTileRecord.variant(for: request))
-        let key = try #require(DiskCache.key(for: photo.path, variant: variant))
+        let key = try #require(DiskCache.FileKey(file: try #require(photo.file), variant: variant))
         let file = store.cache.entryPath(for: key)
         for damage in ["flip", "cut", "foreign"] {
             store.saveTile(tile, of: photo, request: request)

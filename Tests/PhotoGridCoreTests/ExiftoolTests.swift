@@ -16,7 +16,7 @@ import PhotoGridTestSupport
     @Test(.enabled(if: ExiftoolTests.installed && ExiftoolTests.realPhotos != nil, "PHOTOGRID_REAL_PHOTOS is not set"))
     func realPhotosReadAsExiftoolReadsThem() throws {
         let photos = try FolderScanner().scan(RawPath(Self.realPhotos!)).filter { $0.format == .jpeg }
-        let (differences, compared) = try ExiftoolComparison.compare(photos.map(\.path.description))
+        let (differences, compared) = try ExiftoolComparison.compare(photos.map(\.source.description))
         #expect(differences == [])
         #expect(photos.count > 0 && compared.values > photos.count * 2, "\(compared.values) values from \(photos.count) photos")
     }

@@ -55,7 +55,7 @@ import Testing
         close(fd)
         let photos = try FolderScanner().scan(RawPath(root))
         #expect(photos.count == 1)
-        #expect(photos[0].path == path)
+        #expect(photos[0].file == path)
         #expect(photos[0].name == "caf\u{FFFD}.jpg")
         #expect(try PhotoDecoder().image(of: photos[0], covering: 8, atMost: 8).image.width == 8)
     }

@@ -48,13 +48,13 @@ final class FakeDecoder: PhotoDecoding {
 final class FakeTierStore: TierStoring {
     let saved = Locked<[String: DecodedImage]>([:])
     let tiles = Locked<[String: EncodedTile]>([:])
-    func name(_ photo: Photo, _ tier: Tier) -> String { "\(photo.path)#\(tier.size)" }
+    func name(_ photo: Photo, _ tier: Tier) -> String { "\(photo.source)#\(tier.size)" }
     func load(_ photo: Photo, tier: Tier) -> DecodedImage? { saved.withLock { $0[name(photo, tier)] } }
     func save(_ image: DecodedImage, of photo: Photo, tier: Tier) { saved.withLock { $0[name(photo, tier)] = image } }
     // Tiles kept as the disk cache keeps them.
     func keepsTiles(for request: TileRequest) -> Bool { EncodedTileRecord.variant(for: request) != nil }
-    func loadTile(_ photo: Photo, request: TileRequest) -> EncodedTile? { tiles.withLock { $0["\(photo.path)#\(request)"] } }
-    func saveTile(_ tile: EncodedTile, of photo: Photo, request: TileRequest) { tiles.withLock { $0["\(photo.path)#\(request)"] = tile } }
+    func loadTile(_ photo: Photo, request: TileRequest) -> EncodedTile? { tiles.withLock { $0["\(photo.source)#\(request)"] } }
+    func saveTile(_ tile: EncodedTile, of photo: Photo, request: TileRequest) { tiles.withLock { $0["\(photo.source)#\(request)"] = tile } }
 }
 
 /// Collects finished requests.

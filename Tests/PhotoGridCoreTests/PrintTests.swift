@@ -126,7 +126,7 @@ import Testing
 
     @Test func aSinglePhotoIsFittedToTheWholeArea() throws {
         let photos = try FolderScanner().scan(RawPath(Paths.gallery))
-        let path = photos.first { $0.format == .jpeg }!.path.description
+        let path = photos.first { $0.format == .jpeg }!.source.description
         let (status, out, _) = try Paths.photogrid(["--print", "--mode", "sixel", "--size", "60x20", "--cell-size", "10x20", path])
         #expect(status == 0)
         let images = sixels(out)

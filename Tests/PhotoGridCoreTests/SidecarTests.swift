@@ -169,19 +169,21 @@ struct SidecarTests {
         TestImages.write(try JPEG.encode(TestImages.gradient(width: 64, height: 48), quality: 80), to: path)
         let photo = try #require(try FolderScanner().scan(RawPath(folder)).first)
         #expect(PhotoDecoder().info(of: photo)?.captionSource == nil)
-        #expect(Sidecar(photo: photo.path).save(caption: "From the sidecar") == nil)
+        #expect(Sidecar(photo: try #require(photo.file)).save(caption: "From the sidecar") == nil)
         let info = try #require(PhotoDecoder().info(of: photo))
         #expect(info.caption == "From the sidecar" && info.captionSource == .sidecar)
-        // A remote photo (no stamp) has no sidecar to read.
-        let remote = Photo(path: photo.path, relativePath: photo.relativePath, format: .jpeg)
-        #expect(PhotoDecoder().info(of: remote)?.caption == nil)
+        // A photo that is not a file (a remote one) has no sidecar to read, even where its name
+        // ends like this one's.
+        let remote = Photo(address: "http://127.0.0.1:9/p.jpg", relativePath: photo.relativePath, format: .jpeg)
+        #expect(PhotoInfo().withSidecar(of: remote).caption == nil)
+        #expect(PhotoInfo().withSidecar(of: photo).caption == "From the sidecar")
         // The photo's own details stay beside the sidecar's caption.
         #expect(PhotoDecoder().info(of: photo)?.width == 64)
         // A video's details are its sidecar's caption, when it has one.
         TestImages.write([0, 0, 0, 24] + Array("ftypmp42".utf8) + [0, 0, 0, 0] + Array("mp42isom".utf8), to: folder + "/clip.mp4")
         let video = try #require(try FolderScanner().scan(RawPath(folder)).first { $0.name == "clip.mp4" })
         #expect(PhotoDecoder().info(of: video) == nil)
-        #expect(Sidecar(photo: video.path).save(caption: "Jumping in") == nil)
+        #expect(Sidecar(photo: try #require(video.file)).save(caption: "Jumping in") == nil)
         #expect(PhotoDecoder().info(of: video)?.caption == "Jumping in")
     }
 }

@@ -19,7 +19,7 @@ import PhotoGridTestSupport
     }
 
     func photo(_ path: String) throws -> Photo {
-        try #require(try FolderScanner().scan(RawPath(path).parent).first { $0.path.description == path })
+        try #require(try FolderScanner().scan(RawPath(path).parent).first { $0.source.description == path })
     }
 
     func mean(_ image: RGBImage) -> (Int, Int, Int) {

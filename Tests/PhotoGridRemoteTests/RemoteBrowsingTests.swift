@@ -15,7 +15,7 @@ import PhotoGridTestSupport
     /// A folder of `photoCount` photos, p000.jpg to p199.jpg, hard links to the sample gallery's.
     static func bigFolder() throws -> String {
         let folder = RemotePaths.scratch("big")
-        let sources = try FolderScanner().scan(RawPath(RemotePaths.gallery)).map(\.path.description)
+        let sources = try FolderScanner().scan(RawPath(RemotePaths.gallery)).map(\.source.description)
         for index in 0..<photoCount {
             let name = folder + "/p" + String(String(1000 + index).dropFirst()) + ".jpg"
             guard link(sources[index % sources.count], name) == 0 else { throw POSIXError(.init(rawValue: errno)!) }

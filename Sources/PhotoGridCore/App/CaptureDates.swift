@@ -4,7 +4,7 @@
 /// says how far the reading has got, and the new order comes when it is done.
 package final class CaptureDates: @unchecked Sendable {
     struct State {
-        var dates: [RawPath: Int64?] = [:]
+        var dates: [PhotoSource: Int64?] = [:]
         var done = 0
         var finished = false
         var cancelled = false
@@ -29,7 +29,7 @@ package final class CaptureDates: @unchecked Sendable {
 
     package var progress: (done: Int, finished: Bool) { state.withLock { ($0.done, $0.finished) } }
     /// Each photo's capture date, nil where it has none; complete once `finished`.
-    package var dates: [RawPath: Int64?] { state.withLock { $0.dates } }
+    package var dates: [PhotoSource: Int64?] { state.withLock { $0.dates } }
 
     /// Stops the reading (another order was chosen); what was read is not stored.
     package func cancel() { state.withLock { $0.cancelled = true } }
@@ -41,15 +41,15 @@ package final class CaptureDates: @unchecked Sendable {
         var lastReport = TTY.now()
         for (offset, photo) in photos.enumerated() {
             let date: Int64?
-            if let stamp = photo.stamp, let entry = known[photo.path], entry.stamp == stamp {
+            if let stamp = photo.stamp, let file = photo.file, let entry = known[file], entry.stamp == stamp {
                 date = entry.date
             } else {
                 anyNew = true
                 date = photo.format.isDecoded ? CaptureDate.parse(decoder.info(of: photo)?.dateTaken) : nil
             }
-            if let stamp = photo.stamp { read.append((photo.path, stamp, date)) }
+            if let stamp = photo.stamp, let file = photo.file { read.append((file, stamp, date)) }
             let cancelled = state.withLock { state -> Bool in
-                state.dates[photo.path] = .some(date)
+                state.dates[photo.source] = .some(date)
                 state.done = offset + 1
                 return state.cancelled
             }

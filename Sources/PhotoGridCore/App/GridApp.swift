@@ -40,7 +40,7 @@ final class GridApp {
                 case .resize:
                     controller.resize(to: GridApp.metrics(curses: curses, capabilities: capabilities))
                     settleRepaintAt = TTY.now() + GridApp.settleMilliseconds
-                case .play(let path): play(path)
+                case .play(let video): play(video)
                 case .none: break
                 }
             }
@@ -51,10 +51,10 @@ final class GridApp {
     /// A video played with the terminal handed over: the modes photogrid set given back, ncurses
     /// out of the way (`endwin`), the player run until it exits, then everything set up again and
     /// the screen drawn anew (kitty's pictures sent again: leaving freed them).
-    func play(_ path: RawPath) {
+    func play(_ video: PhotoSource) {
         try? TTY.writeAll(capabilities.exitSequence + Array("\u{1B}[0m".utf8))
         curses.suspend()
-        let failure = Player.play(path, environment: PhotoGrid.environment(["PHOTOGRID_PLAYER", "PATH"]))
+        let failure = Player.play(video, environment: PhotoGrid.environment(["PHOTOGRID_PLAYER", "PATH"]))
         curses.resume()
         try? TTY.writeAll(capabilities.enterSequence)
         controller.resumed()

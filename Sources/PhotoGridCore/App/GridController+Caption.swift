@@ -18,13 +18,13 @@ extension GridController {
         guard session.photos.indices.contains(index) else { return }
         let photo = session.photos[index]
         if readOnly { notice = "read-only (--read-only): captions are not saved"; return }
-        guard photo.stamp != nil else { notice = "captions can be edited in a local folder only"; return }
-        let sidecar = Sidecar(photo: photo.path)
+        guard let file = photo.file else { notice = "captions can be edited in a local folder only"; return }
+        let sidecar = Sidecar(photo: file)
         if let problem = sidecar.checkWritable() { notice = sidecar.message(problem); return }
         // The sidecar's caption, else the photo's own (read now if the pipeline has not yet), as
         // the text to edit: a caption is never started from nothing when there is one.
         let current = sidecar.caption() ?? (session.pipeline.info(index) ?? PhotoDecoder.readInfo(photo))?.caption ?? ""
-        captionEdit = CaptionEdit(text: Array(current.utf8), original: Array(current.utf8), photo: photo.path)
+        captionEdit = CaptionEdit(text: Array(current.utf8), original: Array(current.utf8), photo: file)
         // A slideshow would move on from the photo while its caption is typed.
         slideshowDue = nil
     }
@@ -69,7 +69,7 @@ extension GridController {
             return
         }
         notice = text.isEmpty ? "caption taken out of " + sidecar.name : "caption saved in " + sidecar.name
-        if let index = session.photos.firstIndex(where: { $0.path == edit.photo }) { session.pipeline.forgetInfo(index) }
+        if let index = session.photos.firstIndex(where: { $0.file == edit.photo }) { session.pipeline.forgetInfo(index) }
         drawnDetails = nil
     }
 

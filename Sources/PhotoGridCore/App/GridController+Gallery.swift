@@ -30,7 +30,7 @@ extension GridController {
     private func reorder(_ next: PhotoOrder) {
         guard makeSession != nil else { return }
         pendingOrder = nil
-        if next.key == .date, readDates != nil, session.photos.contains(where: { knownDates[$0.path] == nil }) {
+        if next.key == .date, readDates != nil, session.photos.contains(where: { knownDates[$0.source] == nil }) {
             // Read first; the new order comes when the dates are known (`finishDateReading`).
             pendingOrder = next
             startReadingDates()
@@ -44,7 +44,7 @@ extension GridController {
     /// Reads the capture dates not known yet, unless a reading is under way.
     func startReadingDates() {
         guard dateReader == nil, let readDates else { return }
-        let missing = session.photos.filter { knownDates[$0.path] == nil }
+        let missing = session.photos.filter { knownDates[$0.source] == nil }
         if !missing.isEmpty { dateReader = readDates(missing) }
     }
 
@@ -111,12 +111,12 @@ extension GridController {
             return
         }
         let ordered = arranged(photos)
-        if ordered.map(\.path) == session.photos.map(\.path) {
+        if ordered.map(\.source) == session.photos.map(\.source) {
             reloadChanged()
             notice = "no photos added or removed"
             return
         }
-        let before = Set(session.photos.map(\.path)), after = Set(ordered.map(\.path))
+        let before = Set(session.photos.map(\.source)), after = Set(ordered.map(\.source))
         let added = after.subtracting(before).count, removed = before.subtracting(after).count
         replacePhotos(ordered)
         readMissingDates()
@@ -128,7 +128,7 @@ extension GridController {
     /// by their file's time).
     private func readMissingDates() {
         let sorted = order?.key == .date, grouped = grouping == .day || grouping == .month
-        guard sorted || grouped, session.photos.contains(where: { knownDates[$0.path] == nil }) else { return }
+        guard sorted || grouped, session.photos.contains(where: { knownDates[$0.source] == nil }) else { return }
         if sorted && pendingOrder == nil { pendingOrder = order }
         startReadingDates()
     }
@@ -144,18 +144,18 @@ extension GridController {
     /// place) and the zoom view, if open, on the same photo (else closed).
     func replacePhotos(_ photos: [Photo]) {
         guard let makeSession, !photos.isEmpty else { return }
-        let focused = session.photos[position.focus].path
-        let zoomed = zoom.map { session.photos[$0.photo].path }
+        let focused = session.photos[position.focus].source
+        let zoomed = zoom.map { session.photos[$0.photo].source }
         let fit = session.fit
         session.pipeline.stop()
         session.cache.removeAll()
         session = makeSession(photos)
         session.fit = fit
         refreshGroups()
-        let focus = photos.firstIndex { $0.path == focused } ?? min(position.focus, photos.count - 1)
+        let focus = photos.firstIndex { $0.source == focused } ?? min(position.focus, photos.count - 1)
         position.focus(focus, photos: photos.count, layout: layout)
         if let zoomed {
-            if let index = photos.firstIndex(where: { $0.path == zoomed }) { zoom = ZoomState(photo: index) } else { zoom = nil }
+            if let index = photos.firstIndex(where: { $0.source == zoomed }) { zoom = ZoomState(photo: index) } else { zoom = nil }
         }
         searchIndex = nil
         if let kitty { pendingBytes += kitty.forgetAll() }

@@ -1,7 +1,7 @@
 /// Keys of the grid, after less, vim and the file managers.
 extension GridController {
     /// What a key asks of the event loop beyond changing the state.
-    package enum KeyEffect: Equatable { case none, quit, resize, play(RawPath) }
+    package enum KeyEffect: Equatable { case none, quit, resize, play(PhotoSource) }
 
     /// Panels first: the help, then the search prompt, then the details panel take the keys that
     /// close them; what is left goes to the view. `q` quits only from the bare grid.
@@ -51,7 +51,7 @@ extension GridController {
         case .home, .character("g"): move(to: 0)
         case .end, .character("G"): move(to: count - 1)
         case .enter, .character("z"):
-            if let video = videoPath(position.focus) { return .play(video) }
+            if let video = video(position.focus) { return .play(video) }
             openZoom(position.focus)
         // Past one column, + opens the photo, as spreading the fingers does in the photo apps.
         case .character("+"), .character("="): if columns == 1 { openZoom(position.focus) } else { setColumns(columns - 1) }
@@ -66,12 +66,12 @@ extension GridController {
         return .none
     }
 
-    /// The path of photo `index` when it is a video (by its name or, once read, its content).
-    func videoPath(_ index: Int) -> RawPath? {
+    /// Photo `index` when it is a video (by its name or, once read, its content).
+    func video(_ index: Int) -> PhotoSource? {
         guard session.photos.indices.contains(index) else { return nil }
         let photo = session.photos[index]
-        if photo.format.isVideo { return photo.path }
-        if case .unsupportedFormat(let name)? = session.pipeline.failure(forPhoto: index), name.hasSuffix(" video") { return photo.path }
+        if photo.format.isVideo { return photo.source }
+        if case .unsupportedFormat(let name)? = session.pipeline.failure(forPhoto: index), name.hasSuffix(" video") { return photo.source }
         return nil
     }
 

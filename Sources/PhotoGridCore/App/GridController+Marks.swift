@@ -1,38 +1,38 @@
 /// Acting on photos, as nsxiv does: marks (`m`, `M`), the paths for the shell (`-o`, printed at
-/// quit), another program (`o`), and the clipboard (`y`, OSC 52). Marks go by path, so a new order
-/// or a rescan keeps them.
+/// quit), another program (`o`), and the clipboard (`y`, OSC 52). Marks go by the photo's file (or
+/// address), so a new order or a rescan keeps them.
 extension GridController {
     /// `m`: marks the focused photo, or unmarks it.
     func toggleMark() { toggleMarkOf(position.focus) }
 
     func toggleMarkOf(_ photo: Int) {
         guard session.photos.indices.contains(photo) else { return }
-        let path = session.photos[photo].path
-        if marked.remove(path) == nil { marked.insert(path) }
-        notice = marked.contains(path) ? "marked" : "unmarked"
+        let source = session.photos[photo].source
+        if marked.remove(source) == nil { marked.insert(source) }
+        notice = marked.contains(source) ? "marked" : "unmarked"
     }
 
     /// `M`: marks every photo, or none when all are marked.
     func toggleMarkAll() {
-        let all = Set(session.photos.map(\.path))
+        let all = Set(session.photos.map(\.source))
         marked = marked.isSuperset(of: all) ? [] : all
     }
 
     /// The marked photos in the grid's order, else the focused one: what `-o` prints and `o` opens.
-    package var chosenPaths: [RawPath] {
-        let inOrder = session.photos.map(\.path).filter { marked.contains($0) }
+    package var chosen: [PhotoSource] {
+        let inOrder = session.photos.map(\.source).filter { marked.contains($0) }
         if !inOrder.isEmpty { return inOrder }
         let photo = zoom?.photo ?? position.focus
-        return session.photos.indices.contains(photo) ? [session.photos[photo].path] : []
+        return session.photos.indices.contains(photo) ? [session.photos[photo].source] : []
     }
 
     /// `o`: the chosen photos in another program (`Opener`).
     func openElsewhere() {
-        let paths = chosenPaths
-        if let failure = Opener.open(paths, environment: PhotoGrid.environment(["PHOTOGRID_OPENER", "PATH"])) {
+        let photos = chosen
+        if let failure = Opener.open(photos, environment: PhotoGrid.environment(["PHOTOGRID_OPENER", "PATH"])) {
             notice = failure
         } else {
-            notice = paths.count == 1 ? "opened " + paths[0].lastComponent.description : "opened \(paths.count) photos"
+            notice = photos.count == 1 ? "opened " + photos[0].lastComponent : "opened \(photos.count) photos"
         }
     }
 
@@ -41,8 +41,8 @@ extension GridController {
     func copyPath() {
         let photo = zoom?.photo ?? position.focus
         guard session.photos.indices.contains(photo) else { return }
-        let path = session.photos[photo].path
-        pendingBytes += Array("\u{1B}]52;c;".utf8) + Base64.encode(path.bytes) + [0x07]
-        notice = "copied the path of " + path.lastComponent.description
+        let source = session.photos[photo].source
+        pendingBytes += Array("\u{1B}]52;c;".utf8) + Base64.encode(source.bytes) + [0x07]
+        notice = (source.file == nil ? "copied the address of " : "copied the path of ") + source.lastComponent
     }
 }

@@ -88,7 +88,7 @@ extension GridController {
         if let shape = session.photoShape(state.photo) { parts.append(StatusLine.Part("\(shape.width)x\(shape.height)", dropOrder: 2)) }
         parts.append(StatusLine.Part(state.isZoomedIn ? "zoom \(ZoomStatus.factor(state.zoom))" : "fit", dropOrder: 1))
         parts.append(StatusLine.Part(modeName, dropOrder: 2))
-        if marked.contains(photo.path) { parts.append(StatusLine.Part("marked")) }
+        if marked.contains(photo.source) { parts.append(StatusLine.Part("marked")) }
         if loading { parts.append(StatusLine.Part("loading")) }
         if let notice { parts.append(StatusLine.Part(notice)) }
         if budgetNotice.isShown { parts.append(StatusLine.Part(BudgetNotice.text)) }
@@ -160,7 +160,7 @@ extension GridController {
         case .character("Q"): quitRequested = true; return .quit
         case .character("q"), .escape: closeZoom(); return .none
         case .character("s"): toggleSlideshow()
-        case .enter: if let video = videoPath(state.photo) { return .play(video) }
+        case .enter: if let video = video(state.photo) { return .play(video) }
         case .character("+"): state.zoomIn()
         case .character("-"), .character("_"):
             if state.isZoomedIn { state.zoomOut() } else { closeZoom(); return .none }

@@ -18,7 +18,7 @@ package final class GridController {
     /// Starts reading capture dates for the date order.
     var readDates: (([Photo]) -> CaptureDates)?
     /// Capture dates read so far (nil inside: the photo has none).
-    var knownDates: [RawPath: Int64?] = [:]
+    var knownDates: [PhotoSource: Int64?] = [:]
     /// Reading dates for `pendingOrder`, the date order asked for.
     var dateReader: CaptureDates?
     var pendingOrder: PhotoOrder?
@@ -30,7 +30,7 @@ package final class GridController {
     package internal(set) var slideshowDue: Int?
     package var slideshowSeconds = 4
     /// Marked photos (`m`, `M`), by path.
-    package internal(set) var marked: Set<RawPath> = []
+    package internal(set) var marked: Set<PhotoSource> = []
     /// Sections (`--group`, `S`), and each photo's group while they are on.
     package internal(set) var grouping: Grouping = .none
     var groupNames: [String]?
@@ -173,7 +173,7 @@ package final class GridController {
         }
         if !marked.isEmpty {
             // A mark is a badge of its own, at every column count.
-            for i in tiles.indices where marked.contains(session.photos[tiles[i].index].path) { tiles[i].badges = "*" + tiles[i].badges }
+            for i in tiles.indices where marked.contains(session.photos[tiles[i].index].source) { tiles[i].badges = "*" + tiles[i].badges }
         }
         let focused = tiles.first { $0.index == position.focus }
         let marker = focused.map { FocusMarker(tile: $0, gridRows: layout.areaRows, screenColumns: screen.columns, photo: photoArea(of: $0)) }
@@ -205,7 +205,7 @@ package final class GridController {
         if let order, order != PhotoOrder() { parts.append(StatusLine.Part(order.description, dropOrder: 1)) }
         if let groupNames, position.focus < groupNames.count { parts.insert(StatusLine.Part(groupNames[position.focus], dropOrder: 1), at: 1) }
         if showHidden { parts.append(StatusLine.Part("hidden shown", dropOrder: 1)) }
-        if !marked.isEmpty { parts.insert(StatusLine.Part("\(marked.count) marked" + (marked.contains(photo.path) ? " (this one too)" : "")), at: min(3, parts.count)) }
+        if !marked.isEmpty { parts.insert(StatusLine.Part("\(marked.count) marked" + (marked.contains(photo.source) ? " (this one too)" : "")), at: min(3, parts.count)) }
         if let reading { parts.append(StatusLine.Part("reading the folder: \(reading.count) photos so far")) }
         if let dateProgress { parts.append(StatusLine.Part(dateProgress)) }
         if loading > 0 { parts.append(StatusLine.Part("loading \(loading)")) }

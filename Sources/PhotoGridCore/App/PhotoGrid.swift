@@ -162,7 +162,7 @@ package enum PhotoGrid {
             // Only on q: a signal or a crash is no choice of photos.
             if controller.quitRequested {
                 let end: UInt8 = output == .nul ? 0 : UInt8(ascii: "\n")
-                try? TTY.writeAll(controller.chosenPaths.flatMap { $0.bytes + [end] }, to: pathsFD)
+                try? TTY.writeAll(controller.chosen.flatMap { $0.bytes + [end] }, to: pathsFD)
             }
             close(pathsFD)
         }

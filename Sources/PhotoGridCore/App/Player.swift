@@ -3,8 +3,8 @@
 /// waiting for it. Ctrl-C then stops the player, not photogrid: photogrid ignores SIGINT and
 /// SIGQUIT meanwhile, and the player starts with them at their defaults.
 enum Player {
-    /// Plays `path` and returns when the player exits: nil, or why it could not be started.
-    static func play(_ path: RawPath, environment: [String: String]) -> String? {
+    /// Plays `video` (a file, or a remote address mpv can stream) and returns when the player exits: nil, or why it could not be started.
+    static func play(_ video: PhotoSource, environment: [String: String]) -> String? {
         let command: String
         if let player = environment["PHOTOGRID_PLAYER"], !player.allSatisfy({ $0 == " " }) {
             let program = player.split(separator: " ").first.map(String.init) ?? player
@@ -17,7 +17,7 @@ enum Player {
         } else {
             return "no video player: install mpv or set PHOTOGRID_PLAYER"
         }
-        let status = SignalSources.ignoringInterrupts { ShellScript.run(command, arguments: [path.bytes], terminal: .inherited) }
+        let status = SignalSources.ignoringInterrupts { ShellScript.run(command, arguments: [video.bytes], terminal: .inherited) }
         guard let status else { return "cannot run /bin/sh" }
         let code = (status >> 8) & 0xFF
         return status & 0x7F == 0 && code != 0 ? "the player stopped with status \(code)" : nil

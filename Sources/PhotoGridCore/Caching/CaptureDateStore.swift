@@ -4,11 +4,17 @@
 /// 100,000 entries of a few bytes would each take a file and a disk block.
 package struct CaptureDateStore: Sendable {
     let cache: DiskCache
-    let key: DiskCache.Key
+    let key: Key
+
+    /// The record of one gallery, by the folder's path.
+    struct Key: DiskCacheKey {
+        let gallery: RawPath
+        var bytes: [UInt8] { DiskCache.keyBytes(kind: "capture-dates-1", [gallery.bytes]) }
+    }
 
     package init(cache: DiskCache, gallery: RawPath) {
         self.cache = cache
-        key = DiskCache.Key(path: gallery, size: 0, modified: 0, variant: "capture-dates-1")
+        key = Key(gallery: gallery)
     }
 
     /// What the record knows: for each photo's path, the stamp it was read at and its date.

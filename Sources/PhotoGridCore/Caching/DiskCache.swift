@@ -2,9 +2,9 @@ import Glibc
 
 /// Small thumbnail files kept between runs, so that a second look at a folder starts fast.
 ///
-/// It stores opaque payload bytes under a key made of a photo's path, size and modification time
-/// and a variant name ("t64", "t512"): a photo that changes gets a new key and so misses. Each key
-/// hashes to a file name, `<dir>/ab/ab…(32 hex digits)`, spread over 256 subfolders so that no
+/// It stores opaque payload bytes under a key (`DiskCacheKey`): for what is made from a photo, its
+/// path, size and modification time and a variant name ("t64", "t512"), so a photo that changes
+/// gets a new key and misses (`FileKey`). Each key hashes to a file name, `<dir>/ab/ab…(32 hex digits)`, spread over 256 subfolders so that no
 /// folder grows huge. Each file carries its full key (see `DiskCacheRecord`), so a collision or a
 /// damaged file reads as a miss and is deleted.
 ///
@@ -15,33 +15,6 @@ import Glibc
 ///
 /// This directory is the only place photogrid writes to.
 package final class DiskCache: Sendable {
-    /// What an entry is for. `modified` is the photo's mtime in nanoseconds since the epoch.
-    /// The path is used as given: the same photo reached by two different paths (a relative one,
-    /// a link) has two entries, which wastes a little space but is never wrong.
-    package struct Key: Hashable, Sendable {
-        package var path: RawPath
-        package var size: Int
-        package var modified: Int64
-        package var variant: String
-
-        package init(path: RawPath, size: Int, modified: Int64, variant: String) {
-            self.path = path
-            self.size = size
-            self.modified = modified
-            self.variant = variant
-        }
-
-        /// 32 hex digits. Stable across runs and machines: it names a file.
-        var hashName: String {
-            var hash = Hash128()
-            hash.combine(field: path.bytes)
-            hash.combine(UInt64(bitPattern: Int64(size)))
-            hash.combine(UInt64(bitPattern: modified))
-            hash.combine(field: Array(variant.utf8))
-            return hash.hex
-        }
-    }
-
     struct State {
         /// Approximate bytes on disk; nil until the first write needs it, so that start-up never
         /// waits for a directory scan.
@@ -90,17 +63,9 @@ package final class DiskCache: Sendable {
         return nil
     }
 
-    /// Stat a photo file for its key: size and mtime in ns; nil if it cannot be stat'ed or is
-    /// not a regular file (links are followed, as the folder scanner does).
-    package static func key(for path: RawPath, variant: String) -> Key? {
-        var info = stat()
-        guard path.withCString({ stat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return Key(path: path, size: Int(info.st_size), modified: nanoseconds(info.st_mtim), variant: variant)
-    }
-
     /// The payload stored for `key`, or nil on a miss. A damaged entry, or one holding another
     /// key, is deleted. A hit becomes the most recently used entry.
-    package func read(_ key: Key) -> [UInt8]? {
+    package func read(_ key: some DiskCacheKey) -> [UInt8]? {
         let path = entryPath(for: key)
         // O_NOFOLLOW: only our own files are read, never what a planted link points at.
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
@@ -124,7 +89,7 @@ package final class DiskCache: Sendable {
     /// Stores `payload` for `key`, replacing what was there. Best effort: a full disk or a
     /// vanished directory costs the entry, never an error. An entry larger than the whole limit
     /// is not kept.
-    package func write(_ key: Key, _ payload: [UInt8]) {
+    package func write(_ key: some DiskCacheKey, _ payload: [UInt8]) {
         let record = DiskCacheRecord.encode(key, payload: payload)
         guard record.count <= limitBytes else { return }
         let name = key.hashName
@@ -143,12 +108,12 @@ package final class DiskCache: Sendable {
     }
 
     /// Deletes the entry for `key`, if there is one.
-    package func remove(_ key: Key) {
+    package func remove(_ key: some DiskCacheKey) {
         unlink(entryPath(for: key))
     }
 
     /// The file an entry lives in, whether it exists or not.
-    func entryPath(for key: Key) -> String {
+    func entryPath(for key: some DiskCacheKey) -> String {
         let name = key.hashName
         return directory + "/" + String(name.prefix(2)) + "/" + name
     }

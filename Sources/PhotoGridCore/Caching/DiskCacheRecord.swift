@@ -1,19 +1,16 @@
-/// The bytes of one disk cache file: a header naming the full key, then the payload.
+/// The bytes of one disk cache file: a header, the full key, then the payload.
 ///
 /// ```
 /// offset  size  field
 ///  0       4    magic "PGDC"
-///  4       2    format version, little-endian (2)
+///  4       2    format version, little-endian (3)
 ///  6       2    reserved, zero
-///  8       8    photo size in bytes, Int64 LE
-/// 16       8    photo mtime in ns since the epoch, Int64 LE
-/// 24       4    path length P, UInt32 LE
-/// 28       4    variant length V, UInt32 LE
-/// 32       8    payload length N, UInt64 LE
-/// 40       8    payload checksum, UInt64 LE (`checksum`)
-/// 48       P    path bytes, as the kernel knows them
-/// 48+P     V    variant, UTF-8
-/// 48+P+V   N    payload
+///  8       4    key length K, UInt32 LE
+/// 12       4    reserved, zero
+/// 16       8    payload length N, UInt64 LE
+/// 24       8    payload checksum, UInt64 LE (`checksum`)
+/// 32       K    the key's bytes (`DiskCacheKey`)
+/// 32+K     N    payload
 /// ```
 ///
 /// The whole key is stored, not just its hash, so that a hash collision or a file put under the
@@ -22,48 +19,42 @@
 /// payload, which no decoder downstream could tell from a real picture.
 enum DiskCacheRecord {
     static let magic: [UInt8] = Array("PGDC".utf8)
-    /// 2: the checksum reads eight bytes at a step (version 1 read one; its files read as misses).
-    static let version: UInt16 = 2
-    static let headerSize = 48
+    /// 3: any kind of key, as bytes (2 had a photo's path, size, mtime and variant as fields; 1
+    /// checksummed a byte at a step). Files of older versions read as misses and are deleted.
+    static let version: UInt16 = 3
+    static let headerSize = 32
 
     /// Header and payload in one buffer, so the file is written with one `write` in the common case.
-    static func encode(_ key: DiskCache.Key, payload: [UInt8]) -> [UInt8] {
-        let variant = Array(key.variant.utf8)
+    static func encode(_ key: some DiskCacheKey, payload: [UInt8]) -> [UInt8] {
+        let keyBytes = key.bytes
         var out: [UInt8] = []
-        out.reserveCapacity(headerSize + key.path.bytes.count + variant.count + payload.count)
+        out.reserveCapacity(headerSize + keyBytes.count + payload.count)
         out += magic
         append(UInt64(version), width: 2, to: &out)
         append(0, width: 2, to: &out)
-        append(UInt64(bitPattern: Int64(key.size)), width: 8, to: &out)
-        append(UInt64(bitPattern: key.modified), width: 8, to: &out)
-        append(UInt64(key.path.bytes.count), width: 4, to: &out)
-        append(UInt64(variant.count), width: 4, to: &out)
+        append(UInt64(keyBytes.count), width: 4, to: &out)
+        append(0, width: 4, to: &out)
         append(UInt64(payload.count), width: 8, to: &out)
         append(checksum(payload), width: 8, to: &out)
-        out += key.path.bytes
-        out += variant
+        out += keyBytes
         out += payload
         return out
     }
 
     /// The payload if `bytes` is a whole, undamaged record of exactly `key`; nil otherwise.
-    static func decode(_ bytes: [UInt8], expecting key: DiskCache.Key) -> [UInt8]? {
+    static func decode(_ bytes: [UInt8], expecting key: some DiskCacheKey) -> [UInt8]? {
         guard bytes.count >= headerSize, bytes[0..<4].elementsEqual(magic),
-              read(bytes, at: 4, width: 2) == UInt64(version), read(bytes, at: 6, width: 2) == 0 else { return nil }
-        let variant = Array(key.variant.utf8)
-        guard Int64(bitPattern: read(bytes, at: 8, width: 8)) == Int64(key.size),
-              Int64(bitPattern: read(bytes, at: 16, width: 8)) == key.modified,
-              read(bytes, at: 24, width: 4) == UInt64(key.path.bytes.count),
-              read(bytes, at: 28, width: 4) == UInt64(variant.count) else { return nil }
+              read(bytes, at: 4, width: 2) == UInt64(version), read(bytes, at: 6, width: 2) == 0,
+              read(bytes, at: 12, width: 4) == 0 else { return nil }
+        let keyBytes = key.bytes
+        guard read(bytes, at: 8, width: 4) == UInt64(keyBytes.count) else { return nil }
         // Compared as UInt64 before any Int arithmetic: a damaged length must not overflow.
-        let payloadLength = read(bytes, at: 32, width: 8)
-        let payloadStart = headerSize + key.path.bytes.count + variant.count
-        guard payloadStart <= bytes.count, payloadLength == UInt64(bytes.count - payloadStart) else { return nil }
-        let pathEnd = headerSize + key.path.bytes.count
-        guard bytes[headerSize..<pathEnd].elementsEqual(key.path.bytes),
-              bytes[pathEnd..<payloadStart].elementsEqual(variant) else { return nil }
+        let payloadLength = read(bytes, at: 16, width: 8)
+        let payloadStart = headerSize + keyBytes.count
+        guard payloadStart <= bytes.count, payloadLength == UInt64(bytes.count - payloadStart),
+              bytes[headerSize..<payloadStart].elementsEqual(keyBytes) else { return nil }
         let payload = Array(bytes[payloadStart...])
-        guard checksum(payload) == read(bytes, at: 40, width: 8) else { return nil }
+        guard checksum(payload) == read(bytes, at: 24, width: 8) else { return nil }
         return payload
     }
 

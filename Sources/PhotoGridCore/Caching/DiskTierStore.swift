@@ -10,7 +10,7 @@ package final class DiskTierStore: TierStoring {
 
     package func load(_ photo: Photo, tier: Tier) -> DecodedImage? {
         // Stat the photo now, not at scan time: a file replaced since must miss.
-        guard let key = DiskCache.key(for: photo.path, variant: "t\(tier.size)"),
+        guard let key = photo.file.flatMap { DiskCache.FileKey(file: $0, variant: "t\(tier.size)") },
               let payload = cache.read(key), payload.count > 1,
               let image = try? JPEG.decode(Array(payload.dropFirst()), options: JPEG.DecodeOptions(scaleEighths: 8)),
               min(image.width, image.height) <= tier.size else { return nil }
@@ -18,7 +18,7 @@ package final class DiskTierStore: TierStoring {
     }
 
     package func save(_ image: DecodedImage, of photo: Photo, tier: Tier) {
-        guard let key = DiskCache.key(for: photo.path, variant: "t\(tier.size)"),
+        guard let key = photo.file.flatMap { DiskCache.FileKey(file: $0, variant: "t\(tier.size)") },
               let jpeg = try? JPEG.encode(image.image, quality: DiskTierStore.quality) else { return }
         cache.write(key, [image.isComplete ? 1 : 0] + jpeg)
     }
@@ -26,7 +26,7 @@ package final class DiskTierStore: TierStoring {
     package func keepsTiles(for request: TileRequest) -> Bool { EncodedTileRecord.variant(for: request) != nil }
 
     package func loadTile(_ photo: Photo, request: TileRequest) -> EncodedTile? {
-        guard let variant = EncodedTileRecord.variant(for: request), let key = DiskCache.key(for: photo.path, variant: variant),
+        guard let variant = EncodedTileRecord.variant(for: request), let file = photo.file, let key = DiskCache.FileKey(file: file, variant: variant),
               let payload = cache.read(key) else { return nil }
         guard let tile = EncodedTileRecord.decode(payload, for: request) else {
             // Whole and of this key, but not a picture of its kind: never drawn, and gone.
@@ -37,7 +37,7 @@ package final class DiskTierStore: TierStoring {
     }
 
     package func saveTile(_ tile: EncodedTile, of photo: Photo, request: TileRequest) {
-        guard let variant = EncodedTileRecord.variant(for: request), let key = DiskCache.key(for: photo.path, variant: variant),
+        guard let variant = EncodedTileRecord.variant(for: request), let file = photo.file, let key = DiskCache.FileKey(file: file, variant: variant),
               let payload = EncodedTileRecord.encode(tile) else { return }
         cache.write(key, payload)
     }

@@ -90,9 +90,15 @@ package struct PhotoDecoder: PhotoDecoding {
     /// EXIF segment (at most 64 KB) with its thumbnail among them.
     static let headLength = 128 * 1024
 
+    /// A photo's file: this decoder reads files only (a remote gallery brings its own decoder).
+    static func file(of photo: Photo) throws(DecodeError) -> RawPath {
+        guard let path = photo.file else { throw .unreadable("not a file: " + photo.source.description) }
+        return path
+    }
+
     package func image(of photo: Photo, covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
         // Opened without the size limit first: a 4 GB video is a video, not a file too large.
-        let file = try OpenFile(photo.path, limit: .max)
+        let file = try OpenFile(try PhotoDecoder.file(of: photo), limit: .max)
         // The content says what the file is, whatever its name.
         let magic = try file.head(16)
         let content = ImageFormat(content: magic)
@@ -141,7 +147,7 @@ package struct PhotoDecoder: PhotoDecoding {
     /// The head of the file, and more of it when large segments (ICC, XMP) push the frame header
     /// past the first read: at most 2 MB.
     static func readInfo(_ photo: Photo) -> PhotoInfo? {
-        guard photo.format.isDecoded, let file = try? OpenFile(photo.path) else { return nil }
+        guard photo.format.isDecoded, let path = photo.file, let file = try? OpenFile(path) else { return nil }
         if let head = try? file.head(16), let content = ImageFormat(content: head), content != .jpeg {
             return otherInfo(content, file)
         }
@@ -155,10 +161,10 @@ package struct PhotoDecoder: PhotoDecoding {
 
     package func thumbnail(of photo: Photo) -> RGBImage? {
         if photo.format == .heif || photo.format == .avif {
-            return (try? FileReader.read(photo.path)).flatMap { try? HEIF.decode($0, thumbnail: true) }
+            return photo.file.flatMap { try? FileReader.read($0) }.flatMap { try? HEIF.decode($0, thumbnail: true) }
         }
-        guard photo.format == .jpeg,
-              let head = try? FileReader.read(photo.path, limit: FileReader.defaultLimit, prefix: PhotoDecoder.headLength),
+        guard photo.format == .jpeg, let path = photo.file,
+              let head = try? FileReader.read(path, limit: FileReader.defaultLimit, prefix: PhotoDecoder.headLength),
               let header = try? JPEG.readHeader(head) else { return nil }
         return PhotoDecoder.thumbnail(header: header, data: head)
     }
@@ -168,7 +174,7 @@ package struct PhotoDecoder: PhotoDecoding {
     static func videoFrame(_ photo: Photo, name: String, atMost limit: Int) throws(DecodeError) -> DecodedImage {
         guard VideoFrame.isInstalled else { throw .unsupportedFormat(name) }
         let frame: RGBImage?
-        do { frame = try VideoFrame.frame(of: photo.path, shortSide: limit) } catch .cancelled { throw .cancelled } catch { frame = nil }
+        do { frame = try VideoFrame.frame(of: try file(of: photo), shortSide: limit) } catch .cancelled { throw .cancelled } catch { frame = nil }
         guard let frame else { throw .unsupportedFormat(name) }
         // Asked for at most `limit`: a smaller frame is the video's own size.
         return DecodedImage(image: scaled(frame, shortSide: limit), origin: .file(scaleEighths: 8, scans: 1),
@@ -285,7 +291,7 @@ package struct PhotoDecoder: PhotoDecoding {
     package static func decodeUpright(_ photo: Photo, atLeast box: (width: Int, height: Int), fit: FitMode) throws(DecodeError) -> RGBImage {
         // The content says what the file is (`--print IMG_0001` included); the name only when it
         // says nothing, to say why the file is not shown.
-        let data = try FileReader.read(photo.path)
+        let data = try FileReader.read(try file(of: photo))
         let head = Array(data.prefix(16))
         if ImageFormat(content: head) == nil { try checkFormat(photo, head: head) }
         return try decodeUpright(data, atLeast: box, fit: fit)

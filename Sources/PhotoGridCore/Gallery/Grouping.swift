@@ -13,7 +13,7 @@ package enum Grouping: String, Sendable, CaseIterable {
     /// Each photo's group as its header says it ("Phone/2024", "2024-07-14", "July 2024"); nil
     /// for `none`. Days and months go by the capture date where it is known (`dates`), else the
     /// file's time; `title` names the top folder.
-    package func names(_ photos: [Photo], dates: [RawPath: Int64?], title: String) -> [String]? {
+    package func names(_ photos: [Photo], dates: [PhotoSource: Int64?], title: String) -> [String]? {
         switch self {
         case .none: return nil
         case .folder:
@@ -23,7 +23,7 @@ package enum Grouping: String, Sendable, CaseIterable {
             }
         case .day, .month:
             return photos.map { photo in
-                let key = CaptureDate.sortKey(photo, captured: dates[photo.path])
+                let key = CaptureDate.sortKey(photo, captured: dates[photo.source])
                 guard key != Int64.max else { return "no date" }
                 let (year, month, day) = CaptureDate.civil(key)
                 if self == .month { return Grouping.monthNames[month - 1] + " \(year)" }

@@ -1,7 +1,7 @@
 /// One image file of a gallery.
 package struct Photo: Hashable, Sendable {
-    /// Opens the file.
-    package let path: RawPath
+    /// Where its bytes are: a file, or an address its gallery's decoder knows.
+    package let source: PhotoSource
     /// The path below the gallery folder, for the status line.
     package let relativePath: RawPath
     package let format: ImageFormat
@@ -11,15 +11,28 @@ package struct Photo: Hashable, Sendable {
     /// compares with to find photos that changed since.
     package let stamp: FileStamp?
 
+    /// A photo in a file.
     package init(path: RawPath, relativePath: RawPath, fileSize: Int = 0, format: ImageFormat? = nil, stamp: FileStamp? = nil) {
-        self.path = path
+        source = .file(path)
         self.relativePath = relativePath
         self.format = format ?? ImageFormat(fileExtension: path.lowercasedExtension)
         self.fileSize = fileSize
         self.stamp = stamp
     }
 
-    package var name: String { path.lastComponent.description }
+    /// A photo only its gallery's decoder can reach, by `address`; its format as the gallery says.
+    package init(address: String, relativePath: RawPath, fileSize: Int = 0, format: ImageFormat) {
+        source = .address(address)
+        self.relativePath = relativePath
+        self.format = format
+        self.fileSize = fileSize
+        stamp = nil
+    }
+
+    /// The photo's file; nil for a photo that is not one.
+    package var file: RawPath? { source.file }
+
+    package var name: String { relativePath.lastComponent.description }
 }
 
 /// A file's size and modification time: when either changes, it is another picture.

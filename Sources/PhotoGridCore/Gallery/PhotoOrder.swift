@@ -31,12 +31,12 @@ package struct PhotoOrder: Sendable, Equatable {
     /// `photos` in this order. Ties (and photos without a time or size, which come last) keep
     /// their name order, so the result never depends on the order they came in. The date order
     /// takes each photo's capture date from `dates` (`CaptureDates`), its file's time without one.
-    package func apply(_ photos: [Photo], dates: [RawPath: Int64?] = [:]) -> [Photo] {
+    package func apply(_ photos: [Photo], dates: [PhotoSource: Int64?] = [:]) -> [Photo] {
         let byName = NaturalOrder.sorted(photos) { $0.relativePath.bytes }
         var result: [Photo]
         switch key {
         case .name: result = byName
-        case .date: result = stableSorted(byName) { CaptureDate.sortKey($0, captured: dates[$0.path]) }
+        case .date: result = stableSorted(byName) { CaptureDate.sortKey($0, captured: dates[$0.source]) }
         case .mtime: result = stableSorted(byName) { $0.stamp?.modified ?? Int64.max }
         case .size: result = stableSorted(byName) { Int64($0.stamp?.size ?? ($0.fileSize > 0 ? $0.fileSize : Int.max)) }
         }

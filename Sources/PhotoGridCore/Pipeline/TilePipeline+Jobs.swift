@@ -104,7 +104,9 @@ extension TilePipeline {
     }
 
     func recheckFiles(_ indexes: [Int]) {
-        let now = Set(indexes).filter { photos[$0].stamp != nil }.map { ($0, FileStamp.of(photos[$0].path)) }
+        let now = Set(indexes).compactMap { index in
+            photos[index].stamp == nil ? nil : photos[index].file.map { (index, FileStamp.of($0)) }
+        }
         let changed = locked {
             defer { for (index, stamp) in now { stamps[index] = stamp } }
             return now.filter { stamps[$0.0] != $0.1 }.map(\.0)

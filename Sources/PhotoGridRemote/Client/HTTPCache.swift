@@ -32,17 +32,23 @@ package final class HTTPCache: Sendable {
         return HTTPCache(disk: disk)
     }
 
-    static func key(_ url: RemoteURL, range: Range<Int>?) -> DiskCache.Key {
-        DiskCache.Key(path: RawPath(url.description), size: 0, modified: 0,
-                      variant: range.map { "http-bytes-\($0.lowerBound)-\($0.upperBound)" } ?? "http")
+    /// A response's entry: by its URL and the byte range asked for, if any.
+    struct Key: DiskCacheKey {
+        let url: RemoteURL
+        let range: Range<Int>?
+
+        var bytes: [UInt8] {
+            DiskCache.keyBytes(kind: "http", [Array(url.description.utf8)]
+                + (range.map { [DiskCache.field(Int64($0.lowerBound)), DiskCache.field(Int64($0.upperBound))] } ?? []))
+        }
     }
 
     package func entry(for url: RemoteURL, range: Range<Int>?) -> Entry? {
-        disk.read(HTTPCache.key(url, range: range)).flatMap(HTTPCache.decode)
+        disk.read(Key(url: url, range: range)).flatMap(HTTPCache.decode)
     }
 
     package func store(_ entry: Entry, for url: RemoteURL, range: Range<Int>?) {
-        disk.write(HTTPCache.key(url, range: range), HTTPCache.encode(entry))
+        disk.write(Key(url: url, range: range), HTTPCache.encode(entry))
     }
 
     /// What `Cache-Control` allows: nil for `no-store` (keep nothing), else the entry's freshness:

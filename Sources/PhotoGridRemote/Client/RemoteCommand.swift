@@ -41,11 +41,13 @@ package enum RemoteCommand {
     /// The loaded gallery as the grid's photos; files it does not decode keep their places.
     static func source(_ loaded: RemoteGalleryLoader.Loaded, fetcher: Fetching, connections: Int) -> GallerySource {
         var photos = loaded.photos.map {
-            Photo(path: RemoteDecoder.path(of: $0), relativePath: RawPath($0.id), fileSize: $0.bytes ?? 0, format: .jpeg)
+            Photo(address: RemoteDecoder.address(of: $0), relativePath: RawPath($0.id), fileSize: $0.bytes ?? 0, format: .jpeg)
         }
         if !loaded.others.isEmpty {
             // A listing: its files in natural order, whatever their kind. (A manifest keeps its own order.)
-            photos += loaded.others.map { Photo(path: RawPath($0.url.description), relativePath: RawPath($0.name)) }
+            photos += loaded.others.map {
+                Photo(address: $0.url.description, relativePath: RawPath($0.name), format: ImageFormat(fileExtension: RawPath($0.name).lowercasedExtension))
+            }
             photos = NaturalOrder.sorted(photos) { $0.relativePath.bytes }
         }
         // A gallery larger than photogrid takes says so where the user looks: the title.

@@ -7,7 +7,7 @@ import GalleryFormats
 /// EXIF thumbnail and details when the gallery says nothing of them.
 package struct RemoteDecoder: PhotoDecoding {
     let fetcher: Fetching
-    let photos: [RawPath: RemotePhoto]
+    let photos: [String: RemotePhoto]
     let decoder = PhotoDecoder(usesThumbnails: false, gate: MemoryGate())
 
     /// Larger images are refused: no photo needs more.
@@ -17,13 +17,20 @@ package struct RemoteDecoder: PhotoDecoding {
 
     package init(fetcher: Fetching, photos: [RemotePhoto]) {
         self.fetcher = fetcher
-        var map: [RawPath: RemotePhoto] = [:]
-        for photo in photos { map[RemoteDecoder.path(of: photo)] = photo }
+        var map: [String: RemotePhoto] = [:]
+        for photo in photos { map[RemoteDecoder.address(of: photo)] = photo }
         self.photos = map
     }
 
-    /// What a remote photo is called in the grid: its original's URL.
-    package static func path(of photo: RemotePhoto) -> RawPath { RawPath(photo.original.description) }
+    /// A remote photo's address in the grid (`PhotoSource.address`): its original's URL, which is
+    /// also what `-o`, `o` and `y` hand on.
+    package static func address(of photo: RemotePhoto) -> String { photo.original.description }
+
+    /// The gallery's photo behind a grid photo.
+    func remote(_ photo: Photo) -> RemotePhoto? {
+        guard case .address(let address) = photo.source else { return nil }
+        return photos[address]
+    }
 
     /// Downloads wait without a core; only the decode takes one.
     package var computesOnly: Bool { false }
@@ -31,7 +38,7 @@ package struct RemoteDecoder: PhotoDecoding {
     package var memoryGate: MemoryGate? { decoder.gate }
 
     package func image(of photo: Photo, covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
-        guard let remote = photos[photo.path] else { throw .unreadable("not in the gallery") }
+        guard let remote = remote(photo) else { throw .unreadable("not in the gallery") }
         let body = try download(remote.source(coveringShortSide: size), range: nil, limit: RemoteDecoder.imageLimit)
         return try CPUGate.shared.run { () throws(DecodeError) in try decoder.decode(body, covering: size, atMost: limit) }
     }
@@ -40,14 +47,14 @@ package struct RemoteDecoder: PhotoDecoding {
     /// original comes. Not asked for when the gallery has renditions: the smallest of those is
     /// about as quick to fetch as the head, and is the tile itself.
     package func thumbnail(of photo: Photo) -> RGBImage? {
-        guard let remote = photos[photo.path], !remote.hasRenditions, let head = try? download(remote.original, range: 0..<RemoteDecoder.headLength,
+        guard let remote = remote(photo), !remote.hasRenditions, let head = try? download(remote.original, range: 0..<RemoteDecoder.headLength,
                                                                           limit: RemoteDecoder.headLength),
               let header = try? JPEG.readHeader(head) else { return nil }
         return CPUGate.shared.run { PhotoDecoder.thumbnail(header: header, data: head) }
     }
 
     package func info(of photo: Photo) -> PhotoInfo? {
-        guard let remote = photos[photo.path] else { return nil }
+        guard let remote = remote(photo) else { return nil }
         // What the gallery says, else what the file's head does.
         if remote.width != nil && remote.height != nil {
             var info = PhotoInfo()

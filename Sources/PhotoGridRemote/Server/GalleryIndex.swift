@@ -11,6 +11,8 @@ struct GalleryIndex: Sendable {
     /// One served photo.
     struct Entry: Sendable {
         let photo: Photo
+        /// The photo's file (a served folder's photos are all files).
+        let file: RawPath
         /// The path below the folder, as the manifest carries it.
         let id: String
         /// `id` percent-encoded, `/` kept: how it appears in URLs.
@@ -51,7 +53,7 @@ struct GalleryIndex: Sendable {
         var top: [Entry] = [], below: [Entry] = [], sections: [String] = []
         var seen = Set<[UInt8]>(), excluded = 0
         for photo in photos where photo.format.isDecoded {
-            guard GalleryIndex.isInside(photo.path, root: root) else {
+            guard let file = photo.file, GalleryIndex.isInside(file, root: root) else {
                 excluded += 1
                 continue
             }
@@ -64,7 +66,7 @@ struct GalleryIndex: Sendable {
             }
             let components = photo.relativePath.bytes.split(separator: UInt8(ascii: "/"))
             let section = components.count > 1 ? String(decoding: components[0], as: UTF8.self) : nil
-            let entry = Entry(photo: photo, id: id, encodedID: RemoteURL.percentEncode(path: id), section: section)
+            let entry = Entry(photo: photo, file: file, id: id, encodedID: RemoteURL.percentEncode(path: id), section: section)
             if let section {
                 if sections.last != section { sections.append(section) }
                 below.append(entry)

@@ -8,7 +8,7 @@ extension GalleryResponder {
                           on loop: EventLoop) -> EventLoopFuture<Response> {
         let root = index.root
         // Opened on a worker: open and fstat can block on a slow disk or network mount.
-        return pool.runIfActive(eventLoop: loop) { try ConfinedFile(entry.photo.path, inside: root) }
+        return pool.runIfActive(eventLoop: loop) { try ConfinedFile(entry.file, inside: root) }
             .map { file in GalleryResponder.original(file, request, isHead: isHead, mediaType: entry.photo.format.mediaType) }
     }
 

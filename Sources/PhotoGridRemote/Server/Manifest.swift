@@ -26,7 +26,7 @@ enum Manifest {
 
     /// The details of a photo, from its file read through `ConfinedFile` like everything served.
     static func details(of entry: GalleryIndex.Entry, root: RawPath) -> Details {
-        guard let file = try? ConfinedFile(entry.photo.path, inside: root) else { return Details() }
+        guard let file = try? ConfinedFile(entry.file, inside: root) else { return Details() }
         var length = firstHead
         while true {
             guard let head = try? file.head(length), let info = PhotoInfo.read(head) else { return Details() }

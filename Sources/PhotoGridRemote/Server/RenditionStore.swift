@@ -20,7 +20,7 @@ final class RenditionStore: Sendable {
     private let cache: DiskCache?
     private let pool: NIOThreadPool
     /// One entry per rendition being made: the shared result, and how many requests wait on it.
-    private let inFlight = SharedJobs<DiskCache.Key, EventLoopFuture<[UInt8]>>()
+    private let inFlight = SharedJobs<DiskCache.FileKey, EventLoopFuture<[UInt8]>>()
 
     /// Renditions made (decoded and encoded), not read from the cache: what tests count.
     let encodes = Atomic<Int>(0)
@@ -44,9 +44,9 @@ final class RenditionStore: Sendable {
     /// names its current tag. Fails with `ConfinedFile.Failure` or `DecodeError`.
     func rendition(of entry: GalleryIndex.Entry, size: Int, ifNoneMatch: String?, on loop: EventLoop) -> EventLoopFuture<Outcome> {
         let root = self.root
-        return pool.runIfActive(eventLoop: loop) { try ConfinedFile(entry.photo.path, inside: root) }
+        return pool.runIfActive(eventLoop: loop) { try ConfinedFile(entry.file, inside: root) }
             .flatMap { file in
-                let key = DiskCache.Key(path: entry.photo.path, size: file.size, modified: file.modified, variant: "r\(size)")
+                let key = DiskCache.FileKey(path: entry.file, size: file.size, modified: file.modified, variant: "r\(size)")
                 let etag = RenditionStore.etag(key, inode: file.inode)
                 if let ifNoneMatch, Validators.noneMatch(ifNoneMatch, matches: etag) {
                     return loop.makeSucceededFuture(.notModified(etag: etag))
@@ -57,7 +57,7 @@ final class RenditionStore: Sendable {
     }
 
     /// The cached rendition, or a new one made and cached. Runs on a worker.
-    private func produce(_ key: DiskCache.Key, from file: ConfinedFile, longSide: Int) throws -> [UInt8] {
+    private func produce(_ key: DiskCache.FileKey, from file: ConfinedFile, longSide: Int) throws -> [UInt8] {
         if let cached = cache?.read(key) {
             cacheHits.add(1, ordering: .relaxed)
             return cached
@@ -73,7 +73,7 @@ final class RenditionStore: Sendable {
     /// Runs `work` on the pool unless the same key is already running; then joins that run.
     /// The entry leaves the table before its result is handed out, and after the cache write:
     /// a request that comes later finds the rendition in the cache, not a finished entry.
-    private func shared(_ key: DiskCache.Key, on loop: EventLoop,
+    private func shared(_ key: DiskCache.FileKey, on loop: EventLoop,
                         _ work: @escaping @Sendable () throws -> [UInt8]) -> EventLoopFuture<[UInt8]> {
         var promise: EventLoopPromise<[UInt8]>?
         let (future, leads) = inFlight.join(key) {
@@ -90,7 +90,7 @@ final class RenditionStore: Sendable {
     }
 
     /// Changes whenever the file (path, inode, size, mtime) or the rendition's making does.
-    static func etag(_ key: DiskCache.Key, inode: UInt64) -> String {
+    static func etag(_ key: DiskCache.FileKey, inode: UInt64) -> String {
         var hash = Hash128()
         hash.combine(field: key.path.bytes)
         hash.combine(inode)
