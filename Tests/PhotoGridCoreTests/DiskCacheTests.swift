@@ -30,12 +30,7 @@ struct DiskCacheFixture {
     static func misses(_ cache: DiskCache, _ n: Int) -> Bool { cache.read(key(n)) == nil }
 
     static func bytes(of path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var info = stat()
-        fstat(fd, &info)
-        return DiskCache.readAll(fd, count: Int(info.st_size))
+        try? FileReader.read(RawPath(path), limit: .max)
     }
 
     static func exists(_ path: String) -> Bool {
@@ -171,7 +166,7 @@ struct DiskCacheFixture {
         let path = cache.entryPath(for: F.key(1))
         F.setTime(path, seconds: 1_000_000)
         #expect(cache.read(F.key(1)) != nil)
-        let entry = cache.scan().entries.first { $0.path == path }!
+        let entry = cache.scan().entries.first { $0.path == RawPath(path) }!
         #expect(abs(entry.modified - DiskCache.now()) < 60 * 1_000_000_000)
     }
 

@@ -11,16 +11,17 @@ final class Tally: Sendable {
 @Suite struct DiskCacheTrimTests {
     typealias F = DiskCacheFixture
 
-    /// Each entry's file: 48 header bytes, the path "/photos/N.jpg", the variant "t64", 900 payload
-    /// bytes; one more from key 10, whose path is a digit longer.
-    static let entrySize = 48 + 13 + 3 + 900
+    /// Each entry's file: 32 header bytes, the key (five length-prefixed fields: "file", the path
+    /// "/photos/N.jpg", size, mtime, the variant "t64"), 900 payload bytes; one more from key 10,
+    /// whose path is a digit longer.
+    static let entrySize = 32 + (4 + 4) + (4 + 13) + (4 + 8) + (4 + 8) + (4 + 3) + 900
 
     @Test func trimmingRemovesTheLeastRecentlyUsedFirst() {
         let f = F("disk-lru")
         defer { f.remove() }
         let cache = f.cache(limit: 10_000)
         for n in 0..<10 { cache.write(F.key(n), F.payload(n)) }
-        #expect(cache.totalBytes == 10 * Self.entrySize)            // 9,640: under the limit, all kept
+        #expect(cache.totalBytes == 10 * Self.entrySize)            // 9,880: under the limit, all kept
         // Written in the order 0...9, long ago; then 0, 1 and 2 are read again.
         for n in 0..<10 { F.setTime(cache.entryPath(for: F.key(n)), seconds: 1_000_000 + n) }
         for n in 0..<3 { #expect(F.holds(cache, n)) }
@@ -53,7 +54,7 @@ final class Tally: Sendable {
         defer { f.remove() }
         let first = f.cache(limit: 10_000)
         for n in 0..<10 { first.write(F.key(n), F.payload(n)) }
-        // Another process starts: its first write finds the 9,640 bytes already there and trims.
+        // Another process starts: its first write finds the 9,880 bytes already there and trims.
         let second = f.cache(limit: 10_000)
         second.write(F.key(10), F.payload(10))
         #expect(second.totalBytes <= 8_000)

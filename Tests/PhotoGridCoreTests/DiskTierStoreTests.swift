@@ -97,7 +97,8 @@ import Testing
         let request = sixelRequest()
         let tile = TileEncoder().encode(TestImages.gradient(width: 60, height: 40), for: request)
         let variant = try #require(EncodedTileRecord.variant(for: request))
-        let key = try #require(DiskCache.FileKey(file: try #require(photo.file), variant: variant))
+        let photoFile = try #require(photo.file)
+        let key = try #require(DiskCache.FileKey(file: photoFile, variant: variant))
         let file = store.cache.entryPath(for: key)
         for damage in ["flip", "cut", "foreign"] {
             store.saveTile(tile, of: photo, request: request)

@@ -1,5 +1,3 @@
-import Glibc
-
 /// Events for the event loop from other threads (workers, signal handlers), with a pipe the
 /// loop polls beside the keyboard so that it sleeps until something happens.
 package final class Mailbox: Sendable {
@@ -11,25 +9,14 @@ package final class Mailbox: Sendable {
     }
 
     private let events = Locked<[Event]>([])
-    /// The loop polls this.
-    package let readFD: Int32
-    private let writeFD: Int32
+    /// A pipe the loop polls; nil if none could be made (then the loop wakes by its timeouts).
+    private let wakeUp: (read: FileDescriptor, write: FileDescriptor)?
 
-    package init() {
-        var fds: [Int32] = [-1, -1]
-        if pipe(&fds) == 0 {
-            for fd in fds {
-                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            }
-        }
-        readFD = fds[0]
-        writeFD = fds[1]
-    }
+    package init() { wakeUp = try? FileDescriptor.pipe(nonBlocking: true) }
 
     deinit {
-        close(readFD)
-        close(writeFD)
+        try? wakeUp?.read.close()
+        try? wakeUp?.write.close()
     }
 
     package func post(_ event: Event) {
@@ -39,21 +26,21 @@ package final class Mailbox: Sendable {
             if event != .tileReady || !list.contains(.tileReady) { list.append(event) }
             return empty
         }
-        if wasEmpty { var byte: UInt8 = 1; _ = write(writeFD, &byte, 1) }
+        if wasEmpty { wakeUp?.write.poke() }
     }
 
     /// Everything posted so far, oldest first.
     package func drain() -> [Event] {
-        var buffer = [UInt8](repeating: 0, count: 64)
-        while buffer.withUnsafeMutableBytes({ read(readFD, $0.baseAddress!, $0.count) }) > 0 {}
+        wakeUp?.read.drain()
         return events.withLock { list in defer { list = [] }; return list }
     }
 
     /// Sleeps until an event is posted or `milliseconds` pass (-1: no time limit), or, with
     /// `input`, until that descriptor has something to read (the keyboard, for the loop).
     package func wait(milliseconds: Int32, orInputOn input: Int32? = nil) {
-        var fds = [pollfd(fd: readFD, events: Int16(POLLIN), revents: 0)]
-        if let input { fds.append(pollfd(fd: input, events: Int16(POLLIN), revents: 0)) }
-        _ = poll(&fds, nfds_t(fds.count), milliseconds)
+        var watched: [(FileDescriptor, Poll.Events)] = []
+        if let wakeUp { watched.append((wakeUp.read, .readable)) }
+        if let input { watched.append((FileDescriptor(raw: input), .readable)) }
+        _ = Poll.wait(watched, milliseconds: milliseconds)
     }
 }

@@ -1,5 +1,3 @@
-import Glibc
-
 /// Start-up: what the executable hands its parsed options to.
 package enum PhotoGrid {
     /// Runs photogrid and returns the exit status; messages for the user go to stderr. `source`
@@ -40,11 +38,13 @@ package enum PhotoGrid {
     /// With PHOTOGRID_STATS naming a file, the memory cache's budget and the most it held, and
     /// the work done, for the soaks and the memory benchmark (docs/reliability.md) to check.
     private static func writeStats(_ session: GridSession) {
-        guard let path = Environment.value("PHOTOGRID_STATS"), let file = fopen(path, "w") else { return }
+        guard let path = Environment.value("PHOTOGRID_STATS"),
+              let file = try? FileDescriptor.open(RawPath(path), .write, options: [.create, .truncate], permissions: 0o644) else { return }
         let work = session.pipeline.workDone
-        fputs("cache-budget-bytes \(session.cache.limitBytes)\ncache-peak-bytes \(session.cache.peakBytes)\n"
-              + "decodes \(work.decodes)\nencodes \(work.encodes)\nbudget-shortfalls \(session.pipeline.budgetShortfalls)\n", file)
-        fclose(file)
+        let text = "cache-budget-bytes \(session.cache.limitBytes)\ncache-peak-bytes \(session.cache.peakBytes)\n"
+            + "decodes \(work.decodes)\nencodes \(work.encodes)\nbudget-shortfalls \(session.pipeline.budgetShortfalls)\n"
+        try? file.writeAll(Array(text.utf8))
+        try? file.close()
     }
 
     /// What the terminal says of itself, for bug reports and for checking a new terminal.
@@ -82,14 +82,18 @@ package enum PhotoGrid {
         let source = try load()
         // -o: stdout carries the paths; the grid is drawn on the terminal itself, and its keys
         // read from it when stdin is a pipe too.
-        var pathsFD: Int32 = -1
+        var pathsOutput: FileDescriptor?
         if options.pathOutput != nil {
-            let tty = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
-            guard tty >= 0 else { throw ExitError("-o needs a terminal to draw on (/dev/tty: \(String(cString: strerror(errno))))", status: 2) }
-            pathsFD = dup(1)
-            dup2(tty, 1)
-            if !TTY.isTerminal(0) { dup2(tty, 0) }
-            close(tty)
+            do throws(SystemError) {
+                let tty = try FileDescriptor.open(RawPath("/dev/tty"), .readWrite, options: .noControllingTerminal)
+                try tty.closing { tty throws(SystemError) in
+                    pathsOutput = try FileDescriptor.standardOutput.duplicate()
+                    try tty.duplicate(as: .standardOutput)
+                    if !TTY.isTerminal(0) { try tty.duplicate(as: .standardInput) }
+                }
+            } catch {
+                throw ExitError("-o needs a terminal to draw on (/dev/tty: \(error))", status: 2)
+            }
         }
         guard TTY.isTerminal(0), TTY.isTerminal(1) else {
             throw ExitError("not a terminal: run photogrid in a terminal, or use --print to write one frame to stdout", status: 2)
@@ -158,13 +162,13 @@ package enum PhotoGrid {
         pressure.stop()
         withExtendedLifetime(signals) {}
         if let failure { throw ExitError("terminal write failed: \(failure)") }
-        if let output = options.pathOutput, pathsFD >= 0 {
+        if let output = options.pathOutput, let pathsOutput {
             // Only on q: a signal or a crash is no choice of photos.
             if controller.quitRequested {
                 let end: UInt8 = output == .nul ? 0 : UInt8(ascii: "\n")
-                try? TTY.writeAll(controller.chosen.flatMap { $0.bytes + [end] }, to: pathsFD)
+                try? TTY.writeAll(controller.chosen.flatMap { $0.bytes + [end] }, to: pathsOutput.raw)
             }
-            close(pathsFD)
+            try? pathsOutput.close()
         }
         return status
     }

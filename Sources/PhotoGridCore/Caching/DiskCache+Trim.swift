@@ -1,10 +1,8 @@
-import Glibc
-
 /// Keeping the directory under its byte limit: least recently read (or written) entries go first.
 extension DiskCache {
     /// A file found by a scan. `modified` is the entry's last use, in ns.
     struct ScannedFile {
-        var path: String
+        var path: RawPath
         var size: Int
         var modified: Int64
     }
@@ -24,7 +22,7 @@ extension DiskCache {
         guard let mark else { return }
         let listing = scan()
         let now = DiskCache.now()
-        for file in listing.temporaries where now - file.modified > DiskCache.strayAge { unlink(file.path) }
+        for file in listing.temporaries where now - file.modified > DiskCache.strayAge { file.path.remove() }
 
         // Ties (entries written within one clock tick) go by name, so that the order is stable.
         let oldestFirst = listing.entries.sorted { ($0.modified, $0.path) < ($1.modified, $1.path) }
@@ -32,7 +30,7 @@ extension DiskCache {
         let target = Int(Double(limitBytes) * DiskCache.trimTarget)
         for entry in oldestFirst {
             if total <= target { break }
-            if unlink(entry.path) == 0 || errno == ENOENT { total -= entry.size }
+            if entry.path.remove() || SystemError.lastWasNotFound { total -= entry.size }
         }
         state.withLock { s in
             s.total = total + (s.written - mark)
@@ -69,39 +67,25 @@ extension DiskCache {
         var entries: [ScannedFile] = []
         var temporaries: [ScannedFile] = []
         // The root holds only subfolders, and the probe file `init` makes (a stray if it crashed).
-        for (name, info) in DiskCache.list(directory) {
-            let path = directory + "/" + name
-            if (info.st_mode & S_IFMT) == S_IFDIR, DiskCache.isHex(name, count: 2) {
-                for (child, childInfo) in DiskCache.list(path) where (childInfo.st_mode & S_IFMT) == S_IFREG {
-                    let file = ScannedFile(path: path + "/" + child, size: Int(childInfo.st_size),
-                                           modified: DiskCache.nanoseconds(childInfo.st_mtim))
-                    if DiskCache.isHex(child, count: 32), child.hasPrefix(name) {
+        let root = RawPath(directory)
+        for (name, status) in DirectoryEntry.statuses(in: root) {
+            let path = root.appending(name)
+            let text = String(decoding: name, as: UTF8.self)
+            if status.isDirectory, DiskCache.isHex(text, count: 2) {
+                for (child, childStatus) in DirectoryEntry.statuses(in: path) where childStatus.isRegular {
+                    let file = ScannedFile(path: path.appending(child), size: childStatus.size, modified: childStatus.modified)
+                    let childText = String(decoding: child, as: UTF8.self)
+                    if DiskCache.isHex(childText, count: 32), childText.hasPrefix(text) {
                         entries.append(file)
-                    } else if child.hasPrefix(DiskCache.temporaryPrefix) {
+                    } else if childText.hasPrefix(DiskCache.temporaryPrefix) {
                         temporaries.append(file)
                     }
                 }
-            } else if (info.st_mode & S_IFMT) == S_IFREG, name.hasPrefix(DiskCache.temporaryPrefix) {
-                temporaries.append(ScannedFile(path: path, size: Int(info.st_size),
-                                               modified: DiskCache.nanoseconds(info.st_mtim)))
+            } else if status.isRegular, text.hasPrefix(DiskCache.temporaryPrefix) {
+                temporaries.append(ScannedFile(path: path, size: status.size, modified: status.modified))
             }
         }
         return (entries, temporaries)
-    }
-
-    /// The names in a folder with their lstat, skipping any that vanish between the two.
-    private static func list(_ folder: String) -> [(String, stat)] {
-        guard let dir = opendir(folder) else { return [] }
-        defer { closedir(dir) }
-        let fd = dirfd(dir)
-        var found: [(String, stat)] = []
-        for bytes in DirectoryEntry.names(dir) {
-            let name = String(decoding: bytes, as: UTF8.self)
-            var info = stat()
-            guard fstatat(fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
-            found.append((name, info))
-        }
-        return found
     }
 
     /// Lowercase hex digits only, as `Hash128.hex` writes them.

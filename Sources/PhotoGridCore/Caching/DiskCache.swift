@@ -1,5 +1,3 @@
-import Glibc
-
 /// Small thumbnail files kept between runs, so that a second look at a folder starts fast.
 ///
 /// It stores opaque payload bytes under a key (`DiskCacheKey`): for what is made from a photo, its
@@ -66,24 +64,23 @@ package final class DiskCache: Sendable {
     /// The payload stored for `key`, or nil on a miss. A damaged entry, or one holding another
     /// key, is deleted. A hit becomes the most recently used entry.
     package func read(_ key: some DiskCacheKey) -> [UInt8]? {
-        let path = entryPath(for: key)
-        // O_NOFOLLOW: only our own files are read, never what a planted link points at.
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var info = stat()
-        // Larger than the limit: written by a process with a larger limit, perhaps. Not read,
-        // and not deleted either; trimming judges it like any other entry.
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) <= limitBytes else { return nil }
-        guard let bytes = DiskCache.readAll(fd, count: Int(info.st_size)),
-              let payload = DiskCacheRecord.decode(bytes, expecting: key) else {
-            DiskCache.discard(path, opened: info)
-            return nil
+        let path = RawPath(entryPath(for: key))
+        // noFollow: only our own files are read, never what a planted link points at.
+        guard let file = try? FileDescriptor.open(path, .read, options: [.noFollow, .untrusted]) else { return nil }
+        return file.closing { file -> [UInt8]? in
+            // Larger than the limit: written by a process with a larger limit, perhaps. Not read,
+            // and not deleted either; trimming judges it like any other entry.
+            guard let status = try? file.status(), status.isRegular, status.size <= limitBytes else { return nil }
+            guard let bytes = try? file.read(upTo: status.size), bytes.count == status.size,
+                  let payload = DiskCacheRecord.decode(bytes, expecting: key) else {
+                DiskCache.discard(path, opened: status)
+                return nil
+            }
+            // The mtime is the "last used" time trimming sorts by: atime cannot be trusted, since
+            // most systems mount with relatime or noatime.
+            file.touch()
+            return payload
         }
-        // The mtime is the "last used" time trimming sorts by: atime cannot be trusted, since
-        // most systems mount with relatime or noatime.
-        _ = futimens(fd, nil)
-        return payload
     }
 
     /// Stores `payload` for `key`, replacing what was there. Best effort: a full disk or a
@@ -95,13 +92,13 @@ package final class DiskCache: Sendable {
         let name = key.hashName
         let folder = directory + "/" + String(name.prefix(2))
         // The subfolder is made on the first failure rather than checked on every write.
-        guard let (temporary, fd) = createTemporary(in: folder)
+        guard let (temporary, file) = createTemporary(in: folder)
                 ?? (DiskCache.makeDirectories(folder) ? createTemporary(in: folder) : nil) else { return }
-        let written = DiskCache.writeAll(fd, record)
+        let written = (try? file.writeAll(record)) != nil
         // close can report a delayed write error (NFS, quota): the file must not go in then.
-        let closed = close(fd) == 0
-        guard written, closed, rename(temporary, folder + "/" + name) == 0 else {
-            unlink(temporary)
+        let closed = (try? file.close()) != nil
+        guard written, closed, (try? temporary.rename(to: RawPath(folder + "/" + name))) != nil else {
+            temporary.remove()
             return
         }
         noteWritten(record.count)
@@ -109,7 +106,7 @@ package final class DiskCache: Sendable {
 
     /// Deletes the entry for `key`, if there is one.
     package func remove(_ key: some DiskCacheKey) {
-        unlink(entryPath(for: key))
+        RawPath(entryPath(for: key)).remove()
     }
 
     /// The file an entry lives in, whether it exists or not.

@@ -58,23 +58,7 @@ enum DiskCacheRecord {
         return payload
     }
 
-    /// FNV-style over 64-bit words (then the last bytes one by one), so that a 200 KB sixel tile
-    /// is checked in a tenth of the time a byte at a step took. Each step is a bijection of the
-    /// state for a given word, so any one changed word changes the result.
-    static func checksum(_ payload: [UInt8]) -> UInt64 {
-        let prime: UInt64 = 0x100_0000_01B3
-        var state: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(payload.count)
-        payload.withUnsafeBytes { raw in
-            let words = raw.count / 8
-            for i in 0..<words {
-                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self))
-                state = (state ^ word) &* prime
-                state ^= state >> 29
-            }
-            for i in (words * 8)..<raw.count { state = (state ^ UInt64(raw[i])) &* prime }
-        }
-        return state
-    }
+    static func checksum(_ payload: [UInt8]) -> UInt64 { Hash128.checksum(payload) }
 
     private static func append(_ value: UInt64, width: Int, to out: inout [UInt8]) {
         for i in 0..<width { out.append(UInt8(truncatingIfNeeded: value >> UInt64(i * 8))) }

@@ -65,6 +65,24 @@ package struct Hash128: Sendable {
     /// The 64-bit value of the low lane only, finalised: enough for a payload checksum.
     package var value64: UInt64 { Hash128.finish(low) }
 
+    /// A payload's checksum (the disk cache's records): the low lane's FNV over 64-bit words
+    /// (then the last bytes one by one), with a xorshift after each multiply, so that a 200 KB
+    /// sixel tile is checked in a tenth of the time a byte at a step takes. Each step is a
+    /// bijection of the state for a given word, so any one changed word changes the result.
+    package static func checksum(_ payload: [UInt8]) -> UInt64 {
+        var state: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(payload.count)
+        payload.withUnsafeBytes { raw in
+            let words = raw.count / 8
+            for i in 0..<words {
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self))
+                state = (state ^ word) &* prime
+                state ^= state >> 29
+            }
+            for i in (words * 8)..<raw.count { state = (state ^ UInt64(raw[i])) &* prime }
+        }
+        return state
+    }
+
     /// MurmurHash3's fmix64 constants: every input bit reaches every output bit.
     private static func finish(_ x: UInt64) -> UInt64 {
         var h = x

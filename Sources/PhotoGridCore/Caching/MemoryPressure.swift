@@ -1,4 +1,3 @@
-import Glibc
 import Synchronization
 
 /// Watches the kernel's memory-pressure signals (Linux PSI and the cgroup's `memory.events`) on a
@@ -26,13 +25,14 @@ package final class MemoryPressureWatcher: Sendable {
                 cgroupFile: PressureFiles.read("/proc/self/cgroup") ?? "",
                 mounts: PressureFiles.read("/proc/self/mounts") ?? "")
             return Sources(psiPath: "/proc/pressure/memory",
-                           cgroupEventsPath: events.flatMap { access($0, R_OK) == 0 ? $0 : nil },
+                           cgroupEventsPath: events.flatMap { RawPath($0).isReadable ? $0 : nil },
                            usesPSITrigger: true)
         }
     }
 
     private let poller: PressurePoller
-    private let thread: Locked<pthread_t?>
+    /// Nil when no thread could be started: no callbacks then, and a photo browser still runs.
+    private let thread: JoinableThread?
 
     /// `interval` and `cooldown` in seconds; `psiThreshold` is the percentage of the last ten
     /// seconds in which some task stalled on memory ("some avg10").
@@ -41,18 +41,7 @@ package final class MemoryPressureWatcher: Sendable {
         poller = PressurePoller(sources: sources, interval: interval,
                                 assessor: Assessor(psiThreshold: psiThreshold, cooldown: cooldown),
                                 onPressure: onPressure)
-        var handle = pthread_t()
-        let context = Unmanaged.passRetained(poller).toOpaque()
-        if pthread_create(&handle, nil, { context in
-            Unmanaged<PressurePoller>.fromOpaque(context!).takeRetainedValue().run()
-            return nil
-        }, context) == 0 {
-            thread = Locked(handle)
-        } else {
-            // No thread, no callbacks: a photo browser should still run without this.
-            Unmanaged<PressurePoller>.fromOpaque(context).release()
-            thread = Locked(nil)
-        }
+        thread = JoinableThread { [poller] in poller.run() }
     }
 
     deinit { stop() }
@@ -60,9 +49,8 @@ package final class MemoryPressureWatcher: Sendable {
     /// Ends the thread and waits for it, so that no callback runs once this returns, unless it is
     /// called from the callback itself, which cannot wait for its own thread.
     package func stop() {
-        guard let handle = thread.withLock({ t -> pthread_t? in defer { t = nil }; return t }) else { return }
         poller.wake()
-        if pthread_equal(handle, pthread_self()) != 0 { pthread_detach(handle) } else { pthread_join(handle, nil) }
+        thread?.join()
     }
 
     /// How many times the thread has read the sources, so tests can wait for reads, not for time.
@@ -167,8 +155,7 @@ private final class PressurePoller: Sendable {
     let stopping = Atomic<Bool>(false)
     let reads = Atomic<Int>(0)
     /// Written to by `wake`, so that a stop does not wait out the rest of an interval.
-    let wakeRead: Int32
-    let wakeWrite: Int32
+    let wakeUp: (read: FileDescriptor, write: FileDescriptor)?
 
     init(sources: MemoryPressureWatcher.Sources, interval: Double, assessor: MemoryPressureWatcher.Assessor,
          onPressure: @escaping @Sendable (String) -> Void) {
@@ -176,52 +163,47 @@ private final class PressurePoller: Sendable {
         intervalMilliseconds = Int32(max(1, min(Double(Int32.max), (interval * 1000).rounded())))
         initialAssessor = assessor
         self.onPressure = onPressure
-        var ends: [Int32] = [-1, -1]
-        if pipe(&ends) == 0 {
-            _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
-            _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
-        }
-        (wakeRead, wakeWrite) = (ends[0], ends[1])
+        wakeUp = try? FileDescriptor.pipe(nonBlocking: false)
     }
 
     deinit {
-        if wakeRead >= 0 { close(wakeRead) }
-        if wakeWrite >= 0 { close(wakeWrite) }
+        try? wakeUp?.read.close()
+        try? wakeUp?.write.close()
     }
 
     func wake() {
         stopping.store(true, ordering: .releasing)
-        var byte: UInt8 = 1
-        if wakeWrite >= 0 { _ = write(wakeWrite, &byte, 1) }
+        wakeUp?.write.poke()
     }
 
     func run() {
         var assessor = initialAssessor
         var trigger = sources.usesPSITrigger ? sources.psiPath.flatMap(openTrigger) : nil
-        defer { if let trigger { close(trigger) } }
-        let start = ContinuousClock.now
+        defer { try? trigger?.close() }
+        let start = SystemClock.seconds()
         var triggerFired = false
         while !stopping.load(ordering: .acquiring) {
-            let elapsed = start.duration(to: .now).components
-            let now = Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18
+            let now = SystemClock.seconds() - start
             let reason = assessor.assess(psi: sources.psiPath.flatMap(PressureFiles.read),
                                          events: sources.cgroupEventsPath.flatMap(PressureFiles.read),
                                          triggerFired: triggerFired, now: now)
             reads.add(1, ordering: .releasing)
             if let reason, !stopping.load(ordering: .acquiring) { onPressure(reason) }
 
-            var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
-            if let trigger { fds.append(pollfd(fd: trigger, events: Int16(POLLPRI), revents: 0)) }
-            guard poll(&fds, nfds_t(fds.count), intervalMilliseconds) >= 0 else {
-                // EINTR just reads early; anything else must not turn the loop into a spin.
-                if errno != EINTR { usleep(useconds_t(intervalMilliseconds) * 1000) }
+            var watched: [(FileDescriptor, Poll.Events)] = []
+            if let wakeUp { watched.append((wakeUp.read, .readable)) }
+            if let trigger { watched.append((trigger, .urgent)) }
+            guard let seen = Poll.wait(watched, milliseconds: intervalMilliseconds) else {
+                // An interruption just reads early; anything else must not turn the loop into a spin.
+                if !SystemError.lastWasInterrupted { SystemClock.sleep(milliseconds: Int(intervalMilliseconds)) }
                 triggerFired = false
                 continue
             }
-            triggerFired = fds.count > 1 && fds[1].revents & Int16(POLLPRI) != 0
-            if fds.count > 1, fds[1].revents & Int16(POLLERR | POLLNVAL) != 0 {
+            let triggerSeen = trigger == nil ? [] : seen[seen.count - 1]
+            triggerFired = triggerSeen.contains(.urgent)
+            if let withdrawn = trigger, !triggerSeen.intersection(.failed).isEmpty {
                 // The kernel withdrew the trigger (its cgroup went away): keep polling the text.
-                close(fds[1].fd)
+                try? withdrawn.close()
                 trigger = nil
             }
         }
@@ -231,15 +213,13 @@ private final class PressurePoller: Sendable {
     /// `threshold` percent of a 2 s window. Two seconds because processes without CAP_SYS_RESOURCE
     /// may only ask for windows in whole multiples of 2 s (EINVAL otherwise, as on this project's
     /// build machine even as root). Nil when the kernel refuses (no PSI, EPERM, EINVAL, ...).
-    private func openTrigger(_ path: String) -> Int32? {
-        let fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
+    private func openTrigger(_ path: String) -> FileDescriptor? {
+        guard let file = try? FileDescriptor.open(RawPath(path), .readWrite, options: .nonBlocking) else { return nil }
         let window = 2_000_000
         let stall = max(1, min(window, Int(initialAssessor.psiThreshold / 100 * Double(window))))
         // The kernel replaces the last byte written with a NUL, so the NUL must be sent too.
-        let written = "some \(stall) \(window)".withCString { write(fd, $0, strlen($0) + 1) }
-        guard written > 0 else { close(fd); return nil }
-        return fd
+        guard (try? file.writeAll(Array("some \(stall) \(window)".utf8) + [0])) != nil else { try? file.close(); return nil }
+        return file
     }
 }
 
@@ -247,19 +227,8 @@ private final class PressurePoller: Sendable {
 /// read until the end rather than by its size.
 private enum PressureFiles {
     static func read(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
+        guard let file = try? FileDescriptor.open(RawPath(path), .read) else { return nil }
         // These files are a few hundred bytes; the cap only guards against pointing at a huge file.
-        while bytes.count < 65_536 {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { return nil }
-            if count == 0 { break }
-            bytes += chunk[0..<count]
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        return file.closing { (try? $0.readToEnd(limit: 65_536)).map { String(decoding: $0, as: UTF8.self) } }
     }
 }

@@ -1,5 +1,3 @@
-import Glibc
-
 /// Reads files. Read-only by construction: nothing here can write.
 package enum FileReader {
     /// Larger files are refused before reading: no photo needs more.
@@ -18,31 +16,29 @@ package enum FileReader {
 /// A photo file held open: its first bytes can be read, and then, only if needed, the rest,
 /// without reading anything twice.
 package final class OpenFile {
-    private let fd: Int32
+    private let file: FileDescriptor
     package let size: Int
     private var bytes: [UInt8] = []
 
     package init(_ path: RawPath, limit: Int = FileReader.defaultLimit) throws(DecodeError) {
-        // O_NONBLOCK: a FIFO or device that slipped in must not block a worker.
-        fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
-        guard fd >= 0 else {
-            let error = FileReader.lastError()
+        do throws(SystemError) {
+            file = try FileDescriptor.open(path, .read, options: .untrusted)
+        } catch {
             // A link whose file is missing is broken, not a file that went away.
-            var own = stat()
-            if errno == ENOENT, path.withCString({ lstat($0, &own) }) == 0 { throw .unreadable("broken link") }
-            throw .unreadable(error)
+            if error.isNotFound, path.linkStatus() != nil { throw .unreadable("broken link") }
+            throw .unreadable(error.description)
         }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { close(fd); throw .unreadable(FileReader.lastError()) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { close(fd); throw .unreadable("not a regular file") }
-        guard Int(info.st_size) <= limit else { close(fd); throw .tooLarge }
-        size = Int(info.st_size)
+        let status: FileStatus
+        do throws(SystemError) { status = try file.status() } catch { try? file.close(); throw .unreadable(error.description) }
+        guard status.isRegular else { try? file.close(); throw .unreadable("not a regular file") }
+        guard status.size <= limit else { try? file.close(); throw .tooLarge }
+        size = status.size
     }
 
-    deinit { close(fd) }
+    deinit { try? file.close() }
 
     /// The open descriptor, for a decoder that reads the file itself.
-    package func withDescriptor<T, E: Error>(_ body: (Int32) throws(E) -> T) throws(E) -> T { try body(fd) }
+    package func withDescriptor<T, E: Error>(_ body: (Int32) throws(E) -> T) throws(E) -> T { try body(file.raw) }
 
     /// The first `count` bytes (fewer if the file is shorter).
     package func head(_ count: Int) throws(DecodeError) -> [UInt8] {
@@ -56,34 +52,20 @@ package final class OpenFile {
         return bytes
     }
 
-    /// Reads on from where the last read stopped until `target` bytes are in.
+    /// Reads on from where the last read stopped until `target` bytes are in; fewer when the
+    /// file shrank meanwhile: what there is is decoded.
     private func fill(to target: Int) throws(DecodeError) {
         guard bytes.count < target else { return }
-        var filled = bytes.count
-        // Uninitialised space: zeroing megabytes only to overwrite them costs a millisecond a photo.
-        var grown = [UInt8](unsafeUninitializedCapacity: target) { buffer, count in
-            bytes.withUnsafeBytes { old in
-                if let base = old.baseAddress, !old.isEmpty {
-                    UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: base, byteCount: old.count)
-                }
-            }
-            count = target
-        }
-        var failure: DecodeError? = nil
-        grown.withUnsafeMutableBytes { buffer in
-            while filled < target {
-                let n = Glibc.pread(fd, buffer.baseAddress! + filled, target - filled, off_t(filled))
-                if n < 0 {
-                    if errno == EINTR || errno == EAGAIN { continue }
-                    failure = .unreadable(FileReader.lastError())
-                    return
-                }
-                if n == 0 { break }                    // shrank while we read: decode what there is
-                filled += n
+        var failure: SystemError?
+        // Into uninitialised space after what was read before, which is copied, not read again.
+        bytes = [UInt8](unsafeUninitializedCapacity: target) { [bytes, file] buffer, count in
+            let raw = UnsafeMutableRawBufferPointer(buffer)
+            raw.copyBytes(from: bytes)
+            count = bytes.count
+            do throws(SystemError) { count += try file.readFully(into: UnsafeMutableRawBufferPointer(rebasing: raw[count...]), at: count) } catch {
+                failure = error
             }
         }
-        if let failure { throw failure }
-        if filled < grown.count { grown.removeSubrange(filled...) }
-        bytes = grown
+        if let failure { throw .unreadable(failure.description) }
     }
 }

@@ -1,5 +1,4 @@
 import CSixel
-import Glibc
 
 /// libsixel: the only Swift file that calls it.
 package enum Sixel {
@@ -80,7 +79,7 @@ package enum Sixel {
             sixel_dither_apply_palette(dither, buffer.baseAddress, Int32(width), Int32(height))
         }) else { throw Failure(description: "libsixel could not dither") }
         pixels = []
-        defer { free(indexed) }
+        defer { Allocator.free(indexed) }
         sixel_dither_set_pixelformat(dither, Int32(pg_sixel_pixelformat_pal8))
         var result: [[UInt8]] = []
         var strip: [UInt8] = []
@@ -116,7 +115,7 @@ package enum Sixel {
         let status = input.withUnsafeMutableBufferPointer { buffer in
             sixel_decode_raw(buffer.baseAddress, Int32(buffer.count), &indexed, &width, &height, &palette, &colors, nil)
         }
-        defer { free(indexed); free(palette) }
+        defer { Allocator.free(indexed); Allocator.free(palette) }
         guard !failed(status), let indexed, let palette, width > 0, height > 0 else { return nil }
         var image = RGBImage(width: Int(width), height: Int(height))
         for i in 0..<(Int(width) * Int(height)) {

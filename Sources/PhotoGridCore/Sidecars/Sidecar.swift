@@ -1,5 +1,3 @@
-import Glibc
-
 /// A photo's XMP sidecar, named as darktable and digiKam name theirs: `photo.jpg.xmp` beside
 /// `photo.jpg`. It is the only file photogrid ever writes outside its cache, and only when a
 /// caption is saved with `e` (not with `--read-only`); the photo's own file is never opened for
@@ -39,25 +37,26 @@ package struct Sidecar: Sendable {
 
     /// The sidecar's bytes; nil when there is none.
     package func read() -> Result<[UInt8]?, Problem> {
-        var info = stat()
-        if path.withCString({ lstat($0, &info) }) != 0 {
-            return errno == ENOENT ? .success(nil) : .failure(.failed(FileReader.lastError()))
+        let status: FileStatus
+        do throws(SystemError) { status = try path.checkedStatus(followingLink: false) } catch {
+            return error.isNotFound ? .success(nil) : .failure(.failed(error.description))
         }
-        if info.st_mode & S_IFMT == S_IFLNK { return .failure(.link) }
-        guard info.st_mode & S_IFMT == S_IFREG else { return .failure(.notAFile) }
-        guard Int(info.st_size) <= Sidecar.maxBytes else { return .failure(.tooLarge) }
-        // O_NOFOLLOW: a link put there since the lstat is not followed either.
-        let fd = path.withCString { open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
-        guard fd >= 0 else { return .failure(errno == ELOOP ? .link : .failed(FileReader.lastError())) }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 { if errno == EINTR { continue }; return .failure(.failed(FileReader.lastError())) }
-            if count == 0 { return .success(bytes) }
-            bytes += chunk[0..<count]
-            if bytes.count > Sidecar.maxBytes { return .failure(.tooLarge) }
+        if status.kind == .symbolicLink { return .failure(.link) }
+        guard status.isRegular else { return .failure(.notAFile) }
+        guard status.size <= Sidecar.maxBytes else { return .failure(.tooLarge) }
+        // noFollow: a link put there since the look above is not followed either.
+        let file: FileDescriptor
+        do throws(SystemError) { file = try FileDescriptor.open(path, .read, options: [.noFollow, .nonBlocking]) } catch {
+            return .failure(error.isLink ? .link : .failed(error.description))
+        }
+        return file.closing { file in
+            // One byte past the limit is enough to know it is too large.
+            do throws(SystemError) {
+                let bytes = try file.readToEnd(limit: Sidecar.maxBytes + 1)
+                return bytes.count > Sidecar.maxBytes ? .failure(.tooLarge) : .success(bytes)
+            } catch {
+                return .failure(.failed(error.description))
+            }
         }
     }
 
@@ -69,14 +68,14 @@ package struct Sidecar: Sendable {
 
     /// Whether a caption could be saved here now: said before the user types one.
     package func checkWritable() -> Problem? {
-        if access(path.parent.bytes.isEmpty ? "." : path.parent.description, W_OK) != 0 {
-            return .folderNotWritable(FileReader.lastError())
+        if !(path.parent.bytes.isEmpty ? RawPath(".") : path.parent).isWritable {
+            return .folderNotWritable(SystemError.lastMessage())
         }
         switch read() {
         case .failure(let problem): return problem
         case .success(nil): return nil
         case .success(let bytes?):
-            if path.withCString({ access($0, W_OK) }) != 0 { return .readOnlyFile }
+            if !path.isWritable { return .readOnlyFile }
             return XMPCaptionEdit.merge("", into: bytes) == nil ? .malformed : nil
         }
     }
@@ -101,11 +100,6 @@ package struct Sidecar: Sendable {
             if caption.isEmpty { return nil }
             content = XMPCaptionEdit.fresh(caption)
         }
-        return AtomicFile.write(content, to: path, mode: existing == nil ? nil : currentMode())
-    }
-
-    private func currentMode() -> mode_t? {
-        var info = stat()
-        return path.withCString({ lstat($0, &info) }) == 0 ? info.st_mode & 0o7777 : nil
+        return AtomicFile.write(content, to: path, permissions: existing == nil ? nil : path.linkStatus()?.permissions)
     }
 }

@@ -2,6 +2,9 @@ import Glibc
 
 /// How photogrid asks glibc's malloc to give memory back.
 package enum Allocator {
+    /// free(3), for what a C library malloc'd and hands over (libsixel's indexed pixels and palette).
+    package static func free(_ pointer: UnsafeMutableRawPointer?) { Glibc.free(pointer) }
+
     /// Blocks of 256 KB or more (tier images, encoded tiles, decode buffers) are mapped on their
     /// own and unmapped when freed. glibc otherwise raises this threshold to the size of the
     /// largest block freed so far (up to 32 MB), after which image buffers come from its heaps

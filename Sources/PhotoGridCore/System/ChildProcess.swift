@@ -37,10 +37,13 @@ enum ChildProcess {
     /// puts it in a session of its own, where the terminal's signals never reach it.
     static func output(_ arguments: [[UInt8]], timeout: Int, limit: Int, ownSession: Bool = false,
                        cancelled: () -> Bool = { false }) -> Result<[UInt8], Failure> {
-        var ends: [Int32] = [-1, -1]
-        // Close-on-exec from the start: a program another thread starts meanwhile (the opener,
-        // another ffmpeg) must not inherit the write end and keep the read from ever ending.
-        guard systemPipe2(&ends, O_CLOEXEC) == 0 else { return .failure(.notStarted("pipe: " + FileReader.lastError())) }
+        let ends: [Int32]
+        do throws(SystemError) {
+            let pipe = try FileDescriptor.pipe(nonBlocking: false)
+            ends = [pipe.read.raw, pipe.write.raw]
+        } catch {
+            return .failure(.notStarted("pipe: " + error.description))
+        }
         defer { close(ends[0]) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -84,6 +87,3 @@ enum ChildProcess {
     }
 }
 
-/// glibc's pipe2, which Swift's Glibc module leaves out (it is declared under _GNU_SOURCE only).
-@_silgen_name("pipe2")
-private func systemPipe2(_ fds: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32

@@ -19,6 +19,21 @@ package enum DirectoryEntry {
         return names(dir)
     }
 
+    /// The names in a folder with what lstat says of each (links not followed), leaving out any
+    /// that vanish between the two; empty when the folder cannot be opened.
+    package static func statuses(in folder: RawPath) -> [([UInt8], FileStatus)] {
+        guard let dir = folder.withCString({ opendir($0) }) else { return [] }
+        defer { closedir(dir) }
+        let fd = dirfd(dir)
+        return names(dir).compactMap { name in
+            var info = stat()
+            let found = (name + [0]).withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { fstatat(fd, $0.baseAddress!, &info, AT_SYMLINK_NOFOLLOW) }
+            }
+            return found == 0 ? (name, FileStatus(info)) : nil
+        }
+    }
+
     /// Whether the folder can be opened for listing (errno says why not).
     package static func canList(_ folder: RawPath) -> Bool {
         guard let dir = folder.withCString({ opendir($0) }) else { return false }

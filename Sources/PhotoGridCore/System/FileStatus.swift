@@ -11,6 +11,8 @@ package struct FileStatus: Sendable, Equatable {
     package let modified: Int64
     package let device: UInt64
     package let inode: UInt64
+    /// The permission bits (0o7777).
+    package let permissions: UInt32
 
     package init(_ info: stat) {
         switch info.st_mode & S_IFMT {
@@ -23,6 +25,7 @@ package struct FileStatus: Sendable, Equatable {
         modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
+        permissions = UInt32(info.st_mode & 0o7777)
     }
 
     package var isRegular: Bool { kind == .regular }
@@ -42,6 +45,14 @@ extension RawPath {
         return withCString({ lstat($0, &info) }) == 0 ? FileStatus(info) : nil
     }
 
+    /// stat(2), or lstat(2) with `followingLink` false, saying why when there is nothing to see.
+    package func checkedStatus(followingLink: Bool) throws(SystemError) -> FileStatus {
+        var info = stat()
+        let result = withCString { followingLink ? stat($0, &info) : lstat($0, &info) }
+        guard result == 0 else { throw .last }
+        return FileStatus(info)
+    }
+
     /// A regular file (links followed).
     package var isRegularFile: Bool { status()?.isRegular == true }
 
@@ -52,13 +63,27 @@ extension RawPath {
     /// A new file of ours holding `bytes`: created here and nowhere else (O_EXCL, never an
     /// existing file or what a link points at), closed, and removed again if the write failed.
     package func createNew(_ bytes: [UInt8], permissions: UInt32 = 0o600) -> Bool {
-        let fd = withCString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode_t(permissions)) }
-        guard fd >= 0 else { return false }
-        let written = (try? TTY.writeAll(bytes, to: fd)) != nil
+        guard let file = try? FileDescriptor.open(self, .write, options: [.create, .exclusive, .noFollow], permissions: permissions) else {
+            return false
+        }
+        let written = (try? file.writeAll(bytes)) != nil
         // close can report a delayed write error (NFS, quota).
-        guard close(fd) == 0, written else { remove(); return false }
+        guard (try? file.close()) != nil, written else { remove(); return false }
         return true
     }
+
+    /// rename(2) over whatever `destination` names (atomic within a file system).
+    package func rename(to destination: RawPath) throws(SystemError) {
+        let result = withCString { from in destination.withCString { to in Glibc.rename(from, to) } }
+        guard result == 0 else { throw .last }
+    }
+
+    /// mkdir(2); false when not made (there already, most often).
+    @discardableResult
+    package func makeDirectory(permissions: UInt32) -> Bool { withCString { mkdir($0, mode_t(permissions)) } == 0 }
+
+    /// access(2) with R_OK: whether this process may read the file.
+    package var isReadable: Bool { withCString { access($0, R_OK) } == 0 }
 
     /// access(2) with W_OK: whether this process may write the file or folder.
     package var isWritable: Bool { withCString { access($0, W_OK) } == 0 }

@@ -1,8 +1,28 @@
 import Glibc
 
-/// What the last failed system call said, in words (strerror), for messages; and the few
-/// reasons photogrid tells apart, so that callers need not read `errno` themselves.
-package enum SystemError {
+/// Why a system call failed: its errno, with the few reasons photogrid tells apart named, so
+/// that callers need not read `errno` themselves; and in words (strerror), for messages.
+package struct SystemError: Error, Equatable, CustomStringConvertible {
+    package let code: Int32
+
+    package init(code: Int32) { self.code = code }
+
+    /// The last failed call's on this thread.
+    package static var last: SystemError { SystemError(code: errno) }
+
+    /// Nothing at the path (ENOENT).
+    package var isNotFound: Bool { code == ENOENT }
+    /// Something is there already (EEXIST): another name for a new file.
+    package var exists: Bool { code == EEXIST }
+    /// A link where none is followed (ELOOP with `noFollow`), or a loop of links.
+    package var isLink: Bool { code == ELOOP }
+    /// A part of the path is not a folder (ENOTDIR).
+    package var isNotDirectory: Bool { code == ENOTDIR }
+    /// A non-blocking descriptor had nothing (EAGAIN).
+    package var wouldBlock: Bool { code == EAGAIN || code == EWOULDBLOCK }
+
+    package var description: String { SystemError.message(code) }
+
     /// strerror(errno): why the last failed call on this thread failed.
     package static func lastMessage() -> String { message(errno) }
 
@@ -13,4 +33,7 @@ package enum SystemError {
 
     /// The last failed call found nothing at the path (ENOENT).
     package static var lastWasNotFound: Bool { errno == ENOENT }
+
+    /// The last failed call was interrupted by a signal (EINTR).
+    package static var lastWasInterrupted: Bool { errno == EINTR }
 }

@@ -1,6 +1,6 @@
 import Glibc
 
-/// This process: its id, and leaving it with a status once everything is given back.
+/// This process: its id, its locale, and leaving it with a status once everything is given back.
 package enum ThisProcess {
     /// getpid: for names of short-lived files that must not collide with another run's.
     package static var id: Int32 { getpid() }
@@ -10,4 +10,21 @@ package enum ThisProcess {
 
     /// exit(3), flushing what the C library buffers.
     package static func exit(_ status: Int32) -> Never { Glibc.exit(status) }
+
+    /// The user's locale, for ncurses to draw UTF-8 by; C.UTF-8 when theirs is not UTF-8 (a bare
+    /// "C" or POSIX locale would make every block and accent a `?`).
+    package static func useUTF8Locale() {
+        if setlocale(LC_ALL, "") == nil || !localeIsUTF8() { _ = setlocale(LC_ALL, "C.UTF-8") }
+    }
+
+    private static func localeIsUTF8() -> Bool {
+        guard let codeset = nl_langinfo(nl_item(CODESET)) else { return false }
+        let name = String(cString: codeset).uppercased()
+        return name == "UTF-8" || name == "UTF8"
+    }
+}
+
+/// The bytes of a C string up to its NUL, whatever they are (a terminfo capability).
+package func cStringBytes(_ pointer: UnsafePointer<CChar>) -> [UInt8] {
+    Array(UnsafeRawBufferPointer(start: UnsafeRawPointer(pointer), count: strlen(pointer)))
 }

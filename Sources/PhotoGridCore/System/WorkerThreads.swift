@@ -2,14 +2,15 @@ import Glibc
 
 /// A mutex with a condition variable: the one lock of the pipeline, and what its idle workers
 /// sleep on. pthreads directly, so that the library needs no Foundation (about 3 ms of start-up
-/// in every `photogrid --print`, measured).
+/// in every `photogrid --print`, measured). As `Locked`, a failed pthread call stops the program
+/// rather than run on unlocked.
 final class Condition: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
     init() {
-        pthread_mutex_init(mutex, nil)
-        pthread_cond_init(condition, nil)
+        Condition.check(pthread_mutex_init(mutex, nil), "pthread_mutex_init")
+        Condition.check(pthread_cond_init(condition, nil), "pthread_cond_init")
     }
 
     deinit {
@@ -19,11 +20,15 @@ final class Condition: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func lock() { pthread_mutex_lock(mutex) }
-    func unlock() { pthread_mutex_unlock(mutex) }
+    func lock() { Condition.check(pthread_mutex_lock(mutex), "pthread_mutex_lock") }
+    func unlock() { Condition.check(pthread_mutex_unlock(mutex), "pthread_mutex_unlock") }
     /// With the lock held: sleeps until `broadcast`, lock released meanwhile.
-    func wait() { pthread_cond_wait(condition, mutex) }
-    func broadcast() { pthread_cond_broadcast(condition) }
+    func wait() { Condition.check(pthread_cond_wait(condition, mutex), "pthread_cond_wait") }
+    func broadcast() { Condition.check(pthread_cond_broadcast(condition), "pthread_cond_broadcast") }
+
+    private static func check(_ result: Int32, _ call: StaticString) {
+        precondition(result == 0, "\(call): \(result)")
+    }
 }
 
 /// Starts detached threads running a closure: the pipeline's workers.
@@ -54,5 +59,37 @@ package enum WorkerThreads {
             // No thread: run nothing, but do not leak the closure.
             Unmanaged<Box>.fromOpaque(box).release()
         }
+    }
+}
+
+/// A thread that can be waited for: the memory watcher's, which must have ended before its owner
+/// goes, so that no callback runs after.
+package final class JoinableThread: Sendable {
+    private let handle: Locked<pthread_t?>
+
+    private final class Box {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+
+    /// Nil when no thread could be started: the caller goes on without it.
+    package init?(_ body: @escaping @Sendable () -> Void) {
+        let box = Unmanaged.passRetained(Box(body)).toOpaque()
+        var thread = pthread_t()
+        guard pthread_create(&thread, nil, { context in
+            Unmanaged<Box>.fromOpaque(context!).takeRetainedValue().body()
+            return nil
+        }, box) == 0 else {
+            Unmanaged<Box>.fromOpaque(box).release()
+            return nil
+        }
+        handle = Locked(thread)
+    }
+
+    /// Waits until the thread has ended; the second call and later return at once. Called on the
+    /// thread itself, which cannot wait for its own end, it detaches the thread instead.
+    package func join() {
+        guard let thread = handle.withLock({ h -> pthread_t? in defer { h = nil }; return h }) else { return }
+        if pthread_equal(thread, pthread_self()) != 0 { pthread_detach(thread) } else { pthread_join(thread, nil) }
     }
 }

@@ -1,5 +1,4 @@
 import CNcursesw
-import Glibc
 
 /// A key as the event loop sees it.
 package enum MouseAction: Equatable, Sendable { case click, doubleClick, wheelUp, wheelDown }
@@ -29,7 +28,7 @@ package final class Curses {
     /// Starts curses on stdin/stdout: cbreak, no echo, keypad keys, non-blocking reads, no cursor.
     package init() throws(StartError) {
         // UTF-8 for the status line whatever LANG says: names are shown as UTF-8.
-        if setlocale(LC_ALL, "") == nil || !Curses.localeIsUTF8() { _ = setlocale(LC_ALL, "C.UTF-8") }
+        ThisProcess.useUTF8Locale()
         guard let screen = newterm(nil, pg_stdout(), pg_stdin()) else {
             throw StartError(description: "cannot start the terminal (TERM=\(Environment.value("TERM") ?? "unset"))")
         }
@@ -71,8 +70,7 @@ package final class Curses {
         var out: [UInt8] = []
         for name in ["sgr0", "cnorm", "rmcup", "rmkx"] {
             guard let value = tigetstr(name), Int(bitPattern: value) != -1 else { continue }
-            out += Array(UnsafeBufferPointer(start: UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self),
-                                             count: strlen(value)))
+            out += cStringBytes(value)
         }
         return out
     }
@@ -174,11 +172,5 @@ package final class Curses {
     package func refresh() {
         wnoutrefresh(pg_stdscr())
         doupdate()
-    }
-
-    private static func localeIsUTF8() -> Bool {
-        guard let codeset = nl_langinfo(nl_item(CODESET)) else { return false }
-        let name = String(cString: codeset).uppercased()
-        return name == "UTF-8" || name == "UTF8"
     }
 }

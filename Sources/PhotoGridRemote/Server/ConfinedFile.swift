@@ -1,4 +1,3 @@
-import Glibc
 import PhotoGridCore
 
 /// A photo file opened for serving, checked after opening to lie inside the served folder.
@@ -27,27 +26,26 @@ final class ConfinedFile: Sendable {
     static let limit = FileReader.defaultLimit
 
     init(_ path: RawPath, inside root: RawPath) throws(Failure) {
-        // O_NONBLOCK: a FIFO that slipped in must not hang a worker; O_NOCTTY: nor may a tty.
-        let fd = path.withCString { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
-        guard fd >= 0 else {
-            if errno == ENOENT || errno == ENOTDIR || errno == ELOOP { throw .notFound }
-            throw .unreadable(GalleryIndex.lastError())
+        // untrusted: a FIFO that slipped in must not hang a worker, nor may a tty become ours.
+        let file: FileDescriptor
+        do throws(SystemError) { file = try FileDescriptor.open(path, .read, options: .untrusted) } catch {
+            if error.isNotFound || error.isNotDirectory || error.isLink { throw .notFound }
+            throw .unreadable(error.description)
         }
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) <= ConfinedFile.limit,
-              ConfinedFile.isInside(descriptor: fd, path: path, root: root) else {
-            close(fd)
+        guard let status = try? file.status(), status.isRegular, status.size <= ConfinedFile.limit,
+              ConfinedFile.isInside(file, path: path, root: root) else {
+            try? file.close()
             throw .notFound
         }
-        size = Int(info.st_size)
-        inode = UInt64(info.st_ino)
-        modified = FileStatus(info).modified
-        descriptor = Locked(fd)
+        size = status.size
+        inode = status.inode
+        modified = status.modified
+        descriptor = Locked(file.raw)
     }
 
     deinit {
         let fd = descriptor.withLock { $0 }
-        if fd >= 0 { close(fd) }
+        if fd >= 0 { try? FileDescriptor(raw: fd).close() }
     }
 
     /// The descriptor, to be closed by the caller from now on; nil if already taken.
@@ -65,35 +63,19 @@ final class ConfinedFile: Sendable {
     func head(_ count: Int) throws(Failure) -> [UInt8] {
         let fd = descriptor.withLock { $0 }
         guard fd >= 0 else { throw .unreadable("file handed over") }
-        let wanted = max(0, min(count, size))
-        var failure: Failure? = nil
-        // Uninitialised: zeroing megabytes only to overwrite them is wasted time.
-        let bytes = [UInt8](unsafeUninitializedCapacity: wanted) { buffer, filled in
-            filled = 0
-            while filled < wanted {
-                let n = pread(fd, buffer.baseAddress! + filled, wanted - filled, off_t(filled))
-                if n < 0 {
-                    if errno == EINTR || errno == EAGAIN { continue }
-                    failure = .unreadable(GalleryIndex.lastError())
-                    return
-                }
-                if n == 0 { return }                 // shrank since fstat: what there is
-                filled += n
-            }
+        do throws(SystemError) {
+            // Fewer bytes only if the file shrank since it was opened: what there is.
+            return try FileDescriptor(raw: fd).read(upTo: max(0, min(count, size)))
+        } catch {
+            throw .unreadable(error.description)
         }
-        if let failure { throw failure }
-        return bytes
     }
 
     /// Whether the open file lies below `root`. The kernel's name for the descriptor is read when
     /// /proc is there; without it, the path is resolved again, which leaves a window between
     /// the open and the check but is still right for every link made before the request.
-    private static func isInside(descriptor fd: Int32, path: RawPath, root: RawPath) -> Bool {
-        var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = buffer.withUnsafeMutableBufferPointer { out in
-            out.withMemoryRebound(to: CChar.self) { readlink("/proc/self/fd/\(fd)", $0.baseAddress!, $0.count - 1) }
-        }
-        guard length > 0, length < buffer.count - 1 else { return GalleryIndex.isInside(path, root: root) }
-        return GalleryIndex.isBelow(RawPath(Array(buffer[..<length])), root: root)
+    private static func isInside(_ file: FileDescriptor, path: RawPath, root: RawPath) -> Bool {
+        guard let opened = file.kernelPath else { return GalleryIndex.isInside(path, root: root) }
+        return GalleryIndex.isBelow(opened, root: root)
     }
 }
