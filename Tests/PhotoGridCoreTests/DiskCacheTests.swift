@@ -247,4 +247,26 @@ struct DiskCacheFixture {
         #expect(cache.read(DiskCache.FileKey(file: RawPath(photo), variant: "t64")!) == nil)
         #expect(cache.read(first) == [1])
     }
+
+    /// Each kind of entry has its own key type, and the kind's name begins its bytes: the same
+    /// path as a file's key and as another kind's is two entries, never one.
+    @Test func keysOfDifferentKindsAreDifferentEntries() throws {
+        struct GalleryKey: DiskCacheKey {
+            var bytes: [UInt8] { DiskCache.keyBytes(kind: "gallery", [Array("/photos/1.jpg".utf8)]) }
+        }
+        let f = F("disk-kinds")
+        defer { f.remove() }
+        let cache = f.cache(limit: 1 << 20)
+        let file = DiskCache.FileKey(path: RawPath("/photos/1.jpg"), size: 0, modified: 0, variant: "")
+        cache.write(file, [1, 2, 3])
+        #expect(cache.read(GalleryKey()) == nil)
+        cache.write(GalleryKey(), [4, 5])
+        #expect(cache.read(file) == [1, 2, 3] && cache.read(GalleryKey()) == [4, 5])
+        #expect(file.hashName != GalleryKey().hashName)
+        // A record under another key's name (a hash collision, a file moved) is a miss, and goes.
+        let moved = try #require(F.bytes(of: cache.entryPath(for: GalleryKey())))
+        TestImages.write(moved, to: cache.entryPath(for: file))
+        #expect(cache.read(file) == nil)
+        #expect(F.bytes(of: cache.entryPath(for: file)) == nil)
+    }
 }

@@ -19,4 +19,24 @@ import GalleryFormats
             #expect(RemoteCommand.problem(with: text) == message)
         }
     }
+
+    /// A remote photo is an address, not a path: the core never opens it as a file, and what the
+    /// user is handed for it (`-o`, `o`, `y`) is the original's URL.
+    @Test func remotePhotosAreAddressesTheirDecoderResolves() throws {
+        let base = try #require(RemoteURL("http://127.0.0.1:9/gallery/"))
+        let original = try #require(RemoteURL("http://127.0.0.1:9/gallery/a%20b.jpg"))
+        let loaded = RemoteGalleryLoader.Loaded(title: "G", photos: [RemotePhoto(id: "a b.jpg", original: original, width: 40, height: 30)],
+                                                others: [(name: "c.png", url: try #require(base.resolving("c.png")))])
+        let http = HTTPFetcher(cache: nil)
+        defer { http.shutdown() }
+        let source = RemoteCommand.source(loaded, fetcher: http, connections: 1)
+        #expect(source.photos.map(\.source) == [.address(original.description), .address("http://127.0.0.1:9/gallery/c.png")])
+        #expect(source.photos.allSatisfy { $0.file == nil && $0.stamp == nil })
+        #expect(source.photos[1].format == .png && source.photos[0].name == "a b.jpg")
+        // The gallery's decoder knows the address; the file decoder refuses it without opening anything.
+        #expect(source.decoder.info(of: source.photos[0])?.width == 40)
+        #expect(throws: DecodeError.unreadable("not a file: " + original.description)) {
+            try PhotoDecoder().image(of: source.photos[0], covering: 64, atMost: 64)
+        }
+    }
 }

@@ -1,8 +1,8 @@
 /// `o`: the focused or marked photos handed to another program: `$PHOTOGRID_OPENER` with the
-/// paths (a remote photo: its address) as its arguments (words split as a shell splits them, so "gimp -n" works), else
-/// `xdg-open` once a photo. The program runs in a session of its own, its input and output on
-/// /dev/null, and photogrid does not wait for it: the terminal stays photogrid's, and a Ctrl-C
-/// there does not reach the program. A program that fails or hangs costs photogrid nothing.
+/// paths (a remote photo's address) as its arguments (words split as a shell splits them, so
+/// "gimp -n" works), else `xdg-open` once a photo. The program runs in a session of its own, its
+/// input and output on /dev/null, and photogrid does not wait for it: the terminal stays
+/// photogrid's, and a Ctrl-C there does not reach the program. A program that fails or hangs costs photogrid nothing.
 enum Opener {
     /// Starts the opener; nil when started, else why not, for the status line.
     static func open(_ photos: [PhotoSource], environment: [String: String]) -> String? {

@@ -3,7 +3,8 @@
 /// waiting for it. Ctrl-C then stops the player, not photogrid: photogrid ignores SIGINT and
 /// SIGQUIT meanwhile, and the player starts with them at their defaults.
 enum Player {
-    /// Plays `video` (a file, or a remote address mpv can stream) and returns when the player exits: nil, or why it could not be started.
+    /// Plays `video` (a file, or a remote address mpv can stream) and returns when the player
+    /// exits: nil, or why it could not be started.
     static func play(_ video: PhotoSource, environment: [String: String]) -> String? {
         let command: String
         if let player = environment["PHOTOGRID_PLAYER"], !player.allSatisfy({ $0 == " " }) {

@@ -7,7 +7,7 @@ package struct Photo: Hashable, Sendable {
     package let format: ImageFormat
     /// Bytes when the folder was read (0 if unknown): a guess at what decoding it costs.
     package let fileSize: Int
-    /// The file's size and mtime when the folder was read (nil for remote photos): what Ctrl-R
+    /// The file's size and mtime when the folder was read (nil for a photo that is not a file): what Ctrl-R
     /// compares with to find photos that changed since.
     package let stamp: FileStamp?
 
