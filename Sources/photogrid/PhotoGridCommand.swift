@@ -11,19 +11,23 @@ struct PhotoGridCommand: ParsableCommand {
         discussion: """
         Keys (? shows them in the grid): arrows or h j k l move, PgUp/PgDn/Space/b a screen, Ctrl-D/Ctrl-U half a screen, g/G (Home/End) first and last, + (or =) fewer and larger photos, - more and smaller, 1-6 that many columns, a between whole photos (fit) and square crops (fill), Enter or z the photo itself (+/- zoom, n/p next and previous, s slideshow, Esc back), i details, / find by name (n/N next and previous match, Esc clears), s sort by name, date, mtime or size, r reverse, S sections by folder, day or month, . hidden files, Ctrl-L redraw, Ctrl-R read the folder again, m mark (M all or none), o open with $PHOTOGRID_OPENER or xdg-open, y copy the path, e edit the caption (saved in photo.jpg.xmp beside the photo; not with --read-only), Esc close a panel, q quit.
 
-        photogrid serve DIR serves a folder to `photogrid --url` (see `photogrid serve --help`); a folder named serve is ./serve.
+        photogrid serve DIR serves a folder to `photogrid --url` (see `photogrid serve --help`); photogrid export DIR OUT writes it as a static gallery (see `photogrid export --help`); a folder named serve or export is ./serve or ./export.
         """,
         version: PhotoGridVersion.text)
 
     @Argument(help: "A folder of photos, searched recursively; or a photo, to open its folder with it focused (default: the current folder).")
     var path: String = "."
 
-    /// `serve` first is the server's command line; anything else the browser's. (A folder
+    /// `serve` or `export` first is that command's line; anything else the browser's. (A folder
     /// argument and subcommands in one ArgumentParser command read `serve` as the folder.)
     static func main() {
         Allocator.returnLargeBlocks()
         let arguments = Array(CommandLine.arguments.dropFirst())
-        if arguments.first == "serve" { ServeSubcommand.main(Array(arguments.dropFirst())) } else { main(arguments) }
+        switch arguments.first {
+        case "serve": ServeSubcommand.main(Array(arguments.dropFirst()))
+        case "export": ExportSubcommand.main(Array(arguments.dropFirst()))
+        default: main(arguments)
+        }
     }
 
     @Option(help: "Browse the gallery at this http or https URL instead: a photogrid manifest, a web directory listing, or `photogrid serve`.")
@@ -167,5 +171,36 @@ struct ServeSubcommand: ParsableCommand {
         let configuration = GalleryServer.Configuration(folder: folder, host: host, port: port, cacheDirectory: cache,
                                                         delayMilliseconds: delayMilliseconds, log: log)
         ThisProcess.exit(ServeCommand.run(configuration))
+    }
+}
+
+/// `photogrid export DIR OUT`: a folder as a static gallery, plain files for any web server.
+struct ExportSubcommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "photogrid export",
+        abstract: "Write a folder of photos as a static gallery for `photogrid --url`: a manifest, renditions and copies of the originals, as plain files any web server, object store or CDN can serve.",
+        discussion: "Run it again to bring OUT up to date: only photos changed since are made again, and files of photos gone are removed once the new manifest is in place. Browse with: photogrid --url http://HOST/PATH/manifest.json")
+
+    @Argument(help: "The folder of photos; nothing is written in it.")
+    var folder: String
+
+    @Argument(help: "Where the gallery goes: a new or empty folder, or an earlier export of the same folder.")
+    var output: String
+
+    @Option(name: .customLong("sizes"), help: "The renditions' long sides in pixels, comma-separated.")
+    var sizes = "256,512,1024,2048"
+
+    @Flag(help: "Make every file again, even those that are up to date.")
+    var force = false
+
+    func run() throws {
+        var configuration = GalleryExport.Configuration(folder: folder, output: output)
+        let parsed = sizes.split(separator: ",").map { Int($0.filter { $0 != " " }) }
+        guard !parsed.isEmpty, parsed.allSatisfy({ $0 != nil }) else {
+            throw ValidationError("--sizes takes whole numbers separated by commas, as 256,1024")
+        }
+        configuration.sizes = parsed.compactMap { $0 }
+        configuration.force = force
+        ThisProcess.exit(ExportCommand.run(configuration))
     }
 }

@@ -107,46 +107,40 @@ import PhotoGridTestSupport
         expectSamePicture(result, as: try Self.localFrame(), maxError: 4)
     }
 
-    static let nginx: String? = ["/usr/sbin/nginx", "/usr/bin/nginx"].first { FileManager.default.isExecutableFile(atPath: $0) }
-
-    @Test(.enabled(if: nginx != nil, "nginx is not installed (scripts/setup --test installs it)"),
+    @Test(.enabled(if: Nginx.path != nil, "nginx is not installed (scripts/setup --test installs it)"),
           arguments: ["on", "json"])
     func nginxAutoindexBrowsesLikeTheFolder(format: String) throws {
-        let prefix = RemotePaths.scratch("nginx")
-        defer { try? FileManager.default.removeItem(atPath: prefix) }
-        // nginx's worker runs as another user (www-data), who may not enter the checkout (a clone
-        // under a 0700 folder, a home): it serves a copy from a folder anyone can read.
+        // A copy, in a folder nginx's worker (another user) can read wherever the checkout lies.
         let served = RemotePaths.scratch("nginx-root")
         defer { try? FileManager.default.removeItem(atPath: served) }
         chmod(served, 0o755)
         let copied = try Subprocess.run(["cp", "-R", RemotePaths.gallery + "/.", served])
         #expect(copied.status == 0)
-        let port = Subprocess.freePort()
-        let config = """
-            worker_processes 1;
-            pid \(prefix)/nginx.pid;
-            error_log \(prefix)/error.log;
-            events { worker_connections 64; }
-            http {
-                access_log \(prefix)/access.log;
-                client_body_temp_path \(prefix)/body; proxy_temp_path \(prefix)/proxy; fastcgi_temp_path \(prefix)/fastcgi;
-                uwsgi_temp_path \(prefix)/uwsgi; scgi_temp_path \(prefix)/scgi;
-                types { image/jpeg jpg jpeg; }
-                server {
-                    listen 127.0.0.1:\(port);
-                    root \(served);
-                    autoindex on;
-                    \(format == "json" ? "autoindex_format json;" : "")
-                }
-            }
-            """
-        try config.write(toFile: prefix + "/nginx.conf", atomically: true, encoding: .utf8)
-        let nginx = try Subprocess.start([Self.nginx!, "-p", prefix, "-c", prefix + "/nginx.conf", "-g", "daemon off;"])
-        defer { Subprocess.stop(nginx) }
-        #expect(Subprocess.waitForPort(port), "nginx did not start: \((try? String(contentsOfFile: prefix + "/error.log", encoding: .utf8)) ?? "")")
-        let home = RemotePaths.scratch("nginx-client")
-        defer { try? FileManager.default.removeItem(atPath: home) }
-        let result = try RemotePaths.print(Self.frame + ["--url", "http://127.0.0.1:\(port)/"], cacheHome: home)
-        expectSamePicture(result, as: try Self.localFrame(), maxError: 4)
+        try Nginx.serving(served, autoindex: format) { port in
+            let home = RemotePaths.scratch("nginx-client")
+            defer { try? FileManager.default.removeItem(atPath: home) }
+            let result = try RemotePaths.print(Self.frame + ["--url", "http://127.0.0.1:\(port)/"], cacheHome: home)
+            expectSamePicture(result, as: try Self.localFrame(), maxError: 4)
+        }
+    }
+
+    /// `photogrid export`, served as it is by nginx (no listing, no photogrid on the server):
+    /// browsed with `--url .../manifest.json`, the same frame as the folder's.
+    @Test(.enabled(if: Nginx.path != nil, "nginx is not installed (scripts/setup --test installs it)"))
+    func anExportServedByNginxBrowsesLikeTheFolder() throws {
+        let served = RemotePaths.scratch("export-root")
+        defer { try? FileManager.default.removeItem(atPath: served) }
+        chmod(served, 0o755)
+        let output = served + "/gallery"
+        // The sizes this frame's tiles take (smaller sizes would do for none of them), to keep it short.
+        let exported = try Subprocess.run([RemotePaths.binary, "export", "--sizes", "512,1024", RemotePaths.gallery, output])
+        #expect(exported.status == 0, "\(exported.errorText)")
+        #expect(exported.errorText.contains("exported") && exported.errorText.contains("0 unchanged"), "\(exported.errorText)")
+        try Nginx.serving(served) { port in
+            let home = RemotePaths.scratch("export-client")
+            defer { try? FileManager.default.removeItem(atPath: home) }
+            let result = try RemotePaths.print(Self.frame + ["--url", "http://127.0.0.1:\(port)/gallery/manifest.json"], cacheHome: home)
+            expectSamePicture(result, as: try Self.localFrame(), maxError: 6)
+        }
     }
 }

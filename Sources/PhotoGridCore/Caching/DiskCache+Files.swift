@@ -5,15 +5,7 @@ extension DiskCache {
 
     /// `mkdir -p` with mode 0700, as the XDG spec asks for a cache directory: thumbnails show
     /// what is in someone's photos. True if `path` is a directory at the end.
-    static func makeDirectories(_ path: String) -> Bool {
-        var prefix = ""
-        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
-            prefix += (prefix.isEmpty && !path.hasPrefix("/") ? "" : "/") + component
-            // "Exists" is the common answer; any other failure shows in the look below.
-            RawPath(prefix).makeDirectory(permissions: 0o700)
-        }
-        return RawPath(path).status()?.isDirectory == true
-    }
+    static func makeDirectories(_ path: String) -> Bool { RawPath(path).makeDirectories(permissions: 0o700) }
 
     /// A new empty file, mode 0600, opened for writing, under a name no other thread or process
     /// can be using: pid, a per-instance serial and a random number, and `exclusive` to be sure.

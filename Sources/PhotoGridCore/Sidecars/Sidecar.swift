@@ -100,6 +100,14 @@ package struct Sidecar: Sendable {
             if caption.isEmpty { return nil }
             content = XMPCaptionEdit.fresh(caption)
         }
-        return AtomicFile.write(content, to: path, permissions: existing == nil ? nil : path.linkStatus()?.permissions)
+        do throws(AtomicFile.Failure) {
+            try AtomicFile.write(content, to: path, permissions: existing == nil ? nil : path.linkStatus()?.permissions)
+            return nil
+        } catch {
+            switch error {
+            case .cannotCreate(let reason): return .folderNotWritable(reason.description)
+            case .failed(let reason): return .failed(reason.description)
+            }
+        }
     }
 }

@@ -187,6 +187,14 @@ package struct FileDescriptor: Sendable, Hashable {
         guard fchmod(raw, mode_t(permissions)) == 0 else { throw .last }
     }
 
+    /// futimens(2): the mtime set (ns since 1970), the access time left as it is.
+    package func setModified(nanoseconds: Int64) throws(SystemError) {
+        // UTIME_OMIT, (1 << 30) - 2 in Linux's stat.h, which Swift's Glibc module leaves out.
+        var times = [timespec(tv_sec: 0, tv_nsec: (1 << 30) - 2),
+                     timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))]
+        guard futimens(raw, &times) == 0 else { throw .last }
+    }
+
     /// futimens(2) to now: the file's mtime as its "last used" time.
     package func touch() { _ = futimens(raw, nil) }
 

@@ -82,6 +82,23 @@ extension RawPath {
     @discardableResult
     package func makeDirectory(permissions: UInt32) -> Bool { withCString { mkdir($0, mode_t(permissions)) } == 0 }
 
+    /// `mkdir -p`: each missing folder on the way made with `permissions`; true when the path is
+    /// a folder at the end (made now or there already).
+    package func makeDirectories(permissions: UInt32) -> Bool {
+        var prefix: [UInt8] = bytes.first == UInt8(ascii: "/") ? [UInt8(ascii: "/")] : []
+        for component in bytes.split(separator: UInt8(ascii: "/")) {
+            prefix += component
+            // "Exists" is the common answer; any other failure shows in the look below.
+            RawPath(prefix).makeDirectory(permissions: permissions)
+            prefix.append(UInt8(ascii: "/"))
+        }
+        return status()?.isDirectory == true
+    }
+
+    /// rmdir(2): false when not removed (not empty, most often).
+    @discardableResult
+    package func removeDirectory() -> Bool { withCString { rmdir($0) } == 0 }
+
     /// access(2) with R_OK: whether this process may read the file.
     package var isReadable: Bool { withCString { access($0, R_OK) } == 0 }
 

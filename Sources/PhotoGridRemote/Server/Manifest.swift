@@ -81,10 +81,16 @@ enum Manifest {
     /// The whole document. URLs are relative to the manifest's own, so that the gallery can be
     /// reached through any host name, port or proxy path.
     static func document(_ index: GalleryIndex, details: [Details], sizes: [Int]) -> [UInt8] {
+        document(title: index.title, sections: index.sections, entries: index.entries, details: details, sizes: sizes)
+    }
+
+    /// The same for some of a folder's photos (an export leaves out those it could not make).
+    static func document(title: String, sections: [String], entries: [GalleryIndex.Entry], details: [Details],
+                         sizes: [Int]) -> [UInt8] {
         var json = JSONWriter()
         json.beginObject(linePerMember: true)
         json.member("photogrid", 1)
-        json.member("title", index.title)
+        json.member("title", title)
         json.key("renditions")
         json.beginObject()
         json.member("template", "renditions/{id}/{size}.jpg")
@@ -95,7 +101,7 @@ enum Manifest {
         json.endObject()
         json.key("sections")
         json.beginArray()
-        for section in index.sections {
+        for section in sections {
             json.beginObject()
             json.member("id", section)
             json.member("title", section)
@@ -104,7 +110,7 @@ enum Manifest {
         json.endArray()
         json.key("photos")
         json.beginArray(linePerMember: true)
-        for (entry, details) in zip(index.entries, details) {
+        for (entry, details) in zip(entries, details) {
             json.beginObject()
             json.member("id", entry.id)
             json.member("name", entry.photo.name)

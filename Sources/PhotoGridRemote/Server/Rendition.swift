@@ -30,6 +30,27 @@ enum Rendition {
         return try JPEG.encode(image, quality: quality)
     }
 
+    /// Renditions of every size in `longSides` from one decode, at the largest: what an export
+    /// makes of each photo.
+    static func makeAll(from data: [UInt8], longSides: [Int]) throws(DecodeError) -> [Int: [UInt8]] {
+        let (width, height) = try PhotoDecoder.displaySize(of: data)
+        guard width > 0, height > 0, let largest = longSides.max() else { throw .truncated }
+        let top = size(width: width, height: height, longSide: largest)
+        let decoded = try PhotoDecoder(usesThumbnails: false)
+            .decode(data, covering: min(top.width, top.height), atMost: Int.max).image
+        var made: [Int: [UInt8]] = [:]
+        for longSide in longSides {
+            let target = size(width: width, height: height, longSide: longSide)
+            var image = decoded
+            if decoded.width != target.width || decoded.height != target.height {
+                let whole = Resampler.Region(x: 0, y: 0, width: Double(decoded.width), height: Double(decoded.height))
+                image = Resampler.resample(decoded, region: whole, width: target.width, height: target.height)
+            }
+            made[longSide] = try JPEG.encode(image, quality: quality)
+        }
+        return made
+    }
+
     /// The rendition's size for a photo of `width` x `height` as displayed: the long side
     /// `longSide` (never more than the photo's), the short one in proportion, at least 1.
     static func size(width: Int, height: Int, longSide: Int) -> (width: Int, height: Int) {

@@ -1,0 +1,40 @@
+import Foundation
+import PhotoGridTestSupport
+import Testing
+
+/// nginx on 127.0.0.1 serving a folder, started for a test and stopped after it. Its worker runs
+/// as another user (www-data), who may not enter the checkout (a clone under a 0700 folder, a
+/// home): the folder it serves must be one anyone can read, as `scratch` folders made 0755 are.
+enum Nginx {
+    static let path: String? = ["/usr/sbin/nginx", "/usr/bin/nginx"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// Runs `body` with the port nginx serves `root` on; `autoindex` "on" or "json" lists folders.
+    static func serving<T>(_ root: String, autoindex: String? = nil, _ body: (_ port: Int) throws -> T) throws -> T {
+        let prefix = RemotePaths.scratch("nginx")
+        defer { try? FileManager.default.removeItem(atPath: prefix) }
+        let port = Subprocess.freePort()
+        let listing = autoindex.map { "autoindex on;" + ($0 == "json" ? " autoindex_format json;" : "") } ?? ""
+        let config = """
+            worker_processes 1;
+            pid \(prefix)/nginx.pid;
+            error_log \(prefix)/error.log;
+            events { worker_connections 64; }
+            http {
+                access_log \(prefix)/access.log;
+                client_body_temp_path \(prefix)/body; proxy_temp_path \(prefix)/proxy; fastcgi_temp_path \(prefix)/fastcgi;
+                uwsgi_temp_path \(prefix)/uwsgi; scgi_temp_path \(prefix)/scgi;
+                types { image/jpeg jpg jpeg; application/json json; }
+                server {
+                    listen 127.0.0.1:\(port);
+                    root \(root);
+                    \(listing)
+                }
+            }
+            """
+        try config.write(toFile: prefix + "/nginx.conf", atomically: true, encoding: .utf8)
+        let nginx = try Subprocess.start([path!, "-p", prefix, "-c", prefix + "/nginx.conf", "-g", "daemon off;"])
+        defer { Subprocess.stop(nginx) }
+        #expect(Subprocess.waitForPort(port), "nginx did not start: \((try? String(contentsOfFile: prefix + "/error.log", encoding: .utf8)) ?? "")")
+        return try body(port)
+    }
+}
