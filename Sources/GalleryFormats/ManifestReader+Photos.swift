@@ -35,6 +35,7 @@ extension ManifestReader {
         var width: Int?, height: Int?, bytes: Int?
         var taken: String?, caption: String?, section: String?
         var latitude: Double?, longitude: Double?
+        var camera: RemotePhoto.Camera?
 
         for member in document.memberNames(index) {
             let value = member + 1
@@ -56,6 +57,7 @@ extension ManifestReader {
             case "caption": caption = try string(value, path())
             case "latitude": latitude = try number(value, path(), in: -90...90)
             case "longitude": longitude = try number(value, path(), in: -180...180)
+            case "camera": camera = try self.camera(value, path())
             case "section":
                 let text = try string(value, path())
                 guard sections.contains(text) else {
@@ -75,7 +77,8 @@ extension ManifestReader {
             throw fail(idIndex, "photos[\(n)].id", "makes no http or https URL in the renditions template")
         }
         return (RemotePhoto(id: id, name: name, original: original, renditions: renditions, template: template, width: width, height: height,
-                           bytes: bytes, taken: taken, caption: caption, latitude: latitude, longitude: longitude, section: section), idIndex)
+                           bytes: bytes, taken: taken, caption: caption, latitude: latitude, longitude: longitude, section: section,
+                           camera: camera), idIndex)
     }
 
     private func explicitRenditions(_ index: Int, _ path: String) throws(ManifestError) -> [RemotePhoto.Rendition] {
@@ -97,5 +100,27 @@ extension ManifestReader {
             renditions.append(RemotePhoto.Rendition(size: size, url: url))
         }
         return renditions
+    }
+
+    /// A photo's `camera`: each member optional, unknown ones ignored as everywhere.
+    private func camera(_ index: Int, _ path: String) throws(ManifestError) -> RemotePhoto.Camera {
+        try expect(index, .object, path)
+        var camera = RemotePhoto.Camera()
+        for member in document.memberNames(index) {
+            let value = member + 1
+            let key = document.string(member)
+            let place = path + "." + key
+            switch key {
+            case "make": camera.make = try string(value, place)
+            case "model": camera.model = try string(value, place)
+            case "lens": camera.lens = try string(value, place)
+            case "iso": camera.iso = try integer(value, place, minimum: 1)
+            case "aperture": camera.aperture = try number(value, place, in: 0.1...1000)
+            case "exposure": camera.exposure = try number(value, place, in: 1e-9...1e6)
+            case "focalLength": camera.focalLength = try number(value, place, in: 0.1...100_000)
+            default: break
+            }
+        }
+        return camera
     }
 }

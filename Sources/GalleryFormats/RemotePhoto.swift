@@ -40,20 +40,51 @@ package struct RemotePhoto: Sendable, Equatable {
     package var longitude: Double?
     /// The `id` of the section the photo is in.
     package var section: String?
+    /// How it was taken, when the manifest says (the manifest's `camera`).
+    package var camera: Camera?
+
+    /// The camera and its settings, as the photo's EXIF says.
+    package struct Camera: Sendable, Equatable {
+        package var make: String?
+        package var model: String?
+        package var lens: String?
+        package var iso: Int?
+        /// The f-number: 2.8 for f/2.8.
+        package var aperture: Double?
+        /// Seconds.
+        package var exposure: Double?
+        /// Millimetres.
+        package var focalLength: Double?
+
+        package init(make: String? = nil, model: String? = nil, lens: String? = nil, iso: Int? = nil,
+                     aperture: Double? = nil, exposure: Double? = nil, focalLength: Double? = nil) {
+            self.make = make
+            self.model = model
+            self.lens = lens
+            self.iso = iso
+            self.aperture = aperture
+            self.exposure = exposure
+            self.focalLength = focalLength
+        }
+
+        /// Nothing said at all.
+        package var isEmpty: Bool { self == Camera() }
+    }
 
     /// `renditions` may come in any order; they are sorted by size, and of several of one size
     /// the last is kept.
     package init(id: String, name: String? = nil, original: RemoteURL, renditions: [Rendition] = [],
                 width: Int? = nil, height: Int? = nil, bytes: Int? = nil, taken: String? = nil, caption: String? = nil,
-                latitude: Double? = nil, longitude: Double? = nil, section: String? = nil) {
+                latitude: Double? = nil, longitude: Double? = nil, section: String? = nil, camera: Camera? = nil) {
         self.init(id: id, name: name, original: original, renditions: renditions, template: nil, width: width, height: height,
-                  bytes: bytes, taken: taken, caption: caption, latitude: latitude, longitude: longitude, section: section)
+                  bytes: bytes, taken: taken, caption: caption, latitude: latitude, longitude: longitude, section: section,
+                  camera: camera)
     }
 
     /// With a manifest's template besides the photo's own renditions; of one size, its own wins.
     init(id: String, name: String?, original: RemoteURL, renditions: [Rendition], template: TemplateRenditions?,
          width: Int?, height: Int?, bytes: Int?, taken: String?, caption: String?,
-         latitude: Double?, longitude: Double?, section: String?) {
+         latitude: Double?, longitude: Double?, section: String?, camera: Camera?) {
         self.id = id
         self.name = name ?? RemotePhoto.defaultName(id: id)
         self.original = original
@@ -67,6 +98,7 @@ package struct RemotePhoto: Sendable, Equatable {
         self.latitude = latitude
         self.longitude = longitude
         self.section = section
+        self.camera = camera
     }
 
     /// Smallest first, one per size: the template's and the photo's own together.

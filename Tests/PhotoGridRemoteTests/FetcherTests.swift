@@ -23,6 +23,7 @@ import GalleryFormats
             switch request.path {
             case "/missing": return .respond(status: 404, headers: [], body: Array("no".utf8))
             case "/broken": return .respond(status: 500, headers: [], body: [])
+            case "/unusable": return .respond(status: 500, headers: [("Photogrid-Reason", "corrupt JPEG")], body: [])
             case "/busy-then-ok":
                 let n = attempts.withLock { $0 += 1; return $0 }
                 return n == 1 ? .respond(status: 503, headers: [], body: []) : .respond(status: 200, headers: [], body: Array("ok".utf8))
@@ -39,6 +40,12 @@ import GalleryFormats
         #expect(server.count("/missing") == 1)                  // a 404 is not worth a second try
         #expect(throws: FetchError.status(500, url(server, "/broken").description)) { try http.get(url(server, "/broken"), range: nil, limit: 1 << 20) }
         #expect(server.count("/broken") == 1)
+        // photogrid serve's reason for a photo it cannot use: shown instead of "HTTP 500". (The
+        // HTTP parser refuses control characters in a header; what is left is cut for a tile.)
+        #expect(throws: FetchError.photoUnusable("corrupt JPEG")) { try http.get(url(server, "/unusable"), range: nil, limit: 1 << 20) }
+        #expect(FetchError.serverReason("bad\u{7F} \u{9B}2Jfile" + String(repeating: "x", count: 100))?.count == 60)
+        #expect(FetchError.serverReason("bad\u{7F} \u{9B}2Jfile")  == "bad 2Jfile")
+        #expect(FetchError.serverReason(" \u{1B}") == nil)
         #expect(try http.get(url(server, "/busy-then-ok"), range: nil, limit: 1 << 20).body == Array("ok".utf8))
         #expect(server.count("/busy-then-ok") == 2)              // 503, then a second try
         #expect(throws: FetchError.self) { try http.get(url(server, "/truncated"), range: nil, limit: 1 << 20) }

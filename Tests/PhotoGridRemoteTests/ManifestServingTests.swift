@@ -1,5 +1,6 @@
 import Foundation
-import PhotoGridCore
+import GalleryFormats
+@testable import PhotoGridCore
 import Testing
 @testable import PhotoGridRemote
 
@@ -115,6 +116,40 @@ import Testing
             #expect(head.status == 200)
             #expect(head.body.isEmpty)
             #expect(head.header("Content-Length") == String(get.body.count))
+        }
+    }
+
+    /// The same photo, the same facts: what the details panel shows of a served photo (read from
+    /// the manifest, no download) is what it shows of the file on disk, a sidecar's caption and
+    /// the camera included.
+    @Test func theDetailsOverTheNetworkAreTheLocalOnes() async throws {
+        try await ServedGallery.with({ configuration in
+            // A caption in a sidecar, which locally goes before the photo's own.
+            let sidecar = configuration.folder + "/" + GalleryFixture.night + ".xmp"
+            FileManager.default.createFile(atPath: sidecar, contents: Data(XMPCaptionEdit.fresh("From the sidecar")))
+        }) { served in
+            let body = try await served.request("/manifest.json").body
+            let base = try #require(RemoteURL("http://127.0.0.1:9/"))
+            let manifest = try GalleryManifest.parse(body, url: try #require(base.resolving("manifest.json")))
+            let http = HTTPFetcher(cache: nil)
+            defer { http.shutdown() }
+            let decoder = RemoteDecoder(fetcher: http, photos: manifest.photos)
+            var cameras = 0
+            for remote in manifest.photos {
+                let photo = Photo(address: RemoteDecoder.address(of: remote), relativePath: RawPath(remote.id), format: .jpeg)
+                let there = try #require(decoder.info(of: photo))
+                let local = try #require(try FolderScanner().scan(RawPath(served.fixture.folder)).first { $0.relativePath.description == remote.id })
+                let here = try #require(PhotoDecoder().info(of: local))
+                #expect(there.dateTaken == here.dateTaken, "\(remote.id)")
+                #expect(there.caption == here.caption && there.positionText == here.positionText, "\(remote.id)")
+                #expect([there.make, there.model, there.lens] == [here.make, here.model, here.lens], "\(remote.id)")
+                #expect(there.iso == here.iso && there.exposureText == here.exposureText, "\(remote.id)")
+                #expect(there.fNumberText == here.fNumberText && there.focalLengthText == here.focalLengthText, "\(remote.id)")
+                #expect(there.width == here.width && there.height == here.height, "\(remote.id)")
+                if here.make != nil { cameras += 1 }
+                if remote.id == GalleryFixture.night { #expect(there.caption == "From the sidecar") }
+            }
+            #expect(cameras >= 2)
         }
     }
 }

@@ -152,14 +152,22 @@ import Testing
         }
     }
 
+    static let brokenBytes: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array(repeating: 0x41, count: 64)
+
     @Test func aDamagedPhotoGetsAnErrorNotACrash() async throws {
         try await ServedGallery.with({ configuration in
             let broken = configuration.folder + "/broken.jpg"
-            _ = FileManager.default.createFile(atPath: broken, contents: Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array(repeating: 0x41, count: 64)))
+            _ = FileManager.default.createFile(atPath: broken, contents: Data(Self.brokenBytes))
         }) { served in
             let reply = try await served.request("/renditions/broken.jpg/256.jpg")
             #expect(reply.status == 500)
             #expect(String(decoding: reply.body, as: UTF8.self).hasPrefix("cannot make a rendition"))
+            // Why, in the words a local tile of the same file shows; the client shows them too.
+            var local = ""
+            do throws(DecodeError) { _ = try Rendition.make(from: Self.brokenBytes, longSide: 256) } catch { local = error.description }
+            #expect(!local.isEmpty && reply.header(FetchError.reasonHeader) == local)
+            #expect(FetchError.serverReason(reply.header(FetchError.reasonHeader)) == local)
+            #expect(FetchError.photoUnusable(local).reason == local && !FetchError.photoUnusable(local).isTransient)
             // The server goes on.
             #expect(try await served.request(Self.path(GalleryFixture.night, 256)).status == 200)
         }

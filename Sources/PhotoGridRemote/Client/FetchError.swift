@@ -19,6 +19,20 @@ package enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A body sent compressed although photogrid never asks for that (a gzip bomb, or a
     /// misconfigured server): refused rather than inflated.
     case encoded(String)
+    /// `photogrid serve` could not make the photo's rendition, and said why (`reasonHeader`): the
+    /// photo's own fault (a corrupt or cut file), shown as a local photo's would be.
+    case photoUnusable(String)
+
+    /// The response header in which `photogrid serve` says why a photo cannot be had.
+    package static let reasonHeader = "Photogrid-Reason"
+
+    /// A reason from a server, fit for a tile: printable ASCII only, at most 60 characters; nil
+    /// when nothing is left of it.
+    static func serverReason(_ text: String?) -> String? {
+        guard let text else { return nil }
+        let kept = String(String.UnicodeScalarView(text.unicodeScalars.filter { (0x20...0x7E).contains($0.value) }).prefix(60))
+        return kept.allSatisfy({ $0 == " " }) ? nil : kept
+    }
 
     package var reason: String {
         switch self {
@@ -29,6 +43,7 @@ package enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
         case .badRedirect: return "bad redirect"
         case .badURL: return "bad URL"
         case .encoded: return "compressed response"
+        case .photoUnusable(let why): return why
         }
     }
 
@@ -41,6 +56,7 @@ package enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
         case .badRedirect(let detail): return "refused redirect: \(detail)"
         case .badURL(let detail): return "not an http or https URL: \(detail)"
         case .encoded(let encoding): return "the server sent a \(encoding)-compressed body, which photogrid does not ask for or inflate"
+        case .photoUnusable(let why): return "the server cannot use the photo: \(why)"
         }
     }
 

@@ -105,7 +105,10 @@ package final class HTTPFetcher: Fetching, Sendable {
             return FetchResult(status: cached.status, body: cached.body, contentType: cached.contentType, url: finalURL, fromCache: true)
         }
         let code = Int(response.status.code)
-        guard code == 200 || code == 206 else { throw .status(code, finalURL.description) }
+        guard code == 200 || code == 206 else {
+            if let why = FetchError.serverReason(response.headers.first(name: FetchError.reasonHeader)) { throw .photoUnusable(why) }
+            throw .status(code, finalURL.description)
+        }
         // photogrid sends no Accept-Encoding, so a compressed body is a server's mistake or a
         // bomb; decompression is off in the client, and the body is refused rather than misread.
         if let encoding = response.headers.first(name: "Content-Encoding")?.lowercased(), encoding != "identity" {

@@ -60,17 +60,32 @@ package struct RemoteDecoder: PhotoDecoding {
             var info = PhotoInfo()
             info.width = remote.width
             info.height = remote.height
-            info.dateTaken = remote.taken
+            // EXIF's form, as a local photo's: the panel shows them alike.
+            info.dateTaken = remote.taken.map(RemoteDecoder.exifDate)
             info.caption = remote.caption
             info.captionSource = remote.caption == nil ? nil : .gallery
             info.latitude = remote.latitude
             info.longitude = remote.longitude
+            if let camera = remote.camera {
+                (info.make, info.model, info.lens, info.iso) = (camera.make, camera.model, camera.lens, camera.iso)
+                (info.fNumber, info.exposureTime, info.focalLength) = (camera.aperture, camera.exposure, camera.focalLength)
+            }
             return info
         }
         guard let head = try? download(remote.original, range: 0..<RemoteDecoder.headLength, limit: RemoteDecoder.headLength) else {
             return nil
         }
         return PhotoInfo.read(head)
+    }
+
+    /// "2024-07-14T19:42:05" as EXIF writes it, "2024:07:14 19:42:05"; anything else as it is.
+    static func exifDate(_ iso: String) -> String {
+        var chars = Array(iso.utf8)
+        guard chars.count == 19, chars[4] == UInt8(ascii: "-"), chars[7] == UInt8(ascii: "-"), chars[10] == UInt8(ascii: "T") else { return iso }
+        chars[4] = UInt8(ascii: ":")
+        chars[7] = UInt8(ascii: ":")
+        chars[10] = UInt8(ascii: " ")
+        return String(decoding: chars, as: UTF8.self)
     }
 
     /// A body, with network failures as decode errors (the tile's placeholder shows the reason).

@@ -76,17 +76,24 @@ final class GalleryResponder: Sendable {
     }
 
     /// A failure as the client sees it: a photo that went away is a 404; a photo that cannot be
-    /// made smaller, or read, a 500 saying why.
+    /// made smaller, or read, a 500 saying why, in its body and, in the words its tile shows, in
+    /// `Photogrid-Reason`.
     static func failure(_ error: Error) -> Response {
         switch error {
         case ConfinedFile.Failure.notFound:
             return .notFound
         case ConfinedFile.Failure.unreadable(let why):
-            return .text(.internalServerError, "cannot read the photo: \(why)")
+            return .text(.internalServerError, "cannot read the photo: \(why)", headers: reason("unreadable"))
         case let error as DecodeError:
-            return .text(.internalServerError, "cannot make a rendition: \(error)")
+            // The photo's own fault: said in words a client shows in the photo's tile.
+            return .text(.internalServerError, "cannot make a rendition: \(error)", headers: reason(error.description))
         default:
             return .text(.internalServerError, "server error: \(error)")
         }
+    }
+
+    /// The `Photogrid-Reason` header: printable ASCII, as a header value must be.
+    static func reason(_ text: String) -> HTTPHeaders {
+        [FetchError.reasonHeader: String(String.UnicodeScalarView(text.unicodeScalars.filter { (0x20...0x7E).contains($0.value) }))]
     }
 }

@@ -13,6 +13,7 @@ enum Manifest {
         var caption: String?
         var latitude: Double?
         var longitude: Double?
+        var camera = RemotePhoto.Camera()
     }
 
     /// Bytes read first. Most files keep everything before the image data well inside this; a
@@ -25,12 +26,13 @@ enum Manifest {
     static let lastHead = 2 * 1024 * 1024
 
     /// The details of a photo, from its file read through `ConfinedFile` like everything served.
+    /// As locally, the caption of the photo's XMP sidecar goes before the file's own.
     static func details(of entry: GalleryIndex.Entry, root: RawPath) -> Details {
         guard let file = try? ConfinedFile(entry.file, inside: root) else { return Details() }
         var length = firstHead
         while true {
             guard let head = try? file.head(length), let info = PhotoInfo.read(head) else { return Details() }
-            if info.width != nil || head.count < length || length >= lastHead { return details(of: info) }
+            if info.width != nil || head.count < length || length >= lastHead { return details(of: info.withSidecar(of: entry.photo)) }
             length = min(length * headGrowth, lastHead)
         }
     }
@@ -47,6 +49,8 @@ enum Manifest {
            abs(latitude) <= 90, abs(longitude) <= 180 {
             (details.latitude, details.longitude) = (rounded(latitude), rounded(longitude))
         }
+        details.camera = RemotePhoto.Camera(make: info.make, model: info.model, lens: info.lens, iso: info.iso,
+                                            aperture: info.fNumber, exposure: info.exposureTime, focalLength: info.focalLength)
         return details
     }
 
@@ -122,6 +126,19 @@ enum Manifest {
             json.member("latitude", details.latitude)
             json.member("longitude", details.longitude)
             json.member("section", entry.section)
+            if !details.camera.isEmpty {
+                let camera = details.camera
+                json.key("camera")
+                json.beginObject()
+                json.member("make", camera.make)
+                json.member("model", camera.model)
+                json.member("lens", camera.lens)
+                json.member("iso", camera.iso)
+                json.member("aperture", camera.aperture)
+                json.member("exposure", camera.exposure)
+                json.member("focalLength", camera.focalLength)
+                json.endObject()
+            }
             json.member("original", "originals/" + entry.encodedID)
             json.endObject()
         }
