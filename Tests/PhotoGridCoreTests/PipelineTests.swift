@@ -333,4 +333,26 @@ final class FailingNetwork: PhotoDecoding {
         #expect(finished.wait(for: 1))
         #expect(decoder.calls.withLock { $0 } == 2)
     }
+
+    /// Ctrl-R on a remote gallery: a photo that failed (the server was down) is asked for again at
+    /// once, not only once it has left the screen.
+    @Test func aRecheckTriesAFailedPhotoThatIsNotAFileAgain() {
+        let remote = (0..<4).map { Photo(address: "http://127.0.0.1:9/\($0).jpg", relativePath: RawPath("\($0).jpg"), format: .jpeg) }
+        let decoder = FailingNetwork()
+        let finished = Finished()
+        let pipeline = TilePipeline(photos: remote, cache: TileCache(limitBytes: 1 << 20), decoder: decoder, workers: 1,
+                                    onFinish: finished.add)
+        defer { pipeline.stop() }
+        let request = TileRequest(photo: 1, width: 8, height: 8, fit: .fill, mode: .halfBlock(.trueColor))
+        pipeline.want([WantedTile(request, .visible)])
+        #expect(finished.wait(for: 1))
+        pipeline.want([WantedTile(request, .visible)])
+        #expect(decoder.calls.withLock { $0 } == 1)
+        pipeline.recheck([0, 1, 2])
+        let deadline = SystemClock.milliseconds() + 5000
+        while pipeline.failure(forPhoto: 1) != nil && SystemClock.milliseconds() < deadline { SystemClock.sleep(milliseconds: 5) }
+        pipeline.want([WantedTile(request, .visible)])
+        #expect(finished.wait(for: 1))
+        #expect(decoder.calls.withLock { $0 } == 2)
+    }
 }

@@ -104,6 +104,18 @@ extension TilePipeline {
     }
 
     func recheckFiles(_ indexes: [Int]) {
+        // A photo that is not a file (a remote one) cannot be looked at here; one that failed is
+        // asked for again, whatever the reason was: the server may be back, the photo mended.
+        let retried = locked { () -> [Int] in
+            let failed = Set(indexes).filter { photos[$0].file == nil && failures[$0] != nil }
+            for index in failed { failures[index] = nil }
+            if !failed.isEmpty {
+                rebuildFetchTasks()
+                condition.broadcast()
+            }
+            return Array(failed)
+        }
+        retried.forEach(onInfo)
         let now = Set(indexes).compactMap { index in
             photos[index].stamp == nil ? nil : photos[index].file.map { (index, FileStamp.of($0)) }
         }
