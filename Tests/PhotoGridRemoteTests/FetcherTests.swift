@@ -180,4 +180,19 @@ import GalleryFormats
             #expect(server.count("/photo.jpg") == run + 1, "run \(run)")
         }
     }
+
+    /// `https://` to a server that speaks plain HTTP: said in plain words, without the TLS
+    /// library's codes or the path it was built at.
+    @Test func httpsToAPlainServerSaysSoInPlainWords() async throws {
+        // photogrid serve answers the TLS greeting as the bad HTTP request it is, as web servers do.
+        try await ServedGallery.with { served in
+            let http = fetcher(retries: 0)
+            defer { http.shutdown() }
+            let secure = try #require(RemoteURL("https://127.0.0.1:\(served.port)/"))
+            #expect(throws: FetchError.secureConnection("127.0.0.1:\(served.port) does not speak HTTPS (try http://)")) {
+                try http.get(secure, range: nil, limit: 1 << 20)
+            }
+        }
+        #expect(HTTPFetcher.gist(of: "sslError([Error: 1 WRONG at /work/.build/checkouts/x.cc:127])\nmore") == "sslError([Error: 1 WRONG")
+    }
 }

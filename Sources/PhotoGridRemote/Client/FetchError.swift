@@ -19,6 +19,8 @@ package enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A body sent compressed although photogrid never asks for that (a gzip bomb, or a
     /// misconfigured server): refused rather than inflated.
     case encoded(String)
+    /// TLS failed: the server speaks no HTTPS on that port, or its certificate is not trusted.
+    case secureConnection(String)
     /// `photogrid serve` could not make the photo's rendition, and said why (`reasonHeader`): the
     /// photo's own fault (a corrupt or cut file), shown as a local photo's would be.
     case photoUnusable(String)
@@ -44,6 +46,7 @@ package enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
         case .badURL: return "bad URL"
         case .encoded: return "compressed response"
         case .photoUnusable(let why): return why
+        case .secureConnection: return "HTTPS failed"
         }
     }
 
@@ -57,6 +60,7 @@ package enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
         case .badURL(let detail): return "not an http or https URL: \(detail)"
         case .encoded(let encoding): return "the server sent a \(encoding)-compressed body, which photogrid does not ask for or inflate"
         case .photoUnusable(let why): return "the server cannot use the photo: \(why)"
+        case .secureConnection(let why): return why
         }
     }
 

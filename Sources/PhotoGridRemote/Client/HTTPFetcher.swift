@@ -196,6 +196,15 @@ package final class HTTPFetcher: Fetching, Sendable {
         }
     }
 
+    /// A library's error text for a message: its first line, without the source path some
+    /// append (" at /path/to/file.cc:127"), at most 120 characters.
+    static func gist(of text: String) -> String {
+        var line = Array((text.split(separator: "\n").first ?? "").utf8)
+        let marker = Array(" at /".utf8)
+        if let at = line.indices.first(where: { line[$0...].starts(with: marker) }) { line = Array(line[..<at]) }
+        return String(String(decoding: line, as: UTF8.self).prefix(120))
+    }
+
     /// "host:port", for messages.
     static func place(_ url: RemoteURL) -> String { "\(url.host):\(url.effectivePort)" }
 
@@ -204,10 +213,20 @@ package final class HTTPFetcher: Fetching, Sendable {
     static func classify(_ error: Error, url: RemoteURL) -> FetchError {
         let text = "\(error)"
         let lowered = text.lowercased()
+        // TLS: said in plain words, never the TLS library's codes and the paths it was built at.
+        if lowered.contains("ssl") || lowered.contains("tls") || lowered.contains("handshake") {
+            if lowered.contains("wrong_version_number") || lowered.contains("http_request") {
+                return .secureConnection("\(place(url)) does not speak HTTPS (try http://)")
+            }
+            if lowered.contains("certificate") || lowered.contains("verify") {
+                return .secureConnection("\(place(url)) has a certificate this machine does not trust, or one for another name")
+            }
+            return .secureConnection("\(place(url)): the secure connection failed")
+        }
         let connecting = ["connection refused", "connectionrefused", "connecttimeout", "could not resolve", "resolve",
                           "name or service not known", "no address", "network is unreachable", "no route to host",
                           "host is unreachable"]
-        guard connecting.contains(where: { lowered.contains($0) }) else { return .interrupted(text) }
+        guard connecting.contains(where: { lowered.contains($0) }) else { return .interrupted(gist(of: text)) }
         // NIO's descriptions are long; the user needs the gist.
         let gist = lowered.contains("refused") ? "connection refused"
             : lowered.contains("resolve") || lowered.contains("not known") || lowered.contains("no address") ? "unknown host"
