@@ -151,7 +151,7 @@ struct ServeSubcommand: ParsableCommand {
     @Argument(help: "The folder to serve; nothing outside it is ever served.")
     var folder: String
 
-    @Option(help: "The address to listen on (0.0.0.0 opens the gallery to the network).")
+    @Option(help: "The address to listen on (0.0.0.0 opens the gallery to the network, with an access token).")
     var host = "127.0.0.1"
 
     @Option(help: "The port to listen on.")
@@ -166,10 +166,15 @@ struct ServeSubcommand: ParsableCommand {
     @Flag(name: .customLong("no-cache"), help: "Make every rendition again instead of keeping them on disk.")
     var noCache = false
 
+    @Option(help: "The access token the gallery's URL must carry (16 to 128 letters, digits, - or _). Made up for any address but loopback; printed inside the URL to give to --url.")
+    var token: String?
+
     func run() throws {
         let cache = noCache ? nil : DiskCache.defaultDirectory(environment: Environment.values(Environment.cacheNames)).map { $0 + "/serve" }
-        let configuration = GalleryServer.Configuration(folder: folder, host: host, port: port, cacheDirectory: cache,
+        var configuration = GalleryServer.Configuration(folder: folder, host: host, port: port, cacheDirectory: cache,
                                                         delayMilliseconds: delayMilliseconds, log: log)
+        // Beyond loopback, anyone who reaches the port would see every photo: a token is asked.
+        configuration.token = token ?? (configuration.isLoopback ? nil : GalleryServer.newToken())
         ThisProcess.exit(ServeCommand.run(configuration))
     }
 }

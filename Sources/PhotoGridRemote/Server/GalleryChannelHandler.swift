@@ -14,13 +14,15 @@ final class GalleryChannelHandler: ChannelInboundHandler, RemovableChannelHandle
 
     private let responder: GalleryResponder
     private let counter: RequestCounter
+    private let failures: FailedAttempts
     private let delay: TimeAmount
     private let log: Bool
     private var request: HTTPRequestHead?
     private var started = 0.0
 
-    init(responder: GalleryResponder, counter: RequestCounter, delayMilliseconds: Int, log: Bool) {
+    init(responder: GalleryResponder, counter: RequestCounter, failures: FailedAttempts, delayMilliseconds: Int, log: Bool) {
         self.responder = responder
+        self.failures = failures
         self.counter = counter
         self.delay = .milliseconds(Int64(delayMilliseconds))
         self.log = log
@@ -47,7 +49,14 @@ final class GalleryChannelHandler: ChannelInboundHandler, RemovableChannelHandle
         let waited = delay.nanoseconds > 0
             ? loop.scheduleTask(in: delay) {}.futureResult
             : loop.makeSucceededVoidFuture()
+        let failures = self.failures
+        let address = context.channel.remoteAddress?.ipAddress ?? "?"
         waited.flatMap { responder.respond(to: head, on: loop) }
+            .flatMap { response -> EventLoopFuture<Response> in
+                // A wrong token waits before it is told so, longer the more it is tried.
+                guard response.status == .unauthorized else { return loop.makeSucceededFuture(response) }
+                return loop.scheduleTask(in: .milliseconds(failures.delay(for: address))) { response }.futureResult
+            }
             .hop(to: loop)
             .assumeIsolated()
             .whenSuccess { response in self.write(response, for: head, context: context) }

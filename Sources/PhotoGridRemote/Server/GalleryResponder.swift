@@ -10,6 +10,8 @@ final class GalleryResponder: Sendable {
     let manifest: ManifestStore
     let renditions: RenditionStore
     let pool: NIOThreadPool
+    /// Asked of every request when the gallery is served beyond loopback.
+    let token: AccessToken?
 
     /// Renditions do not change under their URL unless the photo does, and then their ETag does:
     /// a day's freshness, then a cheap revalidation.
@@ -20,7 +22,9 @@ final class GalleryResponder: Sendable {
     /// new scan at once; unchanged, it costs a 304.
     static let manifestCaching = "no-cache"
 
-    init(index: GalleryIndex, manifest: ManifestStore, renditions: RenditionStore, pool: NIOThreadPool) {
+    init(index: GalleryIndex, manifest: ManifestStore, renditions: RenditionStore, pool: NIOThreadPool,
+         token: AccessToken? = nil) {
+        self.token = token
         self.index = index
         self.manifest = manifest
         self.renditions = renditions
@@ -33,8 +37,13 @@ final class GalleryResponder: Sendable {
             return loop.makeSucceededFuture(.text(.methodNotAllowed, "method not allowed", headers: ["Allow": "GET, HEAD"]))
         }
         let isHead = request.method == .HEAD
+        var target = request.uri
+        if let token {
+            guard let stripped = token.strip(target) else { return loop.makeSucceededFuture(GalleryResponder.unauthorized) }
+            target = stripped
+        }
         let response: EventLoopFuture<Response>
-        switch Route(target: request.uri) {
+        switch Route(target: target) {
         case .manifest:
             response = manifestResponse(request, isHead: isHead, on: loop)
         case .original(let id):
@@ -74,6 +83,9 @@ final class GalleryResponder: Sendable {
             }
         }
     }
+
+    /// Without the right token: nothing said of what the gallery holds.
+    static let unauthorized = Response.text(.unauthorized, "this gallery needs its access token: browse the URL photogrid serve printed\n")
 
     /// A failure as the client sees it: a photo that went away is a 404; a photo that cannot be
     /// made smaller, or read, a 500 saying why, in its body and, in the words its tile shows, in

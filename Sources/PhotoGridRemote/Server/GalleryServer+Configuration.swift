@@ -22,6 +22,9 @@ extension GalleryServer {
         package var renditionSizes: [Int] = [256, 512, 1024, 2048]
         /// One line per request on stderr.
         package var log = false
+        /// The access token every request's path must begin with (`/t/TOKEN/`); nil: none asked
+        /// for. `photogrid serve` makes one up for any address but loopback.
+        package var token: String?
 
         package init(folder: String, host: String = "127.0.0.1", port: Int = GalleryServer.defaultPort,
                     cacheDirectory: String? = nil, delayMilliseconds: Int = 0,
@@ -35,6 +38,11 @@ extension GalleryServer {
             self.log = log
         }
 
+        /// Whether `host` is this machine's loopback address, where only its own users reach.
+        package var isLoopback: Bool {
+            host == "localhost" || host == "::1" || host.hasPrefix("127.")
+        }
+
         /// The sizes sorted, each once; the whole configuration checked.
         func validated() throws(ServeError) -> [Int] {
             guard (0...65535).contains(port) else { throw .invalid("port \(port) is not in 0...65535") }
@@ -42,6 +50,9 @@ extension GalleryServer {
             guard !renditionSizes.isEmpty else { throw .invalid("no rendition sizes") }
             if let bad = renditionSizes.first(where: { $0 < 1 || $0 > 65_500 }) {
                 throw .invalid("rendition size \(bad) is not in 1...65500 (JPEG's limit)")
+            }
+            if let token, !AccessToken.isAcceptable(token) {
+                throw .invalid("the token must be 16 to 128 letters, digits, - or _")
             }
             return Array(Set(renditionSizes)).sorted()
         }

@@ -56,8 +56,12 @@ package final class GalleryServer: Sendable {
         pool = NIOThreadPool(numberOfThreads: workers)
         manifest = ManifestStore(index: index, sizes: sizes, pool: pool, workers: workers)
         renditions = RenditionStore(sizes: sizes, root: index.root, cache: cache, pool: pool)
-        responder = GalleryResponder(index: index, manifest: manifest, renditions: renditions, pool: pool)
+        responder = GalleryResponder(index: index, manifest: manifest, renditions: renditions, pool: pool,
+                                     token: configuration.token.map(AccessToken.init))
     }
+
+    /// A new access token: 128 random bits.
+    package static func newToken() -> String { AccessToken.generate() }
 
     /// The number of photos served.
     package var photoCount: Int { index.entries.count }
@@ -110,15 +114,15 @@ package final class GalleryServer: Sendable {
         try? group?.syncShutdownGracefully()
     }
 
-    /// The address to give to `photogrid --url`. A server listening on every address is
-    /// reached from here through the loopback one.
+    /// The address to give to `photogrid --url`, with the access token in its path when there
+    /// is one. A server listening on every address is reached from here through the loopback one.
     package var url: String {
         let port = state.withLock { $0.port } ?? configuration.port
         var host = configuration.host
         if host == "0.0.0.0" || host.isEmpty { host = "127.0.0.1" }
         if host == "::" { host = "::1" }
         if host.contains(":") { host = "[" + host + "]" }
-        return "http://\(host):\(port)/"
+        return "http://\(host):\(port)/" + (configuration.token.map { "t/\($0)/" } ?? "")
     }
 
     /// Requests for `path` so far (as requested: percent-encoded, without the query).
@@ -130,7 +134,7 @@ package final class GalleryServer: Sendable {
     package var requestsByPath: [String: Int] { counter.byPath }
 
     private func bootstrap(_ group: MultiThreadedEventLoopGroup) -> ServerBootstrap {
-        let responder = self.responder, counter = self.counter
+        let responder = self.responder, counter = self.counter, failures = FailedAttempts()
         let delay = configuration.delayMilliseconds, log = configuration.log
         return ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
@@ -142,7 +146,8 @@ package final class GalleryServer: Sendable {
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
                     try channel.pipeline.syncOperations.addHandler(
-                        GalleryChannelHandler(responder: responder, counter: counter, delayMilliseconds: delay, log: log))
+                        GalleryChannelHandler(responder: responder, counter: counter, failures: failures,
+                                              delayMilliseconds: delay, log: log))
                 }
             }
     }
