@@ -36,6 +36,9 @@ struct PhotoGridCommand: ParsableCommand {
     @Option(help: "With --url: at most this many connections to the server.")
     var connections = 6
 
+    @Option(name: .customLong("ca-cert"), help: "With an https --url: also trust the certificates in this PEM file (a server's own, self-signed one).")
+    var caCertificate: String?
+
     @Option(help: "Columns, 1-6 (default: the fewest at which every photo fits on one screen, else 4).")
     var columns: Int?
 
@@ -125,6 +128,7 @@ struct PhotoGridCommand: ParsableCommand {
         options.probe = probe
         options.url = url
         options.connections = connections
+        options.trustedCertificates = caCertificate
         options.size = size.flatMap(PhotoGridCommand.pair).map { (columns: $0.0, rows: $0.1) }
         options.cellSize = cellSize.flatMap(PhotoGridCommand.pair).map { (width: $0.0, height: $0.1) }
         ThisProcess.exit(url == nil ? PhotoGrid.main(options) : RemoteCommand.run(options))
@@ -166,6 +170,12 @@ struct ServeSubcommand: ParsableCommand {
     @Flag(name: .customLong("no-cache"), help: "Make every rendition again instead of keeping them on disk.")
     var noCache = false
 
+    @Option(name: .customLong("tls-cert"), help: "Serve HTTPS with this certificate (PEM, with its chain); needs --tls-key.")
+    var tlsCertificate: String?
+
+    @Option(name: .customLong("tls-key"), help: "The certificate's private key (PEM).")
+    var tlsKey: String?
+
     @Option(help: "The access token the gallery's URL must carry (16 to 128 letters, digits, - or _). Made up for any address but loopback; printed inside the URL to give to --url.")
     var token: String?
 
@@ -175,6 +185,8 @@ struct ServeSubcommand: ParsableCommand {
                                                         delayMilliseconds: delayMilliseconds, log: log)
         // Beyond loopback, anyone who reaches the port would see every photo: a token is asked.
         configuration.token = token ?? (configuration.isLoopback ? nil : GalleryServer.newToken())
+        configuration.tlsCertificate = tlsCertificate
+        configuration.tlsKey = tlsKey
         ThisProcess.exit(ServeCommand.run(configuration))
     }
 }

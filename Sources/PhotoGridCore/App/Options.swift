@@ -15,6 +15,9 @@ package struct Options: Sendable {
     package var url: String?
     /// `--connections`: at most this many connections to the gallery's server.
     package var connections = 6
+    /// `--ca-cert`: a PEM file of certificates to trust for an https gallery (a server's own,
+    /// self-signed one), besides the system's.
+    package var trustedCertificates: String?
     /// `--size COLSxROWS` for `--print`.
     package var size: (columns: Int, rows: Int)?
     /// `--cell-size WxH`: pixels of a cell, for sixel.

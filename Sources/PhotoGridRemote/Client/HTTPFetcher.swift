@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Dispatch
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 import PhotoGridCore
 import GalleryFormats
 
@@ -18,6 +19,8 @@ package final class HTTPFetcher: Fetching, Sendable {
         /// More tries after the first, for failures that may pass (a reset, a 503).
         package var retries = 2
         package var maxRedirects = 5
+        /// A PEM file of certificates trusted besides the system's (`--ca-cert`).
+        package var trustedCertificates: String?
         package init() {}
     }
 
@@ -48,6 +51,11 @@ package final class HTTPFetcher: Fetching, Sendable {
             connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, configuration.connections)),
             decompression: .disabled)
         config.httpVersion = .http1Only
+        if let path = configuration.trustedCertificates {
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.additionalTrustRoots = [.file(path)]
+            config.tlsConfiguration = tls
+        }
         // AsyncHTTPClient would keep trying to connect, with backoff, until the connect timeout:
         // a server that is not running would take the whole timeout to report. A refused
         // connection fails at once instead; a tile that failed is tried again when it comes
@@ -187,6 +195,10 @@ package final class HTTPFetcher: Fetching, Sendable {
             throw .tooLarge(limit)
         } catch let error as HTTPClientError {
             if error == .connectTimeout { throw .unreachable("\(HTTPFetcher.place(url)): timed out connecting") }
+            if error == .remoteConnectionClosed && url.scheme == "http" {
+                // An HTTPS server closes a connection that opens in plain HTTP without a word.
+                throw .interrupted("the server closed the connection without an answer (if it speaks HTTPS: https://)")
+            }
             if error == .readTimeout || error == .deadlineExceeded || error == .remoteConnectionClosed {
                 throw .interrupted("\(error)")
             }

@@ -12,6 +12,7 @@ package enum RemoteCommand {
         }
         var configuration = HTTPFetcher.Configuration()
         configuration.connections = options.connections
+        configuration.trustedCertificates = options.trustedCertificates
         let cache = options.diskCacheMegabytes > 0 ? HTTPCache.standard(limitBytes: options.diskCacheMegabytes * 1024 * 1024) : nil
         let fetcher = HTTPFetcher(configuration: configuration, cache: cache)
         defer { fetcher.shutdown() }

@@ -25,6 +25,9 @@ extension GalleryServer {
         /// The access token every request's path must begin with (`/t/TOKEN/`); nil: none asked
         /// for. `photogrid serve` makes one up for any address but loopback.
         package var token: String?
+        /// PEM files of the certificate (with its chain) and private key: HTTPS instead of HTTP.
+        package var tlsCertificate: String?
+        package var tlsKey: String?
 
         package init(folder: String, host: String = "127.0.0.1", port: Int = GalleryServer.defaultPort,
                     cacheDirectory: String? = nil, delayMilliseconds: Int = 0,
@@ -50,6 +53,9 @@ extension GalleryServer {
             guard !renditionSizes.isEmpty else { throw .invalid("no rendition sizes") }
             if let bad = renditionSizes.first(where: { $0 < 1 || $0 > 65_500 }) {
                 throw .invalid("rendition size \(bad) is not in 1...65500 (JPEG's limit)")
+            }
+            if (tlsCertificate == nil) != (tlsKey == nil) {
+                throw .invalid("--tls-cert and --tls-key go together: the certificate and its private key")
             }
             if let token, !AccessToken.isAcceptable(token) {
                 throw .invalid("the token must be 16 to 128 letters, digits, - or _")

@@ -1,6 +1,7 @@
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import PhotoGridCore
 
 /// `photogrid serve DIR`: an HTTP/1.1 server of one folder's photos, as a gallery manifest
@@ -26,6 +27,8 @@ package final class GalleryServer: Sendable {
     private let responder: GalleryResponder
     private let counter = RequestCounter()
     private let pool: NIOThreadPool
+    /// With `tlsCertificate`: what each connection's TLS is made from.
+    private let tls: NIOSSLContext?
     private let state = Locked(State())
 
     /// What start and stop change, under one lock.
@@ -50,6 +53,7 @@ package final class GalleryServer: Sendable {
             }
             cache = made
         }
+        tls = try GalleryServer.tlsContext(configuration)
         // Two at least: a rendition held up in a test, or by a slow disk, must leave a worker
         // for the rest.
         let workers = max(2, WorkerThreads.cores)
@@ -122,7 +126,7 @@ package final class GalleryServer: Sendable {
         if host == "0.0.0.0" || host.isEmpty { host = "127.0.0.1" }
         if host == "::" { host = "::1" }
         if host.contains(":") { host = "[" + host + "]" }
-        return "http://\(host):\(port)/" + (configuration.token.map { "t/\($0)/" } ?? "")
+        return (tls == nil ? "http" : "https") + "://\(host):\(port)/" + (configuration.token.map { "t/\($0)/" } ?? "")
     }
 
     /// Requests for `path` so far (as requested: percent-encoded, without the query).
@@ -134,7 +138,7 @@ package final class GalleryServer: Sendable {
     package var requestsByPath: [String: Int] { counter.byPath }
 
     private func bootstrap(_ group: MultiThreadedEventLoopGroup) -> ServerBootstrap {
-        let responder = self.responder, counter = self.counter, failures = FailedAttempts()
+        let responder = self.responder, counter = self.counter, failures = FailedAttempts(), tls = self.tls
         let delay = configuration.delayMilliseconds, log = configuration.log
         return ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
@@ -144,12 +148,29 @@ package final class GalleryServer: Sendable {
             .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if let tls { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls)) }
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
                     try channel.pipeline.syncOperations.addHandler(
                         GalleryChannelHandler(responder: responder, counter: counter, failures: failures,
                                               delayMilliseconds: delay, log: log))
                 }
             }
+    }
+
+    /// The TLS context of `--tls-cert` and `--tls-key`, read once at start-up: a missing file or
+    /// a key that is not the certificate's is an error before anything is served.
+    private static func tlsContext(_ configuration: Configuration) throws(ServeError) -> NIOSSLContext? {
+        guard let certificate = configuration.tlsCertificate, let key = configuration.tlsKey else { return nil }
+        do {
+            let chain = try NIOSSLCertificate.fromPEMFile(certificate).map { NIOSSLCertificateSource.certificate($0) }
+            guard !chain.isEmpty else { throw ServeError.invalid("\(certificate): no certificate in it") }
+            let privateKey = try NIOSSLPrivateKey(file: key, format: .pem)
+            return try NIOSSLContext(configuration: .makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(privateKey)))
+        } catch let error as ServeError {
+            throw error
+        } catch {
+            throw .invalid("cannot use --tls-cert \(certificate) with --tls-key \(key): not PEM files of a certificate and its private key")
+        }
     }
 
     /// A bind failure in words, with a hint for the common ones.

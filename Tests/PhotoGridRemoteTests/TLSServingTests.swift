@@ -1,0 +1,84 @@
+import Foundation
+import GalleryFormats
+import PhotoGridCore
+import PhotoGridTestSupport
+import Testing
+@testable import PhotoGridRemote
+
+/// `photogrid serve --tls-cert --tls-key`: HTTPS over loopback with a certificate made for the
+/// test, fetched by curl and browsed with `--url --ca-cert`; the wrong way round said in words.
+@Suite struct TLSServingTests {
+    static let openssl = ["/usr/bin/openssl", "/bin/openssl"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let curl = ["/usr/bin/curl", "/bin/curl"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// A self-signed certificate for 127.0.0.1 and its key, in `folder`.
+    static func certificate(in folder: String) throws -> (certificate: String, key: String) {
+        let made = try Subprocess.run([openssl!, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+                                       "-keyout", folder + "/key.pem", "-out", folder + "/cert.pem", "-subj", "/CN=localhost",
+                                       "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"])
+        #expect(made.status == 0, "\(made.errorText)")
+        return (folder + "/cert.pem", folder + "/key.pem")
+    }
+
+    @Test(.enabled(if: openssl != nil && curl != nil, "openssl and curl are not installed (scripts/setup --test installs them)"))
+    func httpsIsServedAndBrowsed() throws {
+        let fixture = try GalleryFixture()
+        defer { fixture.remove() }
+        let (certificate, key) = try Self.certificate(in: fixture.base)
+        var configuration = GalleryServer.Configuration(folder: fixture.folder, port: 0)
+        (configuration.tlsCertificate, configuration.tlsKey) = (certificate, key)
+        configuration.token = AccessTokenTests.token
+        let server = try GalleryServer(configuration)
+        let port = try server.start()
+        defer { server.stop() }
+        #expect(server.url == "https://127.0.0.1:\(port)/t/\(AccessTokenTests.token)/")
+
+        // curl, trusting the certificate: the manifest, and 401 without the token.
+        let fetched = try Subprocess.run([Self.curl!, "-s", "--cacert", certificate, "-o", "/dev/null", "-w", "%{http_code}",
+                                          server.url + "manifest.json"])
+        #expect(String(decoding: fetched.output, as: UTF8.self) == "200")
+        let refused = try Subprocess.run([Self.curl!, "-s", "--cacert", certificate, "-o", "/dev/null", "-w", "%{http_code}",
+                                          "https://127.0.0.1:\(port)/manifest.json"])
+        #expect(String(decoding: refused.output, as: UTF8.self) == "401")
+        // Plain HTTP to it gets no gallery.
+        let plain = try Subprocess.run([Self.curl!, "-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/t/\(AccessTokenTests.token)/"])
+        #expect(String(decoding: plain.output, as: UTF8.self) != "200")
+
+        // --url with --ca-cert: the frame as served over plain HTTP.
+        let home = RemotePaths.scratch("tls-client")
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let browsed = try RemotePaths.print(RemoteGalleryTests.frame + ["--ca-cert", certificate, "--url", server.url], cacheHome: home)
+        #expect(browsed.status == 0, "\(browsed.errorText)")
+        let open = try GalleryServer(GalleryServer.Configuration(folder: fixture.folder, port: 0))
+        try open.start()
+        defer { open.stop() }
+        let other = RemotePaths.scratch("tls-client-2")
+        defer { try? FileManager.default.removeItem(atPath: other) }
+        let reference = try RemotePaths.print(RemoteGalleryTests.frame + ["--url", open.url], cacheHome: other)
+        #expect(!TerminalOutput.sixels(browsed.output).isEmpty && TerminalOutput.sixels(browsed.output) == TerminalOutput.sixels(reference.output))
+
+        // Without --ca-cert, and with http:// to it: refused in words, no library internals.
+        let untrusted = try RemotePaths.print(RemoteGalleryTests.frame + ["--url", server.url], cacheHome: home)
+        #expect(untrusted.status != 0 && untrusted.errorText.contains("does not trust"), "\(untrusted.errorText)")
+        let http = try RemotePaths.print(RemoteGalleryTests.frame + ["--url", "http://127.0.0.1:\(port)/t/\(AccessTokenTests.token)/"], cacheHome: home)
+        #expect(http.status != 0 && http.errorText.contains("https://"), "\(http.errorText)")
+        #expect(![untrusted.errorText, http.errorText].contains { $0.contains("/.build/") || $0.contains("BoringSSL") })
+    }
+
+    @Test(.enabled(if: openssl != nil, "openssl is not installed"))
+    func aCertificateAndKeyThatDoNotFitAreAClearError() throws {
+        let fixture = try GalleryFixture()
+        defer { fixture.remove() }
+        let (certificate, key) = try Self.certificate(in: fixture.base)
+        var swapped = GalleryServer.Configuration(folder: fixture.folder, port: 0)
+        (swapped.tlsCertificate, swapped.tlsKey) = (key, certificate)
+        #expect(throws: GalleryServer.ServeError.invalid("cannot use --tls-cert \(key) with --tls-key \(certificate): not PEM files of a certificate and its private key")) {
+            _ = try GalleryServer(swapped)
+        }
+        var half = GalleryServer.Configuration(folder: fixture.folder, port: 0)
+        half.tlsCertificate = certificate
+        #expect(throws: GalleryServer.ServeError.invalid("--tls-cert and --tls-key go together: the certificate and its private key")) {
+            _ = try GalleryServer(half)
+        }
+    }
+}
