@@ -28,6 +28,8 @@ extension GalleryServer {
         /// PEM files of the certificate (with its chain) and private key: HTTPS instead of HTTP.
         package var tlsCertificate: String?
         package var tlsKey: String?
+        /// Connections in all and per client, and the deadline for each request to arrive.
+        var limits = ConnectionLimits()
 
         package init(folder: String, host: String = "127.0.0.1", port: Int = GalleryServer.defaultPort,
                     cacheDirectory: String? = nil, delayMilliseconds: Int = 0,

@@ -26,6 +26,8 @@ package final class GalleryServer: Sendable {
     let renditions: RenditionStore
     private let responder: GalleryResponder
     private let counter = RequestCounter()
+    /// Connections open now: what the limits count.
+    let openConnections = OpenConnections()
     private let pool: NIOThreadPool
     /// With `tlsCertificate`: what each connection's TLS is made from.
     private let tls: NIOSSLContext?
@@ -139,6 +141,7 @@ package final class GalleryServer: Sendable {
 
     private func bootstrap(_ group: MultiThreadedEventLoopGroup) -> ServerBootstrap {
         let responder = self.responder, counter = self.counter, failures = FailedAttempts(), tls = self.tls
+        let limits = configuration.limits, open = openConnections
         let delay = configuration.delayMilliseconds, log = configuration.log
         return ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
@@ -150,6 +153,7 @@ package final class GalleryServer: Sendable {
                 channel.eventLoop.makeCompletedFuture {
                     if let tls { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls)) }
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                    try channel.pipeline.syncOperations.addHandler(ConnectionGuard(limits: limits, open: open))
                     try channel.pipeline.syncOperations.addHandler(
                         GalleryChannelHandler(responder: responder, counter: counter, failures: failures,
                                               delayMilliseconds: delay, log: log))

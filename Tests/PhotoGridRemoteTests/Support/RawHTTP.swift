@@ -28,6 +28,42 @@ enum RawHTTP {
 
     enum Failure: Error { case socket(Int32), noReply }
 
+    /// A connection left open, for tests of what the server does with idle or slow clients.
+    static func connect(port: Int) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw Failure.socket(errno) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { close(fd); throw Failure.socket(errno) }
+        return fd
+    }
+
+    /// Writes bytes on an open connection; false once the server has closed it.
+    @discardableResult
+    static func write(_ fd: Int32, _ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
+    }
+
+    /// Whether the server closes the connection within `seconds` (what it sends meanwhile is
+    /// read and dropped).
+    static func closes(_ fd: Int32, within seconds: Double) -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while Date() < end {
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&p, 1, Int32(max(1, end.timeIntervalSinceNow * 1000))) > 0 else { continue }
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, $0.count, 0) }
+            if n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN) { return true }
+        }
+        return false
+    }
+
     private static func send(port: Int, _ bytes: [UInt8]) throws -> [UInt8] {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure.socket(errno) }
@@ -39,7 +75,7 @@ enum RawHTTP {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else { throw Failure.socket(errno) }
         var sent = 0

@@ -1,0 +1,54 @@
+import Foundation
+import Glibc
+import Testing
+@testable import PhotoGridRemote
+
+/// What one client may take of the server: a bounded number of connections, and no connection
+/// held open by sending nothing, or one byte at a time.
+@Suite struct ConnectionLimitTests {
+    @Test func aClientSendingSlowlyOrNothingIsDropped() async throws {
+        try await ServedGallery.with({ $0.limits.requestSeconds = 1 }) { (served: ServedGallery) async throws -> Void in
+            // Nothing at all, and a head that never ends, one byte every 200 ms.
+            let silent = try RawHTTP.connect(port: served.port)
+            defer { close(silent) }
+            let slow = try RawHTTP.connect(port: served.port)
+            defer { close(slow) }
+            let start = Date()
+            for byte in "GET / HTTP/1.1\r\nHost: x\r\n" where Date().timeIntervalSince(start) < 2.5 {
+                if !RawHTTP.write(slow, String(byte)) { break }
+                usleep(200_000)
+            }
+            #expect(RawHTTP.closes(slow, within: 2))
+            #expect(RawHTTP.closes(silent, within: 1))
+            // A connection answered and then left idle goes the same way, after its response.
+            let idle = try RawHTTP.connect(port: served.port)
+            defer { close(idle) }
+            #expect(RawHTTP.write(idle, "GET /nothing HTTP/1.1\r\nHost: x\r\n\r\n"))
+            #expect(!RawHTTP.closes(idle, within: 0.5))
+            #expect(RawHTTP.closes(idle, within: 2))
+            // A prompt client is served as ever.
+            #expect(try RawHTTP.get(port: served.port, "/").status == 200)
+        }
+    }
+
+    @Test func aClientsConnectionsAreBounded() async throws {
+        try await ServedGallery.with({ $0.limits.perClient = 2 }) { (served: ServedGallery) async throws -> Void in
+            let first = try RawHTTP.connect(port: served.port), second = try RawHTTP.connect(port: served.port)
+            defer { close(first); close(second) }
+            #expect(!RawHTTP.closes(second, within: 0.3))
+            let third = try RawHTTP.connect(port: served.port)
+            #expect(RawHTTP.closes(third, within: 2))
+            close(third)
+            // One place freed: the next is taken, and served.
+            close(first)
+            var reply: RawHTTP.Reply?
+            let deadline = Date().addingTimeInterval(5)
+            while reply?.status != 200 && Date() < deadline {
+                reply = try? RawHTTP.get(port: served.port, "/")
+                if reply?.status != 200 { usleep(50_000) }
+            }
+            #expect(reply?.status == 200)
+            #expect(served.server.openConnections.count <= 2)
+        }
+    }
+}
