@@ -99,8 +99,10 @@ package struct RemoteGalleryLoader {
         var found: [(path: String, url: RemoteURL)] = []
         var queue: [(listing: DirectoryListing, prefix: String, depth: Int)] = [(root, "", 0)]
         var visited: Set<RemoteURL> = [url]
+        var listings: [[String]: RemoteURL?] = [:]
         while !queue.isEmpty, found.count < limits.photos {
             let (listing, prefix, depth) = queue.removeFirst()
+            if isSeenBefore(listing, in: &listings) { continue }
             for file in listing.files where !file.name.hasPrefix(".") { found.append((prefix + file.name, file.url)) }
             guard depth < limits.depth else { continue }
             for folder in listing.folders where !folder.name.hasPrefix(".") && visited.count < limits.folders && visited.insert(folder.url).inserted {
@@ -124,5 +126,28 @@ package struct RemoteGalleryLoader {
         let title = url.lastPathSegment.isEmpty ? url.host : url.lastPathSegment
         return Loaded(title: title, photos: Array(photos.prefix(limits.photos)), others: others,
                       cut: photos.count > limits.photos || found.count >= limits.photos)
+    }
+
+    /// Whether `listing` is a folder already crawled, reached again through a link (or an exact
+    /// copy of one): a web listing says nothing of links, so a folder is taken for one seen
+    /// before when it names the same files and folders and the first of its files begins with the
+    /// same 4 KB there and here (a photo's first bytes hold its EXIF, with its times). It is then
+    /// shown once, under the path the crawl reached first. Listings are noted as they come.
+    private func isSeenBefore(_ listing: DirectoryListing, in listings: inout [[String]: RemoteURL?]) -> Bool {
+        let visible = listing.files.filter { !$0.name.hasPrefix(".") }
+        let names = (visible.map(\.name) + listing.folders.filter { !$0.name.hasPrefix(".") }.map { $0.name + "/" }).sorted()
+        let probe = visible.min { $0.name < $1.name }?.url
+        guard !names.isEmpty else { return false }
+        guard let earlier = listings[names] else {
+            listings[names] = probe
+            return false
+        }
+        // Folders of folders only: their subfolders' listings are compared in turn.
+        guard let earlier, let probe else { return false }
+        func head(_ url: RemoteURL) -> [UInt8]? {
+            (try? fetcher.get(url, range: 0..<4096, limit: limits.documentBytes)).map { Array($0.body.prefix(4096)) }
+        }
+        guard let mine = head(probe), !mine.isEmpty else { return false }
+        return head(earlier) == mine
     }
 }
