@@ -10,7 +10,7 @@ package final class DiskTierStore: TierStoring {
 
     package func load(_ photo: Photo, tier: Tier) -> DecodedImage? {
         // Stat the photo now, not at scan time: a file replaced since must miss.
-        guard let key = photo.file.flatMap { DiskCache.FileKey(file: $0, variant: "t\(tier.size)") },
+        guard let key = photo.file.flatMap({ DiskCache.FileKey(file: $0, variant: "t\(tier.size)") }),
               let payload = cache.read(key), payload.count > 1,
               let image = try? JPEG.decode(Array(payload.dropFirst()), options: JPEG.DecodeOptions(scaleEighths: 8)),
               min(image.width, image.height) <= tier.size else { return nil }
@@ -18,7 +18,7 @@ package final class DiskTierStore: TierStoring {
     }
 
     package func save(_ image: DecodedImage, of photo: Photo, tier: Tier) {
-        guard let key = photo.file.flatMap { DiskCache.FileKey(file: $0, variant: "t\(tier.size)") },
+        guard let key = photo.file.flatMap({ DiskCache.FileKey(file: $0, variant: "t\(tier.size)") }),
               let jpeg = try? JPEG.encode(image.image, quality: DiskTierStore.quality) else { return }
         cache.write(key, [image.isComplete ? 1 : 0] + jpeg)
     }
