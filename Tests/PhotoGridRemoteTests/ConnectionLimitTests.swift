@@ -51,4 +51,24 @@ import Testing
             #expect(served.server.openConnections.count <= 2)
         }
     }
+
+    /// A client that reads a large original slowly keeps it whole: the deadline for the next
+    /// request starts once the response is out, not once it is queued.
+    @Test func aSlowReaderGetsALargeFileWhole() async throws {
+        let size = 16 << 20
+        try await ServedGallery.with({ configuration in
+            configuration.limits.requestSeconds = 1
+            var bytes = (try? GalleryFixture.smallJPEG()) ?? []
+            bytes += [UInt8](repeating: 0x5A, count: size)
+            _ = FileManager.default.createFile(atPath: configuration.folder + "/large.jpg", contents: Data(bytes))
+        }) { (served: ServedGallery) async throws -> Void in
+            let fd = try RawHTTP.connect(port: served.port)
+            defer { close(fd) }
+            #expect(RawHTTP.write(fd, "GET /originals/large.jpg HTTP/1.1\r\nHost: x\r\n\r\n"))
+            usleep(2_500_000)                      // reading nothing, for longer than the deadline
+            let received = RawHTTP.readAll(fd)
+            let expected = try served.fixture.bytes("large.jpg").count
+            #expect(received.count > expected && received.count < expected + 1024, "\(received.count) of \(expected) and a head")
+        }
+    }
 }

@@ -56,4 +56,25 @@ import Testing
             #expect(try load("http://127.0.0.1:\(port)/") == Self.expected)
         }
     }
+
+    /// As a user sees it, in tmux: five photos, not seven, and `End` lands on Copy's last.
+    @Test func theGridCountsALinkedFolderOnce() throws {
+        let root = try Self.makeTree()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let port = Subprocess.freePort()
+        let python = try Subprocess.start(["python3", "-m", "http.server", "\(port)", "--bind", "127.0.0.1", "--directory", root])
+        defer { Subprocess.stop(python) }
+        #expect(Subprocess.waitForPort(port))
+        let home = RemotePaths.scratch("links-client")
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let tmux = try Tmux(columns: 100, rows: 30, command: "\(RemotePaths.binary) --mode halfblock --url http://127.0.0.1:\(port)/",
+                            environment: ["XDG_CACHE_HOME": home])
+        var (ok, screen) = try tmux.waitFor { $0.contains("1 of 5") }
+        #expect(ok, "\(screen)")
+        try tmux.send("G")
+        (ok, screen) = try tmux.waitFor { $0.contains("Copy/b.jpg") && $0.contains("5 of 5") }
+        #expect(ok, "\(screen)")
+        try tmux.send("q")
+        #expect(try tmux.waitFor { $0.contains("[exit 0]") }.0)
+    }
 }

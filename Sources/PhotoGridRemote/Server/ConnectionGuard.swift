@@ -95,12 +95,19 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        // The response is out: the next request must come in time.
-        if case .end = unwrapOutboundIn(data) { arm(context: context) }
-        context.write(data, promise: promise)
+        guard case .end = unwrapOutboundIn(data) else {
+            context.write(data, promise: promise)
+            return
+        }
+        // Once the response is out (handed to the kernel whole, however long a large original
+        // takes a slow client to read), the next request must come in time.
+        let written = promise ?? context.eventLoop.makePromise()
+        written.futureResult.assumeIsolated().whenSuccess { self.arm(context: context) }
+        context.write(data, promise: written)
     }
 
     private func arm(context: ChannelHandlerContext) {
+        guard address != nil else { return }        // closed, or never admitted
         deadline?.cancel()
         let channel = context.channel
         deadline = context.eventLoop.scheduleTask(in: .seconds(limits.requestSeconds)) { channel.close(promise: nil) }

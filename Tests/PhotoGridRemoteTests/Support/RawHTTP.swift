@@ -50,6 +50,18 @@ enum RawHTTP {
         return bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
     }
 
+    /// Everything the server sends until it closes the connection.
+    static func readAll(_ fd: Int32) -> [UInt8] {
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, $0.count, 0) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return received }
+            received += chunk[..<n]
+        }
+    }
+
     /// Whether the server closes the connection within `seconds` (what it sends meanwhile is
     /// read and dropped).
     static func closes(_ fd: Int32, within seconds: Double) -> Bool {
