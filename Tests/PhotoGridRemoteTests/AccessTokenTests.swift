@@ -58,14 +58,8 @@ import Testing
         let result = try RemotePaths.print(RemoteGalleryTests.frame + ["--url", server.url], cacheHome: home)
         #expect(result.status == 0, "\(result.errorText)")
         // The same frame as from the same folder served without a token.
-        let open = try GalleryServer(GalleryServer.Configuration(folder: fixture.folder, port: 0))
-        try open.start()
-        defer { open.stop() }
-        let other = RemotePaths.scratch("token-client-2")
-        defer { try? FileManager.default.removeItem(atPath: other) }
-        let plain = try RemotePaths.print(RemoteGalleryTests.frame + ["--url", open.url], cacheHome: other)
         #expect(!TerminalOutput.sixels(result.output).isEmpty)
-        #expect(TerminalOutput.sixels(result.output) == TerminalOutput.sixels(plain.output))
+        #expect(TerminalOutput.sixels(result.output) == (try RemotePaths.openlyServedSixels(fixture.folder, frame: RemoteGalleryTests.frame)))
         #expect(server.requestsByPath.keys.allSatisfy { $0.hasPrefix("/t/\(Self.token)") }, "\(server.requestsByPath.keys)")
     }
 

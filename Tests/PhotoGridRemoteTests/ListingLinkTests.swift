@@ -30,6 +30,14 @@ import Testing
         return root
     }
 
+    /// python's http.server on `root`, and its port.
+    static func python(_ root: String) throws -> (pid_t, Int) {
+        let port = Subprocess.freePort()
+        let python = try Subprocess.start(["python3", "-m", "http.server", "\(port)", "--bind", "127.0.0.1", "--directory", root])
+        #expect(Subprocess.waitForPort(port))
+        return (python, port)
+    }
+
     static let expected = ["top.jpg", "Camera/a.jpg", "Camera/b.jpg", "Copy/a.jpg", "Copy/b.jpg"]
 
     func load(_ url: String) throws -> [String] {
@@ -41,10 +49,8 @@ import Testing
     @Test func pythonsListingShowsALinkedFolderOnce() throws {
         let root = try Self.makeTree()
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let port = Subprocess.freePort()
-        let python = try Subprocess.start(["python3", "-m", "http.server", "\(port)", "--bind", "127.0.0.1", "--directory", root])
+        let (python, port) = try Self.python(root)
         defer { Subprocess.stop(python) }
-        #expect(Subprocess.waitForPort(port))
         #expect(try load("http://127.0.0.1:\(port)/") == Self.expected)
     }
 
@@ -61,10 +67,8 @@ import Testing
     @Test func theGridCountsALinkedFolderOnce() throws {
         let root = try Self.makeTree()
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let port = Subprocess.freePort()
-        let python = try Subprocess.start(["python3", "-m", "http.server", "\(port)", "--bind", "127.0.0.1", "--directory", root])
+        let (python, port) = try Self.python(root)
         defer { Subprocess.stop(python) }
-        #expect(Subprocess.waitForPort(port))
         let home = RemotePaths.scratch("links-client")
         defer { try? FileManager.default.removeItem(atPath: home) }
         let tmux = try Tmux(columns: 100, rows: 30, command: "\(RemotePaths.binary) --mode halfblock --url http://127.0.0.1:\(port)/",

@@ -49,13 +49,8 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: home) }
         let browsed = try RemotePaths.print(RemoteGalleryTests.frame + ["--ca-cert", certificate, "--url", server.url], cacheHome: home)
         #expect(browsed.status == 0, "\(browsed.errorText)")
-        let open = try GalleryServer(GalleryServer.Configuration(folder: fixture.folder, port: 0))
-        try open.start()
-        defer { open.stop() }
-        let other = RemotePaths.scratch("tls-client-2")
-        defer { try? FileManager.default.removeItem(atPath: other) }
-        let reference = try RemotePaths.print(RemoteGalleryTests.frame + ["--url", open.url], cacheHome: other)
-        #expect(!TerminalOutput.sixels(browsed.output).isEmpty && TerminalOutput.sixels(browsed.output) == TerminalOutput.sixels(reference.output))
+        let reference = try RemotePaths.openlyServedSixels(fixture.folder, frame: RemoteGalleryTests.frame)
+        #expect(!TerminalOutput.sixels(browsed.output).isEmpty && TerminalOutput.sixels(browsed.output) == reference)
 
         // Without --ca-cert, and with http:// to it: refused in words, no library internals.
         let untrusted = try RemotePaths.print(RemoteGalleryTests.frame + ["--url", server.url], cacheHome: home)
