@@ -26,13 +26,17 @@ import GalleryFormats
         let base = try #require(RemoteURL("http://127.0.0.1:9/gallery/"))
         let original = try #require(RemoteURL("http://127.0.0.1:9/gallery/a%20b.jpg"))
         let loaded = RemoteGalleryLoader.Loaded(title: "G", photos: [RemotePhoto(id: "a b.jpg", original: original, width: 40, height: 30)],
-                                                others: [(name: "c.png", url: try #require(base.resolving("c.png")))])
+                                                others: [(name: "c.mp4", url: try #require(base.resolving("c.mp4")))])
         let http = HTTPFetcher(cache: nil)
         defer { http.shutdown() }
         let source = RemoteCommand.source(loaded, fetcher: http, connections: 1)
-        #expect(source.photos.map(\.source) == [.address(original.description), .address("http://127.0.0.1:9/gallery/c.png")])
+        #expect(source.photos.map(\.source) == [.address(original.description), .address("http://127.0.0.1:9/gallery/c.mp4")])
         #expect(source.photos.allSatisfy { $0.file == nil && $0.stamp == nil })
-        #expect(source.photos[1].format == .png && source.photos[0].name == "a b.jpg")
+        #expect(source.photos[1].format.isVideo && source.photos[0].name == "a b.jpg")
+        // A listing's video says what it is, as locally (Enter plays it from its URL).
+        #expect(throws: DecodeError.unsupportedFormat("MP4 video")) {
+            try source.decoder.image(of: source.photos[1], covering: 64, atMost: 64)
+        }
         // The gallery's decoder knows the address; the file decoder refuses it without opening anything.
         #expect(source.decoder.info(of: source.photos[0])?.width == 40)
         #expect(throws: DecodeError.unreadable("not a file: " + original.description)) {

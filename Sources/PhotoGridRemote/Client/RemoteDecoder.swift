@@ -38,7 +38,9 @@ package struct RemoteDecoder: PhotoDecoding {
     package var memoryGate: MemoryGate? { decoder.gate }
 
     package func image(of photo: Photo, covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
-        guard let remote = remote(photo) else { throw .unreadable("not in the gallery") }
+        // A listing's files photogrid does not decode (a video, a TIFF) say what they are, as
+        // locally; Enter plays a video from its URL.
+        guard let remote = remote(photo) else { throw photo.format.isDecoded ? .unreadable("not in the gallery") : .unsupportedFormat(photo.format.name) }
         let body = try download(remote.source(coveringShortSide: size), range: nil, limit: RemoteDecoder.imageLimit)
         return try CPUGate.shared.run { () throws(DecodeError) in try decoder.decode(body, covering: size, atMost: limit) }
     }
