@@ -170,6 +170,9 @@ struct ServeSubcommand: ParsableCommand {
     @Flag(name: .customLong("no-cache"), help: "Make every rendition again instead of keeping them on disk.")
     var noCache = false
 
+    @Option(name: .customLong("client-connections"), help: "At most this many connections from one address (many people behind one NAT address need more).")
+    var clientConnections = 32
+
     @Option(name: .customLong("tls-cert"), help: "Serve HTTPS with this certificate (PEM, with its chain); needs --tls-key.")
     var tlsCertificate: String?
 
@@ -185,6 +188,7 @@ struct ServeSubcommand: ParsableCommand {
                                                         delayMilliseconds: delayMilliseconds, log: log)
         // Beyond loopback, anyone who reaches the port would see every photo: a token is asked.
         configuration.token = token ?? (configuration.isLoopback ? nil : GalleryServer.newToken())
+        configuration.limits.perClient = clientConnections
         configuration.tlsCertificate = tlsCertificate
         configuration.tlsKey = tlsKey
         ThisProcess.exit(ServeCommand.run(configuration))

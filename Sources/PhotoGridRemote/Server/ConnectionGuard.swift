@@ -8,11 +8,12 @@ import PhotoGridCore
 /// connection open doing nothing, is dropped and frees its place. HTTP/1.1 answers one request
 /// at a time per connection (`HTTPServerPipelineHandler`), so bounding a client's connections
 /// bounds its requests in flight too.
-struct ConnectionLimits: Sendable {
-    var total = 512
-    var perClient = 32
+package struct ConnectionLimits: Sendable {
+    package var total = 512
+    /// One address may be many people (an office behind NAT): `--client-connections` raises it.
+    package var perClient = 32
     /// Seconds for a request's head and body to arrive once the server waits for one.
-    var requestSeconds: Int64 = 15
+    package var requestSeconds: Int64 = 15
 }
 
 /// The connections open now, in all and by address.
@@ -23,7 +24,7 @@ final class OpenConnections: Sendable {
     func admit(_ address: String, limits: ConnectionLimits) -> Bool {
         table.withLock { table in
             let fromThere = table.byAddress[address, default: 0]
-            guard table.total < limits.total, fromThere < limits.perClient else { return false }
+            guard table.total < max(limits.total, limits.perClient), fromThere < limits.perClient else { return false }
             table.total += 1
             table.byAddress[address] = fromThere + 1
             return true

@@ -29,7 +29,7 @@ extension GalleryServer {
         package var tlsCertificate: String?
         package var tlsKey: String?
         /// Connections in all and per client, and the deadline for each request to arrive.
-        var limits = ConnectionLimits()
+        package var limits = ConnectionLimits()
 
         package init(folder: String, host: String = "127.0.0.1", port: Int = GalleryServer.defaultPort,
                     cacheDirectory: String? = nil, delayMilliseconds: Int = 0,
@@ -56,6 +56,7 @@ extension GalleryServer {
             if let bad = renditionSizes.first(where: { $0 < 1 || $0 > 65_500 }) {
                 throw .invalid("rendition size \(bad) is not in 1...65500 (JPEG's limit)")
             }
+            guard (1...100_000).contains(limits.perClient) else { throw .invalid("--client-connections must be between 1 and 100000") }
             if (tlsCertificate == nil) != (tlsKey == nil) {
                 throw .invalid("--tls-cert and --tls-key go together: the certificate and its private key")
             }
