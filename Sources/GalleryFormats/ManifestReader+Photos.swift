@@ -114,10 +114,13 @@ extension ManifestReader {
             case "make": camera.make = try string(value, place)
             case "model": camera.model = try string(value, place)
             case "lens": camera.lens = try string(value, place)
-            case "iso": camera.iso = try integer(value, place, minimum: 1)
-            case "aperture": camera.aperture = try number(value, place, in: 0.1...1000)
-            case "exposure": camera.exposure = try number(value, place, in: 1e-9...1e6)
-            case "focalLength": camera.focalLength = try number(value, place, in: 0.1...100_000)
+            case "iso":
+                let iso = try integer(value, place, minimum: 1)
+                guard RemotePhoto.Camera.isoRange.contains(iso) else { throw fail(value, place, "must be at most \(RemotePhoto.Camera.isoRange.upperBound)") }
+                camera.iso = iso
+            case "aperture": camera.aperture = try number(value, place, in: RemotePhoto.Camera.apertureRange)
+            case "exposure": camera.exposure = try number(value, place, in: RemotePhoto.Camera.exposureRange)
+            case "focalLength": camera.focalLength = try number(value, place, in: RemotePhoto.Camera.focalLengthRange)
             default: break
             }
         }

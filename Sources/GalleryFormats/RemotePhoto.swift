@@ -69,6 +69,21 @@ package struct RemotePhoto: Sendable, Equatable {
 
         /// Nothing said at all.
         package var isEmpty: Bool { self == Camera() }
+
+        /// What a manifest may say (docs/remote-gallery.md): each number within these, or left out.
+        package static let isoRange = 1...10_000_000
+        package static let apertureRange = 0.1...1000.0
+        package static let exposureRange = 1e-9...1e6
+        package static let focalLengthRange = 0.1...100_000.0
+
+        /// The same with every value a manifest may not carry left out: a manual lens's EXIF
+        /// says f/0, a broken one anything.
+        package var valid: Camera {
+            func kept(_ value: Double?, _ range: ClosedRange<Double>) -> Double? { value.flatMap { range.contains($0) ? $0 : nil } }
+            return Camera(make: make, model: model, lens: lens, iso: iso.flatMap { Camera.isoRange.contains($0) ? $0 : nil },
+                          aperture: kept(aperture, Camera.apertureRange), exposure: kept(exposure, Camera.exposureRange),
+                          focalLength: kept(focalLength, Camera.focalLengthRange))
+        }
     }
 
     /// `renditions` may come in any order; they are sorted by size, and of several of one size

@@ -133,4 +133,13 @@ import Testing
         #expect(Rendition.size(width: 120, height: 80, longSide: 2048) == (120, 80))
         #expect(Rendition.size(width: 10000, height: 10, longSide: 256) == (256, 1))
     }
+
+    /// A manual lens's EXIF says f/0 and 0 mm: the manifest leaves those out rather than carry
+    /// values its readers refuse (which would make the whole gallery unreadable).
+    @Test func cameraValuesAManifestMayNotCarryAreLeftOut() throws {
+        var info = PhotoInfo()
+        (info.make, info.iso, info.fNumber, info.exposureTime, info.focalLength) = ("Canon", 0, 0, 1.0 / 250, 0)
+        let camera = Manifest.details(of: info).camera
+        #expect(camera == RemotePhoto.Camera(make: "Canon", exposure: 1.0 / 250))
+    }
 }

@@ -49,8 +49,9 @@ enum Manifest {
            abs(latitude) <= 90, abs(longitude) <= 180 {
             (details.latitude, details.longitude) = (rounded(latitude), rounded(longitude))
         }
+        // Only what a manifest may carry: one bad EXIF value must not make the whole manifest unreadable.
         details.camera = RemotePhoto.Camera(make: info.make, model: info.model, lens: info.lens, iso: info.iso,
-                                            aperture: info.fNumber, exposure: info.exposureTime, focalLength: info.focalLength)
+                                            aperture: info.fNumber, exposure: info.exposureTime, focalLength: info.focalLength).valid
         return details
     }
 
