@@ -107,6 +107,9 @@ struct PhotoGridCommand: ParsableCommand {
         if labels && !print { throw ValidationError("--labels goes with --print") }
         if (outputPaths || outputPathsNul) && (print || probe) { throw ValidationError("-o and -0 go with the interactive grid, not --print or --probe") }
         if !(1...32).contains(connections) { throw ValidationError("--connections must be between 1 and 32") }
+        if let caCertificate, !RawPath(caCertificate).isReadable {
+            throw ValidationError("--ca-cert \(caCertificate): \(SystemError.lastMessage())")
+        }
     }
 
     func run() throws {

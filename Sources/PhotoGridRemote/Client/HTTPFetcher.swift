@@ -231,7 +231,8 @@ package final class HTTPFetcher: Fetching, Sendable {
                 return .secureConnection("\(place(url)) does not speak HTTPS (try http://)")
             }
             if lowered.contains("certificate") || lowered.contains("verify") {
-                return .secureConnection("\(place(url)) has a certificate this machine does not trust, or one for another name")
+                return .secureConnection("\(place(url)) has a certificate this machine does not trust, or one for another name "
+                                         + "(--ca-cert FILE trusts a server's own)")
             }
             return .secureConnection("\(place(url)): the secure connection failed")
         }
