@@ -152,4 +152,31 @@ import Testing
             #expect(cameras >= 2)
         }
     }
+
+    /// A folder's videos are in the gallery as locally: listed, their originals served for a
+    /// player, no renditions; the client shows them as video tiles without asking for any.
+    @Test func videosAreListedAndPlayedFromTheirOriginals() async throws {
+        let clip: [UInt8] = [0, 0, 0, 24] + Array("ftypmp42".utf8) + [0, 0, 0, 0] + Array("mp42isom".utf8) + [UInt8](repeating: 7, count: 1000)
+        try await ServedGallery.with({ configuration in
+            FileManager.default.createFile(atPath: configuration.folder + "/clip.mp4", contents: Data(clip))
+        }) { (served: ServedGallery) async throws -> Void in
+            let body = try await served.request("/manifest.json").body
+            let base = try #require(RemoteURL("http://127.0.0.1:\(served.port)/"))
+            let manifest = try GalleryManifest.parse(body, url: try #require(base.resolving("manifest.json")))
+            let video = try #require(manifest.photos.first { $0.id == "clip.mp4" })
+            #expect(video.width == nil && video.camera == nil)
+            #expect(try await served.request("/renditions/clip.mp4/256.jpg").status == 404)
+            #expect(try await served.request("/originals/clip.mp4").body == clip)
+            let loaded = RemoteGalleryLoader.Loaded(title: "g", photos: manifest.photos, others: [])
+            let http = HTTPFetcher(cache: nil)
+            defer { http.shutdown() }
+            let source = RemoteCommand.source(loaded, fetcher: http, connections: 1)
+            let tile = try #require(source.photos.first { $0.name == "clip.mp4" })
+            #expect(tile.format.isVideo)
+            let before = served.server.totalRequests
+            #expect(throws: DecodeError.unsupportedFormat("MP4 video")) { try source.decoder.image(of: tile, covering: 64, atMost: 64) }
+            #expect(source.decoder.info(of: tile) == nil && source.decoder.thumbnail(of: tile) == nil)
+            #expect(served.server.totalRequests == before)
+        }
+    }
 }

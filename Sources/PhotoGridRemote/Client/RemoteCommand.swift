@@ -42,7 +42,10 @@ package enum RemoteCommand {
     /// The loaded gallery as the grid's photos; files it does not decode keep their places.
     static func source(_ loaded: RemoteGalleryLoader.Loaded, fetcher: Fetching, connections: Int) -> GallerySource {
         var photos = loaded.photos.map {
-            Photo(address: RemoteDecoder.address(of: $0), relativePath: RawPath($0.id), fileSize: $0.bytes ?? 0, format: .jpeg)
+            // A manifest's photo is a picture (decoded for what its bytes are) unless its name says
+            // video: photogrid serve and export list a folder's videos too.
+            Photo(address: RemoteDecoder.address(of: $0), relativePath: RawPath($0.id), fileSize: $0.bytes ?? 0,
+                  format: ImageFormat(fileExtension: RawPath($0.name).lowercasedExtension).isVideo ? ImageFormat(fileExtension: RawPath($0.name).lowercasedExtension) : .jpeg)
         }
         if !loaded.others.isEmpty {
             // A listing: its files in natural order, whatever their kind. (A manifest keeps its own order.)

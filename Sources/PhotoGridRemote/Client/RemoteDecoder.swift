@@ -40,7 +40,8 @@ package struct RemoteDecoder: PhotoDecoding {
     package func image(of photo: Photo, covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
         // A listing's files photogrid does not decode (a video, a TIFF) say what they are, as
         // locally; Enter plays a video from its URL.
-        guard let remote = remote(photo) else { throw photo.format.isDecoded ? .unreadable("not in the gallery") : .unsupportedFormat(photo.format.name) }
+        if photo.format.isVideo || !photo.format.isDecoded && photo.format != .notAnImage { throw .unsupportedFormat(photo.format.name) }
+        guard let remote = remote(photo) else { throw .unreadable("not in the gallery") }
         let body = try download(remote.source(coveringShortSide: size), range: nil, limit: RemoteDecoder.imageLimit)
         return try CPUGate.shared.run { () throws(DecodeError) in try decoder.decode(body, covering: size, atMost: limit) }
     }
@@ -49,14 +50,14 @@ package struct RemoteDecoder: PhotoDecoding {
     /// original comes. Not asked for when the gallery has renditions: the smallest of those is
     /// about as quick to fetch as the head, and is the tile itself.
     package func thumbnail(of photo: Photo) -> RGBImage? {
-        guard let remote = remote(photo), !remote.hasRenditions, let head = try? download(remote.original, range: 0..<RemoteDecoder.headLength,
+        guard !photo.format.isVideo, let remote = remote(photo), !remote.hasRenditions, let head = try? download(remote.original, range: 0..<RemoteDecoder.headLength,
                                                                           limit: RemoteDecoder.headLength),
               let header = try? JPEG.readHeader(head) else { return nil }
         return CPUGate.shared.run { PhotoDecoder.thumbnail(header: header, data: head) }
     }
 
     package func info(of photo: Photo) -> PhotoInfo? {
-        guard let remote = remote(photo) else { return nil }
+        guard !photo.format.isVideo, let remote = remote(photo) else { return nil }
         // What the gallery says, else what the file's head does.
         if remote.width != nil && remote.height != nil {
             var info = PhotoInfo()

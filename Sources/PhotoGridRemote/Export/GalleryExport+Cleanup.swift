@@ -9,7 +9,7 @@ extension GalleryExport {
         var wanted = Set<[UInt8]>()
         for entry in entries {
             wanted.insert(originalPath(entry).bytes)
-            for size in sizes { wanted.insert(renditionPath(entry, size: size).bytes) }
+            if !entry.photo.format.isVideo { for size in sizes { wanted.insert(renditionPath(entry, size: size).bytes) } }
         }
         var removed = 0
         for top in ["originals", "renditions"] {

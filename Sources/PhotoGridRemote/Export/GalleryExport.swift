@@ -194,7 +194,7 @@ package struct GalleryExport {
     /// manifest, read from its head as `serve` reads them.
     func export(_ entry: GalleryIndex.Entry) -> Outcome {
         let file: ConfinedFile
-        do throws(ConfinedFile.Failure) { file = try ConfinedFile(entry.file, inside: index.root) } catch {
+        do throws(ConfinedFile.Failure) { file = try ConfinedFile(entry.file, inside: index.root, limit: .max) } catch {
             switch error {
             case .notFound: return .failed("gone, or no longer inside the folder")
             case .unreadable(let reason): return .failed(reason)
@@ -206,10 +206,13 @@ package struct GalleryExport {
             guard !configuration.force, let status = path.linkStatus(), status.isRegular else { return false }
             return status.modified == file.modified && (size == nil || status.size == size)
         }
-        let missing = renditions.filter { !upToDate($0.path) }
+        // A video has no renditions: its original is there for a player.
+        let missing = entry.photo.format.isVideo ? [] : renditions.filter { !upToDate($0.path) }
         let copyOriginal = !upToDate(original, size: file.size)
         let details = Manifest.details(of: entry, root: index.root)
         if missing.isEmpty && !copyOriginal { return .kept(details) }
+        // Copies are made in memory; a photo is never this large, a long video may be.
+        guard file.size <= ConfinedFile.limit else { return .failed("larger than \(ConfinedFile.limit >> 20) MB: not copied") }
         let data: [UInt8]
         do throws(ConfinedFile.Failure) { data = try file.readAll() } catch {
             if case .unreadable(let reason) = error { return .failed(reason) }

@@ -25,14 +25,16 @@ final class ConfinedFile: Sendable {
     /// Larger files are not served: no photo needs more, and a rendition reads the whole file.
     static let limit = FileReader.defaultLimit
 
-    init(_ path: RawPath, inside root: RawPath) throws(Failure) {
+    /// `limit`: larger files are not found; `.max` for what is sent as it is (an original, a
+    /// video), never read into memory.
+    init(_ path: RawPath, inside root: RawPath, limit: Int = ConfinedFile.limit) throws(Failure) {
         // untrusted: a FIFO that slipped in must not hang a worker, nor may a tty become ours.
         let file: FileDescriptor
         do throws(SystemError) { file = try FileDescriptor.open(path, .read, options: .untrusted) } catch {
             if error.isNotFound || error.isNotDirectory || error.isLink { throw .notFound }
             throw .unreadable(error.description)
         }
-        guard let status = try? file.status(), status.isRegular, status.size <= ConfinedFile.limit,
+        guard let status = try? file.status(), status.isRegular, status.size <= limit,
               ConfinedFile.isInside(file, path: path, root: root) else {
             try? file.close()
             throw .notFound

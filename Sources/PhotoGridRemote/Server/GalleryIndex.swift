@@ -52,7 +52,8 @@ struct GalleryIndex: Sendable {
 
         var top: [Entry] = [], below: [Entry] = [], sections: [String] = []
         var seen = Set<[UInt8]>(), excluded = 0
-        for photo in photos where photo.format.isDecoded {
+        // Pictures, and videos (their originals, for a player; no renditions), as the grid shows both.
+        for photo in photos where photo.format.isDecoded || photo.format.isVideo {
             guard let file = photo.file, GalleryIndex.isInside(file, root: root) else {
                 excluded += 1
                 continue

@@ -7,8 +7,9 @@ extension GalleryResponder {
     func originalResponse(_ entry: GalleryIndex.Entry, _ request: HTTPRequestHead, isHead: Bool,
                           on loop: EventLoop) -> EventLoopFuture<Response> {
         let root = index.root
-        // Opened on a worker: open and fstat can block on a slow disk or network mount.
-        return pool.runIfActive(eventLoop: loop) { try ConfinedFile(entry.file, inside: root) }
+        // Opened on a worker: open and fstat can block on a slow disk or network mount. Any size:
+        // the file goes out with sendfile, never through memory (a video may be gigabytes).
+        return pool.runIfActive(eventLoop: loop) { try ConfinedFile(entry.file, inside: root, limit: .max) }
             .map { file in GalleryResponder.original(file, request, isHead: isHead, mediaType: entry.photo.format.mediaType) }
     }
 

@@ -50,7 +50,7 @@ final class GalleryResponder: Sendable {
             guard let entry = index.entry(id: id) else { return loop.makeSucceededFuture(.notFound) }
             response = originalResponse(entry, request, isHead: isHead, on: loop)
         case .rendition(let id, let size):
-            guard renditions.sizes.contains(size), let entry = index.entry(id: id) else {
+            guard renditions.sizes.contains(size), let entry = index.entry(id: id), !entry.photo.format.isVideo else {
                 return loop.makeSucceededFuture(.notFound)
             }
             response = renditionResponse(entry, size: size, request, isHead: isHead, on: loop)
