@@ -116,7 +116,9 @@ extension ManifestReader {
             case "lens": camera.lens = try string(value, place)
             case "iso":
                 let iso = try integer(value, place, minimum: 1)
-                guard RemotePhoto.Camera.isoRange.contains(iso) else { throw fail(value, place, "must be at most \(RemotePhoto.Camera.isoRange.upperBound)") }
+                guard RemotePhoto.Camera.isoRange.contains(iso) else {
+                    throw fail(value, place, "must be at most \(RemotePhoto.Camera.isoRange.upperBound)")
+                }
                 camera.iso = iso
             case "aperture": camera.aperture = try number(value, place, in: RemotePhoto.Camera.apertureRange)
             case "exposure": camera.exposure = try number(value, place, in: RemotePhoto.Camera.exposureRange)

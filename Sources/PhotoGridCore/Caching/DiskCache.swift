@@ -2,9 +2,10 @@
 ///
 /// It stores opaque payload bytes under a key (`DiskCacheKey`): for what is made from a photo, its
 /// path, size and modification time and a variant name ("t64", "t512"), so a photo that changes
-/// gets a new key and misses (`FileKey`). Each key hashes to a file name, `<dir>/ab/ab…(32 hex digits)`, spread over 256 subfolders so that no
-/// folder grows huge. Each file carries its full key (see `DiskCacheRecord`), so a collision or a
-/// damaged file reads as a miss and is deleted.
+/// gets a new key and misses (`FileKey`). Each key hashes to a file name,
+/// `<dir>/ab/ab…(32 hex digits)`, spread over 256 subfolders so that no folder grows huge. Each
+/// file carries its full key (see `DiskCacheRecord`), so a collision or a damaged file reads as a
+/// miss and is deleted.
 ///
 /// Several worker threads, and several photogrid processes, may use one directory at once.
 /// Files are written under a temporary name and renamed into place, so a reader sees a whole old

@@ -44,8 +44,9 @@ package enum RemoteCommand {
         var photos = loaded.photos.map {
             // A manifest's photo is a picture (decoded for what its bytes are) unless its name says
             // video: photogrid serve and export list a folder's videos too.
-            Photo(address: RemoteDecoder.address(of: $0), relativePath: RawPath($0.id), fileSize: $0.bytes ?? 0,
-                  format: ImageFormat(fileExtension: RawPath($0.name).lowercasedExtension).isVideo ? ImageFormat(fileExtension: RawPath($0.name).lowercasedExtension) : .jpeg)
+            let named = ImageFormat(fileExtension: RawPath($0.name).lowercasedExtension)
+            return Photo(address: RemoteDecoder.address(of: $0), relativePath: RawPath($0.id), fileSize: $0.bytes ?? 0,
+                         format: named.isVideo ? named : .jpeg)
         }
         if !loaded.others.isEmpty {
             // A listing: its files in natural order, whatever their kind. (A manifest keeps its own order.)

@@ -40,7 +40,9 @@ package struct RemoteDecoder: PhotoDecoding {
     package func image(of photo: Photo, covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
         // A listing's files photogrid does not decode (a video, a TIFF) say what they are, as
         // locally; Enter plays a video from its URL.
-        if photo.format.isVideo || !photo.format.isDecoded && photo.format != .notAnImage { throw .unsupportedFormat(photo.format.name) }
+        if photo.format.isVideo || !photo.format.isDecoded && photo.format != .notAnImage {
+            throw .unsupportedFormat(photo.format.name)
+        }
         guard let remote = remote(photo) else { throw .unreadable("not in the gallery") }
         let body = try download(remote.source(coveringShortSide: size), range: nil, limit: RemoteDecoder.imageLimit)
         return try CPUGate.shared.run { () throws(DecodeError) in try decoder.decode(body, covering: size, atMost: limit) }
