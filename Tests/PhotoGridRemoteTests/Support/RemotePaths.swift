@@ -1,4 +1,5 @@
 import Foundation
+import PhotoGridCore
 import PhotoGridSamples
 import PhotoGridTestSupport
 @testable import PhotoGridRemote
@@ -31,5 +32,16 @@ enum RemotePaths {
         let home = scratch("open-client")
         defer { try? FileManager.default.removeItem(atPath: home) }
         return TerminalOutput.sixels(try print(frame + ["--url", open.url], cacheHome: home).output)
+    }
+
+    /// Whether two frames' sixels show the same pictures: as many, each of the same size and
+    /// within a mean error of 6 levels (which tier a remote tile is cut from depends on which
+    /// download finished first, which moves pixels by a level or two; `RemoteGalleryTests`).
+    static func samePictures(_ a: [[UInt8]], _ b: [[UInt8]]) -> Bool {
+        let first = a.compactMap(Sixel.decode), second = b.compactMap(Sixel.decode)
+        guard !first.isEmpty, first.count == a.count, first.count == second.count else { return false }
+        return zip(first, second).allSatisfy { x, y in
+            x.width == y.width && x.height == y.height && RemoteGalleryTests.meanAbsoluteError(x, y) < 6
+        }
     }
 }
