@@ -109,9 +109,17 @@ final class GalleryChannelHandler: ChannelInboundHandler, RemovableChannelHandle
     /// `GET /renditions/a.jpg/512.jpg 200 48123 B 12.3 ms`, to stderr.
     static func logLine(_ request: HTTPRequestHead, status: UInt, bytes: Int, since started: Double) {
         let milliseconds = (ManifestStore.now() - started) * 1000
-        // Control characters would reach the terminal: the parser lets some through in targets.
-        let target = String(request.uri.unicodeScalars.map { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) ? "?" : Character($0) })
+        let target = logged(request.uri)
         let line = "\(request.method) \(target) \(status) \(bytes) B \(Double(Int(milliseconds * 10)) / 10) ms\n"
         _ = try? TTY.writeAll(Array(line.utf8), to: 2)
+    }
+
+    /// A request's target as the log shows it: control characters (the parser lets some through)
+    /// as `?`, and the access token, or a guess at it, as `***`: a log may be read by others.
+    static func logged(_ uri: String) -> String {
+        let target = String(uri.unicodeScalars.map { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) ? "?" : Character($0) })
+        guard target.hasPrefix("/t/") else { return target }
+        let rest = target.dropFirst(3)
+        return "/t/***" + (rest.firstIndex(of: "/").map { String(rest[$0...]) } ?? "")
     }
 }
