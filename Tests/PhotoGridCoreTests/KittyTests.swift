@@ -181,9 +181,12 @@ import Testing
         var keys = Self.commands(bytes).map(\.keys)
         #expect(keys.filter { $0.hasPrefix("a=p") } == ["a=p,i=1,p=1,c=4,r=3,y=0,h=30,C=1,z=\(Kitty.zIndex),q=2",
                                      "a=p,i=1,p=2,c=1,r=1,x=0,w=10,y=30,h=10,C=1,z=\(Kitty.zIndex),q=2"])
-        // The last row's part is placed at the tile's last row, the cursor put back after.
+        // The last row's part is placed at the tile's last row. No cursor save or restore here:
+        // the painter saves the cursor once around the frame, for ncurses, and a second save in
+        // between (there is one slot) sent the status line's next changes into the grid.
         let text = String(decoding: bytes, as: UTF8.self)
-        #expect(text.contains("\u{1B}7\u{1B}[6;11H") && text.hasSuffix("\u{1B}8"))
+        #expect(text.contains("\u{1B}[6;11H"))
+        #expect(!text.contains("\u{1B}7") && !text.contains("\u{1B}8"))
         _ = screen.endFrame()
         // The badge goes (unmarked): one placement again, the last row's part taken off.
         bytes = screen.show(request(0), picture, row: 2, column: 10, columns: 4, rows: 4)

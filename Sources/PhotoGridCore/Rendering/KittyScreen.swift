@@ -125,7 +125,12 @@ package final class KittyScreen {
 
     /// A picture placed so that the last `uncovered` cells of its last row stay text (a tile's
     /// badges): the rows above whole (placement 1), the last row without those cells (placement 2,
-    /// the cursor moved there and back), each showing its own part of the picture.
+    /// the cursor moved there), each showing its own part of the picture. The cursor is not saved
+    /// and restored around the move: the painter saves it once around the whole frame (for
+    /// ncurses, which goes on from where it left it) and there is one save slot, so a save here
+    /// made the frame's end restore the cursor to this tile, and ncurses' next relative moves
+    /// wrote the status line's changes into the grid. Each of the painter's pieces moves the
+    /// cursor to its own place first.
     private func placeAround(_ id: UInt32, _ picture: KittyPicture, _ place: Placement, wasSplit: Bool) -> [UInt8] {
         let height = place.sourceHeight ?? picture.height
         let top = height * (place.rows - 1) / place.rows
@@ -134,7 +139,7 @@ package final class KittyScreen {
                                   sourceHeight: height - top, placement: place.rows > 1 ? 2 : 1, sourceTop: top)
         guard place.rows > 1 else { return (wasSplit ? Kitty.hide(id: id, placement: 2) : []) + lastRow }
         return Kitty.place(id: id, columns: place.columns, rows: place.rows - 1, sourceHeight: top)
-            + Array("\u{1B}7".utf8) + GridPainter.moveTo(row: place.row + place.rows - 1, column: place.column) + lastRow + Array("\u{1B}8".utf8)
+            + GridPainter.moveTo(row: place.row + place.rows - 1, column: place.column) + lastRow
     }
 
     /// Ends a frame: what was on screen and is not now is taken off, and past the budget every
