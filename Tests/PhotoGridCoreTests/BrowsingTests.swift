@@ -313,10 +313,12 @@ import PhotoGridTestSupport
         try tmux.send("G")
         for _ in 0..<(count - 1 - index) { try tmux.send("h") }
         try tmux.send("i")
-        (ok, screen) = try tmux.waitFor { $0.contains("aurora-03.jpg") && $0.contains("map") }
+        // The label padded to the value column: "map" then spaces, whatever is left of the panel
+        // (a loaded tile's half-blocks touch it, a placeholder leaves a space).
+        (ok, screen) = try tmux.waitFor { $0.contains("aurora-03.jpg") && $0.contains("map  ") }
         #expect(ok, "\(screen)")
         let lines = screen.split(separator: "\n").map(String.init)
-        let start = try #require(lines.firstIndex { $0.contains(" map ") })
+        let start = try #require(lines.firstIndex { $0.contains("map  ") }, "\(screen)")
         // The panel's value column: the link's pieces one under another, joined whole.
         let pieces = lines[start...].prefix(4).compactMap { line -> String? in
             guard let range = line.range(of: "https://") ?? line.range(of: "openstreetmap") ?? line.range(of: "mlat") else {

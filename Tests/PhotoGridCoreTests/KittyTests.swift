@@ -289,4 +289,27 @@ import Testing
         replies.tmuxClientFeatures = nil
         #expect(Capabilities.decide(replies: replies, window: nil, environment: environment, choice: .auto).mode.isSixel)
     }
+
+    /// A focused tile on the grid's bottom row, where the frame's bottom side lies on the tile's
+    /// own last row: its badge stays readable. The amber side (a picture above the tiles) leaves
+    /// the badge's cells, and the badge is written after the frame.
+    @Test func aFocusedTileAtTheBottomEdgeKeepsItsBadgeReadable() {
+        let (_, picture) = Self.picture(width: 40, height: 40)
+        var tile = PaintTile(index: 0, column: 10, row: 6, width: 10, rows: 4, content: .image(request(0), .kitty(picture)), name: "v.mp4")
+        tile.badges = "video"
+        let focus = FocusMarker(tile: tile, gridRows: 10, screenColumns: 40)
+        #expect(focus.bottomOnTile)
+        var painter = GridPainter(colors: .trueColor, kitty: KittyScreen())
+        let text = String(decoding: painter.paint([tile], focus: focus), as: UTF8.self)
+        // The bottom side over the tile (row 10 on screen) stops before the badge's 7 cells:
+        // columns 10-12 of the tile's 20-ish wide row, then the gap cell at the right.
+        let bottom = FocusMarker(tile: tile, gridRows: 10, screenColumns: 40).sidesOverTile(leaving: tile.badgeCells)
+        #expect(bottom.contains { $0.row == 9 && $0.column == 9 && $0.columns == 4 })
+        #expect(bottom.contains { $0.row == 9 && $0.column == 20 && $0.columns == 1 })
+        #expect(!bottom.contains { $0.row == 9 && $0.column + $0.columns > 13 && $0.column < 20 })
+        // The badge is the last thing written on its row.
+        let badge = text.range(of: " video ", options: .backwards)
+        let lastFrame = text.range(of: "a=p,i=", options: .backwards)
+        #expect(badge != nil && lastFrame != nil && badge!.lowerBound > lastFrame!.lowerBound)
+    }
 }

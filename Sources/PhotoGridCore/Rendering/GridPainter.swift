@@ -65,8 +65,14 @@ package struct GridPainter {
         drawn = current
         if markerDue {
             if let new = focus { ops += new.ops(colors: colors, erase: false) }
+            // Where the frame's bottom side lies on the tile's own last row (the grid's bottom
+            // edge), the badges there stay readable: drawn again over the side, which in kitty
+            // leaves their cells.
+            let framed = focus.flatMap { focus in tiles.first { $0.row == focus.tileRow && $0.column == focus.tileColumn } }
+            let badgeCells = framed.map { focus?.bottomOnTile == true ? $0.badgeCells : 0 } ?? 0
             // In kitty the sides over pictures would be under them: they go as pictures above.
-            if let kitty { ops += kitty.frameOver(focus?.sidesOverTile ?? []) }
+            if let kitty { ops += kitty.frameOver(focus?.sidesOverTile(leaving: badgeCells) ?? []) }
+            if badgeCells > 0, let framed { ops += framed.badgeOps(colors: colors) }
             marker = focus
         }
         // Headers last: over the frame's top side where they share a row. Drawn again when they
@@ -190,6 +196,23 @@ package struct FocusMarker: Equatable, Sendable {
     var coversPicture: Bool {
         let b = bounds
         return b.top >= tileRow || b.bottom < tileRow + tileRows || b.left >= tileColumn || b.right < tileColumn + tileWidth
+    }
+
+    /// Whether the bottom side lies on the tile's own last row (no gap row below it).
+    var bottomOnTile: Bool { bounds.bottom == tileRow + tileRows - 1 }
+
+    /// The sides over the tile, the bottom one without the last `badgeCells` cells of the tile's
+    /// last row where it lies there.
+    func sidesOverTile(leaving badgeCells: Int) -> [(row: Int, column: Int, columns: Int, rows: Int)] {
+        guard badgeCells > 0, bottomOnTile else { return sidesOverTile }
+        let badgeStart = tileColumn + tileWidth - badgeCells
+        return sidesOverTile.flatMap { side -> [(row: Int, column: Int, columns: Int, rows: Int)] in
+            guard side.rows == 1, side.row == bounds.bottom, side.column < badgeStart else { return [side] }
+            var parts = [(side.row, side.column, badgeStart - side.column, 1)]
+            let end = side.column + side.columns
+            if end > tileColumn + tileWidth { parts.append((side.row, tileColumn + tileWidth, end - tileColumn - tileWidth, 1)) }
+            return parts
+        }
     }
 
     /// The sides drawn inside the tile (over its picture), as cell rectangles.
