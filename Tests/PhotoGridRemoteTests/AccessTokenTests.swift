@@ -37,10 +37,11 @@ import Testing
                 times.append(SystemClock.seconds() - start)
             }
             #expect(times[0] >= 0.24 && times[1] >= 0.49 && times[2] >= 0.74, "\(times)")
-            // The right token is not slowed by them.
+            // The right token is not slowed by them: well under the 1 s a fourth failure would wait
+            // (not a tighter bound, which a busy machine would break).
             let start = SystemClock.seconds()
             #expect(try RawHTTP.get(port: served.port, "/t/\(Self.token)/").status == 200)
-            #expect(SystemClock.seconds() - start < 0.24)
+            #expect(SystemClock.seconds() - start < 0.9)
         }
     }
 
