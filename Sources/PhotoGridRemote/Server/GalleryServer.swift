@@ -152,8 +152,10 @@ package final class GalleryServer: Sendable {
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     if let tls { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls)) }
+                    let guardHandler = ConnectionGuard(limits: limits, open: open)
+                    try channel.pipeline.syncOperations.addHandler(RequestStartWatch(guardHandler))
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                    try channel.pipeline.syncOperations.addHandler(ConnectionGuard(limits: limits, open: open))
+                    try channel.pipeline.syncOperations.addHandler(guardHandler)
                     try channel.pipeline.syncOperations.addHandler(
                         GalleryChannelHandler(responder: responder, counter: counter, failures: failures,
                                               delayMilliseconds: delay, log: log))
