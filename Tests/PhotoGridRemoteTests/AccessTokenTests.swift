@@ -9,38 +9,38 @@ import Testing
 @Suite struct AccessTokenTests {
     static let token = "k3y-for-the-tests_0123456789"
 
-    @Test func onlyRequestsWithTheTokenAreAnswered() async throws {
-        try await ServedGallery.with({ $0.token = Self.token }) { (served: ServedGallery) async throws -> Void in
-            #expect(served.server.url == "http://127.0.0.1:\(served.port)/t/\(Self.token)/")
+    @Test func onlyRequestsWithTheTokenAreAnswered() throws {
+        try BlockingServedGallery.with({ $0.token = Self.token }) { _, server, port in
+            #expect(server.url == "http://127.0.0.1:\(port)/t/\(Self.token)/")
             let prefix = "/t/\(Self.token)"
             for path in ["/", "/manifest.json", "/originals/" + GalleryFixture.rotated, "/renditions/" + GalleryFixture.rotated + "/256.jpg"] {
-                let denied = try RawHTTP.get(port: served.port, path)
+                let denied = try RawHTTP.get(port: port, path)
                 #expect(denied.status == 401, "\(path)")
                 // Nothing of the gallery in the refusal.
                 #expect(!String(decoding: denied.body, as: UTF8.self).contains("hills"), "\(path)")
-                #expect(try RawHTTP.get(port: served.port, prefix + path).status == 200, "\(prefix + path)")
+                #expect(try RawHTTP.get(port: port, prefix + path).status == 200, "\(prefix + path)")
             }
-            #expect(try RawHTTP.get(port: served.port, prefix).status == 200)
+            #expect(try RawHTTP.get(port: port, prefix).status == 200)
             // Near misses: one character off, a prefix of it, the token longer, another segment.
             for wrong in [String(Self.token.dropLast()) + "1", String(Self.token.dropLast()), Self.token + "0", "x"] {
-                #expect(try RawHTTP.get(port: served.port, "/t/\(wrong)/manifest.json").status == 401, "\(wrong)")
+                #expect(try RawHTTP.get(port: port, "/t/\(wrong)/manifest.json").status == 401, "\(wrong)")
             }
         }
     }
 
-    @Test func wrongTokensAreAnsweredLaterAndLater() async throws {
-        try await ServedGallery.with({ $0.token = Self.token }) { (served: ServedGallery) async throws -> Void in
+    @Test func wrongTokensAreAnsweredLaterAndLater() throws {
+        try BlockingServedGallery.with({ $0.token = Self.token }) { (_: GalleryFixture, _: GalleryServer, port: Int) throws -> Void in
             var times: [Double] = []
             for _ in 0..<3 {
                 let start = SystemClock.seconds()
-                #expect(try RawHTTP.get(port: served.port, "/t/wrong-token-0000000/").status == 401)
+                #expect(try RawHTTP.get(port: port, "/t/wrong-token-0000000/").status == 401)
                 times.append(SystemClock.seconds() - start)
             }
             #expect(times[0] >= 0.24 && times[1] >= 0.49 && times[2] >= 0.74, "\(times)")
             // The right token is not slowed by them: well under the 1 s a fourth failure would wait
             // (not a tighter bound, which a busy machine would break).
             let start = SystemClock.seconds()
-            #expect(try RawHTTP.get(port: served.port, "/t/\(Self.token)/").status == 200)
+            #expect(try RawHTTP.get(port: port, "/t/\(Self.token)/").status == 200)
             #expect(SystemClock.seconds() - start < 0.9)
         }
     }

@@ -6,12 +6,12 @@ import Testing
 /// What one client may take of the server: a bounded number of connections, and no connection
 /// held open by sending nothing, or one byte at a time.
 @Suite struct ConnectionLimitTests {
-    @Test func aClientSendingSlowlyOrNothingIsDropped() async throws {
-        try await ServedGallery.with({ $0.limits.requestSeconds = 1; $0.limits.idleSeconds = 6 }) { (served: ServedGallery) async throws -> Void in
+    @Test func aClientSendingSlowlyOrNothingIsDropped() throws {
+        try BlockingServedGallery.with({ $0.limits.requestSeconds = 1; $0.limits.idleSeconds = 6 }) { _, _, port in
             // Nothing at all, and a head that never ends, one byte every 200 ms.
-            let silent = try RawHTTP.connect(port: served.port)
+            let silent = try RawHTTP.connect(port: port)
             defer { close(silent) }
-            let slow = try RawHTTP.connect(port: served.port)
+            let slow = try RawHTTP.connect(port: port)
             defer { close(slow) }
             let start = Date()
             for byte in "GET / HTTP/1.1\r\nHost: x\r\n" where Date().timeIntervalSince(start) < 5 {
@@ -23,22 +23,22 @@ import Testing
             #expect(RawHTTP.closes(slow, within: 1))
             #expect(RawHTTP.closes(silent, within: 7))
             // A connection answered and then left idle goes after the idle deadline.
-            let idle = try RawHTTP.connect(port: served.port)
+            let idle = try RawHTTP.connect(port: port)
             defer { close(idle) }
             #expect(RawHTTP.write(idle, "GET /nothing HTTP/1.1\r\nHost: x\r\n\r\n"))
             #expect(!RawHTTP.closes(idle, within: 1.2))
             #expect(RawHTTP.closes(idle, within: 8))
             // A prompt client is served as ever.
-            #expect(try RawHTTP.get(port: served.port, "/").status == 200)
+            #expect(try RawHTTP.get(port: port, "/").status == 200)
         }
     }
 
-    @Test func aClientsConnectionsAreBounded() async throws {
-        try await ServedGallery.with({ $0.limits.perClient = 2 }) { (served: ServedGallery) async throws -> Void in
-            let first = try RawHTTP.connect(port: served.port), second = try RawHTTP.connect(port: served.port)
+    @Test func aClientsConnectionsAreBounded() throws {
+        try BlockingServedGallery.with({ $0.limits.perClient = 2 }) { _, server, port in
+            let first = try RawHTTP.connect(port: port), second = try RawHTTP.connect(port: port)
             defer { close(first); close(second) }
             #expect(!RawHTTP.closes(second, within: 0.3))
-            let third = try RawHTTP.connect(port: served.port)
+            let third = try RawHTTP.connect(port: port)
             #expect(RawHTTP.closes(third, within: 2))
             close(third)
             // One place freed: the next is taken, and served.
@@ -46,31 +46,31 @@ import Testing
             var reply: RawHTTP.Reply?
             let deadline = Date().addingTimeInterval(5)
             while reply?.status != 200 && Date() < deadline {
-                reply = try? RawHTTP.get(port: served.port, "/")
+                reply = try? RawHTTP.get(port: port, "/")
                 if reply?.status != 200 { usleep(50_000) }
             }
             #expect(reply?.status == 200)
-            #expect(served.server.openConnections.count <= 2)
+            #expect(server.openConnections.count <= 2)
         }
     }
 
     /// A client that reads a large original slowly keeps it whole: the deadline for the next
     /// request starts once the response is out, not once it is queued.
-    @Test func aSlowReaderGetsALargeFileWhole() async throws {
+    @Test func aSlowReaderGetsALargeFileWhole() throws {
         let size = 16 << 20
-        try await ServedGallery.with({ configuration in
+        try BlockingServedGallery.with({ configuration in
             configuration.limits.requestSeconds = 1
             configuration.limits.idleSeconds = 1
             var bytes = (try? GalleryFixture.smallJPEG()) ?? []
             bytes += [UInt8](repeating: 0x5A, count: size)
             _ = FileManager.default.createFile(atPath: configuration.folder + "/large.jpg", contents: Data(bytes))
-        }) { (served: ServedGallery) async throws -> Void in
-            let fd = try RawHTTP.connect(port: served.port)
+        }) { fixture, _, port in
+            let fd = try RawHTTP.connect(port: port)
             defer { close(fd) }
             #expect(RawHTTP.write(fd, "GET /originals/large.jpg HTTP/1.1\r\nHost: x\r\n\r\n"))
             usleep(2_500_000)                      // reading nothing, for longer than the deadline
             let received = RawHTTP.readAll(fd)
-            let expected = try served.fixture.bytes("large.jpg").count
+            let expected = try fixture.bytes("large.jpg").count
             #expect(received.count > expected && received.count < expected + 1024, "\(received.count) of \(expected) and a head")
         }
     }

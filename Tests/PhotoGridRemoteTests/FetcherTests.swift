@@ -183,13 +183,13 @@ import GalleryFormats
 
     /// `https://` to a server that speaks plain HTTP: said in plain words, without the TLS
     /// library's codes or the path it was built at.
-    @Test func httpsToAPlainServerSaysSoInPlainWords() async throws {
+    @Test func httpsToAPlainServerSaysSoInPlainWords() throws {
         // photogrid serve answers the TLS greeting as the bad HTTP request it is, as web servers do.
-        try await ServedGallery.with { served in
+        try BlockingServedGallery.with { _, _, port in
             let http = fetcher(retries: 0)
             defer { http.shutdown() }
-            let secure = try #require(RemoteURL("https://127.0.0.1:\(served.port)/"))
-            #expect(throws: FetchError.secureConnection("127.0.0.1:\(served.port) does not speak HTTPS (try http://)")) {
+            let secure = try #require(RemoteURL("https://127.0.0.1:\(port)/"))
+            #expect(throws: FetchError.secureConnection("127.0.0.1:\(port) does not speak HTTPS (try http://)")) {
                 try http.get(secure, range: nil, limit: 1 << 20)
             }
         }

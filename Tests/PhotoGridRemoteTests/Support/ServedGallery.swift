@@ -71,3 +71,21 @@ final class ServedGallery: Sendable {
     /// The id as it appears in URLs.
     static func encoded(_ id: String) -> String { RemoteURL.percentEncode(path: id) }
 }
+
+/// The same gallery served for a test that talks to it with blocking calls (`RawHTTP`, a
+/// subprocess): a synchronous test, so that no thread of Swift's cooperative pool is held while
+/// it waits (the async tests share two of them here, and starving them let a kept-alive
+/// connection sit past a server deadline).
+enum BlockingServedGallery {
+    static func with<T>(_ adjust: (inout GalleryServer.Configuration) -> Void = { _ in },
+                        _ body: (_ fixture: GalleryFixture, _ server: GalleryServer, _ port: Int) throws -> T) throws -> T {
+        let fixture = try GalleryFixture()
+        defer { fixture.remove() }
+        var configuration = GalleryServer.Configuration(folder: fixture.folder, port: 0)
+        adjust(&configuration)
+        let server = try GalleryServer(configuration)
+        let port = try server.start()
+        defer { server.stop() }
+        return try body(fixture, server, port)
+    }
+}
