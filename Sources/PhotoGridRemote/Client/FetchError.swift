@@ -28,11 +28,16 @@ package enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The response header in which `photogrid serve` says why a photo cannot be had.
     package static let reasonHeader = "Photogrid-Reason"
 
+    /// Printable ASCII only: what a header value may hold, and a tile may show.
+    static func printable(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.filter { (0x20...0x7E).contains($0.value) }))
+    }
+
     /// A reason from a server, fit for a tile: printable ASCII only, at most 60 characters; nil
     /// when nothing is left of it.
     static func serverReason(_ text: String?) -> String? {
         guard let text else { return nil }
-        let kept = String(String.UnicodeScalarView(text.unicodeScalars.filter { (0x20...0x7E).contains($0.value) }).prefix(60))
+        let kept = String(printable(text).prefix(60))
         return kept.allSatisfy({ $0 == " " }) ? nil : kept
     }
 

@@ -48,5 +48,5 @@ package enum ExportCommand {
             + "photogrid --url http://HOST/PATH/\(GalleryExport.manifestName)"
     }
 
-    static func say(_ line: String) { _ = try? TTY.writeAll(Array((line + "\n").utf8), to: 2) }
+    static func say(_ line: String) { ServeCommand.say(line, to: 2) }
 }

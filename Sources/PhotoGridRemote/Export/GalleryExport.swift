@@ -209,7 +209,7 @@ package struct GalleryExport {
         // A video has no renditions: its original is there for a player.
         let missing = entry.photo.format.isVideo ? [] : renditions.filter { !upToDate($0.path) }
         let copyOriginal = !upToDate(original, size: file.size)
-        let details = Manifest.details(of: entry, root: index.root)
+        let details = Manifest.details(of: entry, in: file)
         if missing.isEmpty && !copyOriginal { return .kept(details) }
         // Copies are made in memory; a photo is never this large, a long video may be.
         guard file.size <= ConfinedFile.limit else { return .failed("larger than \(ConfinedFile.limit >> 20) MB: not copied") }

@@ -106,6 +106,6 @@ final class GalleryResponder: Sendable {
 
     /// The `Photogrid-Reason` header: printable ASCII, as a header value must be.
     static func reason(_ text: String) -> HTTPHeaders {
-        [FetchError.reasonHeader: String(String.UnicodeScalarView(text.unicodeScalars.filter { (0x20...0x7E).contains($0.value) }))]
+        [FetchError.reasonHeader: FetchError.printable(text)]
     }
 }

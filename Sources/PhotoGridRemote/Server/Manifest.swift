@@ -29,6 +29,11 @@ enum Manifest {
     /// As locally, the caption of the photo's XMP sidecar goes before the file's own.
     static func details(of entry: GalleryIndex.Entry, root: RawPath) -> Details {
         guard let file = try? ConfinedFile(entry.file, inside: root) else { return Details() }
+        return details(of: entry, in: file)
+    }
+
+    /// The same from the photo's file already open (an export, which reads it whole next).
+    static func details(of entry: GalleryIndex.Entry, in file: ConfinedFile) -> Details {
         var length = firstHead
         while true {
             guard let head = try? file.head(length), let info = PhotoInfo.read(head) else { return Details() }
