@@ -25,13 +25,15 @@ let package = Package(
         // libheif is loaded on first use rather than linked: its codecs cost every start 5 ms (see
         // Sources/CHeif/include/heif_loader.h). Its header comes from libheif-dev.
         .target(name: "CHeif"),
+        // libavif decodes AVIF's pictures, loaded on first use too (Sources/CAvif/include/avif_loader.h).
+        .target(name: "CAvif"),
         .systemLibrary(name: "CGif", providers: [.apt(["libgif-dev"])]),
         // zlib compresses pictures for the kitty graphics protocol.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libjpeg needs setjmp/longjmp for its errors, which Swift cannot do: a thin C layer does.
         .target(name: "CJPEGShim", dependencies: ["CLibJPEG"]),
 
-        .target(name: "PhotoGridCore", dependencies: ["CNcursesw", "CJPEGShim", "CSixel", "CSPNG", "CWebP", "CHeif", "CGif", "CZlib"]),
+        .target(name: "PhotoGridCore", dependencies: ["CNcursesw", "CJPEGShim", "CSixel", "CSPNG", "CWebP", "CHeif", "CAvif", "CGif", "CZlib"]),
         // What remote galleries are made of, without networking and without the core: manifests
         // (read and written), web directory listings, URLs and percent-encoding.
         .target(name: "GalleryFormats"),

@@ -12,6 +12,9 @@ public enum FuzzBodies {
         "webp": picture(signature: Array("RIFF".utf8)),
         "gif": picture(signature: Array("GIF89a".utf8)),
         "heif": picture(signature: []),
+        // AVIF's pictures go through libavif first (AVIF.swift), its thumbnails and metadata
+        // through libheif: an `ftyp` box naming AVIF, for the fuzzer to spend its time past it.
+        "avif": picture(signature: [0, 0, 0, 0x1C] + Array("ftypavif".utf8)),
     ]
 
     /// The decode path of the other formats as tiles, the zoom view and the details panel use it:

@@ -58,6 +58,10 @@ import PhotoGridTestSupport
         "avif-truncated-in-the-image-data.avif": (.reason("truncated AVIF"), .reason("truncated AVIF")),
         "heic-ispe-claims-100000x100000.heic": (.reason("too large"), .reason("too large")),
         "heic-meta-box-size-past-the-file.heic": (.reason("corrupt HEIF"), .reason("corrupt HEIF")),
+        "avif-ispe-claims-100000x100000.avif": (.reason("too large"), .reason("too large")),
+        // libavif scales the coded picture to what `ispe` says; the tile shows it.
+        "avif-ispe-smaller-than-the-coded-picture.avif": (.decoded, .decoded),
+        "avif-av1-data-damaged.avif": (.reason("corrupt AVIF"), .reason("corrupt AVIF")),
     ]
 
     static func photos() throws -> [Photo] { try FolderScanner().scan(RawPath(folder)) }

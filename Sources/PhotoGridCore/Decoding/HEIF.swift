@@ -250,15 +250,6 @@ package enum HEIF {
         let cbPlane = grey ? nil : heif.heif_image_get_plane_readonly(picture, heif_channel_Cb, &cbStride)
         let crPlane = grey ? nil : heif.heif_image_get_plane_readonly(picture, heif_channel_Cr, &crStride)
         guard grey || (cbPlane != nil && crPlane != nil) else { return nil }
-        let chromaWidth = grey ? width : Int(heif.heif_image_get_width(picture, heif_channel_Cb))
-        let chromaHeight = grey ? height : Int(heif.heif_image_get_height(picture, heif_channel_Cb))
-        // Subsampled chroma is half the width (4:2:0, 4:2:2) and half the height (4:2:0).
-        let shiftX = chromaWidth < width ? 1 : 0, shiftY = chromaHeight < height ? 1 : 0
-        let wide = bits > 8
-        func sample(_ plane: UnsafePointer<UInt8>, _ stride: Int32, _ x: Int, _ y: Int) -> Int {
-            let row = plane + y * Int(stride)
-            return wide ? Int(row[2 * x]) | Int(row[2 * x + 1]) << 8 : Int(row[x])
-        }
 
         var matrix = 6, fullRange = true
         var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
@@ -269,70 +260,13 @@ package enum HEIF {
             fullRange = profile.pointee.full_range_flag != 0
             heif.heif_nclx_color_profile_free(profile)
         }
-        let (kr, kb): (Double, Double) = switch matrix {
-        case 1: (0.2126, 0.0722)            // BT.709
-        case 9, 10: (0.2627, 0.0593)        // BT.2020
-        default: (0.299, 0.114)             // BT.601 (5, 6) and what is not named
+        var planes = YCbCrPlanes(width: width, height: height, bits: bits, luma: .init(base: yPlane, stride: Int(yStride)),
+                                 chroma: nil, alpha: nil, matrix: matrix, fullRange: fullRange)
+        if let cbPlane, let crPlane {
+            planes.chroma = (.init(base: cbPlane, stride: Int(cbStride)), .init(base: crPlane, stride: Int(crStride)),
+                             Int(heif.heif_image_get_width(picture, heif_channel_Cb)), Int(heif.heif_image_get_height(picture, heif_channel_Cb)))
         }
-        let maxValue = Double((1 << bits) - 1), middle = Double(1 << (bits - 1))
-        let scale = 255 / maxValue
-
-        let step = max(1, min(shrink, width, height))
-        var image = RGBImage(width: width / step, height: height / step)
-        let area = Double(step * step), columns = image.width * step
-        var sums = [Int](repeating: 0, count: image.width * 3)     // Y, Cb, Cr of each output pixel
-        image.pixels.withUnsafeMutableBufferPointer { out in
-          sums.withUnsafeMutableBufferPointer { sums in
-            for oy in 0..<image.height {
-                for i in 0..<sums.count { sums[i] = 0 }
-                for y in (oy * step)..<(oy * step + step) {
-                    let cy = min(chromaHeight - 1, y >> shiftY)
-                    let yRow = yPlane + y * Int(yStride)
-                    let cbRow = cbPlane.map { $0 + cy * Int(cbStride) }, crRow = crPlane.map { $0 + cy * Int(crStride) }
-                    if !wide, let cbRow, let crRow {
-                        // The common case, 8-bit YCbCr, without a call a sample.
-                        for x in 0..<columns {
-                            let o = (x / step) * 3, cx = min(chromaWidth - 1, x >> shiftX)
-                            sums[o] += Int(yRow[x]); sums[o + 1] += Int(cbRow[cx]); sums[o + 2] += Int(crRow[cx])
-                        }
-                        continue
-                    }
-                    for x in 0..<columns {
-                        let o = (x / step) * 3
-                        sums[o] += sample(yPlane, yStride, x, y)
-                        guard let cbPlane, let crPlane else { continue }
-                        let cx = min(chromaWidth - 1, x >> shiftX)
-                        sums[o + 1] += sample(cbPlane, cbStride, cx, cy)
-                        sums[o + 2] += sample(crPlane, crStride, cx, cy)
-                    }
-                }
-                for ox in 0..<image.width {
-                    var luma = Double(sums[ox * 3]) / area
-                    var cb = grey ? 0 : Double(sums[ox * 3 + 1]) / area - middle, cr = grey ? 0 : Double(sums[ox * 3 + 2]) / area - middle
-                    if !fullRange {
-                        // Limited range: luma from 16 to 235, chroma 16 to 240 (at 8 bits).
-                        let unit = maxValue / 255
-                        luma = (luma - 16 * unit) * 255 / 219
-                        cb = cb * 255 / 224
-                        cr = cr * 255 / 224
-                    }
-                    let r: Double, g: Double, b: Double
-                    if matrix == 0 {
-                        (r, g, b) = (cr + middle, luma, cb + middle)      // GBR: the planes are G, B, R
-                    } else {
-                        r = luma + 2 * (1 - kr) * cr
-                        b = luma + 2 * (1 - kb) * cb
-                        g = (luma - kr * r - kb * b) / (1 - kr - kb)
-                    }
-                    let o = (oy * image.width + ox) * 3
-                    out[o] = UInt8(max(0, min(255, (r * scale).rounded())))
-                    out[o + 1] = UInt8(max(0, min(255, (g * scale).rounded())))
-                    out[o + 2] = UInt8(max(0, min(255, (b * scale).rounded())))
-                }
-            }
-          }
-        }
-        return image
+        return planes.rgb(shrink: shrink)
     }
 
     /// The file's primary picture handle and header, the size checked against `maxPixels`

@@ -129,7 +129,8 @@ extension PhotoDecoder {
 
     /// HEIF or AVIF data: the embedded thumbnail when it covers `size` (phones write one of about
     /// 320 px), as EXIF thumbnails are used for JPEG; else the picture decoded whole (HEVC and AV1
-    /// decoders do not scale) and shrunk to `limit`. libheif has already turned it upright.
+    /// decoders do not scale) and shrunk to `limit`, upright. An AVIF's picture is decoded by
+    /// libavif where it can (Sources/CAvif says why), else by libheif.
     static func decodeHEIF(_ data: [UInt8], covering size: Int, atMost limit: Int, thumbnails: Bool, gate: MemoryGate = .decodes) throws(DecodeError) -> DecodedImage {
         let header = try HEIF.readHeader(data)
         if thumbnails, let small = header.thumbnail, min(small.width, small.height) >= min(size, header.width, header.height),
@@ -145,7 +146,10 @@ extension PhotoDecoder {
         let planes = header.bitDepth > 8 ? 6 : 3, output = header.hasAlpha ? 4 : 3
         let bytes = data.count + pixels * (planes + output) + pixels / (shrink * shrink) * 3
         let (kept, decodedWidth) = try gate.run(bytes: bytes) { () throws(DecodeError) in
-            guard let image = try HEIF.decode(data, shrink: shrink) else { throw DecodeError.corruptFile(format: HEIF.formatName(data), "no picture") }
+            var image: RGBImage?
+            if HEIF.formatName(data) == "AVIF" { image = try AVIF.decode(data, shrink: shrink, maxPixels: wholeDecodeMaxPixels) }
+            if image == nil { image = try HEIF.decode(data, shrink: shrink) }
+            guard let image else { throw DecodeError.corruptFile(format: HEIF.formatName(data), "no picture") }
             return (scaled(image, shortSide: limit), image.width)
         }
         return DecodedImage(image: kept, origin: .file(scaleEighths: max(1, 8 / shrink), scans: 1),

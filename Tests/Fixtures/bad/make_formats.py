@@ -108,3 +108,17 @@ boxes = bytearray(heic)
 at = heic.index(b"meta")
 boxes[at - 4:at] = struct.pack(">I", 0xFFFFFF00)  # the meta box says it is 4 GB long
 write("heic-meta-box-size-past-the-file.heic", bytes(boxes))
+
+# AVIF through libavif (AVIF.swift), where libheif reads what libavif will not.
+big = bytearray(avif)
+at = avif.index(b"ispe")
+big[at + 8:at + 16] = struct.pack(">II", 100_000, 100_000)
+write("avif-ispe-claims-100000x100000.avif", bytes(big))
+small = bytearray(avif)
+small[at + 8:at + 16] = struct.pack(">II", 16, 16)   # the coded picture is far larger
+write("avif-ispe-smaller-than-the-coded-picture.avif", bytes(small))
+damaged = bytearray(avif)
+start = avif.index(b"mdat") + 4
+for i in range(start + 40, len(damaged), 97):      # the AV1 data, hit every 97 bytes past its headers
+    damaged[i] ^= 0x5A
+write("avif-av1-data-damaged.avif", bytes(damaged))
