@@ -30,7 +30,8 @@
     X(heif_context_get_encoder_for_format) X(heif_encoder_set_lossy_quality) X(heif_encoder_release) \
     X(heif_encoding_options_alloc) X(heif_encoding_options_free) X(heif_image_create) X(heif_image_add_plane) \
     X(heif_image_get_plane) X(heif_image_set_nclx_color_profile) X(heif_context_encode_image) \
-    X(heif_context_encode_thumbnail) X(heif_context_add_exif_metadata) X(heif_context_write_to_file)
+    X(heif_context_encode_thumbnail) X(heif_context_add_exif_metadata) X(heif_context_write_to_file) \
+    X(heif_register_decoder)
 
 #define PG_HEIF_FIELD(name) __typeof__(name) * _Nonnull name;
 struct pg_heif {
@@ -41,5 +42,12 @@ struct pg_heif {
 /* libheif's functions, loaded once (thread-safe); NULL when libheif.so.1 cannot be loaded or
    lacks one of them. */
 const struct pg_heif * _Nullable pg_heif_load(void);
+
+/* A decoder for HEVC that hands out libde265's YCbCr planes labelled as planar RGB 4:4:4 (R is
+   Y, G Cb, B Cr), which libheif 1.15 leaves unconverted; without in-loop filters when `filters`
+   is 0. hevc_planes.c says why. Registered on one context with heif_register_decoder; NULL when
+   libheif or libde265 cannot be loaded. */
+struct heif_decoder_plugin;
+const struct heif_decoder_plugin * _Nullable pg_heif_hevc_planes(int filters);
 
 #endif

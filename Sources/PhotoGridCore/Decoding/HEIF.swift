@@ -24,18 +24,24 @@ package enum HEIF {
     }
 
     package static func readHeader(_ data: [UInt8], maxPixels: Int = JPEG.defaultMaxPixels) throws(DecodeError) -> Header {
-        try withPrimary(data, maxPixels: maxPixels) { handle, header throws(DecodeError) in header }
+        try withPrimary(data, maxPixels: maxPixels) { handle, header, _ throws(DecodeError) in header }
     }
 
     /// The primary picture, upright, transparency composited onto `PNG.background`, each side
     /// divided by `shrink` as it is copied out of libheif (each pixel the mean of a block: no copy
-    /// at full size); its largest thumbnail instead when `thumbnail` is true (nil when there is
-    /// none). 10- and 12-bit samples are reduced to 8 by libheif (`convert_hdr_to_8bit`), which
+    /// at full size; by four or more, HEVC without its in-loop filters); its largest thumbnail
+    /// instead when `thumbnail` is true (nil when there is none). 10- and 12-bit samples are reduced to 8 by libheif (`convert_hdr_to_8bit`), which
     /// scales them rather than dropping their low bits.
+    /// `libheifsOwn` decodes HEVC through libheif's own decoder and conversions, for tests to
+    /// compare with.
     package static func decode(_ data: [UInt8], thumbnail: Bool = false, shrink: Int = 1,
-                              maxPixels: Int = JPEG.defaultMaxPixels) throws(DecodeError) -> RGBImage? {
+                              maxPixels: Int = JPEG.defaultMaxPixels, libheifsOwn: Bool = false) throws(DecodeError) -> RGBImage? {
         let format = formatName(data)
-        return try withPrimary(data, maxPixels: maxPixels) { handle, header throws(DecodeError) -> RGBImage? in
+        // HEVC's planes come straight from libde265 (Sources/CHeif/hevc_planes.c); shrunk by
+        // four or more, without its in-loop filters: what they smooth is averaged away.
+        let planes = thumbnail || libheifsOwn ? nil : pg_heif_hevc_planes(shrink >= 4 ? 0 : 1)
+        return try withPrimary(data, maxPixels: maxPixels, planes: planes) { handle, header, planar throws(DecodeError) -> RGBImage? in
+            if planar { return try decodePlanes(handle, format: format, shrink: shrink) }
             guard thumbnail else { return try decode(handle, format: format, shrink: shrink) }
             guard let small = largestThumbnail(handle) else { return nil }
             defer { heif.heif_image_handle_release(small) }
@@ -45,7 +51,7 @@ package enum HEIF {
 
     /// The primary picture's EXIF (as TIFF data, from its header on) and XMP packet.
     package static func metadata(_ data: [UInt8]) -> (exif: [UInt8]?, xmp: [UInt8]?) {
-        let found = try? withPrimary(data, maxPixels: .max) { handle, _ throws(DecodeError) -> ([UInt8]?, [UInt8]?) in
+        let found = try? withPrimary(data, maxPixels: .max) { handle, _, _ throws(DecodeError) -> ([UInt8]?, [UInt8]?) in
             var exif: [UInt8]?, xmp: [UInt8]?
             for id in blocks(handle, type: nil) {
                 let type = heif.heif_image_handle_get_metadata_type(handle, id).map { String(cString: $0) } ?? ""
@@ -251,15 +257,7 @@ package enum HEIF {
         let crPlane = grey ? nil : heif.heif_image_get_plane_readonly(picture, heif_channel_Cr, &crStride)
         guard grey || (cbPlane != nil && crPlane != nil) else { return nil }
 
-        var matrix = 6, fullRange = true
-        var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
-        // The container's `colr` box first, as ISO/IEC 23000-22 (MIAF) has it, then the codec's own.
-        if heif.heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok || heif.heif_image_get_nclx_color_profile(picture, &nclx).code == heif_error_Ok,
-           let profile = nclx {
-            matrix = Int(profile.pointee.matrix_coefficients.rawValue)
-            fullRange = profile.pointee.full_range_flag != 0
-            heif.heif_nclx_color_profile_free(profile)
-        }
+        let (matrix, fullRange) = colourOf(handle, picture)
         var planes = YCbCrPlanes(width: width, height: height, bits: bits, luma: .init(base: yPlane, stride: Int(yStride)),
                                  chroma: nil, alpha: nil, matrix: matrix, fullRange: fullRange)
         if let cbPlane, let crPlane {
@@ -269,10 +267,55 @@ package enum HEIF {
         return planes.rgb(shrink: shrink)
     }
 
+    /// The picture as the planes decoder hands it out (Y, Cb and Cr as planar RGB 4:4:4, or Y
+    /// alone), after libheif's grid assembly and transforms, converted here with the matrix and
+    /// range of the file's `colr` box, else the stream's own.
+    private static func decodePlanes(_ handle: OpaquePointer, format: String, shrink: Int) throws(DecodeError) -> RGBImage {
+        var picture: OpaquePointer?
+        // Undefined colour space and chroma: libheif converts nothing (heif_context.cc, 1.15).
+        try check(heif.heif_decode_image(handle, &picture, heif_colorspace_undefined, heif_chroma_undefined, nil), format: format)
+        guard let picture else { throw .corruptFile(format: format, "no picture") }
+        defer { heif.heif_image_release(picture) }
+        let grey = heif.heif_image_get_colorspace(picture) == heif_colorspace_monochrome
+        let luma = grey ? heif_channel_Y : heif_channel_R
+        let width = Int(heif.heif_image_get_width(picture, luma)), height = Int(heif.heif_image_get_height(picture, luma))
+        let bits = Int(heif.heif_image_get_bits_per_pixel_range(picture, luma))
+        var yStride: Int32 = 0, cbStride: Int32 = 0, crStride: Int32 = 0
+        guard width > 0, height > 0, (1...16).contains(bits), let yPlane = heif.heif_image_get_plane_readonly(picture, luma, &yStride) else {
+            throw .corruptFile(format: format, "no pixels")
+        }
+        let (matrix, fullRange) = colourOf(handle, picture)
+        var planes = YCbCrPlanes(width: width, height: height, bits: bits, luma: .init(base: yPlane, stride: Int(yStride)),
+                                 chroma: nil, alpha: nil, matrix: matrix, fullRange: fullRange)
+        if !grey {
+            guard heif.heif_image_get_width(picture, heif_channel_G) == width, heif.heif_image_get_height(picture, heif_channel_G) == height,
+                  heif.heif_image_get_width(picture, heif_channel_B) == width, heif.heif_image_get_height(picture, heif_channel_B) == height,
+                  let cb = heif.heif_image_get_plane_readonly(picture, heif_channel_G, &cbStride),
+                  let cr = heif.heif_image_get_plane_readonly(picture, heif_channel_B, &crStride) else {
+                throw .corruptFile(format: format, "no pixels")
+            }
+            planes.chroma = (.init(base: cb, stride: Int(cbStride)), .init(base: cr, stride: Int(crStride)), width, height)
+        }
+        return planes.rgb(shrink: shrink)
+    }
+
+    /// The matrix coefficients and range a picture's YCbCr is in: the container's `colr` box
+    /// first, as ISO/IEC 23000-22 (MIAF) has it, then the codec's own; BT.601 full range when
+    /// neither says.
+    private static func colourOf(_ handle: OpaquePointer, _ picture: OpaquePointer) -> (matrix: Int, fullRange: Bool) {
+        var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
+        guard heif.heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok || heif.heif_image_get_nclx_color_profile(picture, &nclx).code == heif_error_Ok,
+              let profile = nclx else { return (6, true) }
+        defer { heif.heif_nclx_color_profile_free(profile) }
+        return (Int(profile.pointee.matrix_coefficients.rawValue), profile.pointee.full_range_flag != 0)
+    }
+
     /// The file's primary picture handle and header, the size checked against `maxPixels`
     /// before anything is decoded (a grid's canvas included).
-    private static func withPrimary<T>(_ data: [UInt8], maxPixels: Int,
-                                       _ body: (OpaquePointer, Header) throws(DecodeError) -> T) throws(DecodeError) -> T {
+    /// With `planes`, an opaque HEVC picture is decoded by that decoder (Sources/CHeif/hevc_planes.c),
+    /// and `body` is told so: its planes must then be read with `decodePlanes`.
+    private static func withPrimary<T>(_ data: [UInt8], maxPixels: Int, planes: OpaquePointer? = nil,
+                                       _ body: (OpaquePointer, Header, _ planar: Bool) throws(DecodeError) -> T) throws(DecodeError) -> T {
         guard !data.isEmpty else { throw .empty }
         guard isHEIF(data) else { throw .unsupportedFormat("") }
         let format = formatName(data)
@@ -298,7 +341,13 @@ package enum HEIF {
                     header.thumbnail = (Int(heif.heif_image_handle_get_width(small)), Int(heif.heif_image_handle_get_height(small)))
                     heif.heif_image_handle_release(small)
                 }
-                return try body(handle, header)
+                // Registered on this context only, and only for a picture without alpha: the
+                // alpha path reads libheif's RGB, which these planes only pretend to be.
+                var planar = false
+                if let planes, format == "HEIF", !header.hasAlpha {
+                    planar = heif.heif_register_decoder(context, planes).code == heif_error_Ok
+                }
+                return try body(handle, header, planar)
             })
         }
         return try result.get()
