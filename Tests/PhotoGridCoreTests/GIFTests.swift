@@ -15,6 +15,37 @@ import Testing
                                                    names: ["a.gif", "B.GIF", "gif-named.jpg", "no-extension"])
     }
 
+    /// Shrunk as its rows are read, interlaced or not, with transparency and a frame smaller than
+    /// its screen: each pixel the rounded mean of its block of the whole frame as displayed.
+    @Test(arguments: [(2, false), (3, true), (5, false)])
+    func shrinkingWhileReadingGivesTheBlocksMeans(shrink: Int, interlaced: Bool) throws {
+        let source = TestImages.quadrants(width: 41, height: 31)
+        let see = (0..<(41 * 31)).map { $0 % 7 == 0 }
+        var data = try #require(GIF.encode(source, transparent: see, interlaced: interlaced))
+        let whole = try GIF.decode(data)
+        let shrunk = try GIF.decode(data, shrink: shrink)
+        #expect(shrunk == Self.blockMeans(whole, shrink))
+        // A frame narrower than its screen: the screen widened to 50 in the header.
+        data[6] = 50
+        let wide = try GIF.decode(data)
+        #expect(wide.width == 50 && wide[45, 5] == RGB(UInt8(PNG.background.r), UInt8(PNG.background.g), UInt8(PNG.background.b)))
+        #expect(try GIF.decode(data, shrink: shrink) == Self.blockMeans(wide, shrink))
+    }
+
+    static func blockMeans(_ image: RGBImage, _ step: Int) -> RGBImage {
+        var out = RGBImage(width: image.width / step, height: image.height / step)
+        for oy in 0..<out.height {
+            for ox in 0..<out.width {
+                for c in 0..<3 {
+                    var sum = 0
+                    for y in (oy * step)..<(oy * step + step) { for x in (ox * step)..<(ox * step + step) { sum += Int(image.pixels[(y * image.width + x) * 3 + c]) } }
+                    out.pixels[(oy * out.width + ox) * 3 + c] = UInt8((sum + step * step / 2) / (step * step))
+                }
+            }
+        }
+        return out
+    }
+
     @Test func transparencyIsCompositedOntoTheSameGreyAsPNG() throws {
         let source = RGBImage(width: 2, height: 1, pixels: [255, 0, 0, 0, 255, 0])
         let image = try GIF.decode(try #require(GIF.encode(source, transparent: [false, true])))

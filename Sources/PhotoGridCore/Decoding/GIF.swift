@@ -23,8 +23,9 @@ package enum GIF {
     }
 
     /// The first frame on the logical screen (grown to hold the frame, when a file's screen is
-    /// smaller than it).
-    package static func decode(_ data: [UInt8], maxPixels: Int = JPEG.defaultMaxPixels) throws(DecodeError) -> RGBImage {
+    /// smaller than it), each side divided by `shrink` as its rows are read (each pixel the mean
+    /// of a block: nothing is kept at full size).
+    package static func decode(_ data: [UInt8], shrink: Int = 1, maxPixels: Int = JPEG.defaultMaxPixels) throws(DecodeError) -> RGBImage {
         try withFile(data, maxPixels: maxPixels) { gif, header throws(DecodeError) -> RGBImage in
             var transparent = -1
             // Extensions before the frame: comments, application blocks, the graphic control
@@ -40,7 +41,7 @@ package enum GIF {
                     if code == GRAPHICS_EXT_FUNC_CODE, let block, block[0] >= 4, block[1] & 1 != 0 { transparent = Int(block[4]) }
                     while block != nil { try check(DGifGetExtensionNext(gif, &block), gif) }
                 case IMAGE_DESC_RECORD_TYPE:
-                    return try firstFrame(gif, header: header, transparent: transparent, maxPixels: maxPixels)
+                    return try firstFrame(gif, header: header, transparent: transparent, shrink: shrink, maxPixels: maxPixels)
                 case TERMINATE_RECORD_TYPE:
                     throw .corruptFile(format: "GIF", "no frame")
                 default:
@@ -100,7 +101,7 @@ package enum GIF {
     }
 
     private static func firstFrame(_ gif: UnsafeMutablePointer<GifFileType>, header: Header, transparent: Int,
-                                   maxPixels: Int) throws(DecodeError) -> RGBImage {
+                                   shrink: Int, maxPixels: Int) throws(DecodeError) -> RGBImage {
         try check(DGifGetImageDesc(gif), gif)
         let frame = gif.pointee.Image
         let (left, top, width, height) = (Int(frame.Left), Int(frame.Top), Int(frame.Width), Int(frame.Height))
@@ -114,8 +115,28 @@ package enum GIF {
             throw .corruptFile(format: "GIF", "no colour table")
         }
         let count = Int(map.pointee.ColorCount)
-        var image = RGBImage(width: canvasWidth, height: canvasHeight,
-                             fill: RGB(UInt8(PNG.background.r), UInt8(PNG.background.g), UInt8(PNG.background.b)))
+        // At most 4,096: a block's row of at most that many columns of 511 fits the 21 bits below.
+        let step = max(1, min(shrink, canvasWidth, canvasHeight, 4096))
+        let outWidth = canvasWidth / step, outHeight = canvasHeight / step
+        // Each output pixel's sums start as a block of background; a frame pixel adds how far
+        // its colour is from the background. Pixels the frame leaves out stay background.
+        let background = [PNG.background.r, PNG.background.g, PNG.background.b]
+        var sums = [Int](repeating: 0, count: outWidth * outHeight * 3)
+        for i in sums.indices { sums[i] = background[i % 3] * step * step }
+        // Each index's difference from the background, its three channels packed in one word
+        // with 256 added to each (21 bits apiece), so that a row is summed with one addition a
+        // pixel; transparent and unknown indices add the background.
+        var packed = [UInt64](repeating: 256 | 256 << 21 | 256 << 42, count: 256)
+        for index in 0..<min(count, 256) where index != transparent {
+            let colour = colours[index]
+            packed[index] = UInt64(Int(colour.Red) - background[0] + 256)
+                | UInt64(Int(colour.Green) - background[1] + 256) << 21 | UInt64(Int(colour.Blue) - background[2] + 256) << 42
+        }
+        // The frame's columns that land in a whole block of the screen, and each one's block.
+        let used = max(0, min(width, outWidth * step - left))
+        let blockOf = (0..<used).map { (left + $0) / step }
+        var added = [Int](repeating: 0, count: outWidth)     // how many of a row's columns each block sums
+        for block in blockOf { added[block] += 1 }
         // Interlaced frames come in four passes: every 8th row from 0, every 8th from 4, every 4th
         // from 2, every 2nd from 1.
         let order: [Int] = frame.Interlace
@@ -124,17 +145,31 @@ package enum GIF {
         let visible = max(0, canvasHeight - top)
         let needed = (order.lastIndex { $0 < visible }).map { $0 + 1 } ?? 0
         var line = [GifPixelType](repeating: 0, count: width)
+        var row = [UInt64](repeating: 0, count: outWidth)
         for y in order.prefix(needed) {
             try check(DGifGetLine(gif, &line, Int32(width)), gif)
-            guard top + y < canvasHeight else { continue }
-            let base = (top + y) * canvasWidth
-            for x in 0..<min(width, max(0, canvasWidth - left)) {
-                let index = Int(line[x])
-                guard index != transparent, index < count else { continue }
-                let colour = colours[index], o = (base + left + x) * 3
-                image.pixels[o] = colour.Red; image.pixels[o + 1] = colour.Green; image.pixels[o + 2] = colour.Blue
+            guard top + y < outHeight * step, used > 0 else { continue }
+            line.withUnsafeBufferPointer { line in
+                packed.withUnsafeBufferPointer { packed in
+                    blockOf.withUnsafeBufferPointer { blockOf in
+                        row.withUnsafeMutableBufferPointer { row in
+                            for i in 0..<row.count { row[i] = 0 }
+                            for x in 0..<used { row[blockOf[x]] &+= packed[Int(line[x])] }
+                        }
+                    }
+                }
+            }
+            let base = (top + y) / step * outWidth * 3
+            for block in 0..<outWidth where added[block] > 0 {
+                let word = row[block], bias = 256 * added[block]
+                sums[base + block * 3] += Int(word & 0x1FFFFF) - bias
+                sums[base + block * 3 + 1] += Int(word >> 21 & 0x1FFFFF) - bias
+                sums[base + block * 3 + 2] += Int(word >> 42 & 0x1FFFFF) - bias
             }
         }
+        var image = RGBImage(width: outWidth, height: outHeight)
+        let area = step * step
+        for i in sums.indices { image.pixels[i] = UInt8(clamping: (sums[i] + area / 2) / area) }
         return image
     }
 

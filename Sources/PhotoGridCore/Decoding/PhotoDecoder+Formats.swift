@@ -13,7 +13,7 @@ extension PhotoDecoder {
         switch format {
         case .png: return try decodePNG(data, covering: size, atMost: limit, gate: gate)
         case .webp: return try decodeWebP(data, covering: size, atMost: limit, gate: gate)
-        case .gif: return try decodeGIF(data, atMost: limit, gate: gate)
+        case .gif: return try decodeGIF(data, covering: size, atMost: limit, gate: gate)
         case .heif, .avif: return try decodeHEIF(data, covering: size, atMost: limit, thumbnails: thumbnails, gate: gate)
         case .jpeg: return try PhotoDecoder(gate: gate).decode(data, covering: size, atMost: limit)
         case .other(let name): throw .unsupportedFormat(name)
@@ -115,16 +115,20 @@ extension PhotoDecoder {
                             isComplete: target == short && kept.width == decodedWidth, isPartial: partial)
     }
 
-    /// A GIF's first frame, decoded whole (GIF cannot be scaled while it decodes; GIFs are small)
-    /// and shrunk to `limit`.
-    static func decodeGIF(_ data: [UInt8], atMost limit: Int, gate: MemoryGate = .decodes) throws(DecodeError) -> DecodedImage {
+    /// A GIF's first frame, its rows averaged in blocks as they are read by the largest whole
+    /// factor that still covers `size` (LZW cannot skip pixels), then resampled to `limit`.
+    static func decodeGIF(_ data: [UInt8], covering size: Int, atMost limit: Int, gate: MemoryGate = .decodes) throws(DecodeError) -> DecodedImage {
         let header = try GIF.readHeader(data)
-        let bytes = data.count + max(1, min(header.width * header.height, GIF.maxPixels)) * 6
+        let shrink = max(1, min(header.width, header.height) / max(1, size))
+        // The sums a pixel of the shrunk frame, and the frame's row of indices.
+        let pixels = max(1, min(header.width * header.height, GIF.maxPixels))
+        let bytes = data.count + pixels / (shrink * shrink) * 27 + header.width
         let (kept, decodedWidth) = try gate.run(bytes: bytes) { () throws(DecodeError) in
-            let image = try GIF.decode(data)
+            let image = try GIF.decode(data, shrink: shrink)
             return (scaled(image, shortSide: limit), image.width)
         }
-        return DecodedImage(image: kept, origin: .file(scaleEighths: 8, scans: 1), isComplete: kept.width == decodedWidth)
+        return DecodedImage(image: kept, origin: .file(scaleEighths: max(1, 8 / shrink), scans: 1),
+                            isComplete: shrink == 1 && kept.width == decodedWidth)
     }
 
     /// HEIF or AVIF data: the embedded thumbnail when it covers `size` (phones write one of about
