@@ -15,6 +15,24 @@ import Testing
                                                    names: ["a.gif", "B.GIF", "gif-named.jpg", "no-extension"])
     }
 
+    /// The frame's LZW codes are decoded by photogrid (GIFCodes), from giflib's code blocks: noise
+    /// over 255 colours fills the code table many times over (clear codes, full tables, codes
+    /// naming the entry they make), and a few colours make long strings. Each comes back exact.
+    @Test(arguments: [255, 3, 1])
+    func longStreamsOfCodesComeBackExactly(colours: Int) throws {
+        var random = SeededGenerator(seed: UInt64(colours))
+        var source = RGBImage(width: 301, height: 211)
+        for i in 0..<(301 * 211) {
+            let c = colours == 1 ? 0 : Int(random.next() % UInt64(colours))
+            let level = UInt8(c)
+            source.pixels[i * 3] = level; source.pixels[i * 3 + 1] = 255 - level; source.pixels[i * 3 + 2] = level / 2
+        }
+        for interlaced in [false, true] {
+            let data = try #require(GIF.encode(source, interlaced: interlaced))
+            #expect(try GIF.decode(data) == source, "\(colours) colours, interlaced \(interlaced)")
+        }
+    }
+
     /// Shrunk as its rows are read, interlaced or not, with transparency and a frame smaller than
     /// its screen: each pixel the rounded mean of its block of the whole frame as displayed.
     @Test(arguments: [(2, false), (3, true), (5, false)])

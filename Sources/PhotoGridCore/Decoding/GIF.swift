@@ -3,6 +3,7 @@ import CGif
 /// giflib: the only Swift file that calls it. A GIF shows its first frame on its logical screen,
 /// transparent pixels and the screen around the frame in `PNG.background`. Only the records up to
 /// the first frame are read, so an animation of 100,000 frames costs what its first one does.
+/// giflib reads the records and hands over the frame's LZW code blocks; GIFCodes decodes them.
 package enum GIF {
     package struct Header: Sendable {
         /// The logical screen.
@@ -144,12 +145,25 @@ package enum GIF {
             : Array(0..<height)
         let visible = max(0, canvasHeight - top)
         let needed = (order.lastIndex { $0 < visible }).map { $0 + 1 } ?? 0
-        var line = [GifPixelType](repeating: 0, count: width)
+        // The indices of the rows needed, in the order the file stores them, by GIFCodes from
+        // giflib's code blocks (GIFCodes.swift says why not through DGifGetLine).
+        var codeSize: Int32 = 0
+        var block: UnsafeMutablePointer<GifByteType>?
+        try check(DGifGetCode(gif, &codeSize, &block), gif)
+        guard var codes = GIFCodes(minimumCodeSize: Int(codeSize), limit: width * needed) else {
+            throw .corruptFile(format: "GIF", "LZW code size \(codeSize)")
+        }
+        while let data = block, !codes.ended {
+            try codes.add(UnsafeBufferPointer(start: data + 1, count: Int(data[0])))
+            if codes.ended { break }
+            try check(DGifGetCodeNext(gif, &block), gif)
+        }
+        guard codes.count == codes.limit else { throw .truncatedFile(format: "GIF") }
         var row = [UInt64](repeating: 0, count: outWidth)
-        for y in order.prefix(needed) {
-            try check(DGifGetLine(gif, &line, Int32(width)), gif)
+        for (k, y) in order.prefix(needed).enumerated() {
             guard top + y < outHeight * step, used > 0 else { continue }
-            line.withUnsafeBufferPointer { line in
+            codes.output.withUnsafeBufferPointer { indices in
+                let line = indices.baseAddress! + k * width
                 packed.withUnsafeBufferPointer { packed in
                     blockOf.withUnsafeBufferPointer { blockOf in
                         row.withUnsafeMutableBufferPointer { row in

@@ -120,9 +120,9 @@ extension PhotoDecoder {
     static func decodeGIF(_ data: [UInt8], covering size: Int, atMost limit: Int, gate: MemoryGate = .decodes) throws(DecodeError) -> DecodedImage {
         let header = try GIF.readHeader(data)
         let shrink = max(1, min(header.width, header.height) / max(1, size))
-        // The sums a pixel of the shrunk frame, and the frame's row of indices.
+        // The frame's indices, and the sums a pixel of the shrunk frame.
         let pixels = max(1, min(header.width * header.height, GIF.maxPixels))
-        let bytes = data.count + pixels / (shrink * shrink) * 27 + header.width
+        let bytes = data.count + pixels + pixels / (shrink * shrink) * 27
         let (kept, decodedWidth) = try gate.run(bytes: bytes) { () throws(DecodeError) in
             let image = try GIF.decode(data, shrink: shrink)
             return (scaled(image, shortSide: limit), image.width)
