@@ -1,8 +1,10 @@
 /// A GIF frame's LZW codes turned back into colour indices, fed the code blocks giflib reads out
 /// of the file (`DGifGetCode`). giflib's own decompressor pushes every pixel of a string onto a
 /// stack and pops it off again, through a function call a code: two thirds of a GIF's decode.
-/// Here each string is written straight to its place in the output, walked back from its end
-/// (each code knows its length), so a pixel costs two table reads and a store.
+/// Here a table entry is where its string already is in the output: an entry is the previous
+/// code's string and the next index, and the next index is the first of what is written right
+/// after it, so the string lies whole in the output from the previous code's start. A code is
+/// then a copy from earlier in the output.
 struct GIFCodes {
     /// The indices decoded so far, at most `limit` of them.
     private(set) var output: [UInt8]
@@ -13,11 +15,11 @@ struct GIFCodes {
 
     private let clear: Int
     private var codeSize: Int, next: Int, previous = -1
+    /// Where the previous code's string starts in the output.
+    private var previousStart = 0
     private var bits: UInt64 = 0, bitCount = 0
-    // For each code: the code before its last index, its last index, its first, its length.
-    private var prefix = [UInt16](repeating: 0, count: 4096)
-    private var suffix = [UInt8](repeating: 0, count: 4096)
-    private var first = [UInt8](repeating: 0, count: 4096)
+    // For each entry: where its string is in the output, and its length.
+    private var start = [Int32](repeating: 0, count: 4096)
     private var length = [UInt16](repeating: 0, count: 4096)
 
     /// `minimumCodeSize` as the frame's data starts with it (2 to 8 in the standard; 1 from some
@@ -29,11 +31,7 @@ struct GIFCodes {
         next = clear + 2
         self.limit = limit
         output = [UInt8](repeating: 0, count: limit)
-        for code in 0..<clear {
-            suffix[code] = UInt8(truncatingIfNeeded: code)
-            first[code] = UInt8(truncatingIfNeeded: code)
-            length[code] = 1
-        }
+        for code in 0..<clear { length[code] = 1 }
     }
 
     /// Decodes what `block` completes. Throws for a code the table does not have yet. The tables
@@ -43,11 +41,11 @@ struct GIFCodes {
         var (bits, bitCount, codeSize, next, previous, count) = (self.bits, self.bitCount, self.codeSize, self.next, self.previous, self.count)
         let (clear, limit) = (self.clear, self.limit)
         var ended = false, damaged = false
+        var previousStart = self.previousStart
         output.withUnsafeMutableBufferPointer { out in
-        prefix.withUnsafeMutableBufferPointer { prefix in
-        suffix.withUnsafeMutableBufferPointer { suffix in
-        first.withUnsafeMutableBufferPointer { first in
+        start.withUnsafeMutableBufferPointer { start in
         length.withUnsafeMutableBufferPointer { length in
+            let base = out.baseAddress!
             bytes: for byte in block {
                 bits |= UInt64(byte) << UInt64(bitCount)
                 bitCount += 8
@@ -69,28 +67,31 @@ struct GIFCodes {
                         // Every code below `next` is in the table; `next` is the one this code makes.
                         guard code <= next else { damaged = true; break bytes }
                         if next < 4096 {
-                            // The previous string and the first index of this one (of the previous
-                            // one, when this code is the entry being made).
-                            prefix[next] = UInt16(previous)
-                            suffix[next] = code < next ? first[code] : first[previous]
-                            first[next] = first[previous]
+                            // The previous string and the index after it: whole in the output
+                            // from where the previous string starts, once this code is written.
+                            start[next] = Int32(previousStart)
                             length[next] = length[previous] &+ 1
                             next += 1
                             if next == 1 << codeSize, codeSize < 12 { codeSize += 1 }
                         }
                     }
-                    // The string, written back from its end; indices past `limit` are dropped.
-                    let end = count + Int(length[code])
-                    var at = end - 1, c = code
-                    while at >= limit { c = Int(prefix[c]); at -= 1 }
-                    while at > count { out[at] = suffix[c]; c = Int(prefix[c]); at -= 1 }
-                    out[count] = suffix[c]
-                    count = min(end, limit)
+                    let total = Int(length[code]), kept = min(total, limit - count)
+                    if code < clear {
+                        base[count] = UInt8(truncatingIfNeeded: code)
+                    } else {
+                        // Earlier in the output, and ending before `count`: except for the code
+                        // just made, whose last index is its own first, written by this loop.
+                        let from = base + Int(start[code]), to = base + count
+                        for i in 0..<kept { to[i] = from[i] }
+                    }
+                    previousStart = count
+                    count += kept
                     previous = code
                     if count >= limit { ended = true; break bytes }
                 }
             }
-        } } } } }
+        } } }
+        self.previousStart = previousStart
         (self.bits, self.bitCount, self.codeSize, self.next, self.previous, self.count) = (bits, bitCount, codeSize, next, previous, count)
         self.ended = ended
         if damaged { throw .corruptFile(format: "GIF", "LZW code past the table") }
