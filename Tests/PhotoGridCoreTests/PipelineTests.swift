@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 import Testing
 @testable import PhotoGridCore
 
@@ -253,6 +254,32 @@ final class Finished: Sendable {
         second.want([WantedTile(sixel(7), .visible)])
         #expect(finished.wait(for: 1))
         #expect(second.workDone.encodes == 1 && again.calls.withLock { $0 } == [7])
+    }
+
+    /// A warm start: the screen's tiles are on disk and its photos have thumbnails. Asked as the
+    /// grid asks (previews first), each tile is read and no preview is made or fetched for: it
+    /// would only be drawn under the sharp tile.
+    @Test func tilesReadFromDiskLeaveTheirPreviewsUnmade() throws {
+        let store = FakeTierStore()
+        let finished = Finished()
+        func sixel(_ photo: Int) -> TileRequest { TileRequest(photo: photo, width: 40, height: 40, fit: .fill, mode: .sixel(colors: 16)) }
+        let first = pipeline(FakeDecoder(), finished, store: store)
+        first.want([WantedTile(sixel(4), .visible), WantedTile(sixel(5), .visible)])
+        #expect(finished.wait(for: 2))
+        first.stop()
+        let again = FakeDecoder(thumbnails: [4, 5])
+        let second = pipeline(again, finished, workers: 1, store: store)
+        defer { second.stop() }
+        second.want([WantedTile(sixel(4).preview, .visible), WantedTile(sixel(5).preview, .visible),
+                     WantedTile(sixel(4), .visible), WantedTile(sixel(5), .visible)])
+        #expect(finished.wait(for: 2))
+        // Nothing else may still be running: the pipeline goes idle with both tiles read.
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !second.isIdle && ContinuousClock.now < deadline { usleep(1000) }
+        #expect(second.isIdle)
+        #expect(second.workDone.tileDiskHits == 2 && second.workDone.encodes == 0, "\(second.workDone)")
+        #expect(again.thumbnailCalls.withLock { $0 }.isEmpty)
+        #expect(second.cache.encoded(sixel(4).preview) == nil && second.cache.encoded(sixel(5).preview) == nil)
     }
 
     /// A decoded photo's tile for another column count waits while a tile on screen waits: on

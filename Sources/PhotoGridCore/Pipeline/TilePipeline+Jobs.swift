@@ -193,6 +193,7 @@ extension TilePipeline {
         locked {
             counters.encodes += 1
             encodeTasks[request] = nil
+            dropPreview(of: request)
             notOnDisk.remove(request)
             learn(tile, for: request)
             // Made for a tile no longer planned (scrolled past): let go, not cached over a wanted one.
@@ -210,6 +211,7 @@ extension TilePipeline {
             if let tile {
                 counters.tileDiskHits += 1
                 encodeTasks[request] = nil
+                dropPreview(of: request)
                 learn(tile, for: request)
                 if planned.contains(request) { cache.store(tile, for: request) }
             } else {

@@ -247,6 +247,14 @@ package final class TilePipeline: @unchecked Sendable {
         request.isPreview && encodeTasks[request.final] != nil && awaitsDiskRead(request.final)
     }
 
+    /// A final tile just made or read: its preview, not started yet, would only be drawn under
+    /// it (a warm start encoded a preview for every tile read from disk, 15-40 ms each in sixel,
+    /// before the next frame's `want` dropped them). The next `want` plans it no more either.
+    func dropPreview(of request: TileRequest) {
+        guard !request.isPreview, encodeTasks[request.preview]?.running == false else { return }
+        encodeTasks[request.preview] = nil
+    }
+
     /// What a preview is made from: the largest tier image in memory, else the EXIF thumbnail.
     func previewImage(for photo: Int) -> RGBImage? {
         cache.largestTier(of: photo)?.image ?? cache.thumbnail(photo)
