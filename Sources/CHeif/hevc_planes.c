@@ -15,6 +15,7 @@
 #include <libheif/heif_plugin.h>
 #include <libde265/de265.h>
 #include <dlfcn.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -24,8 +25,7 @@
     X(de265_get_version_number_major) X(de265_new_decoder) X(de265_free_decoder) X(de265_set_parameter_bool) \
     X(de265_push_NAL) X(de265_flush_data) X(de265_decode) X(de265_get_next_picture) X(de265_release_next_picture) \
     X(de265_get_image_width) X(de265_get_image_height) X(de265_get_chroma_format) X(de265_get_bits_per_pixel) \
-    X(de265_get_image_plane) X(de265_get_image_full_range_flag) X(de265_get_image_matrix_coefficients) \
-    X(de265_get_image_colour_primaries) X(de265_get_image_transfer_characteristics)
+    X(de265_get_image_plane) X(de265_get_image_full_range_flag) X(de265_get_image_matrix_coefficients)
 
 #define PG_DE265_FIELD(name) __typeof__(name) *name;
 static struct { PG_DE265_FUNCTIONS(PG_DE265_FIELD) } de265;
@@ -84,7 +84,7 @@ static struct heif_error push_data(void *decoder, const void *data, size_t size)
     while (size >= 4) {
         size_t length = (size_t)at[0] << 24 | (size_t)at[1] << 16 | (size_t)at[2] << 8 | at[3];
         at += 4; size -= 4;
-        if (length > size) return failure("a NAL unit runs past the end of the data");
+        if (length > size || length > INT_MAX) return failure("a NAL unit runs past the end of the data");
         if (!fine(de265.de265_push_NAL(decoder, at, (int)length, 0, NULL))) return failure("libde265 refused a NAL unit");
         at += length; size -= length;
     }
