@@ -97,6 +97,16 @@ import Testing
         }
     }
 
+    /// A screen of 16 x 60,000 (under the 16 MP limit) whose frame says 60,000 x 60,000: the rows
+    /// kept while decoding would take 3.6 GB. Refused before anything is allocated for them.
+    @Test func aFrameFarWiderThanItsTallScreenIsRefused() throws {
+        var data = try #require(GIF.encode(TestImages.quadrants(width: 16, height: 16)))
+        data[8] = 0x60; data[9] = 0xEA                  // screen height 60,000
+        let at = try #require(data.firstIndex(of: 0x2C))
+        data[at + 5] = 0x60; data[at + 6] = 0xEA; data[at + 7] = 0x60; data[at + 8] = 0xEA
+        #expect(throws: DecodeError.tooLarge) { try GIF.decode(data) }
+    }
+
     @Test func damagedFilesGiveReasonsNotCrashes() throws {
         let data = try #require(GIF.encode(TestImages.gradient(width: 16, height: 16).quantisedForGIF()))
         #expect(throws: DecodeError.truncatedFile(format: "GIF")) { try PhotoDecoder().decode(Array(data.prefix(data.count / 2)), covering: 8, atMost: 16) }

@@ -147,6 +147,8 @@ package enum GIF {
         let needed = (order.lastIndex { $0 < visible }).map { $0 + 1 } ?? 0
         // The indices of the rows needed, in the order the file stores them, by GIFCodes from
         // giflib's code blocks (GIFCodes.swift says why not through DGifGetLine).
+        // A frame much wider than its screen is hostile: its rows are kept whole while decoded.
+        guard width * needed <= min(maxPixels, GIF.maxPixels) else { throw .tooLarge }
         var codeSize: Int32 = 0
         var block: UnsafeMutablePointer<GifByteType>?
         try check(DGifGetCode(gif, &codeSize, &block), gif)
