@@ -1,7 +1,7 @@
 import CZlib
 
 /// zlib: the only Swift file that calls it. It compresses kitty pictures and inflates PNG's
-/// image data (PNG.swift says why not through libspng).
+/// image data (PNG+Rows.swift says why not through libspng).
 package enum Zlib {
     /// `bytes` as one zlib stream (RFC 1950), what the kitty graphics protocol's `o=z` takes.
     /// Level 1: a photo's pixels shrink little more at higher levels (measured in
@@ -43,30 +43,42 @@ package enum Zlib {
     /// takes what it can of `input` and fills what it can of `output`.
     package final class Inflater {
         package enum Status { case more, ended, damaged }
-        private var stream = z_stream()
+        /// zlib's state points back at its stream (and checks it does): the stream stays at one
+        /// address, allocated here rather than a stored property Swift may move for an access.
+        private let stream: UnsafeMutablePointer<z_stream>
         private let started: Bool
 
         /// `raw`: a deflate stream without zlib's header and Adler-32 check (the caller skips the
         /// header's two bytes), for a format that checks its data otherwise, as PNG's CRCs do.
         package init?(raw: Bool = false) {
-            started = inflateInit2_(&stream, raw ? -15 : 15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK
-            if !started { return nil }
+            stream = .allocate(capacity: 1)
+            stream.initialize(to: z_stream())
+            started = inflateInit2_(stream, raw ? -15 : 15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK
+            if !started {
+                stream.deinitialize(count: 1)
+                stream.deallocate()
+                return nil
+            }
         }
 
-        deinit { if started { inflateEnd(&stream) } }
+        deinit {
+            inflateEnd(stream)
+            stream.deinitialize(count: 1)
+            stream.deallocate()
+        }
 
         /// Inflates from `input` into `output`: how many bytes of each it used, and whether the
         /// stream goes on, has ended, or is damaged.
         package func inflate(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> (read: Int, written: Int, status: Status) {
             guard let inBase = input.baseAddress, let outBase = output.baseAddress, input.count > 0, output.count > 0 else { return (0, 0, .more) }
-            stream.next_in = UnsafeMutablePointer(mutating: inBase.assumingMemoryBound(to: Bytef.self))
-            stream.avail_in = uInt(min(input.count, Int(UInt32.max)))
-            stream.next_out = outBase.assumingMemoryBound(to: Bytef.self)
-            stream.avail_out = uInt(min(output.count, Int(UInt32.max)))
-            let before = (stream.avail_in, stream.avail_out)
-            let code = CZlib.inflate(&stream, Z_NO_FLUSH)
-            let used = (Int(before.0 - stream.avail_in), Int(before.1 - stream.avail_out))
-            stream.next_in = nil; stream.next_out = nil
+            stream.pointee.next_in = UnsafeMutablePointer(mutating: inBase.assumingMemoryBound(to: Bytef.self))
+            stream.pointee.avail_in = uInt(min(input.count, Int(UInt32.max)))
+            stream.pointee.next_out = outBase.assumingMemoryBound(to: Bytef.self)
+            stream.pointee.avail_out = uInt(min(output.count, Int(UInt32.max)))
+            let before = (stream.pointee.avail_in, stream.pointee.avail_out)
+            let code = CZlib.inflate(stream, Z_NO_FLUSH)
+            let used = (Int(before.0 - stream.pointee.avail_in), Int(before.1 - stream.pointee.avail_out))
+            stream.pointee.next_in = nil; stream.pointee.next_out = nil
             switch code {
             case Z_OK, Z_BUF_ERROR: return (used.0, used.1, .more)
             case Z_STREAM_END: return (used.0, used.1, .ended)
