@@ -18,11 +18,11 @@ package enum AVIF {
     /// there or cannot decode the file, for libheif to try; throws only what libheif could not
     /// do better (a file that ends early, memory). `maxPixels` is checked before pixels are
     /// decoded.
-    package static func decode(_ data: [UInt8], shrink: Int, maxPixels: Int = JPEG.defaultMaxPixels,
-                              threads: Int = 1) throws(DecodeError) -> RGBImage? {
+    package static func decode(_ data: [UInt8], shrink: Int, maxPixels: Int = JPEG.defaultMaxPixels) throws(DecodeError) -> RGBImage? {
         guard library != nil, !data.isEmpty, let decoder = avif.avifDecoderCreate() else { return nil }
         defer { avif.avifDecoderDestroy(decoder) }
-        decoder.pointee.maxThreads = Int32(max(1, threads))
+        // One thread: the pipeline already runs a decode on each core.
+        decoder.pointee.maxThreads = 1
         decoder.pointee.imageSizeLimit = UInt32(clamping: maxPixels)
         decoder.pointee.imageDimensionLimit = 1 << 15
         // Files that bend the spec (no `pixi` box, an odd `clap`) are shown as libheif shows them.
@@ -30,7 +30,7 @@ package enum AVIF {
         decoder.pointee.ignoreExif = AVIF_TRUE
         decoder.pointee.ignoreXMP = AVIF_TRUE
         let result = data.withUnsafeBytes { bytes -> avifResult in
-            // The data outlives the decoder: libavif reads it in place.
+            // libavif reads the bytes in place: parsing and decoding both happen in this closure.
             var result = avif.avifDecoderSetIOMemory(decoder, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count)
             if result == AVIF_RESULT_OK { result = avif.avifDecoderParse(decoder) }
             if result == AVIF_RESULT_OK, quarterTurned(decoder.pointee.image) { return AVIF_RESULT_NOT_IMPLEMENTED }

@@ -10,7 +10,7 @@ extension PNG {
     /// chunk's CRC is checked here, as libspng would. A file that ends early gives its rows so
     /// far, the rest grey, and `isPartial`.
     static func readRows(_ data: [UInt8], header: Header, channels: Int, into out: inout Shrinker,
-                                 cancel: CancelFlag?) throws(DecodeError) -> (image: RGBImage, isPartial: Bool) {
+                         cancel: CancelFlag?) throws(DecodeError) -> (image: RGBImage, isPartial: Bool) {
         // Raw deflate: zlib's Adler-32 of the inflated rows would cost 4% more, and every chunk's
         // CRC is checked already (libspng is told to skip it too). Its two header bytes are skipped.
         guard let inflater = Zlib.Inflater(raw: true) else { throw .outOfMemory }
