@@ -37,6 +37,10 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 static void load(void) {
     heif = pg_heif_load();
     if (heif == NULL) return;
+    /* Up to 1.15, heif_register_decoder registers for the one context it is given. From 1.16 on
+       it registers for the whole process (its heif.cc), and these planes would then reach paths
+       that read libheif's RGB (pictures with alpha, thumbnails): there the plugin is not used. */
+    if (heif->heif_get_version_number() >= 0x01100000) return;
     /* libheif has loaded libde265 already: this finds the same copy. */
     void *library = dlopen("libde265.so.0", RTLD_NOW | RTLD_LOCAL);
     if (library == NULL) return;

@@ -108,7 +108,9 @@ import PhotoGridSamples
         let theirs = try #require(try HEIF.decode(data, shrink: shrink, libheifsOwn: true))
         #expect(mine.width == 384 / shrink && mine.height == 256 / shrink)
         #expect(TestImages.meanAbsoluteError(mine, theirs) < (shrink == 1 ? 0.2 : 1), "shrink \(shrink), \(bitDepth) bits")
-        #expect(TestImages.meanAbsoluteError(mine, theirs) > 0 || shrink == 1, "shrunk, the filters were not skipped")
+        // Where libheif is 1.16 or later the plugin is not used (hevc_planes.c says why): the same.
+        #expect(TestImages.meanAbsoluteError(mine, theirs) > 0 || shrink == 1 || !HEIF.decodesHEVCPlanes,
+                "shrunk, the filters were not skipped")
     }
 
     @Test func damagedFilesGiveReasonsNotCrashes() throws {

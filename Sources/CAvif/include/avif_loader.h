@@ -24,6 +24,16 @@ struct pg_avif {
 };
 #undef PG_AVIF_FIELD
 
+/* `imir`'s value (0: top and bottom exchanged, 1: left and right), whose field libavif 0.11
+   calls `mode` and 1.0 and later (Debian 13, Ubuntu 24.04) `axis` again. */
+static inline uint8_t pg_avif_mirror(const avifImage * _Nonnull image) {
+#if AVIF_VERSION_MAJOR >= 1
+    return image->imir.axis;
+#else
+    return image->imir.mode;
+#endif
+}
+
 /* libavif's functions, loaded once (thread-safe); NULL when no libavif of the version these
    headers describe can be loaded (its structures' layout changes between versions). */
 const struct pg_avif * _Nullable pg_avif_load(void);

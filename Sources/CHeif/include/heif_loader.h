@@ -31,7 +31,7 @@
     X(heif_encoding_options_alloc) X(heif_encoding_options_free) X(heif_image_create) X(heif_image_add_plane) \
     X(heif_image_get_plane) X(heif_image_set_nclx_color_profile) X(heif_context_encode_image) \
     X(heif_context_encode_thumbnail) X(heif_context_add_exif_metadata) X(heif_context_write_to_file) \
-    X(heif_register_decoder)
+    X(heif_register_decoder) X(heif_get_version_number)
 
 #define PG_HEIF_FIELD(name) __typeof__(name) * _Nonnull name;
 struct pg_heif {
@@ -46,7 +46,8 @@ const struct pg_heif * _Nullable pg_heif_load(void);
 /* A decoder for HEVC that hands out libde265's YCbCr planes labelled as planar RGB 4:4:4 (R is
    Y, G Cb, B Cr), which libheif 1.15 leaves unconverted; without in-loop filters when `filters`
    is 0. hevc_planes.c says why. Registered on one context with heif_register_decoder; NULL when
-   libheif or libde265 cannot be loaded. */
+   libheif or libde265 cannot be loaded, or when libheif is 1.16 or later, whose
+   heif_register_decoder registers for every context. */
 struct heif_decoder_plugin;
 const struct heif_decoder_plugin * _Nullable pg_heif_hevc_planes(int filters);
 

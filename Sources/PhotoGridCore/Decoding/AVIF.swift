@@ -97,7 +97,7 @@ package enum AVIF {
             if decoded.pointee.irot.angle & 3 == 2 { rgb = Orientation.down.apply(to: rgb) }
         }
         if transforms & UInt32(AVIF_TRANSFORM_IMIR.rawValue) != 0 {
-            rgb = (decoded.pointee.imir.mode == 0 ? Orientation.mirroredDown : .mirrored).apply(to: rgb)
+            rgb = (pg_avif_mirror(decoded) == 0 ? Orientation.mirroredDown : .mirrored).apply(to: rgb)
         }
         return rgb
     }

@@ -12,6 +12,10 @@ package enum HEIF {
     /// The loaded functions. Only reached after an entry point (`withPrimary`, `encode`) has
     /// checked `library`.
     private static var heif: pg_heif { library! }
+    /// Whether opaque HEVC pictures go through photogrid's decoder plugin (Sources/CHeif/hevc_planes.c):
+    /// with libheif up to 1.15, whose decoders can be registered for one context.
+    package static var decodesHEVCPlanes: Bool { pg_heif_hevc_planes(1) != nil }
+
     package struct Header: Sendable {
         /// As displayed: after the container's rotation.
         package var width: Int, height: Int
