@@ -251,24 +251,7 @@ package enum HEIF {
         let space = heif.heif_image_get_colorspace(picture)
         guard space == heif_colorspace_YCbCr || space == heif_colorspace_monochrome else { return nil }
         let grey = space == heif_colorspace_monochrome || heif.heif_image_get_chroma_format(picture) == heif_chroma_monochrome
-        let width = Int(heif.heif_image_get_width(picture, heif_channel_Y)), height = Int(heif.heif_image_get_height(picture, heif_channel_Y))
-        let bits = Int(heif.heif_image_get_bits_per_pixel_range(picture, heif_channel_Y))
-        var yStride: Int32 = 0, cbStride: Int32 = 0, crStride: Int32 = 0
-        guard width > 0, height > 0, (1...16).contains(bits), let yPlane = heif.heif_image_get_plane_readonly(picture, heif_channel_Y, &yStride) else {
-            throw .corruptFile(format: format, "no pixels")
-        }
-        let cbPlane = grey ? nil : heif.heif_image_get_plane_readonly(picture, heif_channel_Cb, &cbStride)
-        let crPlane = grey ? nil : heif.heif_image_get_plane_readonly(picture, heif_channel_Cr, &crStride)
-        guard grey || (cbPlane != nil && crPlane != nil) else { return nil }
-
-        let (matrix, fullRange) = colourOf(handle, picture)
-        var planes = YCbCrPlanes(width: width, height: height, bits: bits, luma: .init(base: yPlane, stride: Int(yStride)),
-                                 chroma: nil, alpha: nil, matrix: matrix, fullRange: fullRange)
-        if let cbPlane, let crPlane {
-            planes.chroma = (.init(base: cbPlane, stride: Int(cbStride)), .init(base: crPlane, stride: Int(crStride)),
-                             Int(heif.heif_image_get_width(picture, heif_channel_Cb)), Int(heif.heif_image_get_height(picture, heif_channel_Cb)))
-        }
-        return planes.rgb(shrink: shrink)
+        return try convert(picture, of: handle, format: format, shrink: shrink, channels: (heif_channel_Y, heif_channel_Cb, heif_channel_Cr), grey: grey)
     }
 
     /// The picture as the planes decoder hands it out (Y, Cb and Cr as planar RGB 4:4:4, or Y
@@ -281,24 +264,34 @@ package enum HEIF {
         guard let picture else { throw .corruptFile(format: format, "no picture") }
         defer { heif.heif_image_release(picture) }
         let grey = heif.heif_image_get_colorspace(picture) == heif_colorspace_monochrome
-        let luma = grey ? heif_channel_Y : heif_channel_R
-        let width = Int(heif.heif_image_get_width(picture, luma)), height = Int(heif.heif_image_get_height(picture, luma))
-        let bits = Int(heif.heif_image_get_bits_per_pixel_range(picture, luma))
+        guard let image = try convert(picture, of: handle, format: format, shrink: shrink,
+                                      channels: (grey ? heif_channel_Y : heif_channel_R, heif_channel_G, heif_channel_B), grey: grey) else {
+            throw .corruptFile(format: format, "no pixels")
+        }
+        return image
+    }
+
+    /// A decoded picture's Y, Cb and Cr (or Y alone) in `channels`, shrunk and converted to RGB
+    /// with the picture's matrix and range; nil when its chroma planes are missing.
+    private static func convert(_ picture: OpaquePointer, of handle: OpaquePointer, format: String, shrink: Int,
+                                channels: (y: heif_channel, cb: heif_channel, cr: heif_channel), grey: Bool) throws(DecodeError) -> RGBImage? {
+        let width = Int(heif.heif_image_get_width(picture, channels.y)), height = Int(heif.heif_image_get_height(picture, channels.y))
+        let bits = Int(heif.heif_image_get_bits_per_pixel_range(picture, channels.y))
         var yStride: Int32 = 0, cbStride: Int32 = 0, crStride: Int32 = 0
-        guard width > 0, height > 0, (1...16).contains(bits), let yPlane = heif.heif_image_get_plane_readonly(picture, luma, &yStride) else {
+        guard width > 0, height > 0, (1...16).contains(bits), let yPlane = heif.heif_image_get_plane_readonly(picture, channels.y, &yStride) else {
             throw .corruptFile(format: format, "no pixels")
         }
         let (matrix, fullRange) = colourOf(handle, picture)
         var planes = YCbCrPlanes(width: width, height: height, bits: bits, luma: .init(base: yPlane, stride: Int(yStride)),
                                  chroma: nil, alpha: nil, matrix: matrix, fullRange: fullRange)
         if !grey {
-            guard heif.heif_image_get_width(picture, heif_channel_G) == width, heif.heif_image_get_height(picture, heif_channel_G) == height,
-                  heif.heif_image_get_width(picture, heif_channel_B) == width, heif.heif_image_get_height(picture, heif_channel_B) == height,
-                  let cb = heif.heif_image_get_plane_readonly(picture, heif_channel_G, &cbStride),
-                  let cr = heif.heif_image_get_plane_readonly(picture, heif_channel_B, &crStride) else {
-                throw .corruptFile(format: format, "no pixels")
-            }
-            planes.chroma = (.init(base: cb, stride: Int(cbStride)), .init(base: cr, stride: Int(crStride)), width, height)
+            guard let cb = heif.heif_image_get_plane_readonly(picture, channels.cb, &cbStride),
+                  let cr = heif.heif_image_get_plane_readonly(picture, channels.cr, &crStride) else { return nil }
+            // The smaller of the two chroma planes: neither is read past its edge.
+            let chromaWidth = Int(min(heif.heif_image_get_width(picture, channels.cb), heif.heif_image_get_width(picture, channels.cr)))
+            let chromaHeight = Int(min(heif.heif_image_get_height(picture, channels.cb), heif.heif_image_get_height(picture, channels.cr)))
+            guard chromaWidth > 0, chromaHeight > 0 else { return nil }
+            planes.chroma = (.init(base: cb, stride: Int(cbStride)), .init(base: cr, stride: Int(crStride)), chromaWidth, chromaHeight)
         }
         return planes.rgb(shrink: shrink)
     }
