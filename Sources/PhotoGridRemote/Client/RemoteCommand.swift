@@ -51,7 +51,7 @@ package enum RemoteCommand {
         if !loaded.others.isEmpty {
             // A listing: its files in natural order, whatever their kind. (A manifest keeps its own order.)
             photos += loaded.others.map {
-                Photo(address: $0.url.description, relativePath: RawPath($0.name), format: ImageFormat(fileExtension: RawPath($0.name).lowercasedExtension))
+                Photo(address: $0.url.description, relativePath: RawPath($0.name), format: $0.format)
             }
             photos = NaturalOrder.sorted(photos) { $0.relativePath.bytes }
         }

@@ -12,14 +12,19 @@ package struct RemoteGalleryLoader {
         package var photos = 1_000_000
         /// A manifest page or a listing.
         package var documentBytes = 64 * 1024 * 1024
+        /// Files of a listing whose names say nothing (no extension, or one no picture has)
+        /// whose first bytes are asked for, to show the pictures among them.
+        package var sniffs = 256
+        /// Requests at a time for those first bytes.
+        package var sniffConnections = 6
         package init() {}
     }
 
     package struct Loaded: Sendable {
         package var title: String
         package var photos: [RemotePhoto]
-        /// Image files of the listing photogrid does not decode (PNG...), for placeholder tiles.
-        package var others: [(name: String, url: RemoteURL)]
+        /// Files of the listing photogrid does not decode (videos, TIFF...), for tiles that say so.
+        package var others: [(name: String, url: RemoteURL, format: ImageFormat)]
         /// The gallery had more photos than `Limits.photos`: only the first are here.
         package var cut = false
     }
@@ -114,18 +119,43 @@ package struct RemoteGalleryLoader {
             }
         }
         found = NaturalOrder.sorted(found) { Array($0.path.utf8) }
-        var photos: [RemotePhoto] = [], others: [(String, RemoteURL)] = []
-        for file in found {
-            let format = ImageFormat(fileExtension: RawPath(file.path).lowercasedExtension)
+        var formats = found.map { ImageFormat(fileExtension: RawPath($0.path).lowercasedExtension) }
+        let unnamed = formats.indices.filter { formats[$0] == .notAnImage }.prefix(limits.sniffs)
+        for (i, format) in zip(unnamed, sniff(unnamed.map { found[$0].url })) { formats[i] = format }
+        var photos: [RemotePhoto] = [], others: [(String, RemoteURL, ImageFormat)] = []
+        for (file, format) in zip(found, formats) {
             if format.isDecoded {
                 photos.append(RemotePhoto(id: file.path, name: RawPath(file.path).lastComponent.description, original: file.url))
             } else if format != .notAnImage {
-                others.append((file.path, file.url))
+                others.append((file.path, file.url, format))
             }
         }
         let title = url.lastPathSegment.isEmpty ? url.host : url.lastPathSegment
         return Loaded(title: title, photos: Array(photos.prefix(limits.photos)), others: others,
                       cut: photos.count > limits.photos || found.count >= limits.photos)
+    }
+
+    /// What the files at `urls` are, from their first 16 bytes, as a folder on disk is read: a
+    /// picture named `IMG_0001` or `photo.dat` is shown for what it is. A server that ignores
+    /// `Range` sends whole files (python's http.server does): they are read up to the size of a
+    /// photo and no further. A file that cannot be read is not a picture here.
+    private func sniff(_ urls: [RemoteURL]) -> [ImageFormat] {
+        guard !urls.isEmpty else { return [] }
+        let formats = Locked([ImageFormat](repeating: .notAnImage, count: urls.count))
+        let next = Locked(0)
+        let work: @Sendable () -> Void = { [fetcher] in
+            while true {
+                let i = next.withLock { n -> Int in defer { n += 1 }; return n }
+                guard i < urls.count else { return }
+                guard let head = try? fetcher.get(urls[i], range: 0..<16, limit: RemoteDecoder.imageLimit),
+                      let format = ImageFormat(content: Array(head.body.prefix(16))) else { continue }
+                formats.withLock { $0[i] = format }
+            }
+        }
+        let threads = (0..<min(urls.count, max(1, limits.sniffConnections))).compactMap { _ in JoinableThread(work) }
+        if threads.isEmpty { work() }
+        threads.forEach { $0.join() }
+        return formats.withLock { $0 }
     }
 
     /// Whether `listing` is a folder already crawled, reached again through a link (or an exact
