@@ -46,7 +46,7 @@ enum FormatsReport {
         for (i, jpeg) in jpegs.enumerated() {
             try check(["convert", jpeg, "-auto-orient", "-resize", "3840x3840>", pngs + "/\(i).png"])
         }
-        let bench = FirstScreen(photogrid: photogrid, runs: runs)
+        let bench = FirstScreen(photogrid: photogrid, runs: runs, environment: ["COLORTERM": "truecolor"])
         print(Table.row(["format", "MB", "photogrid cold", "warm", "peak RSS", "sixel cold", "timg", "chafa",
                          "cold / faster peer", "warm / faster peer"]))
         print(Table.rule(10))
