@@ -61,9 +61,8 @@ import Testing
         #expect(store.loadTile(photo, request: other) == nil)
         other = request; other.crop = CropRegion(x: 0, y: 0, width: 0.5, height: 0.5)
         #expect(store.loadTile(photo, request: other) == nil)
-        // Previews and half-blocks are not kept.
+        // Previews are not kept.
         #expect(!store.keepsTiles(for: request.preview))
-        #expect(!store.keepsTiles(for: TileRequest(photo: 0, width: 60, height: 40, fit: .fill, mode: .halfBlock(.trueColor))))
         // The photo changes: its tiles no longer apply.
         TestImages.write(try JPEG.encode(TestImages.gradient(width: 80, height: 48), quality: 90), to: photo.source.description)
         #expect(store.loadTile(photo, request: request) == nil)
@@ -87,6 +86,46 @@ import Testing
             default: Issue.record("\(mode): \(back)")
             }
         }
+    }
+
+    /// Half-block lines, in both colour modes, each under its own; a line holding anything but
+    /// colours and blocks (a whole record, written by something else) is a miss, deleted.
+    @Test func halfBlockTilesRoundTripAndOnlyColoursAndBlocksAreDrawn() throws {
+        let (folder, store, photo) = try scratchStore()
+        defer { TestImages.remove(folder) }
+        let image = TestImages.gradient(width: 30, height: 21)
+        for colors in [HalfBlock.Colors.trueColor, .palette256] {
+            let request = TileRequest(photo: 0, width: 30, height: 21, fit: .fill, mode: .halfBlock(colors))
+            let tile = TileEncoder().encode(image, for: request)
+            guard case .cells(let lines) = tile else { Issue.record("\(tile)"); continue }
+            #expect(lines.count == 11)
+            store.saveTile(tile, of: photo, request: request)
+            guard case .cells(let back)? = store.loadTile(photo, request: request) else { Issue.record("\(colors): a miss"); continue }
+            #expect(back == lines)
+        }
+        let request = TileRequest(photo: 0, width: 30, height: 21, fit: .fill, mode: .halfBlock(.trueColor))
+        #expect(store.loadTile(photo, request: TileRequest(photo: 0, width: 30, height: 23, fit: .fill, mode: .halfBlock(.trueColor))) == nil)
+        let photoFile = try #require(photo.file)
+        let variant = try #require(EncodedTileRecord.variant(for: request))
+        let key = try #require(DiskCache.FileKey(file: photoFile, variant: variant))
+        let file = store.cache.entryPath(for: key)
+        for foreign in [Array("\u{1B}]0;title\u{07}\u{1B}[0m".utf8), Array("\u{1B}[31m \u{1B}[0m\n".utf8), Array("\u{1B}[0".utf8)] {
+            var payload: [UInt8] = [4, 11, 0, 0, 0]
+            for _ in 0..<11 {
+                payload += [UInt8(foreign.count), 0, 0, 0] + foreign
+            }
+            TestImages.write(DiskCacheRecord.encode(key, payload: payload), to: file)
+            #expect(store.loadTile(photo, request: request) == nil, "\(foreign)")
+            #expect(access(file, F_OK) != 0, "not deleted")
+        }
+        // The same record with a line of colours and blocks only is drawn: the check is not
+        // refusing everything.
+        let good = Array("\u{1B}[38;2;1;2;3;48;5;17m\u{2580} \u{1B}[0m".utf8)
+        var payload: [UInt8] = [4, 11, 0, 0, 0]
+        for _ in 0..<11 { payload += [UInt8(good.count), 0, 0, 0] + good }
+        TestImages.write(DiskCacheRecord.encode(key, payload: payload), to: file)
+        guard case .cells(let lines)? = store.loadTile(photo, request: request) else { Issue.record("a good record missed"); return }
+        #expect(lines == Array(repeating: good, count: 11))
     }
 
     /// A damaged file, one cut short, and a whole record whose payload is no picture: each a

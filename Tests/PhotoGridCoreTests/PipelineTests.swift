@@ -219,11 +219,12 @@ final class Finished: Sendable {
         first.stop()
         #expect(store.saved.withLock { $0.count } == 2)
         #expect(first.workDone.stores == 2)
-        // A new process: the tiers come from the disk cache, nothing is decoded.
+        // A new process, with tiles of another size (their encoded tiles are not on disk): the
+        // tiers come from the disk cache, nothing is decoded.
         let again = FakeDecoder()
         let second = pipeline(again, finished, store: store)
         defer { second.stop() }
-        second.want([WantedTile(request(4), .visible), WantedTile(request(5), .visible)])
+        second.want([WantedTile(request(4, size: 30), .visible), WantedTile(request(5, size: 30), .visible)])
         #expect(finished.wait(for: 2))
         #expect(again.calls.withLock { $0 }.isEmpty)
         #expect(second.workDone.diskHits == 2)
@@ -237,9 +238,9 @@ final class Finished: Sendable {
         first.want([WantedTile(sixel(4), .visible), WantedTile(sixel(5), .visible), WantedTile(request(6), .visible)])
         #expect(finished.wait(for: 3))
         first.stop()
-        // The two sixel tiles are kept as soon as made (not left for an idle moment that a run
-        // quit early never has); the half-block one is not (made faster than read).
-        #expect(store.tiles.withLock { $0.count } == 2)
+        // The tiles are kept as soon as made (not left for an idle moment that a run quit early
+        // never has), the half-block one too.
+        #expect(store.tiles.withLock { $0.count } == 3)
         let made = try #require(first.cache.encoded(sixel(4))?.sixelParts?.first?.bytes)
         // A new process: the sixel tiles are read, nothing decoded or encoded.
         let again = FakeDecoder()

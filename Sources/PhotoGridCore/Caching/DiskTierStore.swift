@@ -23,7 +23,8 @@ package final class DiskTierStore: TierStoring {
         cache.write(key, [image.isComplete ? 1 : 0] + jpeg)
     }
 
-    package func keepsTiles(for request: TileRequest) -> Bool { EncodedTileRecord.variant(for: request) != nil }
+    /// Asked whenever the pipeline plans; the variant, a string, is made only to read or write.
+    package func keepsTiles(for request: TileRequest) -> Bool { EncodedTileRecord.keeps(request) }
 
     package func loadTile(_ photo: Photo, request: TileRequest) -> EncodedTile? {
         guard let variant = EncodedTileRecord.variant(for: request), let file = photo.file, let key = DiskCache.FileKey(file: file, variant: variant),

@@ -7,13 +7,15 @@ package enum PrintComposer {
         var byRow = [[PaintOp]](repeating: [], count: rows)
         for op in ops where op.row >= 0 && op.row < rows { byRow[op.row].append(op) }
         var out: [UInt8] = []
+        out.reserveCapacity(ops.reduce(rows * 8) { $0 + $1.bytes.count + $1.column })
         for row in byRow {
             var column = 0
             for op in row.sorted(by: { $0.column < $1.column }) where op.column >= column {
-                out += [UInt8](repeating: UInt8(ascii: " "), count: op.column - column) + op.bytes
+                out += repeatElement(UInt8(ascii: " "), count: op.column - column)
+                out += op.bytes
                 column = op.column + op.cells
             }
-            out += Array("\u{1B}[0m\n".utf8)
+            out += "\u{1B}[0m\n".utf8
         }
         return out
     }
