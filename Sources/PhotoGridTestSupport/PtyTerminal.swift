@@ -20,12 +20,17 @@ package final class PtyTerminal: @unchecked Sendable {
         /// A terminal with colour but no graphics (as tmux answers).
         package static let text = Kind(answers: "\u{1B}[?62;22c")
 
-        /// kitty with 10x20 cells: OK to the graphics query, no sixel.
-        package static let kitty = Kind(answers: "\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[6;20;10t\u{1B}[?62;c")
+        /// kitty with 10x20 cells: OK to the graphics query and to the picture sent after it, no sixel.
+        package static let kitty = Kind(answers: "\u{1B}_Gi=31;OK\u{1B}\\\u{1B}_Gi=33;OK\u{1B}\\\u{1B}[6;20;10t\u{1B}[?62;c")
 
         /// The same saying it read the probe's file, as a kitty on the same machine does: pictures
         /// then go as files (which nothing here reads; photogrid removes them when it quits).
-        package static let kittyFiles = Kind(answers: "\u{1B}_Gi=32;OK\u{1B}\\\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[6;20;10t\u{1B}[?62;c")
+        package static let kittyFiles = Kind(answers: "\u{1B}_Gi=32;OK\u{1B}\\\u{1B}_Gi=31;OK\u{1B}\\\u{1B}_Gi=33;OK\u{1B}\\"
+                                             + "\u{1B}[6;20;10t\u{1B}[?62;c")
+
+        /// A terminal that answers the kitty graphics query and then ignores a picture sent to
+        /// it, with sixel: photogrid must not take it for kitty.
+        package static let kittyClaimingSixel = Kind(answers: "\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?1;0;256S\u{1B}[6;20;10t\u{1B}[?63;4c")
     }
 
     package let pid: pid_t

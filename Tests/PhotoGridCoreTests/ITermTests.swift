@@ -43,7 +43,7 @@ import Testing
     @Test func kittyThenITermThenSixel() {
         let window = TTY.WindowSize(columns: 100, rows: 30, pixelWidth: 0, pixelHeight: 0)
         // WezTerm answers kitty's query: kitty wins.
-        let both = parse("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}P>|WezTerm 2024\u{1B}\\\u{1B}[?65;4c")
+        let both = parse("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}_Gi=33;OK\u{1B}\\\u{1B}P>|WezTerm 2024\u{1B}\\\u{1B}[?65;4c")
         #expect(Capabilities.decide(replies: both, window: window, environment: ["TERM_PROGRAM": "WezTerm"], choice: .auto).mode == .kitty(.inline))
         // iTerm2: inline images before sixel, cell size from its own answer.
         let iterm = parse("\u{1B}]1337;ReportCellSize=17.0;8.0;2.0\u{1B}\\\u{1B}[?62;4c")

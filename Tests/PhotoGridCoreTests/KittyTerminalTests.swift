@@ -53,4 +53,20 @@ import Testing
         terminal.stop()
         #expect(count(terminal.takeCaptured(), "a=d,d=A") >= 1)
     }
+
+    /// A terminal that answers the kitty graphics query and then ignores the picture sent after
+    /// it: photogrid takes the next mode down (sixel here) from the start.
+    @Test func aTerminalThatIgnoresPicturesGetsTheNextModeDown() throws {
+        let home = TestImages.scratchFolder("kitty-claims")
+        defer { _ = try? Subprocess.run(["rm", "-rf", home]) }
+        let terminal = try PtyTerminal([Paths.binary, Paths.gallery], columns: 120, rows: 40, kind: .kittyClaimingSixel,
+                                       environment: ["TERM": "xterm-256color", "HOME": home, "XDG_CACHE_HOME": home, "PATH": "/usr/bin:/bin"],
+                                       capture: true)
+        defer { terminal.stop() }
+        #expect(terminal.waitForQuiet(1.5, limit: 60), "the first screen never settled")
+        let first = terminal.takeCaptured()
+        let text = String(decoding: first, as: UTF8.self)
+        #expect(count(first, "a=t,") == 0 && count(first, "a=p,") == 0, "kitty pictures sent to a terminal that ignores them")
+        #expect(text.contains("\u{1B}P") && text.contains("sixel"), "no sixel on screen")
+    }
 }

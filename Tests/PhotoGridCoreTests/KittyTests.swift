@@ -56,9 +56,9 @@ import Testing
         // --print keeps nothing in the terminal: the same picture goes through the pty.
         #expect(Self.commands(Kitty.display(picture, columns: 3, rows: 1)).first?.keys.contains("o=z") == true)
         // The probe learns whether the terminal reads files from here.
-        let replies = TerminalReplies.parse(Array("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}_Gi=32;OK\u{1B}\\\u{1B}[?62;c".utf8)).replies
+        let replies = TerminalReplies.parse(Array("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}_Gi=32;OK\u{1B}\\\u{1B}_Gi=33;OK\u{1B}\\\u{1B}[?62;c".utf8)).replies
         #expect(Capabilities.decide(replies: replies, window: nil, environment: [:], choice: .auto).mode == .kitty(.file))
-        let remote = TerminalReplies.parse(Array("\u{1B}_Gi=32;EBADF:no such file\u{1B}\\\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?62;c".utf8)).replies
+        let remote = TerminalReplies.parse(Array("\u{1B}_Gi=32;EBADF:no such file\u{1B}\\\u{1B}_Gi=31;OK\u{1B}\\\u{1B}_Gi=33;OK\u{1B}\\\u{1B}[?62;c".utf8)).replies
         #expect(Capabilities.decide(replies: remote, window: nil, environment: [:], choice: .auto).mode == .kitty(.inline))
     }
 
@@ -230,21 +230,26 @@ import Testing
 
     @Test func theProbeReadsKittysAnswerAndDropsOtherAPCs() {
         func parse(_ s: String) -> TerminalReplies { TerminalReplies.parse(Array(s.utf8)).replies }
-        let kitty = parse("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[6;20;10t\u{1B}[?62;c")
+        let kitty = parse("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}_Gi=33;OK\u{1B}\\\u{1B}[6;20;10t\u{1B}[?62;c")
         #expect(kitty.supportsKitty && kitty.deviceAttributes == [62, 0] && kitty.other.isEmpty)
+        // The query answered, the picture sent after it not (or refused): no kitty.
+        let ignoring = parse("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[6;20;10t\u{1B}[?62;c")
+        #expect(!ignoring.supportsKitty && ignoring.kittyIgnoresPictures && ignoring.kittyGraphics == true)
+        let failing = parse("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}_Gi=33;ENOMEM:no room\u{1B}\\\u{1B}[?62;c")
+        #expect(!failing.supportsKitty && failing.kittyTransmits == false)
         let refused = parse("\u{1B}_Gi=31;ENOTSUPPORTED:no\u{1B}\\\u{1B}[?62;c")
         #expect(refused.kittyGraphics == false && !refused.supportsKitty)
         // Another id, garbage, an APC too long to be ours: none is kitty, none becomes a key.
         let other = parse("\u{1B}_Gi=7;OK\u{1B}\\\u{1B}_Xjunk\u{1B}\\\u{1B}_G" + String(repeating: "A", count: 900) + "\u{1B}\\\u{1B}[?62;c")
         #expect(other.kittyGraphics == nil && !other.other.contains(UInt8(ascii: "G")))
         // An answer cut in two is completed by the next read.
-        let whole = Array("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?62;c".utf8)
+        let whole = Array("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}_Gi=33;OK\u{1B}\\\u{1B}[?62;c".utf8)
         let (first, rest) = TerminalReplies.parse(Array(whole.prefix(9)))
         #expect(first.kittyGraphics == nil && rest.count == 9)
         var merged = first
         merged.merge(TerminalReplies.parse(rest + whole.dropFirst(9)).replies)
         #expect(merged.supportsKitty)
-        #expect(TerminalReplies.query(environment: ["TERM": "xterm-kitty"]).starts(with: Kitty.query))
+        #expect(TerminalReplies.query(environment: ["TERM": "xterm-kitty"]).starts(with: Kitty.query + Kitty.transmitCheck))
         // Never inside tmux or screen, which would make the APC the pane's title.
         for environment in [["TMUX": "/tmp/tmux-0/default,1,0"], ["TERM": "screen-256color"], ["STY": "1.pts-0"]] {
             #expect(!TerminalReplies.query(environment: environment).starts(with: Kitty.query))
@@ -256,9 +261,17 @@ import Testing
 
     @Test func kittyFirstThenSixelAndTmuxGets24BitColour() {
         func parse(_ s: String) -> TerminalReplies { TerminalReplies.parse(Array(s.utf8)).replies }
-        let both = parse("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?62;4c")
+        let both = parse("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}_Gi=33;OK\u{1B}\\\u{1B}[?62;4c")
         let caps = Capabilities.decide(replies: both, window: nil, environment: [:], choice: .auto)
         #expect(caps.mode == .kitty(.inline) && caps.exitSequence == Kitty.deleteAll)
+        // A terminal that answers the query but ignores the picture: the next mode down, and
+        // --probe says why.
+        let claims = Capabilities.decide(replies: parse("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?62;4c"), window: nil, environment: [:], choice: .auto)
+        #expect(claims.mode.isSixel && claims.exitSequence != Kitty.deleteAll)
+        #expect(claims.modeReason.contains("not a picture sent to it"))
+        let claimsOnly = Capabilities.decide(replies: parse("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?62;c"), window: nil, environment: [:], choice: .auto)
+        #expect(claimsOnly.mode == .halfBlock(.trueColor) || claimsOnly.mode == .halfBlock(.palette256))
+        #expect(claimsOnly.modeReason.contains("not a picture sent to it"))
         #expect(Capabilities.decide(replies: both, window: nil, environment: [:], choice: .sixel).mode.isSixel)
         #expect(Capabilities.decide(replies: parse("\u{1B}[?62;c"), window: nil, environment: [:], choice: .kitty).mode == .kitty(.inline))
         let tmux = parse("\u{1B}[?1;2c")

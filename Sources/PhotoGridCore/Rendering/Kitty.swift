@@ -122,6 +122,13 @@ package enum Kitty {
     package static let query = Array("\u{1B}_Gi=\(queryID),s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\".utf8)
     static let queryID = 31
 
+    /// After the query, the same pixel sent for real (`a=t`, stored, not shown) and freed at
+    /// once (quietly): a terminal that answers the query but not this takes no pictures, and
+    /// the next mode down is used. Both answers come before DA1's, so this costs no wait.
+    package static let transmitCheck = Array("\u{1B}_Gi=\(transmitCheckID),s=1,v=1,a=t,t=d,f=24;AAAA\u{1B}\\".utf8)
+        + command("a=d,d=I,i=\(transmitCheckID)")
+    static let transmitCheckID = 33
+
     private static func command(_ keys: String, payload: [UInt8] = []) -> [UInt8] {
         Array("\u{1B}_G\(keys),q=2".utf8) + (payload.isEmpty ? [] : [UInt8(ascii: ";")] + payload) + Array("\u{1B}\\".utf8)
     }

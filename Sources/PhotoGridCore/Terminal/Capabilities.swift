@@ -102,17 +102,19 @@ package struct Capabilities: Sendable, Equatable {
     /// pictures where there is one.
     static func reason(choice: ModeChoice, replies: TerminalReplies, environment: [String: String]) -> String {
         if choice != .auto { return "--mode \(choice.rawValue)" }
-        if replies.supportsKitty { return "the terminal answered the kitty graphics query" }
+        if replies.supportsKitty { return "the terminal answered the kitty graphics query and took a picture" }
+        let ignored = replies.kittyIgnoresPictures ? " (it answered the kitty graphics query but not a picture sent to it)" : ""
         if drawsITermImages(replies: replies, environment: environment) {
-            return "the terminal is \(replies.terminalName ?? environment["TERM_PROGRAM"] ?? "one"), which draws iTerm2 inline images"
+            return "the terminal is \(replies.terminalName ?? environment["TERM_PROGRAM"] ?? "one"), which draws iTerm2 inline images" + ignored
         }
-        if replies.supportsSixel { return "the terminal's DA1 lists sixel (4)" }
+        if replies.supportsSixel { return "the terminal's DA1 lists sixel (4)" + ignored }
         if let features = replies.tmuxClientFeatures, replies.deviceAttributes?.contains(4) == true {
             return "tmux lists sixel but the terminal it is shown in has none (client_termfeatures: \(features.joined(separator: ","))); "
                 + "if that terminal does draw sixel: `set -as terminal-features ',*:sixel'` in tmux, then detach and attach again"
         }
         var words = replies.kittyGraphics == false ? "the terminal refused the kitty graphics query and lists no sixel in DA1"
-                                                   : "no kitty graphics answer and no sixel in DA1"
+            : replies.kittyIgnoresPictures ? "the terminal answered the kitty graphics query but not a picture sent to it, and lists no sixel in DA1"
+            : "no kitty graphics answer and no sixel in DA1"
         if isTmux(environment) {
             words += "; inside tmux, pictures need tmux 3.4 or later built with sixel, or `set -g allow-passthrough on` for kitty"
         } else if isMultiplexer(environment) {

@@ -17,6 +17,9 @@ package struct TerminalReplies: Equatable, Sendable {
     /// The kitty graphics protocol's answer to the start-up query: true for OK, false for an
     /// error (the terminal knows the protocol but cannot take pictures so), nil for no answer.
     package var kittyGraphics: Bool?
+    /// Its answer to a picture sent for real after the query (`Kitty.transmitCheck`): nil when
+    /// none came, as from a terminal that answers the query and ignores pictures.
+    package var kittyTransmits: Bool?
     /// XTVERSION's answer: the terminal's name and version ("XTerm(379)", "WezTerm 20240203"...),
     /// sanitized, at most 80 characters.
     package var terminalName: String?
@@ -40,7 +43,9 @@ package struct TerminalReplies: Equatable, Sendable {
     /// DA1 lists sixel, and inside tmux, the terminal tmux is shown in has it too (tmux lists
     /// sixel for itself and draws `+` boxes where the terminal lacks it).
     package var supportsSixel: Bool { (deviceAttributes?.contains(4) ?? false) && tmuxClientFeatures.map { $0.contains("sixel") } ?? true }
-    package var supportsKitty: Bool { kittyGraphics == true }
+    package var supportsKitty: Bool { kittyGraphics == true && kittyTransmits == true }
+    /// It answered the query, then not the picture sent after it (or refused it).
+    package var kittyIgnoresPictures: Bool { kittyGraphics == true && kittyTransmits != true }
 
     /// The queries, in one batch ending with DA1. Terminals answer in order, so DA1's answer
     /// ends the wait; one that does not know a query ignores it (xterm and VTE drop an APC, the
@@ -49,7 +54,7 @@ package struct TerminalReplies: Equatable, Sendable {
     /// Nor the string queries on the Linux console, which prints what it does not know of them.
     package static func query(environment: [String: String]) -> [UInt8] {
         if environment["TERM"] == "linux" { return query }
-        return (Capabilities.isMultiplexer(environment) ? [] : Kitty.query) + iTermQuery + query
+        return (Capabilities.isMultiplexer(environment) ? [] : Kitty.query + Kitty.transmitCheck) + iTermQuery + query
     }
 
     /// iTerm2's cell size.
@@ -178,6 +183,7 @@ package struct TerminalReplies: Equatable, Sendable {
         let ok = body[(semicolon + 1)...].elementsEqual("OK".utf8)
         if keys.contains("i=\(Kitty.queryID)") { kittyGraphics = ok; return true }
         if keys.contains("i=\(Kitty.fileQueryID)") { kittyFiles = ok; return true }
+        if keys.contains("i=\(Kitty.transmitCheckID)") { kittyTransmits = ok; return true }
         return false
     }
 
@@ -215,6 +221,7 @@ package struct TerminalReplies: Equatable, Sendable {
         privateModes.merge(later.privateModes) { $1 }
         kittyGraphics = later.kittyGraphics ?? kittyGraphics
         kittyFiles = later.kittyFiles ?? kittyFiles
+        kittyTransmits = later.kittyTransmits ?? kittyTransmits
         terminalName = later.terminalName ?? terminalName
         iTermCellValue = later.iTermCellValue ?? iTermCellValue
         other += later.other
