@@ -86,12 +86,13 @@ final class Finished: Sendable {
         let finished = Finished()
         let pipeline = pipeline(decoder, finished)
         defer { pipeline.stop() }
-        // A whole tile, the same tile cut by the screen's edge, and the tile at another column
-        // count in the same tier share one decode; asked for twice over, and again mid-decode.
+        // A whole tile, the same tile cut by the screen's edge, and the (smaller) tile at another
+        // column count in the same tier share one decode; asked for twice over, and again
+        // mid-decode. (A larger one off screen gets its own: theScreenIsDecodedForAtItsOwnSizeFirst.)
         pipeline.want([WantedTile(request(0), .visible), WantedTile(request(0, kept: 4), .visible), WantedTile(request(0), .prefetch),
-                       WantedTile(request(0, size: 50), .background)])
+                       WantedTile(request(0, size: 30), .background)])
         decoder.started.wait()
-        pipeline.want([WantedTile(request(0), .visible), WantedTile(request(0, kept: 4), .visible), WantedTile(request(0, size: 50), .background)])
+        pipeline.want([WantedTile(request(0), .visible), WantedTile(request(0, kept: 4), .visible), WantedTile(request(0, size: 30), .background)])
         decoder.release()
         #expect(finished.wait(for: 3))
         #expect(decoder.calls.withLock { $0 } == [0])
@@ -153,19 +154,34 @@ final class Finished: Sendable {
         #expect(decoder.sizes.withLock { $0 }.count == 3)
     }
 
-    /// The screen at 3 columns and the prefetched 2-column layout want the same photo at tiers
-    /// 1024 and 2048: one decode, at the larger, whichever worker comes first.
+    /// Two prefetched layouts want the same photo at tiers 1024 and 2048: one decode, at the
+    /// larger, whichever worker comes first.
     @Test(arguments: [1, 2])
     func aPhotoWantedAtTwoTiersIsDecodedOnceAtTheLarger(workers: Int) throws {
         let decoder = FakeDecoder()
         let finished = Finished()
         let pipeline = pipeline(decoder, finished, workers: workers, cache: TileCache(limitBytes: 1 << 26))
         defer { pipeline.stop() }
-        pipeline.want([WantedTile(request(3, size: 800), .visible), WantedTile(request(3, size: 1200), .background), WantedTile(request(4, size: 800), .visible)])
+        pipeline.want([WantedTile(request(3, size: 800), .prefetch), WantedTile(request(3, size: 1200), .background), WantedTile(request(4, size: 800), .prefetch)])
         #expect(finished.wait(for: 3))
         let decodes = zip(decoder.calls.withLock { $0 }, decoder.sizes.withLock { $0 })
         #expect(decodes.filter { $0.0 == 3 }.map(\.1) == [1200])
         #expect(pipeline.workDone.derived == 1)
+    }
+
+    /// The screen does not wait for a larger decode wanted off screen (the neighbouring column
+    /// count's): its tile is decoded for at its own size first, the larger one after.
+    @Test func theScreenIsDecodedForAtItsOwnSizeFirst() throws {
+        let decoder = FakeDecoder()
+        let finished = Finished()
+        let pipeline = pipeline(decoder, finished, workers: 1, cache: TileCache(limitBytes: 1 << 26))
+        defer { pipeline.stop() }
+        // Tiers 1024 and 2048, and two sizes of one tier (t512: 300 and 450).
+        pipeline.want([WantedTile(request(3, size: 800), .visible), WantedTile(request(3, size: 1200), .background),
+                       WantedTile(request(4, size: 300), .visible), WantedTile(request(4, size: 450), .background)])
+        #expect(finished.wait(for: 4))
+        let decodes = zip(decoder.calls.withLock { $0 }, decoder.sizes.withLock { $0 }).map { [$0.0, $0.1] }
+        #expect(decodes == [[3, 800], [4, 300], [3, 1200], [4, 450]])
     }
 
     @Test func anImageTooSmallForALargerTileInItsTierIsFetchedAgainNotSpunOn() throws {
@@ -297,14 +313,14 @@ final class Finished: Sendable {
     }
 
     /// With tiles kept on disk, each is looked for there first; a photo missing there at two
-    /// sizes of one tier is still decoded once, for the larger.
+    /// sizes of one tier, both prefetched, is still decoded once, for the larger.
     @Test func tilesLookedForOnDiskStillShareOneDecode() throws {
         let decoder = FakeDecoder()
         let finished = Finished()
         let pipeline = pipeline(decoder, finished, workers: 1, store: FakeTierStore())
         defer { pipeline.stop() }
         func sixel(_ size: Int) -> TileRequest { TileRequest(photo: 4, width: size, height: size, fit: .fill, mode: .sixel(colors: 16)) }
-        pipeline.want([WantedTile(sixel(40), .visible), WantedTile(sixel(60), .background)])
+        pipeline.want([WantedTile(sixel(40), .prefetch), WantedTile(sixel(60), .background)])
         #expect(finished.wait(for: 2))
         #expect(decoder.calls.withLock { $0 } == [4])
         #expect(decoder.sizes.withLock { $0 } == [60])

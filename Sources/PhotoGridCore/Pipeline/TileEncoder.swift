@@ -32,9 +32,11 @@ package struct TileEncoder: TileEncoding {
         if incomplete { TileEncoder.markIncomplete(&image) }
         if request.keptRows < image.height { image = image.topRows(request.keptRows) }
         switch request.mode {
-        case .sixel(let colors):
-            // A preview is soft and short-lived: undithered, it encodes in two thirds of the time.
+        case .sixel(let registers):
+            // A preview is soft and short-lived: undithered, it encodes in two thirds of the time;
+            // and an enlarged thumbnail has few colours to tell apart, so it gets few.
             let diffusion: Sixel.Diffusion = request.isPreview ? .none : .floydSteinberg
+            let colors = request.isPreview ? min(registers, TileEncoder.previewColors) : registers
             if let cut = request.sixelCut {
                 let banded = request.encodeInBands && image.width * image.height >= TileEncoder.bandedPixels
                 return .sixelBands(TileEncoder.pieces(consume image, colors: colors, diffusion: diffusion, cut: cut, banded: banded))
@@ -69,6 +71,9 @@ extension TileEncoder {
     /// at the same time: libsixel takes about 60 ms a megapixel, and a full-screen picture on a
     /// large terminal is three.
     static let bandedPixels = 1_000_000
+
+    /// Colour registers a sixel preview uses at most.
+    static let previewColors = 64
 
     /// Sixel pieces are at most this wide, in whole cells: libsixel writes narrow pictures much
     /// faster (see `Sixel.encode(_:columns:)`): an 800-pixel tile in 200-pixel strips takes 57 ms
