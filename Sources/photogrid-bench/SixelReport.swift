@@ -16,17 +16,21 @@ enum SixelReport {
         }
         print("sixel encoding of \(tiles.count) tiles of \(size)x\(size) from \(folder)")
         print("resampling the decoded photos to the tiles: \(Table.fixed(resampling * 1000 / Double(max(1, tiles.count)), 2)) ms per tile")
-        print(Table.row(["diffusion", "pictures", "KB per tile", "ms per tile", "mean error"]))
-        print(Table.rule(5))
+        print(Table.row(["diffusion", "pictures", "writer", "KB per tile", "ms per tile", "mean error"]))
+        print(Table.rule(6))
         // Each method as one picture; Floyd-Steinberg, photogrid's, also in strips of one palette
-        // and one dithering side by side (Sixel.encode(_:columns:)), 200 pixels being photogrid's.
-        let runs = Sixel.Diffusion.allCases.map { ($0, 0) } + [400, 200, 100].map { (Sixel.Diffusion.floydSteinberg, $0) }
-        for (diffusion, strip) in runs {
+        // and one dithering side by side (Sixel.encode(_:columns:)), 200 pixels being photogrid's;
+        // all with libsixel writing the sixels, then photogrid's SixelWriter on the same palette
+        // and dithering.
+        let fs = Sixel.Diffusion.floydSteinberg
+        let runs = Sixel.Diffusion.allCases.map { ($0, 0, Sixel.Writer.libsixel) } + [400, 200, 100].map { (fs, $0, Sixel.Writer.libsixel) }
+            + [0, 200].map { (fs, $0, Sixel.Writer.photogrid) }
+        for (diffusion, strip, writer) in runs {
             var bytes = 0, seconds = 0.0, error = 0.0
             for tile in tiles {
                 let edges = strip == 0 ? [0, tile.width] : Array(stride(from: 0, to: tile.width, by: strip)) + [tile.width]
                 var parts: [[UInt8]] = []
-                seconds += Clock.best(of: 2) { parts = (try? Sixel.encode(tile, columns: edges, diffusion: diffusion)) ?? [] }
+                seconds += Clock.best(of: 2) { parts = (try? Sixel.encode(tile, columns: edges, diffusion: diffusion, writer: writer)) ?? [] }
                 bytes += parts.reduce(0) { $0 + $1.count }
                 var back = RGBImage(width: tile.width, height: tile.height)
                 for (k, part) in parts.enumerated() { if let piece = Sixel.decode(part) { back.draw(piece, atX: edges[k], y: 0) } }
@@ -35,8 +39,20 @@ enum SixelReport {
                 error += Double(sum) / Double(tile.pixels.count)
             }
             let n = Double(max(1, tiles.count))
-            print(Table.row([diffusion.rawValue, strip == 0 ? "one" : "\(strip)-px strips", Table.fixed(Double(bytes) / n / 1024, 1),
+            print(Table.row([diffusion.rawValue, strip == 0 ? "one" : "\(strip)-px strips", writer.rawValue, Table.fixed(Double(bytes) / n / 1024, 1),
                              Table.fixed(seconds / n * 1000, 1), Table.fixed(error / n, 2)]))
         }
+        // The two writers draw the same pixels: each tile through both, read back by libsixel.
+        var same = 0
+        for tile in tiles {
+            let edges = Array(stride(from: 0, to: tile.width, by: 200)) + [tile.width]
+            let ours = (try? Sixel.encode(tile, columns: edges, writer: .photogrid)) ?? []
+            let theirs = (try? Sixel.encode(tile, columns: edges, writer: .libsixel)) ?? []
+            if ours.count == theirs.count, zip(ours, theirs).allSatisfy({ a, b in
+                guard let x = Sixel.decode(a), let y = Sixel.decode(b) else { return false }
+                return x.width == y.width && x.height == y.height && x.pixels == y.pixels
+            }) { same += 1 }
+        }
+        print("\ntiles whose pixels are the same from both writers: \(same) of \(tiles.count)")
     }
 }

@@ -20,11 +20,18 @@ package enum Sixel {
         }
     }
 
+    /// What writes the sixel data once libsixel has made the palette and dithered: photogrid's
+    /// `SixelWriter` (the same pixels in half the time), or libsixel's own, kept for comparing.
+    package enum Writer: String, CaseIterable, Sendable {
+        case photogrid, libsixel
+    }
+
     /// A whole DCS sixel sequence (`ESC P q ... ESC \`) drawing `image` with an adaptive palette
     /// of at most `colors` registers.
-    package static func encode(_ image: consuming RGBImage, colors: Int = 256, diffusion: Diffusion = .floydSteinberg) throws(Failure) -> [UInt8] {
+    package static func encode(_ image: consuming RGBImage, colors: Int = 256, diffusion: Diffusion = .floydSteinberg,
+                               writer: Writer = .photogrid) throws(Failure) -> [UInt8] {
         let width = image.width
-        return try encode(image, columns: [0, width], colors: colors, diffusion: diffusion)[0]
+        return try encode(image, columns: [0, width], colors: colors, diffusion: diffusion, writer: writer)[0]
     }
 
     /// One palette built and one dithering made for the whole of `image`, then the image written
@@ -37,7 +44,7 @@ package enum Sixel {
     ///
     /// `image` is taken: where the caller has no other copy, libsixel dithers in its pixels.
     package static func encode(_ image: consuming RGBImage, columns edges: [Int], colors: Int = 256,
-                              diffusion: Diffusion = .floydSteinberg) throws(Failure) -> [[UInt8]] {
+                              diffusion: Diffusion = .floydSteinberg, writer: Writer = .photogrid) throws(Failure) -> [[UInt8]] {
         guard image.width > 0, image.height > 0 else { throw Failure(description: "empty image") }
         guard edges.count >= 2, edges.first == 0, edges.last == image.width, zip(edges, edges.dropFirst()).allSatisfy({ $0 < $1 }) else {
             throw Failure(description: "strip edges \(edges) do not cut a \(image.width)-pixel image")
@@ -80,6 +87,14 @@ package enum Sixel {
         }) else { throw Failure(description: "libsixel could not dither") }
         pixels = []
         defer { Allocator.free(indexed) }
+        if writer == .photogrid {
+            guard let palette = sixel_dither_get_palette(dither) else { throw Failure(description: "libsixel made no palette") }
+            let count = Int(sixel_dither_get_num_of_palette_colors(dither))
+            return (0..<(edges.count - 1)).map { k in
+                SixelWriter.write(indexed, stride: width, x0: edges[k], width: edges[k + 1] - edges[k], height: height,
+                                  palette: palette, colors: count)
+            }
+        }
         sixel_dither_set_pixelformat(dither, Int32(pg_sixel_pixelformat_pal8))
         var result: [[UInt8]] = []
         var strip: [UInt8] = []
