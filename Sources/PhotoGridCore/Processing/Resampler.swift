@@ -134,24 +134,29 @@ package enum Resampler {
         func apply(source: UnsafeBufferPointer<UInt8>, sourceOffset: Int, sourceStride: Int,
                    target: UnsafeMutableBufferPointer<UInt8>, targetOffset: Int, targetStride: Int) {
             let half: Int32 = 1 << (Weights.precision - 1)
+            // Through pointers: the arrays' bounds checks and reference counting in this loop were
+            // a third of a resample.
             taps.withUnsafeBufferPointer { taps in
+            start.withUnsafeBufferPointer { start in
+            count.withUnsafeBufferPointer { count in
+                let (source, target, taps) = (source.baseAddress!, target.baseAddress!, taps.baseAddress!)
                 for i in 0..<start.count {
                     var r = half, g = half, b = half
-                    var s = sourceOffset + start[i] * sourceStride
-                    let base = i * maxTaps
-                    for k in 0..<count[i] {
-                        let w = taps[base + k]
-                        r &+= Int32(source[s]) &* w
-                        g &+= Int32(source[s + 1]) &* w
-                        b &+= Int32(source[s + 2]) &* w
+                    var s = source + sourceOffset + start[i] * sourceStride
+                    var w = taps + i * maxTaps
+                    for _ in 0..<count[i] {
+                        r &+= Int32(s[0]) &* w.pointee
+                        g &+= Int32(s[1]) &* w.pointee
+                        b &+= Int32(s[2]) &* w.pointee
                         s += sourceStride
+                        w += 1
                     }
-                    let t = targetOffset + i * targetStride
-                    target[t] = clampToByte(r >> Weights.precision)
-                    target[t + 1] = clampToByte(g >> Weights.precision)
-                    target[t + 2] = clampToByte(b >> Weights.precision)
+                    let t = target + targetOffset + i * targetStride
+                    t[0] = clampToByte(r >> Weights.precision)
+                    t[1] = clampToByte(g >> Weights.precision)
+                    t[2] = clampToByte(b >> Weights.precision)
                 }
-            }
+            } } }
         }
     }
 }
