@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 @testable import PhotoGridCore
 
@@ -73,5 +74,19 @@ struct SixelWriterTests {
         let text = String(decoding: bytes, as: UTF8.self)
         #expect(text.contains("!10~"), "\(text)")
         #expect(!text.contains("-"), "one band, no band break: \(text)")
+    }
+
+    /// Palettes built on several threads at once come out as they do one at a time: libsixel's
+    /// median cut keeps the plane it sorts by in a static variable (Sixel.paletteLock).
+    @Test func encodesOnSeveralThreadsAreTheSameAsOneAtATime() throws {
+        let pictures = (0..<4).map { Self.picture(width: 200, height: 180, seed: UInt64(40 + $0)) }
+        let alone = try pictures.map { try Sixel.encode($0) }
+        let results = Locked([Int: [UInt8]]())
+        DispatchQueue.concurrentPerform(iterations: 24) { k in
+            let bytes = (try? Sixel.encode(pictures[k % 4])) ?? []
+            results.withLock { $0[k] = bytes }
+        }
+        let together = results.withLock { $0 }
+        #expect((0..<24).filter { together[$0] != alone[$0 % 4] }.isEmpty)
     }
 }

@@ -72,9 +72,16 @@ package enum Sixel {
                 }
             }
         }
-        let initialized: SIXELSTATUS = sample.withUnsafeMutableBufferPointer { buffer in
-            sixel_dither_initialize(dither, buffer.baseAddress, Int32(sampleWidth), Int32(sampleHeight),
-                                    pg_sixel_pixelformat_rgb888, SIXEL_LARGE_AUTO, SIXEL_REP_AUTO, SIXEL_QUALITY_AUTO)
+        // One palette built at a time in the process: libsixel's median cut (netpbm's, in
+        // quant.c) hands qsort the plane to compare through a static variable, so two built at
+        // once on two workers sorted by each other's planes. Seen as tiles that came out with
+        // another palette and dithering from one run to the next (`--print` of the same folder,
+        // 4 of 36 pictures); the palette is a small part of an encode.
+        let initialized: SIXELSTATUS = Sixel.paletteLock.withLock { _ in
+            sample.withUnsafeMutableBufferPointer { buffer in
+                sixel_dither_initialize(dither, buffer.baseAddress, Int32(sampleWidth), Int32(sampleHeight),
+                                        pg_sixel_pixelformat_rgb888, SIXEL_LARGE_AUTO, SIXEL_REP_AUTO, SIXEL_QUALITY_AUTO)
+            }
         }
         if failed(initialized) { throw Failure(description: "libsixel could not build a palette (status \(initialized))") }
         sixel_dither_set_diffusion_type(dither, diffusion.libsixel)
@@ -143,6 +150,9 @@ package enum Sixel {
     }
 
     private static func failed(_ status: SIXELSTATUS) -> Bool { pg_sixel_failed(status) != 0 }
+
+    /// Held while libsixel builds a palette (see `encode(_:columns:colors:diffusion:writer:)`).
+    private static let paletteLock = Locked(0)
 
     /// Collects what libsixel writes; reached from C through an unretained pointer.
     private final class Sink {
