@@ -75,16 +75,19 @@ package enum Resampler {
                     sums.withUnsafeMutableBufferPointer { sums in
                         vertical.taps.withUnsafeBufferPointer { taps in
                             let half: Int32 = 1 << (Weights.precision - 1)
+                            // Pointers to each row, so that the inner loops have no index
+                            // arithmetic to check for overflow and the compiler vectorises them.
+                            let (acc, source, out) = (sums.baseAddress!, mid.baseAddress!, dst.baseAddress!)
                             for i in 0..<height {
-                                for j in 0..<line { sums[j] = half }
+                                for j in 0..<line { acc[j] = half }
                                 let base = i * vertical.maxTaps
                                 for k in 0..<vertical.count[i] {
                                     let w = taps[base + k]
-                                    let row = (vertical.start[i] + k - firstRow) * line
-                                    for j in 0..<line { sums[j] &+= Int32(mid[row + j]) &* w }
+                                    let row = source + (vertical.start[i] + k - firstRow) * line
+                                    for j in 0..<line { acc[j] &+= Int32(row[j]) &* w }
                                 }
-                                let target = i * line
-                                for j in 0..<line { dst[target + j] = clampToByte(sums[j] >> Weights.precision) }
+                                let target = out + i * line
+                                for j in 0..<line { target[j] = clampToByte(acc[j] >> Weights.precision) }
                             }
                         }
                     }
