@@ -54,15 +54,13 @@ package enum Zlib {
             stream = .allocate(capacity: 1)
             stream.initialize(to: z_stream())
             started = inflateInit2_(stream, raw ? -15 : 15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK
-            if !started {
-                stream.deinitialize(count: 1)
-                stream.deallocate()
-                return nil
-            }
+            if !started { return nil }
         }
 
+        /// Runs after a failed init too (every stored property was set), so the stream is freed
+        /// here alone: freeing it in init as well freed it twice.
         deinit {
-            inflateEnd(stream)
+            if started { inflateEnd(stream) }
             stream.deinitialize(count: 1)
             stream.deallocate()
         }
