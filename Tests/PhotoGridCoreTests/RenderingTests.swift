@@ -166,7 +166,7 @@ enum HalfBlockReader {
             #expect(back == source)
         } else {
             var shown = source
-            for y in 0..<20 { for x in 0..<30 { shown[x, y] = HalfBlock.shown(source[x, y], colors: .palette256) } }
+            for y in 0..<20 { for x in 0..<30 { shown[x, y] = XtermPalette.color(XtermPalette.nearest(source[x, y])) } }
             #expect(back == shown)
             #expect(TestImages.meanAbsoluteError(source, back) < 25)
         }

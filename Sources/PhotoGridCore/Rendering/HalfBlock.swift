@@ -85,15 +85,10 @@ package enum HalfBlock {
         }
     }
 
-    /// The colour as the terminal will show it in this mode (palette entries are approximations).
-    package static func shown(_ c: RGB, colors: Colors) -> RGB {
-        colors == .trueColor ? c : XtermPalette.color(XtermPalette.nearest(c))
-    }
-
+    /// `38;2;r;g;b` or `38;5;n` (48 for the background) as text, for the painters' SGR strings.
     static func sgr(_ c: RGB, foreground: Bool, colors: Colors) -> String {
-        switch colors {
-        case .trueColor: return "\(foreground ? 38 : 48);2;\(c.r);\(c.g);\(c.b)"
-        case .palette256: return "\(foreground ? 38 : 48);5;\(XtermPalette.nearest(c))"
-        }
+        var bytes: [UInt8] = []
+        Shade(c, colors).append(to: &bytes, foreground: foreground)
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -86,6 +86,25 @@ package final class JoinableThread: Sendable {
         handle = Locked(thread)
     }
 
+    /// `body(i)` for every `i` in `0..<count`, taken in order by up to `threads` threads of its
+    /// own (each its next index as it finishes one); returns once all are done. On the caller's
+    /// thread when none could be started. For blocking work (downloads, files) that should not
+    /// wait in Dispatch's pool, which is as wide as the cores.
+    package static func forEach(_ count: Int, threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
+        guard count > 0 else { return }
+        let next = Locked(0)
+        let work: @Sendable () -> Void = {
+            while true {
+                let i = next.withLock { n -> Int in defer { n += 1 }; return n }
+                guard i < count else { return }
+                body(i)
+            }
+        }
+        let started = (0..<min(count, max(1, threads))).compactMap { _ in JoinableThread(work) }
+        if started.isEmpty { work() }
+        started.forEach { $0.join() }
+    }
+
     /// Waits until the thread has ended; the second call and later return at once. Called on the
     /// thread itself, which cannot wait for its own end, it detaches the thread instead.
     package func join() {

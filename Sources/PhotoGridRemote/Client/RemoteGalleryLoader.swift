@@ -140,21 +140,12 @@ package struct RemoteGalleryLoader {
     /// `Range` sends whole files (python's http.server does): they are read up to the size of a
     /// photo and no further. A file that cannot be read is not a picture here.
     private func sniff(_ urls: [RemoteURL]) -> [ImageFormat] {
-        guard !urls.isEmpty else { return [] }
         let formats = Locked([ImageFormat](repeating: .notAnImage, count: urls.count))
-        let next = Locked(0)
-        let work: @Sendable () -> Void = { [fetcher] in
-            while true {
-                let i = next.withLock { n -> Int in defer { n += 1 }; return n }
-                guard i < urls.count else { return }
-                guard let head = try? fetcher.get(urls[i], range: 0..<16, limit: RemoteDecoder.imageLimit),
-                      let format = ImageFormat(content: Array(head.body.prefix(16))) else { continue }
-                formats.withLock { $0[i] = format }
-            }
+        JoinableThread.forEach(urls.count, threads: limits.sniffConnections) { [fetcher] i in
+            guard let head = try? fetcher.get(urls[i], range: 0..<16, limit: RemoteDecoder.imageLimit),
+                  let format = ImageFormat(content: Array(head.body.prefix(16))) else { return }
+            formats.withLock { $0[i] = format }
         }
-        let threads = (0..<min(urls.count, max(1, limits.sniffConnections))).compactMap { _ in JoinableThread(work) }
-        if threads.isEmpty { work() }
-        threads.forEach { $0.join() }
         return formats.withLock { $0 }
     }
 

@@ -136,23 +136,15 @@ package struct GalleryExport {
     package func run(progress: @escaping @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }) throws(ExportError) -> Summary {
         let entries = index.entries
         let outcomes = Locked<[Outcome?]>(Array(repeating: nil, count: entries.count))
-        let next = Locked(0)
         let done = Locked(0)
-        let work: @Sendable () -> Void = { [self] in
-            while true {
-                let i = next.withLock { n -> Int in defer { n += 1 }; return n }
-                guard i < entries.count else { return }
-                let outcome = export(entries[i])
-                outcomes.withLock { $0[i] = outcome }
-                done.withLock { count in
-                    count += 1
-                    progress(count, entries.count)
-                }
+        JoinableThread.forEach(entries.count, threads: configuration.workers) { [self] i in
+            let outcome = export(entries[i])
+            outcomes.withLock { $0[i] = outcome }
+            done.withLock { count in
+                count += 1
+                progress(count, entries.count)
             }
         }
-        let threads = (0..<max(1, configuration.workers)).compactMap { _ in JoinableThread(work) }
-        if threads.isEmpty { work() }
-        threads.forEach { $0.join() }
 
         var summary = Summary(photos: entries.count)
         var kept: [GalleryIndex.Entry] = [], details: [Manifest.Details] = []
