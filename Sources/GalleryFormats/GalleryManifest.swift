@@ -16,8 +16,12 @@ package struct GalleryManifest: Sendable {
     package var photos: [RemotePhoto]
     /// The next page, whose photos follow these.
     package var next: RemoteURL?
+    /// Where the server takes batches of renditions (docs/remote-gallery.md, "Batches"), if it does.
+    package var batch: RemoteURL?
 
-    package init(title: String? = nil, sections: [(id: String, title: String?)] = [], photos: [RemotePhoto] = [], next: RemoteURL? = nil) {
+    package init(title: String? = nil, sections: [(id: String, title: String?)] = [], photos: [RemotePhoto] = [], next: RemoteURL? = nil,
+                 batch: RemoteURL? = nil) {
+        self.batch = batch
         self.title = title
         self.sections = sections
         self.photos = photos

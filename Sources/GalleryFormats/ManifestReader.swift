@@ -40,6 +40,7 @@ struct ManifestReader {
             guard nextURL != url else { throw fail(next, "next", "is this same page, which would never end") }
             manifest.next = nextURL
         }
+        if let batch = members["batch"] { manifest.batch = try link(batch, "batch") }
         return manifest
     }
 

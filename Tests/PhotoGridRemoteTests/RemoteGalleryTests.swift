@@ -77,14 +77,17 @@ import PhotoGridTestSupport
         let local = try Self.localFrame()
         let first = try RemotePaths.print(Self.frame + ["--url", server.url], cacheHome: home)
         expectSamePicture(first, as: local, maxError: 6)
-        // One rendition request for each photo on screen, none asked twice, no original.
+        // One batch for the screen (docs/remote-gallery.md, "Batches") after the manifest: each
+        // photo on screen asked for once in it, no original, nothing asked alone.
         let requests = server.requestsByPath
+        #expect(server.totalRequests == 2, "\(requests)")
+        #expect(requests["/batch"] == 1)
         let renditionPaths = requests.keys.filter { $0.hasPrefix("/renditions/") }
         let photos = try FolderScanner().scan(RawPath(RemotePaths.gallery)).count
         let onScreen = GridLayout(screen: ScreenMetrics(columns: 120, rows: 40), columns: 5).visibleIndexes(topRow: 0, photos: photos).count
         #expect(renditionPaths.count == onScreen, "\(requests.keys.sorted())")
         #expect(requests.values.allSatisfy { $0 == 1 }, "\(requests.filter { $0.value > 1 })")
-        #expect(requests.keys.allSatisfy { $0 == "/" || $0.hasPrefix("/renditions/") }, "\(requests.keys.sorted())")
+        #expect(requests.keys.allSatisfy { $0 == "/" || $0 == "/batch" || $0.hasPrefix("/renditions/") }, "\(requests.keys.sorted())")
         // A second visit: the photos come from the disk cache; only the manifest is asked
         // again (it says no-cache, so it is revalidated: a 304).
         let before = server.totalRequests

@@ -52,6 +52,17 @@ package protocol PhotoDecoding: Sendable {
     /// The gate its decodes pass (`MemoryGate.decodes` for libjpeg's), if any: the pipeline
     /// leaves room in the budget for the largest of its recent decodes.
     var memoryGate: MemoryGate? { get }
+    /// Whether it wants to hear of the images about to be asked for (`expect`).
+    var expects: Bool { get }
+    /// The images the pipeline is about to ask for, most urgent first, each time that list
+    /// changes: a remote gallery asks for them in one batch. Must return at once.
+    func expect(_ images: [ExpectedImage])
+}
+
+/// An image the pipeline will ask a decoder for: a photo, decoded to cover `size`.
+package struct ExpectedImage: Sendable, Equatable {
+    package var photo: Photo
+    package var size: Int
 }
 
 extension PhotoDecoding {
@@ -64,6 +75,8 @@ extension PhotoDecoding {
     }
     package var computesOnly: Bool { true }
     package var memoryGate: MemoryGate? { nil }
+    package var expects: Bool { false }
+    package func expect(_ images: [ExpectedImage]) {}
 }
 
 /// Decodes photo files with libjpeg-turbo, doing as little work as the size asked for allows:

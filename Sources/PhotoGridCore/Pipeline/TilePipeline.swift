@@ -53,6 +53,8 @@ package final class TilePipeline: @unchecked Sendable {
     var stamps: [Int: FileStamp] = [:]
     var stopped = false
     var counters = Counters()
+    /// What the decoder was last told to expect (`tellDecoder`).
+    var lastExpected: [ExpectedImage] = []
 
     let photos: [Photo]
     let cache: TileCache
@@ -169,8 +171,24 @@ package final class TilePipeline: @unchecked Sendable {
             // have written it meanwhile); the set stays as small as what is wanted.
             notOnDisk.formIntersection(wanted)
             rebuildFetchTasks()
+            if decoder.expects { tellDecoder() }
             condition.broadcast()
         }
+    }
+
+    /// Tells the decoder the tier images about to be fetched, most urgent first, when that list
+    /// changed since last told. A fetch already running whose photo no tile wants any more is
+    /// left out: the decoder may let it go (a remote batch cancels it, and its worker is free).
+    func tellDecoder() {
+        let photosWanted = Set(encodeTasks.keys.map(\.photo))
+        let expected = fetchTasks.compactMap { source, task -> (Urgency, ExpectedImage)? in
+            guard case .tier(let key) = source, task.size > 0, photos.indices.contains(key.photo),
+                  photosWanted.contains(key.photo) else { return nil }
+            return (task.urgency, ExpectedImage(photo: photos[key.photo], size: task.size))
+        }.sorted { $0.0 > $1.0 }.map(\.1)
+        guard expected != lastExpected else { return }
+        lastExpected = expected
+        decoder.expect(expected)
     }
 
     /// Nothing wanted is left to make and nothing is being written: for the benchmark, which

@@ -22,6 +22,20 @@ package final class SharedJobs<Key: Hashable & Sendable, Job: Sendable>: Sendabl
         }
     }
 
+    /// Starts a job for `key` with no asker yet, unless one is under way: the job, or nil. For a
+    /// leader that runs jobs ahead of their askers (a batch of downloads).
+    package func start(_ key: Key, _ make: () -> Job) -> Job? {
+        table.withLock { table in
+            guard table[key] == nil else { return nil }
+            let job = make()
+            table[key] = (job, 0)
+            return job
+        }
+    }
+
+    /// Whether a job for `key` is under way.
+    package func isRunning(_ key: Key) -> Bool { table.withLock { $0[key] != nil } }
+
     /// The job is done: later askers start a new one (or find its result cached).
     package func finish(_ key: Key) { table.withLock { _ = $0.removeValue(forKey: key) } }
 

@@ -24,6 +24,9 @@ package enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
     /// `photogrid serve` could not make the photo's rendition, and said why (`reasonHeader`): the
     /// photo's own fault (a corrupt or cut file), shown as a local photo's would be.
     case photoUnusable(String)
+    /// A batch response broke its format or a limit (docs/remote-gallery.md, "Batches"): a part
+    /// for a photo never asked for, a length past the limit, no end, a photo left out.
+    case badBatch(String)
 
     /// The response header in which `photogrid serve` says why a photo cannot be had.
     package static let reasonHeader = "Photogrid-Reason"
@@ -52,6 +55,7 @@ package enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
         case .encoded: return "compressed response"
         case .photoUnusable(let why): return why
         case .secureConnection: return "HTTPS failed"
+        case .badBatch: return "server sent a broken batch"
         }
     }
 
@@ -66,6 +70,7 @@ package enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
         case .encoded(let encoding): return "the server sent a \(encoding)-compressed body, which photogrid does not ask for or inflate"
         case .photoUnusable(let why): return "the server cannot use the photo: \(why)"
         case .secureConnection(let why): return why
+        case .badBatch(let why): return "the server's batch response is broken: \(why)"
         }
     }
 
@@ -80,7 +85,8 @@ package enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Worth another try later: the network may be back.
     package var isTransient: Bool {
         switch self {
-        case .unreachable, .interrupted: return true
+        // A broken batch's photos are asked for one by one when they come back on screen.
+        case .unreachable, .interrupted, .badBatch: return true
         case .status(let code, _): return code == 408 || code == 429 || code >= 500
         default: return false
         }

@@ -27,18 +27,27 @@ package final class HTTPFetcher: Fetching, Sendable {
     let client: HTTPClient
     let configuration: Configuration
     let cache: HTTPCache?
-    private let flights = SharedJobs<FlightKey, Flight>()
+    let flights = SharedJobs<FlightKey, Flight>()
     /// Cached responses the server confirmed (or sent) during this run: used again without
     /// asking, as a browser does with the images of the page it shows. Without it, a gallery
     /// whose server says nothing of freshness (nginx, python) would cost a round trip each
     /// time a tile of another size wants the same photo.
-    private let confirmed = Locked<Set<FlightKey>>([])
+    let confirmed = Locked<Set<FlightKey>>([])
 
     struct FlightKey: Hashable { let url: RemoteURL; let range: Range<Int>? }
 
+    /// Bodies a batch brought before anyone asked for them (`HTTPFetcher+Batch`).
+    let delivered = Locked(Delivered())
+
     /// One request and everyone waiting for it.
     final class Flight: Sendable {
-        let state = Locked<(result: Result<FetchResult, FetchError>?, waiters: Int)>((nil, 0))
+        /// How a flight ends: with its result, or released by a batch that could not bring it,
+        /// so that its waiters ask for it themselves.
+        enum Outcome: Sendable {
+            case done(Result<FetchResult, FetchError>)
+            case released
+        }
+        let state = Locked<(outcome: Outcome?, waiters: Int)>((nil, 0))
         let done = DispatchSemaphore(value: 0)
     }
 
@@ -50,7 +59,6 @@ package final class HTTPFetcher: Fetching, Sendable {
             timeout: .init(connect: .seconds(configuration.connectTimeout), read: .seconds(configuration.requestTimeout)),
             connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, configuration.connections)),
             decompression: .disabled)
-        config.httpVersion = .http1Only
         if let path = configuration.trustedCertificates {
             var tls = TLSConfiguration.makeClientConfiguration()
             tls.additionalTrustRoots = [.file(path)]
@@ -70,21 +78,34 @@ package final class HTTPFetcher: Fetching, Sendable {
     /// The body of `url` (or `range` of it), at most `limit` bytes.
     package func get(_ url: RemoteURL, range: Range<Int>?, limit: Int) throws(FetchError) -> FetchResult {
         let key = FlightKey(url: url, range: range)
-        let (flight, leads) = flights.join(key) { Flight() }
-        if leads {
-            let result = Result { () throws(FetchError) -> FetchResult in try fetch(url, range: range, limit: limit) }
-            flights.finish(key)
-            let waiters = flight.state.withLock { state -> Int in state.result = result; return state.waiters }
-            for _ in 0..<waiters { flight.done.signal() }
-            return try result.get()
+        while true {
+            if let delivered = take(key) { return try delivered.get() }
+            let (flight, leads) = flights.join(key) { Flight() }
+            if leads {
+                let result = Result { () throws(FetchError) -> FetchResult in try fetch(url, range: range, limit: limit) }
+                complete(key, flight, .done(result))
+                return try result.get()
+            }
+            let finished = flight.state.withLock { state -> Flight.Outcome? in
+                if state.outcome == nil { state.waiters += 1 }
+                return state.outcome
+            }
+            if finished == nil { flight.done.wait() }
+            switch flight.state.withLock({ $0.outcome! }) {
+            case .done(let result): return try result.get()
+            case .released: continue                 // the batch could not bring it: asked for alone
+            }
         }
-        let finished = flight.state.withLock { state -> Result<FetchResult, FetchError>? in
-            if state.result == nil { state.waiters += 1 }
-            return state.result
+    }
+
+    /// Ends a flight: later askers start a new one, its waiters wake to its outcome.
+    func complete(_ key: FlightKey, _ flight: Flight, _ outcome: Flight.Outcome) {
+        flights.finish(key)
+        let waiters = flight.state.withLock { state -> Int in
+            state.outcome = outcome
+            return state.waiters
         }
-        if let finished { return try finished.get() }
-        flight.done.wait()
-        return try flight.state.withLock { $0.result! }.get()
+        for _ in 0..<waiters { flight.done.signal() }
     }
 
     /// The disk cache first; the network when it has nothing fresh, with a conditional request
@@ -124,14 +145,24 @@ package final class HTTPFetcher: Fetching, Sendable {
         }
         let body = response.body.map { Array($0.readableBytesView) } ?? []
         let contentType = response.headers.first(name: "Content-Type")
-        if let freshness = HTTPCache.freshness(cacheControl: response.headers.first(name: "Cache-Control")) {
-            cache?.store(HTTPCache.Entry(status: code, storedAt: HTTPCache.now(), maxAge: freshness,
-                                         etag: response.headers.first(name: "ETag"),
-                                         lastModified: response.headers.first(name: "Last-Modified"),
-                                         contentType: contentType, body: body), for: url, range: range)
-            confirmed.withLock { _ = $0.insert(key) }
-        }
+        remember(key, status: code, body: body) { response.headers.first(name: $0) }
         return FetchResult(status: code, body: body, contentType: contentType, url: finalURL)
+    }
+
+    /// Keeps a response in the disk cache when its `Cache-Control` allows, as fresh as it says.
+    func remember(_ key: FlightKey, status: Int, body: [UInt8], header: (String) -> String?) {
+        guard let freshness = HTTPCache.freshness(cacheControl: header("Cache-Control")) else { return }
+        cache?.store(HTTPCache.Entry(status: status, storedAt: HTTPCache.now(), maxAge: freshness, etag: header("ETag"),
+                                     lastModified: header("Last-Modified"), contentType: header("Content-Type"), body: body),
+                     for: key.url, range: key.range)
+        confirmed.withLock { _ = $0.insert(key) }
+    }
+
+    /// A cached response usable without asking: fresh, or confirmed by the server this run.
+    func usableCached(_ key: FlightKey) -> FetchResult? {
+        guard let cached = cache?.entry(for: key.url, range: key.range),
+              cached.isFresh(now: HTTPCache.now()) || confirmed.withLock({ $0.contains(key) }) else { return nil }
+        return FetchResult(status: cached.status, body: cached.body, contentType: cached.contentType, url: key.url, fromCache: true)
     }
 
     /// Sends the request, following redirects to http and https only, at most `maxRedirects`

@@ -22,7 +22,8 @@ package enum RemoteCommand {
                 throw ExitError("cannot load the gallery: \(error)")
             }
             guard !loaded.photos.isEmpty || !loaded.others.isEmpty else { throw ExitError("no photos at \(url)") }
-            var gallery = source(loaded, fetcher: fetcher, connections: options.connections)
+            let batches = loaded.batch.map { BatchFetcher(endpoint: $0, fetcher: fetcher) }
+            var gallery = source(loaded, fetcher: fetcher, connections: options.connections, batches: batches)
             if options.sortGiven { gallery.photos = options.order.apply(gallery.photos) }
             return gallery
         }
@@ -40,7 +41,8 @@ package enum RemoteCommand {
     }
 
     /// The loaded gallery as the grid's photos; files it does not decode keep their places.
-    static func source(_ loaded: RemoteGalleryLoader.Loaded, fetcher: Fetching, connections: Int) -> GallerySource {
+    static func source(_ loaded: RemoteGalleryLoader.Loaded, fetcher: Fetching, connections: Int,
+                       batches: BatchFetcher? = nil) -> GallerySource {
         var photos = loaded.photos.map {
             // A manifest's photo is a picture (decoded for what its bytes are) unless its name says
             // video: photogrid serve and export list a folder's videos too.
@@ -57,7 +59,7 @@ package enum RemoteCommand {
         }
         // A gallery larger than photogrid takes says so where the user looks: the title.
         let title = loaded.cut ? loaded.title + " (its first \(loaded.photos.count) photos)" : loaded.title
-        return GallerySource(title: title, photos: photos, decoder: RemoteDecoder(fetcher: fetcher, photos: loaded.photos),
+        return GallerySource(title: title, photos: photos, decoder: RemoteDecoder(fetcher: fetcher, photos: loaded.photos, batches: batches),
                              tierStore: nil, workers: WorkerThreads.cores + max(1, connections))
     }
 }

@@ -9,14 +9,17 @@ package struct RemoteDecoder: PhotoDecoding {
     let fetcher: Fetching
     let photos: [String: RemotePhoto]
     let decoder = PhotoDecoder(usesThumbnails: false, gate: MemoryGate())
+    /// Where renditions are asked for in batches, when the gallery's server takes them.
+    let batches: BatchFetcher?
 
     /// Larger images are refused: no photo needs more.
     package static let imageLimit = 128 * 1024 * 1024
     /// Enough for the EXIF segment (at most 64 KB) and the markers before it.
     package static let headLength = 64 * 1024
 
-    package init(fetcher: Fetching, photos: [RemotePhoto]) {
+    package init(fetcher: Fetching, photos: [RemotePhoto], batches: BatchFetcher? = nil) {
         self.fetcher = fetcher
+        self.batches = batches
         var map: [String: RemotePhoto] = [:]
         for photo in photos { map[RemoteDecoder.address(of: photo)] = photo }
         self.photos = map
@@ -37,6 +40,20 @@ package struct RemoteDecoder: PhotoDecoding {
     /// Decodes go through its PhotoDecoder's, which pass its gate.
     package var memoryGate: MemoryGate? { decoder.gate }
 
+    package var expects: Bool { batches != nil }
+
+    /// The renditions the tiles about to be made need, asked for in one batch. Originals are
+    /// not batched: each is a whole photo, asked for by its tile alone.
+    package func expect(_ images: [ExpectedImage]) {
+        guard let batches else { return }
+        var urls: [RemoteURL] = []
+        for image in images {
+            guard !image.photo.format.isVideo, let remote = remote(image.photo), remote.hasRenditions else { continue }
+            urls.append(remote.source(coveringShortSide: image.size))
+        }
+        batches.want(urls)
+    }
+
     package func image(of photo: Photo, covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
         // A listing's files photogrid does not decode (a video, a TIFF) say what they are, as
         // locally; Enter plays a video from its URL.
@@ -44,6 +61,9 @@ package struct RemoteDecoder: PhotoDecoding {
             throw .unsupportedFormat(photo.format.name)
         }
         guard let remote = remote(photo) else { throw .unreadable("not in the gallery") }
+        // The pipeline told the batch what it wants just before this: once the batch has
+        // claimed its renditions, this one's download joins it instead of asking alone.
+        batches?.catchUp()
         let body = try download(remote.source(coveringShortSide: size), range: nil, limit: RemoteDecoder.imageLimit)
         return try CPUGate.shared.run { () throws(DecodeError) in try decoder.decode(body, covering: size, atMost: limit) }
     }

@@ -27,6 +27,8 @@ package struct RemoteGalleryLoader {
         package var others: [(name: String, url: RemoteURL, format: ImageFormat)]
         /// The gallery had more photos than `Limits.photos`: only the first are here.
         package var cut = false
+        /// Where the server takes batches of renditions, as its manifest's first page says.
+        package var batch: RemoteURL?
     }
 
     package enum LoadError: Error, CustomStringConvertible {
@@ -95,7 +97,7 @@ package struct RemoteGalleryLoader {
         var ids = Set<String>()
         photos = photos.filter { ids.insert($0.id).inserted }
         let title = first.title ?? (url.lastPathSegment.isEmpty || url.lastPathSegment.hasSuffix(".json") ? url.host : url.lastPathSegment)
-        return Loaded(title: title, photos: photos, others: [], cut: cut)
+        return Loaded(title: title, photos: photos, others: [], cut: cut, batch: first.batch)
     }
 
     /// Files of the listing and its subfolders, breadth first, in natural order; hidden files and

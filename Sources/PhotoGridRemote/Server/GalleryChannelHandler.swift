@@ -1,6 +1,7 @@
 import NIOCore
 import NIOHTTP1
 import PhotoGridCore
+import GalleryFormats
 
 /// One HTTP/1.1 connection: takes each request from NIO's HTTP decoder, has the responder decide
 /// the answer, and writes it, keeping the connection open unless the client or HTTP/1.0 says not.
@@ -19,6 +20,10 @@ final class GalleryChannelHandler: ChannelInboundHandler, RemovableChannelHandle
     private let log: Bool
     private var request: HTTPRequestHead?
     private var started = 0.0
+    /// A POST's body (a batch's list), or nil once it is longer than a batch may be.
+    private var body: [UInt8]? = []
+    /// The batch being written, kept until its end.
+    private var batch: BatchStream?
 
     init(responder: GalleryResponder, counter: RequestCounter, failures: FailedAttempts, delayMilliseconds: Int, log: Bool) {
         self.responder = responder
@@ -32,33 +37,74 @@ final class GalleryChannelHandler: ChannelInboundHandler, RemovableChannelHandle
         switch unwrapInboundIn(data) {
         case .head(let head):
             request = head
+            body = []
             started = ManifestStore.now()
             counter.record(Route.path(of: head.uri))
-        case .body:
-            break                                   // no route takes a body: it is read and dropped
+        case .body(let buffer):
+            // Only a batch (POST) takes a body; any other is read and dropped.
+            guard request?.method == .POST, let kept = body else { break }
+            body = kept.count + buffer.readableBytes <= Batch.maxRequestBytes ? kept + buffer.readableBytesView : nil
         case .end:
             guard let head = request else { return }
             request = nil
-            respond(to: head, context: context)
+            if head.method == .POST {
+                respondToBatch(head, body: body, context: context)
+            } else {
+                respond(to: head, context: context)
+            }
+            body = []
         }
+    }
+
+    /// A batch: refused as a whole (a wrong token, no batch), or streamed part by part.
+    private func respondToBatch(_ head: HTTPRequestHead, body: [UInt8]?, context: ChannelHandlerContext) {
+        let loop = context.eventLoop
+        let responder = self.responder
+        delayed(on: loop).assumeIsolated().flatMap { () -> EventLoopFuture<GalleryResponder.BatchAnswer> in
+            switch responder.batch(head, body: body) {
+            case .items(let targets): return loop.makeSucceededFuture(.items(targets))
+            case .refused(let response): return self.slowed(response, context: context).map { .refused($0) }
+            }
+        }
+        .whenSuccess { answer in
+            switch answer {
+            case .refused(let response):
+                self.write(response, for: head, context: context)
+            case .items(let targets):
+                guard context.channel.isActive else { return }
+                let keepAlive = head.isKeepAlive && head.version.minor > 0, started = self.started, log = self.log
+                let stream = BatchStream(targets: targets, responder: responder, context: context, request: head,
+                                         counter: self.counter) { bytes in
+                    if log { GalleryChannelHandler.logLine(head, status: 200, bytes: bytes, since: started) }
+                    self.batch = nil
+                    if !keepAlive { context.close(promise: nil) }
+                }
+                self.batch = stream
+                stream.start(keepAlive: keepAlive)
+            }
+        }
+    }
+
+    /// The configured delay (`--delay-ms`), before any answer.
+    private func delayed(on loop: EventLoop) -> EventLoopFuture<Void> {
+        delay.nanoseconds > 0 ? loop.scheduleTask(in: delay) {}.futureResult : loop.makeSucceededVoidFuture()
+    }
+
+    /// A wrong token waits before it is told so, longer the more it is tried.
+    private func slowed(_ response: Response, context: ChannelHandlerContext) -> EventLoopFuture<Response> {
+        let loop = context.eventLoop
+        guard response.status == .unauthorized else { return loop.makeSucceededFuture(response) }
+        let address = context.channel.remoteAddress?.ipAddress ?? "?"
+        return loop.scheduleTask(in: .milliseconds(failures.delay(for: address))) { response }.futureResult
     }
 
     private func respond(to head: HTTPRequestHead, context: ChannelHandlerContext) {
         let loop = context.eventLoop
         let responder = self.responder
-        let waited = delay.nanoseconds > 0
-            ? loop.scheduleTask(in: delay) {}.futureResult
-            : loop.makeSucceededVoidFuture()
-        let failures = self.failures
-        let address = context.channel.remoteAddress?.ipAddress ?? "?"
-        waited.flatMap { responder.respond(to: head, on: loop) }
-            .flatMap { response -> EventLoopFuture<Response> in
-                // A wrong token waits before it is told so, longer the more it is tried.
-                guard response.status == .unauthorized else { return loop.makeSucceededFuture(response) }
-                return loop.scheduleTask(in: .milliseconds(failures.delay(for: address))) { response }.futureResult
-            }
+        delayed(on: loop).flatMap { responder.respond(to: head, on: loop) }
             .hop(to: loop)
             .assumeIsolated()
+            .flatMap { response in self.slowed(response, context: context) }
             .whenSuccess { response in self.write(response, for: head, context: context) }
     }
 

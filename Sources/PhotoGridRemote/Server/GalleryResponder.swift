@@ -2,6 +2,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import PhotoGridCore
+import GalleryFormats
 
 /// Decides the response to each request: the route, the conditional headers, the status.
 /// Knows nothing of channels, so that what it answers can be followed without the network.
@@ -54,10 +55,52 @@ final class GalleryResponder: Sendable {
                 return loop.makeSucceededFuture(.notFound)
             }
             response = renditionResponse(entry, size: size, request, isHead: isHead, on: loop)
+        case .batch:
+            return loop.makeSucceededFuture(.text(.methodNotAllowed, "method not allowed", headers: ["Allow": "POST"]))
         case .notFound:
             return loop.makeSucceededFuture(.notFound)
         }
         return response.recover { GalleryResponder.failure($0) }
+    }
+
+    /// What a batch request comes to.
+    enum BatchAnswer: Sendable {
+        case items([String])
+        case refused(Response)
+    }
+
+    /// The items a batch request asks for (their targets, in order), or the response that refuses
+    /// it: another route, a wrong token, a body that is no batch (`body` nil: it was too long).
+    func batch(_ request: HTTPRequestHead, body: [UInt8]?) -> BatchAnswer {
+        var target = request.uri
+        if let token {
+            guard let stripped = token.strip(target) else { return .refused(GalleryResponder.unauthorized) }
+            target = stripped
+        }
+        guard Route(target: target) == .batch else {
+            return .refused(.text(.methodNotAllowed, "method not allowed", headers: ["Allow": "GET, HEAD"]))
+        }
+        guard let body else { return .refused(.text(.payloadTooLarge, "a batch names at most \(Batch.maxItems) renditions")) }
+        guard let targets = Batch.targets(in: body) else {
+            return .refused(.text(.badRequest, "not a batch: one rendition's path a line, at most \(Batch.maxItems)"))
+        }
+        return .items(targets)
+    }
+
+    /// One item of a batch: a rendition, answered as a GET of it would be; anything else is
+    /// not found. The token, when there is one, is asked of each item as of the batch.
+    func batchPart(_ target: String, on loop: EventLoop) -> EventLoopFuture<Response> {
+        var path = target
+        if let token {
+            guard let stripped = token.strip(target) else { return loop.makeSucceededFuture(GalleryResponder.unauthorized) }
+            path = stripped
+        }
+        guard case .rendition(let id, let size) = Route(target: path), renditions.sizes.contains(size),
+              let entry = index.entry(id: id), !entry.photo.format.isVideo else {
+            return loop.makeSucceededFuture(.notFound)
+        }
+        let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: target)
+        return renditionResponse(entry, size: size, head, isHead: false, on: loop).recover { GalleryResponder.failure($0) }
     }
 
     private func manifestResponse(_ request: HTTPRequestHead, isHead: Bool, on loop: EventLoop) -> EventLoopFuture<Response> {

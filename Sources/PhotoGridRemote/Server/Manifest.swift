@@ -91,12 +91,14 @@ enum Manifest {
     /// The whole document. URLs are relative to the manifest's own, so that the gallery can be
     /// reached through any host name, port or proxy path.
     static func document(_ index: GalleryIndex, details: [Details], sizes: [Int]) -> [UInt8] {
-        document(title: index.title, sections: index.sections, entries: index.entries, details: details, sizes: sizes)
+        document(title: index.title, sections: index.sections, entries: index.entries, details: details, sizes: sizes,
+                 batch: true)
     }
 
     /// The same for some of a folder's photos (an export leaves out those it could not make).
+    /// `batch`: the server takes batches of renditions (a static export's host does not).
     static func document(title: String, sections: [String], entries: [GalleryIndex.Entry], details: [Details],
-                         sizes: [Int]) -> [UInt8] {
+                         sizes: [Int], batch: Bool = false) -> [UInt8] {
         var json = JSONWriter()
         json.beginObject(linePerMember: true)
         json.member("photogrid", 1)
@@ -109,6 +111,7 @@ enum Manifest {
         for size in sizes { json.value(size) }
         json.endArray()
         json.endObject()
+        if batch { json.member("batch", "batch") }
         json.key("sections")
         json.beginArray()
         for section in sections {

@@ -1,7 +1,8 @@
 import PhotoGridCore
 
 /// How many requests each path got: what tests and benchmarks check a client's traffic by
-/// (did it fetch the manifest once? a rendition rather than the original?).
+/// (did it fetch the manifest once? a rendition rather than the original?). A batch's items
+/// count under their own paths as each is started, and not in `total`, which counts requests.
 final class RequestCounter: Sendable {
     private let counts = Locked<(byPath: [String: Int], total: Int)>(([:], 0))
 
@@ -11,6 +12,11 @@ final class RequestCounter: Sendable {
             counts.byPath[String(path), default: 0] += 1
             counts.total += 1
         }
+    }
+
+    /// An item of a batch, started.
+    func recordItem(_ path: Substring) {
+        counts.withLock { $0.byPath[String(path), default: 0] += 1 }
     }
 
     func count(path: String) -> Int { counts.withLock { $0.byPath[path] ?? 0 } }

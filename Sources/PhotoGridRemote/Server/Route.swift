@@ -10,6 +10,8 @@ enum Route: Equatable {
     case manifest
     case original(id: [UInt8])
     case rendition(id: [UInt8], size: Int)
+    /// Many renditions in one request (`POST /batch`, docs/remote-gallery.md, "Batches").
+    case batch
     case notFound
 
     /// The route of a request target. Only origin-form targets (starting with `/`) are served:
@@ -36,6 +38,7 @@ enum Route: Equatable {
 
     private static func match(_ path: [UInt8]) -> Route {
         if path == Array("/".utf8) || path == Array("/manifest.json".utf8) { return .manifest }
+        if path == Array("/batch".utf8) { return .batch }
         if path.starts(with: originals) {
             let id = Array(path.dropFirst(originals.count))
             return id.isEmpty ? .notFound : .original(id: id)

@@ -6,7 +6,7 @@ import Glibc
 /// answered by a handler that can respond normally, slowly, with a truncated body, by resetting
 /// the connection, or not at all. It counts requests per path.
 final class TestServer: @unchecked Sendable {
-    struct Request { var method: String; var path: String; var headers: [String: String] }
+    struct Request { var method: String; var path: String; var headers: [String: String]; var body: [UInt8] = [] }
 
     indirect enum Behavior {
         case respond(status: Int, headers: [(String, String)], body: [UInt8])
@@ -145,7 +145,17 @@ final class TestServer: @unchecked Sendable {
                 }
                 let target = String(parts[1])
                 let path = target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? target
-                return Request(method: String(parts[0]), path: path, headers: headers)
+                // A body of the length declared (a batch's list): read whole.
+                let length = headers["content-length"].flatMap { Int($0) } ?? 0
+                while buffer.count < length {
+                    var chunk = [UInt8](repeating: 0, count: 4096)
+                    let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, $0.count, 0) }
+                    if n <= 0 { return nil }
+                    buffer += chunk[0..<n]
+                }
+                let body = Array(buffer.prefix(length))
+                buffer.removeFirst(length)
+                return Request(method: String(parts[0]), path: path, headers: headers, body: body)
             }
             var chunk = [UInt8](repeating: 0, count: 4096)
             let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, $0.count, 0) }

@@ -1,0 +1,195 @@
+/// Many renditions in one request and one streamed response (docs/remote-gallery.md, "Batches"):
+/// the request's body names them, one target a line; the response carries one part for each,
+/// in whatever order the server has them ready, each a short head and its bytes.
+package enum Batch {
+    /// The response's media type.
+    package static let contentType = "application/x-photogrid-batch"
+    /// The most items one request may name.
+    package static let maxItems = 256
+    /// The most a request's body may take.
+    package static let maxRequestBytes = 64 * 1024
+    /// The most a part's head (its line and its header lines) may take.
+    package static let maxHeadBytes = 8 * 1024
+    /// What ends a response, after its last part.
+    package static let end = Array("END\r\n".utf8)
+
+    /// A request's body: each item's target (its path and query, as in a request line), one a line.
+    package static func requestBody(_ targets: [String]) -> [UInt8] {
+        var body: [UInt8] = []
+        for target in targets {
+            body += target.utf8
+            body.append(UInt8(ascii: "\n"))
+        }
+        return body
+    }
+
+    /// The targets a request's body names, in order; nil when it breaks the format: too long,
+    /// too many lines, an empty one, one that is not a path, or a byte that no request line holds.
+    package static func targets(in body: [UInt8]) -> [String]? {
+        guard body.count <= maxRequestBytes else { return nil }
+        var lines = body.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        if lines.last?.isEmpty == true { lines.removeLast() }
+        guard !lines.isEmpty, lines.count <= maxItems else { return nil }
+        var targets: [String] = []
+        for var line in lines {
+            if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+            guard line.first == UInt8(ascii: "/"), line.allSatisfy({ (0x21...0x7E).contains($0) }) else { return nil }
+            targets.append(String(decoding: line, as: UTF8.self))
+        }
+        return targets
+    }
+
+    /// A part's head as a server writes it: `PART index status length`, its header lines, a
+    /// blank line. Header names and values must be printable ASCII (the caller's to ensure).
+    package static func partHead(index: Int, status: Int, length: Int, headers: [(name: String, value: String)]) -> [UInt8] {
+        var head = Array("PART \(index) \(status) \(length)\r\n".utf8)
+        for (name, value) in headers { head += "\(name): \(value)\r\n".utf8 }
+        head += "\r\n".utf8
+        return head
+    }
+}
+
+/// Why a batch response was not read to its end: the server broke the format or a limit.
+package struct BatchError: Error, Equatable, Sendable, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
+}
+
+/// Reads a batch response as it streams in, handing out each part once it is whole. Trusts
+/// nothing: a part for an item never asked for or already answered, a length past the limit, a
+/// head that is not one, or bytes after the end stop the reading with the reason.
+package struct BatchReader {
+    /// One item's answer: its status (200, or an error with the reason in its headers), headers
+    /// and body.
+    package struct Part: Sendable, Equatable {
+        package var index: Int
+        package var status: Int
+        package var headers: [(name: String, value: String)]
+        package var body: [UInt8]
+
+        /// The value of the first header of that name, whatever its case.
+        package func header(_ name: String) -> String? {
+            let lower = name.lowercased()
+            return headers.first { $0.name.lowercased() == lower }?.value
+        }
+
+        package static func == (a: Part, b: Part) -> Bool {
+            a.index == b.index && a.status == b.status && a.body == b.body
+                && a.headers.map(\.name) == b.headers.map(\.name) && a.headers.map(\.value) == b.headers.map(\.value)
+        }
+    }
+
+    let items: Int
+    let maxPartBytes: Int
+    private var buffer: [UInt8] = []
+    private var current: Part?
+    private var remaining = 0
+    /// Items answered so far.
+    package private(set) var answered: Set<Int> = []
+    /// The end was read: every part there will be has come.
+    package private(set) var ended = false
+
+    /// For a request of `items` items, each part's body at most `maxPartBytes`.
+    package init(items: Int, maxPartBytes: Int) {
+        self.items = items
+        self.maxPartBytes = maxPartBytes
+    }
+
+    /// Why the reading stopped, once the server broke the format: nothing more is read.
+    package private(set) var failure: BatchError?
+
+    /// The parts these bytes complete, in the order they came, up to the first fault (then
+    /// `failure` says what it was).
+    package mutating func feed<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> [Part] {
+        guard failure == nil else { return [] }
+        var parts: [Part] = []
+        do throws(BatchError) {
+            try read(ArraySlice(bytes), into: &parts)
+        } catch {
+            failure = error
+        }
+        return parts
+    }
+
+    private mutating func read(_ bytes: ArraySlice<UInt8>, into parts: inout [Part]) throws(BatchError) {
+        var input = bytes
+        while true {
+            if current != nil {
+                let take = min(remaining, input.count)
+                current!.body += input.prefix(take)
+                input = input.dropFirst(take)
+                remaining -= take
+                guard remaining == 0 else { return }
+                parts.append(current!)
+                current = nil
+                continue
+            }
+            if input.isEmpty && buffer.isEmpty { return }
+            guard !ended else { throw BatchError("bytes after the end") }
+            // A head is gathered until its blank line (or the end line) is all there.
+            buffer += input
+            input = []
+            guard let length = headLength() else {
+                if buffer.count > Batch.maxHeadBytes { throw BatchError("a part's head longer than \(Batch.maxHeadBytes) bytes") }
+                return
+            }
+            let head = Array(buffer.prefix(length))
+            input = buffer.dropFirst(length)
+            buffer = []
+            if head == Batch.end {
+                ended = true
+                continue
+            }
+            (current, remaining) = try readHead(head)
+        }
+    }
+
+    /// The response's body ended: nil if it ended where it should, else why not.
+    package func finish() -> BatchError? {
+        if let failure { return failure }
+        if ended { return nil }
+        return BatchError(current != nil ? "a part cut short" : "no end")
+    }
+
+    /// The length of the head at the buffer's start, through its blank line (or the end line),
+    /// once it is all there.
+    private func headLength() -> Int? {
+        if buffer.starts(with: Batch.end) { return Batch.end.count }
+        guard buffer.count >= 4 else { return nil }
+        for at in 0...(buffer.count - 4) where buffer[at] == 13 && buffer[at + 1] == 10 && buffer[at + 2] == 13 && buffer[at + 3] == 10 {
+            return at + 4
+        }
+        return nil
+    }
+
+    /// A part's head, read and checked: the part without its body, and the body's length.
+    private mutating func readHead(_ head: [UInt8]) throws(BatchError) -> (Part, Int) {
+        let lines = head.dropLast(4).split(separator: 10, omittingEmptySubsequences: false).map { line in
+            line.last == 13 ? line.dropLast() : line
+        }
+        let fields = lines[0].split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
+        guard fields.count == 4, fields[0].elementsEqual("PART".utf8) else { throw BatchError("not a part's head") }
+        guard let index = BatchReader.number(fields[1]), index < items else { throw BatchError("a part for an item never asked for") }
+        guard let status = BatchReader.number(fields[2]), (100...599).contains(status) else { throw BatchError("a part's status is not one") }
+        guard let length = BatchReader.number(fields[3]) else { throw BatchError("a part's length is not one") }
+        guard length <= maxPartBytes else { throw BatchError("a part of \(length) bytes, past the limit of \(maxPartBytes)") }
+        guard answered.insert(index).inserted else { throw BatchError("two parts for one item") }
+        var headers: [(name: String, value: String)] = []
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex,
+                  line.allSatisfy({ (0x20...0x7E).contains($0) || $0 == 9 }) else { throw BatchError("a part's header line is not one") }
+            let name = String(decoding: line[..<colon], as: UTF8.self)
+            let value = String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingWhitespace
+            headers.append((name, String(value)))
+        }
+        var part = Part(index: index, status: status, headers: headers, body: [])
+        part.body.reserveCapacity(length)
+        return (part, length)
+    }
+
+    /// Plain decimal digits, at most 10 of them: nothing else is a number in a head.
+    static func number(_ digits: ArraySlice<UInt8>) -> Int? {
+        guard !digits.isEmpty, digits.count <= 10, digits.allSatisfy({ (48...57).contains($0) }) else { return nil }
+        return digits.reduce(0) { $0 * 10 + Int($1 - 48) }
+    }
+}

@@ -1,0 +1,235 @@
+import AsyncHTTPClient
+import Dispatch
+import NIOCore
+import NIOHTTP1
+import PhotoGridCore
+import GalleryFormats
+
+/// The renditions the pipeline is about to ask for, asked of a server that takes batches in one
+/// request (docs/remote-gallery.md, "Batches"), most urgent first: the screen's, then what
+/// comes next. Each item's flight is led by its batch, so that a tile asking for it waits for
+/// its part instead of asking again; a part that comes before anyone asks is kept for the asker.
+///
+/// When what is wanted changes and a batch under way holds items no longer wanted (the user
+/// moved on), the batch is cancelled and its items still wanted go into the next. A server that
+/// refuses batches, or breaks their format, gets none again this run: its photos are asked for
+/// one by one, as from a server without batches.
+package final class BatchFetcher: Sendable {
+    /// The most items one batch asks for: a screen at six columns and a few rows beyond.
+    static let maxItems = 64
+
+    let endpoint: RemoteURL
+    let fetcher: HTTPFetcher
+    /// Where wishes are looked at and parts handed out, in order, off the event loops and off
+    /// the pipeline's lock.
+    private let queue = DispatchQueue(label: "photogrid.batches")
+    private let state = Locked(State())
+
+    struct State {
+        /// The latest list of wanted renditions, not looked at yet.
+        var wish: [RemoteURL]?
+        var scheduled = false
+        var batches: [Int: Outstanding] = [:]
+        /// Which batch leads each item not answered yet.
+        var owner: [RemoteURL: Int] = [:]
+        /// Renditions done with: answered by a batch, or found in the cache.
+        var settled: Set<RemoteURL> = []
+        var nextID = 0
+        /// The server refused a batch or broke one: none is sent again.
+        var off = false
+        var sent = 0
+    }
+
+    struct Outstanding {
+        var items: [RemoteURL]
+        var flights: [RemoteURL: HTTPFetcher.Flight]
+        var task: HTTPClient.Task<Void>?
+        var cancelled = false
+    }
+
+    package init(endpoint: RemoteURL, fetcher: HTTPFetcher) {
+        self.endpoint = endpoint
+        self.fetcher = fetcher
+    }
+
+    /// Batches sent so far: what tests count.
+    package var batchesSent: Int { state.withLock { $0.sent } }
+
+    /// The renditions wanted now, most urgent first. Returns at once: the work is the queue's.
+    package func want(_ urls: [RemoteURL]) {
+        let schedule = state.withLock { state -> Bool in
+            guard !state.off else { return false }
+            state.wish = urls
+            defer { state.scheduled = true }
+            return !state.scheduled
+        }
+        if schedule { queue.async { self.process() } }
+    }
+
+    /// Returns once the wishes made so far have been looked at.
+    package func catchUp() {
+        if state.withLock({ $0.scheduled }) { queue.sync {} }
+    }
+
+    /// Looks at the latest wish, then at any that came meanwhile; `scheduled` stays set until
+    /// none is left, so that `catchUp` waits for the claims a tile's download may join.
+    private func process() {
+        let wish = state.withLock { state -> [RemoteURL]? in
+            defer { state.wish = nil }
+            return state.off ? nil : state.wish
+        }
+        if let wish { look(at: wish) }
+        let again = state.withLock { state -> Bool in
+            state.scheduled = state.wish != nil && !state.off
+            return state.scheduled
+        }
+        if again { queue.async { self.process() } }
+    }
+
+    private func look(at wish: [RemoteURL]) {
+        let wanted = Set(wish)
+        // A batch holding an item no longer wanted is cancelled; its items still wanted are
+        // carried into the next one, their waiting tiles with them.
+        var carried: [RemoteURL: HTTPFetcher.Flight] = [:], dropped: [(RemoteURL, HTTPFetcher.Flight)] = []
+        var cancelled: [HTTPClient.Task<Void>] = []
+        state.withLock { state in
+            for (id, batch) in state.batches where !batch.cancelled {
+                let open = batch.items.filter { state.owner[$0] == id }
+                guard open.contains(where: { !wanted.contains($0) }) else { continue }
+                state.batches[id]!.cancelled = true
+                if let task = batch.task { cancelled.append(task) }
+                for url in open {
+                    state.owner[url] = nil
+                    if wanted.contains(url) { carried[url] = batch.flights[url] } else { dropped.append((url, batch.flights[url]!)) }
+                }
+            }
+        }
+        for task in cancelled { task.cancel() }
+        for (url, flight) in dropped { fetcher.abandon(url, flight, error: .interrupted("no longer wanted")) }
+
+        var items: [(url: RemoteURL, flight: HTTPFetcher.Flight)] = []
+        for url in wish where items.count < BatchFetcher.maxItems {
+            if let flight = carried.removeValue(forKey: url) {
+                items.append((url, flight))
+                continue
+            }
+            guard url.origin == endpoint.origin, !items.contains(where: { $0.url == url }),
+                  !state.withLock({ $0.owner[url] != nil || $0.settled.contains(url) }) else { continue }
+            if fetcher.isInFlight(url) { continue }
+            if fetcher.deliverCached(url) {
+                state.withLock { _ = $0.settled.insert(url) }
+                continue
+            }
+            if let flight = fetcher.claim(url) { items.append((url, flight)) }
+        }
+        // Carried items past the cap are asked for by their tiles alone.
+        for (url, flight) in carried { fetcher.abandon(url, flight, error: nil) }
+        if !items.isEmpty { send(items) }
+    }
+
+    private func send(_ items: [(url: RemoteURL, flight: HTTPFetcher.Flight)]) {
+        let id = state.withLock { state -> Int in
+            let id = state.nextID
+            state.nextID += 1
+            state.sent += 1
+            state.batches[id] = Outstanding(items: items.map(\.url),
+                                            flights: Dictionary(items.map { ($0.url, $0.flight) }, uniquingKeysWith: { a, _ in a }))
+            for item in items { state.owner[item.url] = id }
+            return id
+        }
+        let body = Batch.requestBody(items.map(\.url.pathAndQuery))
+        let request: HTTPClient.Request
+        do {
+            request = try HTTPClient.Request(url: endpoint.description, method: .POST,
+                                             headers: ["User-Agent": "photogrid", "Content-Type": "text/plain"], body: .bytes(body))
+        } catch {
+            ended(id, .failure(error))
+            return
+        }
+        let delegate = BatchDelegate(items: items.count, maxPartBytes: RemoteDecoder.imageLimit) { parts in
+            self.queue.async { self.received(parts, batch: id) }
+        }
+        let timeout = fetcher.configuration.connectTimeout + fetcher.configuration.requestTimeout
+        let task = fetcher.client.execute(request: request, delegate: delegate, deadline: .now() + .seconds(timeout))
+        state.withLock { $0.batches[id]?.task = task }
+        task.futureResult.whenComplete { result in self.queue.async { self.ended(id, result) } }
+    }
+
+    private func received(_ parts: [BatchReader.Part], batch id: Int) {
+        for part in parts {
+            let flight = state.withLock { state -> (RemoteURL, HTTPFetcher.Flight)? in
+                guard let batch = state.batches[id], batch.items.indices.contains(part.index) else { return nil }
+                let url = batch.items[part.index]
+                guard state.owner[url] == id, let flight = batch.flights[url] else { return nil }
+                state.owner[url] = nil
+                state.settled.insert(url)
+                return (url, flight)
+            }
+            if let (url, flight) = flight { fetcher.deliver(url, flight, part: part) }
+        }
+    }
+
+    /// The batch's response ended: items it did not answer fail (the server broke the format,
+    /// or left them out) or are released to be asked for alone (the connection broke, or the
+    /// server takes no batches after all).
+    private func ended(_ id: Int, _ result: Result<Void, Error>) {
+        let (open, wasCancelled, flights) = state.withLock { state -> ([RemoteURL], Bool, [RemoteURL: HTTPFetcher.Flight]) in
+            guard let batch = state.batches.removeValue(forKey: id) else { return ([], true, [:]) }
+            let open = batch.items.filter { state.owner[$0] == id }
+            for url in open { state.owner[url] = nil }
+            return (open, batch.cancelled, batch.flights)
+        }
+        guard !wasCancelled else { return }
+        var error: FetchError? = nil
+        switch result {
+        case .success where !open.isEmpty:
+            error = .badBatch("it left out \(open.count) of the photos asked for")
+            state.withLock { $0.off = true }
+        case .failure(let failure as BatchError):
+            error = .badBatch(failure.description)
+            state.withLock { $0.off = true }
+        case .failure(is BatchDelegate.Refused):
+            state.withLock { $0.off = true }
+        default:
+            break                                   // the connection broke: each is asked for alone
+        }
+        for url in open { if let flight = flights[url] { fetcher.abandon(url, flight, error: error) } }
+    }
+}
+
+/// Reads a batch response as it streams in, on its event loop: each part handed on the moment it
+/// is whole; the response refused if it is not a batch, cut if it breaks the format.
+final class BatchDelegate: HTTPClientResponseDelegate, @unchecked Sendable {
+    typealias Response = Void
+
+    /// The server answered the batch with something else (an old server's 404 or 405).
+    struct Refused: Error { let status: UInt }
+
+    private var reader: BatchReader
+    private let onParts: @Sendable ([BatchReader.Part]) -> Void
+
+    init(items: Int, maxPartBytes: Int, onParts: @escaping @Sendable ([BatchReader.Part]) -> Void) {
+        reader = BatchReader(items: items, maxPartBytes: maxPartBytes)
+        self.onParts = onParts
+    }
+
+    func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        let type = head.headers.first(name: "Content-Type")?.lowercased() ?? ""
+        guard head.status == .ok, type.hasPrefix(Batch.contentType) else {
+            return task.eventLoop.makeFailedFuture(Refused(status: head.status.code))
+        }
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        let parts = reader.feed(buffer.readableBytesView)
+        if !parts.isEmpty { onParts(parts) }
+        if let failure = reader.failure { return task.eventLoop.makeFailedFuture(failure) }
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didFinishRequest(task: HTTPClient.Task<Void>) throws {
+        if let error = reader.finish() { throw error }
+    }
+}
+

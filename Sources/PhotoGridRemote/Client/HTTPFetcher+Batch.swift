@@ -1,0 +1,81 @@
+import PhotoGridCore
+import GalleryFormats
+
+/// What the fetcher lends a batch (`BatchFetcher`): flights it leads ahead of their askers, and a
+/// place for bodies that come before anyone asks for them.
+extension HTTPFetcher {
+    /// What a batch brought (a body, or why there is none), until asked for or pushed out by
+    /// newer ones: at most `limit` bytes.
+    struct Delivered: Sendable {
+        static let limit = 32 << 20
+        var bodies: [FlightKey: Result<FetchResult, FetchError>] = [:]
+        var order: [FlightKey] = []
+        var bytes = 0
+
+        mutating func add(_ key: FlightKey, _ result: Result<FetchResult, FetchError>) {
+            if let old = bodies.updateValue(result, forKey: key) { bytes -= Delivered.size(old) } else { order.append(key) }
+            bytes += Delivered.size(result)
+            while bytes > Delivered.limit, !order.isEmpty {
+                let oldest = order.removeFirst()
+                bytes -= bodies.removeValue(forKey: oldest).map(Delivered.size) ?? 0
+            }
+        }
+
+        static func size(_ result: Result<FetchResult, FetchError>) -> Int { (try? result.get().body.count) ?? 0 }
+    }
+
+    /// What a batch delivered for `key`, taken: each is handed out once (a second tile of the
+    /// same rendition finds it in the disk cache).
+    func take(_ key: FlightKey) -> Result<FetchResult, FetchError>? {
+        delivered.withLock { delivered in
+            guard let result = delivered.bodies.removeValue(forKey: key) else { return nil }
+            delivered.bytes -= Delivered.size(result)
+            delivered.order.removeAll { $0 == key }
+            return result
+        }
+    }
+
+    /// Whether a request for `url` is under way.
+    func isInFlight(_ url: RemoteURL) -> Bool { flights.isRunning(FlightKey(url: url, range: nil)) }
+
+    /// Whether `url` needs no request: delivered already, or usable from the disk cache (then
+    /// read now and delivered, so that its tile takes it from memory).
+    func deliverCached(_ url: RemoteURL) -> Bool {
+        let key = FlightKey(url: url, range: nil)
+        if delivered.withLock({ $0.bodies[key] != nil }) { return true }      // a body, or why there is none
+        guard let cached = usableCached(key) else { return false }
+        delivered.withLock { $0.add(key, .success(cached)) }
+        return true
+    }
+
+    /// Leads the flight of `url` for a batch; nil when a request for it is already under way.
+    func claim(_ url: RemoteURL) -> Flight? {
+        flights.start(FlightKey(url: url, range: nil)) { Flight() }
+    }
+
+    /// A batch's part for a flight it leads: kept in the disk cache as a response would be, and
+    /// handed to whoever waits, or delivered for whoever asks next.
+    func deliver(_ url: RemoteURL, _ flight: Flight, part: BatchReader.Part) {
+        let key = FlightKey(url: url, range: nil)
+        guard part.status == 200 else {
+            let error: FetchError = FetchError.serverReason(part.header(FetchError.reasonHeader)).map { .photoUnusable($0) }
+                ?? .status(part.status, url.description)
+            delivered.withLock { $0.add(key, .failure(error)) }
+            complete(key, flight, .done(.failure(error)))
+            return
+        }
+        let result = FetchResult(status: 200, body: part.body, contentType: part.header("Content-Type"), url: url)
+        delivered.withLock { $0.add(key, .success(result)) }
+        complete(key, flight, .done(.success(result)))
+        remember(key, status: 200, body: part.body) { part.header($0) }
+    }
+
+    /// A flight a batch could not bring: failed with `error`, or released (nil) so that its
+    /// waiters ask for it alone. A broken batch's failure is kept for the tile that asks next,
+    /// so that it says why; one merely no longer wanted is not, so that it is asked for again.
+    func abandon(_ url: RemoteURL, _ flight: Flight, error: FetchError?) {
+        let key = FlightKey(url: url, range: nil)
+        if case .badBatch = error { delivered.withLock { $0.add(key, .failure(error!)) } }
+        complete(key, flight, error.map { .done(.failure($0)) } ?? .released)
+    }
+}

@@ -1,0 +1,83 @@
+import Testing
+@testable import GalleryFormats
+
+/// The batch format (docs/remote-gallery.md, "Batches"): the request's list and the streamed
+/// response, read whole, in pieces, and as a lying server would send it.
+@Suite struct BatchTests {
+    static func part(_ index: Int, status: Int = 200, _ body: String, headers: [(name: String, value: String)] = []) -> [UInt8] {
+        Batch.partHead(index: index, status: status, length: body.utf8.count, headers: headers) + Array(body.utf8)
+    }
+
+    static let response = part(1, "second", headers: [("Content-Type", "image/jpeg"), ("ETag", "\"r1\"")])
+        + part(0, status: 500, "", headers: [("Photogrid-Reason", "not a JPEG")]) + part(2, "") + Batch.end
+
+    @Test func aRequestsListRoundTrips() {
+        let targets = ["/renditions/a.jpg/256.jpg", "/t/abc/renditions/b%20c.jpg/512.jpg?v=2"]
+        #expect(Batch.targets(in: Batch.requestBody(targets)) == targets)
+        #expect(Batch.targets(in: Array("/a\r\n/b".utf8)) == ["/a", "/b"])
+    }
+
+    @Test(arguments: ["", "\n", "/a\n\n/b\n", "renditions/a.jpg\n", "/a b\n", "/a\u{7}\n", "/caf\u{e9}\n"])
+    func listsThatAreNoBatchAreRefused(_ text: String) {
+        #expect(Batch.targets(in: Array(text.utf8)) == nil)
+    }
+
+    @Test func aListHasItsLimits() {
+        let many = Array(repeating: "/r", count: Batch.maxItems)
+        #expect(Batch.targets(in: Batch.requestBody(many))?.count == Batch.maxItems)
+        #expect(Batch.targets(in: Batch.requestBody(many + ["/r"])) == nil)
+        #expect(Batch.targets(in: Array(repeating: UInt8(ascii: "/"), count: Batch.maxRequestBytes + 1)) == nil)
+    }
+
+    @Test func aResponseReadWholeAndByteByByteGivesTheSameParts() {
+        var whole = BatchReader(items: 3, maxPartBytes: 100)
+        let parts = whole.feed(Self.response)
+        #expect(parts.map(\.index) == [1, 0, 2])
+        #expect(parts[0].body == Array("second".utf8))
+        #expect(parts[0].header("etag") == "\"r1\"")
+        #expect(parts[1].status == 500 && parts[1].header("Photogrid-Reason") == "not a JPEG" && parts[1].body.isEmpty)
+        #expect(whole.ended && whole.finish() == nil)
+        for size in [1, 2, 3, 7, 64] {
+            var reader = BatchReader(items: 3, maxPartBytes: 100)
+            var pieces: [BatchReader.Part] = []
+            var at = 0
+            while at < Self.response.count {
+                pieces += reader.feed(Self.response[at..<min(at + size, Self.response.count)])
+                at += size
+            }
+            #expect(pieces == parts, "in pieces of \(size)")
+            #expect(reader.finish() == nil)
+        }
+    }
+
+    static let lies: [(bytes: [UInt8], reason: String)] = [
+        (part(3, "x") + Batch.end, "a part for an item never asked for"),
+        (part(0, "x") + part(0, "y") + Batch.end, "two parts for one item"),
+        (Batch.partHead(index: 0, status: 200, length: 101, headers: []), "a part of 101 bytes, past the limit of 100"),
+        (part(0, "x") + Batch.end + Array("PART".utf8), "bytes after the end"),
+        (Array("PART 0 200 1\r\nX-A: ".utf8) + Array(repeating: UInt8(ascii: "a"), count: Batch.maxHeadBytes), "a part's head longer than 8192 bytes"),
+        (Array("HTTP/1.1 200 OK\r\n\r\n".utf8), "not a part's head"),
+        (Array("PART 0 2000 1\r\n\r\nx".utf8), "a part's status is not one"),
+        (Array("PART 0 200 -1\r\n\r\n".utf8), "a part's length is not one"),
+        (Array("PART 0 200 99999999999\r\n\r\n".utf8), "a part's length is not one"),
+        (Array("PART 0 200 1\r\nno colon\r\n\r\nx".utf8), "a part's header line is not one"),
+    ]
+
+    @Test(arguments: lies)
+    func aLyingServerIsStoppedWithTheReason(_ bytes: [UInt8], _ reason: String) {
+        var reader = BatchReader(items: 3, maxPartBytes: 100)
+        _ = reader.feed(bytes)
+        #expect(reader.failure == BatchError(reason))
+        #expect(reader.finish() == BatchError(reason))
+        #expect(reader.feed(Batch.end).isEmpty, "read on after a fault")
+    }
+
+    @Test func aResponseCutShortSaysSo() {
+        var reader = BatchReader(items: 3, maxPartBytes: 100)
+        _ = reader.feed(Self.part(0, "abc").dropLast())
+        #expect(reader.finish() == BatchError("a part cut short"))
+        var empty = BatchReader(items: 3, maxPartBytes: 100)
+        _ = empty.feed(Self.part(0, "abc"))
+        #expect(empty.finish() == BatchError("no end"))
+    }
+}

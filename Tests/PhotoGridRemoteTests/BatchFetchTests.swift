@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+import GalleryFormats
+import PhotoGridCore
+@testable import PhotoGridRemote
+import PhotoGridTestSupport
+
+/// Batches on the client's side, against servers that answer them well, lie in them, refuse them,
+/// or are too slow for a user who moves on: the tiles get their bytes from one request, or say
+/// what went wrong, or are asked for alone.
+@Suite struct BatchFetchTests {
+    static func fetcher() -> HTTPFetcher {
+        var configuration = HTTPFetcher.Configuration()
+        configuration.connectTimeout = 2
+        configuration.requestTimeout = 10
+        return HTTPFetcher(configuration: configuration, cache: nil)
+    }
+
+    static func url(_ server: TestServer, _ path: String) -> RemoteURL { RemoteURL(server.url.dropLast() + path)! }
+
+    static func part(_ index: Int, _ body: String) -> [UInt8] {
+        Batch.partHead(index: index, status: 200, length: body.utf8.count, headers: [("Content-Type", "image/jpeg")]) + Array(body.utf8)
+    }
+
+    /// A server that answers each item of a batch with "bytes of PATH", and each path alone the same.
+    static func honest(_ request: TestServer.Request) -> TestServer.Behavior {
+        guard request.path == "/batch" else { return .respond(status: 200, headers: [], body: Array("bytes of \(request.path)".utf8)) }
+        let targets = Batch.targets(in: request.body) ?? []
+        var body: [UInt8] = []
+        for (index, target) in targets.enumerated().reversed() { body += part(index, "bytes of \(target)") }
+        return .respond(status: 200, headers: [("Content-Type", Batch.contentType)], body: body + Batch.end)
+    }
+
+    @Test func wantedRenditionsComeInOneRequestAndEachTileGetsItsOwn() throws {
+        let server = try TestServer(handler: Self.honest)
+        defer { server.stop() }
+        let http = Self.fetcher()
+        defer { http.shutdown() }
+        let batches = BatchFetcher(endpoint: Self.url(server, "/batch"), fetcher: http)
+        let urls = (0..<5).map { Self.url(server, "/r/\($0).jpg") }
+        batches.want(urls)
+        batches.catchUp()
+        for (index, url) in urls.enumerated() {
+            #expect(try http.get(url, range: nil, limit: 1 << 20).body == Array("bytes of /r/\(index).jpg".utf8))
+        }
+        #expect(server.count("/batch") == 1)
+        #expect((0..<5).allSatisfy { server.count("/r/\($0).jpg") == 0 })
+        // The same wish again, and one with those already answered: nothing more is asked.
+        batches.want(urls)
+        batches.want(Array(urls.reversed()))
+        batches.catchUp()
+        #expect(batches.batchesSent == 1)
+        // A rendition of another server is not the batch's to ask for.
+        batches.want([RemoteURL("http://127.0.0.2:1/r/9.jpg")!])
+        batches.catchUp()
+        #expect(batches.batchesSent == 1)
+    }
+
+    static let lies: [(lie: [UInt8], message: String)] = [
+        (part(0, "a") + part(7, "lie") + Batch.end, "the server's batch response is broken: a part for an item never asked for"),
+        (part(0, "a") + part(0, "again") + Batch.end, "the server's batch response is broken: two parts for one item"),
+        (part(0, "a") + Batch.end, "the server's batch response is broken: it left out 2 of the photos asked for"),
+        (part(0, "a") + Array("PART 1 200 50\r\n\r\nshort".utf8), "the server's batch response is broken: a part cut short"),
+        (part(0, "a") + Batch.end + part(1, "more"), "the server's batch response is broken: bytes after the end"),
+        (part(0, "a") + Array(repeating: UInt8(ascii: " "), count: 20_000), "the server's batch response is broken: a part's head longer than 8192 bytes"),
+    ]
+
+    @Test(arguments: lies)
+    func aLyingServerIsCutAndTheTilesSayWhy(_ lie: [UInt8], _ message: String) throws {
+        let server = try TestServer { request in
+            request.path == "/batch" ? .respond(status: 200, headers: [("Content-Type", Batch.contentType)], body: lie)
+                                     : .respond(status: 200, headers: [], body: Array("alone".utf8))
+        }
+        defer { server.stop() }
+        let http = Self.fetcher()
+        defer { http.shutdown() }
+        let batches = BatchFetcher(endpoint: Self.url(server, "/batch"), fetcher: http)
+        let urls = (0..<3).map { Self.url(server, "/r/\($0).jpg") }
+        batches.want(urls)
+        batches.catchUp()
+        #expect(try http.get(urls[0], range: nil, limit: 1 << 20).body == Array("a".utf8))
+        do {
+            _ = try http.get(urls[1], range: nil, limit: 1 << 20)
+            Issue.record("a photo the lying batch did not bring was delivered")
+        } catch {
+            #expect(error.description == message)
+            #expect(error.reason == "server sent a broken batch")
+            #expect(error.isTransient)
+        }
+        // No batch again: the rest are asked for alone, and come.
+        batches.want([Self.url(server, "/r/5.jpg")])
+        batches.catchUp()
+        #expect(batches.batchesSent == 1)
+        #expect(try http.get(Self.url(server, "/r/5.jpg"), range: nil, limit: 1 << 20).body == Array("alone".utf8))
+    }
+
+    /// A server that takes no batches after all (an older one, a proxy that refuses POST): the
+    /// tiles waiting on the batch ask for their photos alone, and get them.
+    @Test(arguments: [404, 405, 200])
+    func aRefusedBatchLetsEachPhotoBeAskedForAlone(_ status: Int) throws {
+        let server = try TestServer { request in
+            request.path == "/batch" ? .respond(status: status, headers: [("Content-Type", "text/html")], body: Array("<p>no</p>".utf8))
+                                     : .slow(milliseconds: 0, .respond(status: 200, headers: [], body: Array("alone".utf8)))
+        }
+        defer { server.stop() }
+        let http = Self.fetcher()
+        defer { http.shutdown() }
+        let batches = BatchFetcher(endpoint: Self.url(server, "/batch"), fetcher: http)
+        let urls = (0..<3).map { Self.url(server, "/r/\($0).jpg") }
+        batches.want(urls)
+        batches.catchUp()
+        for url in urls { #expect(try http.get(url, range: nil, limit: 1 << 20).body == Array("alone".utf8)) }
+        #expect(server.count("/batch") == 1)
+        batches.want([Self.url(server, "/r/7.jpg")])
+        batches.catchUp()
+        #expect(batches.batchesSent == 1)
+    }
+
+    /// The user moves on while a batch is still being made: it is cancelled, a tile waiting on
+    /// it is let go at once (not when the slow answer comes), and the new screen's batch is sent.
+    @Test func aBatchNoLongerWantedIsCancelled() throws {
+        let server = try TestServer { request in
+            guard request.path == "/batch" else { return .respond(status: 200, headers: [], body: Array("alone".utf8)) }
+            let slow = String(decoding: request.body, as: UTF8.self).contains("/old/")
+            return .slow(milliseconds: slow ? 4000 : 0, Self.honest(request))
+        }
+        defer { server.stop() }
+        let http = Self.fetcher()
+        defer { http.shutdown() }
+        let batches = BatchFetcher(endpoint: Self.url(server, "/batch"), fetcher: http)
+        let old = (0..<3).map { Self.url(server, "/old/\($0).jpg") }
+        batches.want(old)
+        batches.catchUp()
+        let waiting = Locked<Result<FetchResult, FetchError>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            let result = Result { () throws(FetchError) in try http.get(old[0], range: nil, limit: 1 << 20) }
+            waiting.withLock { $0 = result }
+            done.signal()
+        }.start()
+        Thread.sleep(forTimeInterval: 0.3)          // the tile is waiting on the batch
+        let started = Date()
+        let new = [Self.url(server, "/new/0.jpg")]
+        batches.want(new)
+        #expect(done.wait(timeout: .now() + 2) == .success, "the waiting tile was not let go")
+        #expect(Date().timeIntervalSince(started) < 2)
+        #expect(waiting.withLock { $0.map { if case .failure(.interrupted("no longer wanted")) = $0 { true } else { false } } } == true)
+        #expect(try http.get(new[0], range: nil, limit: 1 << 20).body == Array("bytes of /new/0.jpg".utf8))
+        #expect(batches.batchesSent == 2)
+    }
+}
