@@ -164,6 +164,8 @@ package struct BatchReader {
 
     /// A part's head, read and checked: the part without its body, and the body's length.
     private mutating func readHead(_ head: [UInt8]) throws(BatchError) -> (Part, Int) {
+        // The same limit whether the head came whole or in pieces.
+        guard head.count <= Batch.maxHeadBytes else { throw BatchError("a part's head longer than \(Batch.maxHeadBytes) bytes") }
         let lines = head.dropLast(4).split(separator: 10, omittingEmptySubsequences: false).map { line in
             line.last == 13 ? line.dropLast() : line
         }

@@ -70,6 +70,16 @@ public enum FuzzBodies {
         let text = String(decoding: bytes.prefix(4096), as: UTF8.self)
         _ = RemoteURL(text)?.description
         _ = base.resolving(text)?.description
+        // A batch response (and a batch's list): read whole and in two pieces, the same parts
+        // and the same fault, whatever the bytes.
+        var whole = BatchReader(items: 16, maxPartBytes: 1 << 20)
+        let parts = whole.feed(bytes)
+        var split = BatchReader(items: 16, maxPartBytes: 1 << 20)
+        let half = bytes.count / 2
+        let pieces = split.feed(bytes[..<half]) + split.feed(bytes[half...])
+        precondition(parts == pieces && whole.failure == split.failure && whole.ended == split.ended,
+                     "a batch read in two pieces differs from the same read whole")
+        _ = Batch.targets(in: bytes)
     }
 
     /// What a terminal answers to the start-up probe, whole and cut in two, and text from files

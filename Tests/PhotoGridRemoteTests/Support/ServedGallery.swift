@@ -59,9 +59,10 @@ final class ServedGallery: Sendable {
     var base: String { "http://127.0.0.1:\(port)" }
 
     /// `path` as it goes on the wire: percent-encode it first where needed.
-    func request(_ path: String, method: HTTPMethod = .GET, headers: [(String, String)] = []) async throws -> Reply {
+    func request(_ path: String, method: HTTPMethod = .GET, headers: [(String, String)] = [], body: [UInt8]? = nil) async throws -> Reply {
         var request = HTTPClientRequest(url: base + path)
         request.method = method
+        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         let response = try await client.execute(request, timeout: .seconds(60))
         let body = try await response.body.collect(upTo: 64 << 20)
