@@ -60,6 +60,32 @@ import Testing
         #expect(![untrusted.errorText, http.errorText].contains { $0.contains("/.build/") || $0.contains("BoringSSL") })
     }
 
+    /// nginx offering HTTP/2 over TLS, listing a folder: the grid's photos are asked for over
+    /// HTTP/2, all on one connection (docs/remote-gallery.md, "Batches", last paragraph).
+    @Test(.enabled(if: openssl != nil && Nginx.path != nil, "openssl or nginx is not installed (scripts/setup --test installs them)"))
+    func http2IsSpokenWhereTheServerOffersIt() throws {
+        let fixture = try GalleryFixture()
+        defer { fixture.remove() }
+        let (certificate, key) = try Self.certificate(in: fixture.base)
+        let root = RemotePaths.scratch("h2-root")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        _ = try Subprocess.run(["cp", "-R", fixture.folder + "/.", root])
+        _ = try Subprocess.run(["chmod", "-R", "a+rX", root])
+        try Nginx.serving(root, autoindex: "on", tls: (certificate, key)) { port, prefix in
+            let home = RemotePaths.scratch("h2-client")
+            defer { try? FileManager.default.removeItem(atPath: home) }
+            let browsed = try RemotePaths.print(RemoteGalleryTests.frame + ["--ca-cert", certificate, "--url", "https://127.0.0.1:\(port)/"],
+                                                cacheHome: home)
+            #expect(browsed.status == 0, "\(browsed.errorText)")
+            let log = (try? String(contentsOfFile: prefix + "/access.log", encoding: .utf8)) ?? ""
+            let lines = log.split(separator: "\n").map { $0.split(separator: " ") }
+            let photos = lines.filter { $0.count == 3 && $0[2].hasSuffix(".jpg") }
+            #expect(photos.count >= 2, "\(log)")
+            #expect(lines.allSatisfy { $0.count == 3 && $0[1] == "HTTP/2.0" }, "\(log)")
+            #expect(Set(lines.map { $0.first ?? "" }).count == 1, "more than one connection: \(log)")
+        }
+    }
+
     @Test(.enabled(if: openssl != nil, "openssl is not installed"))
     func aCertificateAndKeyThatDoNotFitAreAClearError() throws {
         let fixture = try GalleryFixture()

@@ -9,23 +9,29 @@ enum Nginx {
     static let path: String? = ["/usr/sbin/nginx", "/usr/bin/nginx"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
     /// Runs `body` with the port nginx serves `root` on; `autoindex` "on" or "json" lists folders.
-    static func serving<T>(_ root: String, autoindex: String? = nil, _ body: (_ port: Int) throws -> T) throws -> T {
+    /// With `tls` (a certificate and its key), HTTPS with HTTP/2 offered; each request is logged
+    /// to `access.log` in the folder `body` is given as "<connection> <protocol> <path>".
+    static func serving<T>(_ root: String, autoindex: String? = nil, tls: (certificate: String, key: String)? = nil,
+                           _ body: (_ port: Int, _ prefix: String) throws -> T) throws -> T {
         let prefix = RemotePaths.scratch("nginx")
         defer { try? FileManager.default.removeItem(atPath: prefix) }
         let port = Subprocess.freePort()
         let listing = autoindex.map { "autoindex on;" + ($0 == "json" ? " autoindex_format json;" : "") } ?? ""
+        let listen = tls.map { "listen 127.0.0.1:\(port) ssl http2; ssl_certificate \($0.certificate); ssl_certificate_key \($0.key);" }
+            ?? "listen 127.0.0.1:\(port);"
         let config = """
             worker_processes 1;
             pid \(prefix)/nginx.pid;
             error_log \(prefix)/error.log;
             events { worker_connections 64; }
             http {
-                access_log \(prefix)/access.log;
+                log_format requests '$connection $server_protocol $request_uri';
+                access_log \(prefix)/access.log requests;
                 client_body_temp_path \(prefix)/body; proxy_temp_path \(prefix)/proxy; fastcgi_temp_path \(prefix)/fastcgi;
                 uwsgi_temp_path \(prefix)/uwsgi; scgi_temp_path \(prefix)/scgi;
                 types { image/jpeg jpg jpeg; application/json json; }
                 server {
-                    listen 127.0.0.1:\(port);
+                    \(listen)
                     root \(root);
                     \(listing)
                 }
@@ -35,6 +41,11 @@ enum Nginx {
         let nginx = try Subprocess.start([path!, "-p", prefix, "-c", prefix + "/nginx.conf", "-g", "daemon off;"])
         defer { Subprocess.stop(nginx) }
         #expect(Subprocess.waitForPort(port), "nginx did not start: \((try? String(contentsOfFile: prefix + "/error.log", encoding: .utf8)) ?? "")")
-        return try body(port)
+        return try body(port, prefix)
+    }
+
+    /// Runs `body` with the port, without the log's folder.
+    static func serving<T>(_ root: String, autoindex: String? = nil, _ body: (_ port: Int) throws -> T) throws -> T {
+        try serving(root, autoindex: autoindex, tls: nil) { port, _ in try body(port) }
     }
 }
