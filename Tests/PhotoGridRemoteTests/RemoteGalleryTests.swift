@@ -91,10 +91,15 @@ import PhotoGridTestSupport
         // A second visit: the photos come from the disk cache; only the manifest is asked
         // again (it says no-cache, so it is revalidated: a 304).
         let before = server.totalRequests
-        let second = try RemotePaths.print(Self.frame + ["--url", server.url], cacheHome: home)
+        let stats = home + "/stats"
+        let second = try Subprocess.run([RemotePaths.binary, "--print"] + Self.frame + ["--url", server.url],
+                                        environment: ["XDG_CACHE_HOME": home, "PATH": "/usr/bin:/bin", "PHOTOGRID_STATS": stats])
         expectSamePicture(second, as: local, maxError: 6)
         #expect(server.totalRequests - before == 1, "\(server.requestsByPath.filter { $0.value > 1 })")
         #expect(server.requestCount(path: "/") == 2)
+        // And its tiles are the first visit's, read from the disk cache: nothing decoded or encoded.
+        let work = (try? String(contentsOfFile: stats, encoding: .utf8)) ?? ""
+        #expect(work.contains("decodes 0\n") && work.contains("encodes 0\n") && work.contains("tiles-from-disk \(onScreen)\n"), "\(work)")
     }
 
     @Test func pythonsHTTPServerListingBrowsesLikeTheFolder() throws {

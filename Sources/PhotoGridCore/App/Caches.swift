@@ -1,14 +1,15 @@
 
 /// The caches a run of photogrid uses besides memory: the disk cache of tier images, and the
 /// watch on the kernel's memory pressure that halves the memory cache.
-enum Caches {
+package enum Caches {
     /// The disk cache, unless turned off or impossible (no HOME, a read-only disk): then none,
     /// and photogrid simply decodes every time.
-    static func tierStore(_ options: Options) -> TierStoring? {
+    /// `identity` names the pictures of photos that are not files (`DiskTierStore.identity`).
+    package static func tierStore(_ options: Options, identity: (@Sendable (Photo, TileRequest) -> [UInt8]?)? = nil) -> DiskTierStore? {
         guard options.diskCacheMegabytes > 0,
               let directory = DiskCache.defaultDirectory(environment: Environment.values(Environment.cacheNames)),
               let cache = DiskCache(directory: directory, limitBytes: options.diskCacheMegabytes * 1024 * 1024) else { return nil }
-        return DiskTierStore(cache: cache)
+        return DiskTierStore(cache: cache, identity: identity)
     }
 
     /// Halves the memory budget when the system runs short, as the iOS apps empty caches on a memory

@@ -36,13 +36,14 @@ package enum PhotoGrid {
     }
 
     /// With PHOTOGRID_STATS naming a file, the memory cache's budget and the most it held, and
-    /// the work done, for the soaks and the memory benchmark (docs/reliability.md) to check.
-    private static func writeStats(_ session: GridSession) {
+    /// the work done, for the soaks, the memory benchmark (docs/reliability.md) and tests to check.
+    static func writeStats(_ session: GridSession) {
         guard let path = Environment.value("PHOTOGRID_STATS"),
               let file = try? FileDescriptor.open(RawPath(path), .write, options: [.create, .truncate], permissions: 0o644) else { return }
         let work = session.pipeline.workDone
         let text = "cache-budget-bytes \(session.cache.limitBytes)\ncache-peak-bytes \(session.cache.peakBytes)\n"
-            + "decodes \(work.decodes)\nencodes \(work.encodes)\nbudget-shortfalls \(session.pipeline.budgetShortfalls)\n"
+            + "decodes \(work.decodes)\nencodes \(work.encodes)\ntiles-from-disk \(work.tileDiskHits)\n"
+            + "budget-shortfalls \(session.pipeline.budgetShortfalls)\n"
         try? file.writeAll(Array(text.utf8))
         try? file.close()
     }

@@ -17,6 +17,7 @@ struct PrintCommand {
             TTY.closeStandardOutput()
             session.pipeline.waitForStores()
             session.pipeline.stop()
+            PhotoGrid.writeStats(session)
         }
         return 0
     }

@@ -5,8 +5,29 @@
 package final class DiskTierStore: TierStoring {
     package let cache: DiskCache
     static let quality = 90
+    /// For a photo that is no file (a remote gallery's): the bytes that identify the picture a
+    /// tile of it is made from as it is now (its rendition's URL and validator), or nil when
+    /// nothing does; its tiles are kept under them. Tier images of such photos are not kept.
+    let identity: (@Sendable (Photo, TileRequest) -> [UInt8]?)?
 
-    package init(cache: DiskCache) { self.cache = cache }
+    package init(cache: DiskCache, identity: (@Sendable (Photo, TileRequest) -> [UInt8]?)? = nil) {
+        self.cache = cache
+        self.identity = identity
+    }
+
+    /// A tile kept for a photo that is no file: by its identity and the tile's variant.
+    struct AddressedTileKey: DiskCacheKey {
+        let identity: [UInt8]
+        let variant: String
+        var bytes: [UInt8] { DiskCache.keyBytes(kind: "address-tile", [identity, Array(variant.utf8)]) }
+    }
+
+    /// Where a tile of `photo` for `request` is kept, if it is.
+    func tileKey(_ photo: Photo, _ request: TileRequest) -> (any DiskCacheKey)? {
+        guard let variant = EncodedTileRecord.variant(for: request) else { return nil }
+        if let file = photo.file { return DiskCache.FileKey(file: file, variant: variant) }
+        return identity?(photo, request).map { AddressedTileKey(identity: $0, variant: variant) }
+    }
 
     package func load(_ photo: Photo, tier: Tier) -> DecodedImage? {
         // Stat the photo now, not at scan time: a file replaced since must miss.
@@ -27,8 +48,7 @@ package final class DiskTierStore: TierStoring {
     package func keepsTiles(for request: TileRequest) -> Bool { EncodedTileRecord.keeps(request) }
 
     package func loadTile(_ photo: Photo, request: TileRequest) -> EncodedTile? {
-        guard let variant = EncodedTileRecord.variant(for: request), let file = photo.file, let key = DiskCache.FileKey(file: file, variant: variant),
-              let payload = cache.read(key) else { return nil }
+        guard let key = tileKey(photo, request), let payload = cache.read(key) else { return nil }
         guard let tile = EncodedTileRecord.decode(payload, for: request) else {
             // Whole and of this key, but not a picture of its kind: never drawn, and gone.
             cache.remove(key)
@@ -38,8 +58,7 @@ package final class DiskTierStore: TierStoring {
     }
 
     package func saveTile(_ tile: EncodedTile, of photo: Photo, request: TileRequest) {
-        guard let variant = EncodedTileRecord.variant(for: request), let file = photo.file, let key = DiskCache.FileKey(file: file, variant: variant),
-              let payload = EncodedTileRecord.encode(tile) else { return }
+        guard let key = tileKey(photo, request), let payload = EncodedTileRecord.encode(tile) else { return }
         cache.write(key, payload)
     }
 }

@@ -171,20 +171,31 @@ package final class TilePipeline: @unchecked Sendable {
             // have written it meanwhile); the set stays as small as what is wanted.
             notOnDisk.formIntersection(wanted)
             rebuildFetchTasks()
-            if decoder.expects { tellDecoder() }
             condition.broadcast()
         }
     }
 
     /// Tells the decoder the tier images about to be fetched, most urgent first, when that list
-    /// changed since last told. A fetch already running whose photo no tile wants any more is
-    /// left out: the decoder may let it go (a remote batch cancels it, and its worker is free).
+    /// changed since last told: those with a fetch task, and those whose tiles are still to be
+    /// looked for on disk (a miss fetches them; a remote tile can be on disk only while its
+    /// rendition is in the HTTP cache, so asking costs nothing then). A fetch already running
+    /// whose photo no tile wants any more is left out: the decoder may let it go (a remote batch
+    /// cancels it, and its worker is free).
     func tellDecoder() {
         let photosWanted = Set(encodeTasks.keys.map(\.photo))
-        let expected = fetchTasks.compactMap { source, task -> (Urgency, ExpectedImage)? in
-            guard case .tier(let key) = source, task.size > 0, photos.indices.contains(key.photo),
-                  photosWanted.contains(key.photo) else { return nil }
-            return (task.urgency, ExpectedImage(photo: photos[key.photo], size: task.size))
+        var images: [TierKey: (urgency: Urgency, size: Int)] = [:]
+        for case (.tier(let key), let task) in fetchTasks where task.size > 0 && photosWanted.contains(key.photo) {
+            images[key] = (task.urgency, task.size)
+        }
+        // Running or not: a tile being looked for on disk still needs its image if it misses.
+        for (request, task) in encodeTasks where !request.isPreview && awaitsDiskRead(request) {
+            let (key, size) = planned(request)
+            if let known = images[key], known.urgency >= task.urgency { continue }
+            images[key] = (task.urgency, max(size, images[key]?.size ?? 0))
+        }
+        let expected = images.compactMap { key, image -> (Urgency, ExpectedImage)? in
+            guard photos.indices.contains(key.photo) else { return nil }
+            return (image.urgency, ExpectedImage(photo: photos[key.photo], size: image.size))
         }.sorted { $0.0 > $1.0 }.map(\.1)
         guard expected != lastExpected else { return }
         lastExpected = expected
@@ -316,6 +327,7 @@ package final class TilePipeline: @unchecked Sendable {
         // An image held for encodes no longer planned is let go.
         let waiting = Set(encodeTasks.keys.lazy.filter { !$0.isPreview }.map { self.planned($0).key })
         inFlight = inFlight.filter { waiting.contains($0.key) }
+        if decoder.expects { tellDecoder() }
     }
 
     /// The size a fetch decodes for, given the tiles waiting on it: the largest of those as

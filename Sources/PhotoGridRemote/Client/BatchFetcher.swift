@@ -232,4 +232,3 @@ final class BatchDelegate: HTTPClientResponseDelegate, @unchecked Sendable {
         if let error = reader.finish() { throw error }
     }
 }
-

@@ -65,9 +65,11 @@ extension HTTPFetcher {
             return
         }
         let result = FetchResult(status: 200, body: part.body, contentType: part.header("Content-Type"), url: url)
+        // Kept before it is handed out: the tile made from it is kept under the cached
+        // rendition's validator (`validator(of:)`).
+        remember(key, status: 200, body: part.body) { part.header($0) }
         delivered.withLock { $0.add(key, .success(result)) }
         complete(key, flight, .done(.success(result)))
-        remember(key, status: 200, body: part.body) { part.header($0) }
     }
 
     /// A flight a batch could not bring: failed with `error`, or released (nil) so that its

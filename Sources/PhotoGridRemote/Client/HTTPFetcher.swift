@@ -158,6 +158,17 @@ package final class HTTPFetcher: Fetching, Sendable {
         confirmed.withLock { _ = $0.insert(key) }
     }
 
+    package func validator(of url: RemoteURL) -> [UInt8]? {
+        let key = FlightKey(url: url, range: nil)
+        guard let cached = cache?.entry(for: url, range: nil), cached.status == 200,
+              cached.isFresh(now: HTTPCache.now()) || confirmed.withLock({ $0.contains(key) }) else { return nil }
+        if let etag = cached.etag { return Array(("etag " + etag).utf8) }
+        if let date = cached.lastModified { return Array(("date " + date).utf8) }
+        var hash = Hash128()
+        hash.combine(field: cached.body)
+        return Array("hash \(hash.value64)".utf8)
+    }
+
     /// A cached response usable without asking: fresh, or confirmed by the server this run.
     func usableCached(_ key: FlightKey) -> FetchResult? {
         guard let cached = cache?.entry(for: key.url, range: key.range),
@@ -282,4 +293,11 @@ package final class HTTPFetcher: Fetching, Sendable {
 /// Where the pipeline's remote decoder gets bytes. The seam where tests put a fake server-less source.
 package protocol Fetching: Sendable {
     func get(_ url: RemoteURL, range: Range<Int>?, limit: Int) throws(FetchError) -> FetchResult
+    /// What identifies the body of `url` kept in the cache, usable without asking (its ETag,
+    /// else its Last-Modified, else a hash of its bytes); nil when none is kept or usable.
+    func validator(of url: RemoteURL) -> [UInt8]?
+}
+
+extension Fetching {
+    package func validator(of url: RemoteURL) -> [UInt8]? { nil }
 }

@@ -24,6 +24,10 @@ package enum RemoteCommand {
             guard !loaded.photos.isEmpty || !loaded.others.isEmpty else { throw ExitError("no photos at \(url)") }
             let batches = loaded.batch.map { BatchFetcher(endpoint: $0, fetcher: fetcher) }
             var gallery = source(loaded, fetcher: fetcher, connections: options.connections, batches: batches)
+            // Tiles are kept on disk as a folder's are, under their renditions' validators.
+            if let decoder = gallery.decoder as? RemoteDecoder {
+                gallery.tierStore = Caches.tierStore(options) { decoder.identity(of: $0, for: $1) }
+            }
             if options.sortGiven { gallery.photos = options.order.apply(gallery.photos) }
             return gallery
         }

@@ -40,6 +40,17 @@ package struct RemoteDecoder: PhotoDecoding {
     /// Decodes go through its PhotoDecoder's, which pass its gate.
     package var memoryGate: MemoryGate? { decoder.gate }
 
+    /// What identifies the picture a tile of `photo` is made from, for the disk cache of tiles:
+    /// the rendition the tile's size asks for (or the original) and what the HTTP cache knows
+    /// of it. Nil unless it is kept and usable without asking, so that a tile is never drawn
+    /// from a photo the server has since changed, beyond the freshness it gave.
+    package func identity(of photo: Photo, for request: TileRequest) -> [UInt8]? {
+        guard !photo.format.isVideo, let remote = remote(photo) else { return nil }
+        let url = remote.hasRenditions ? remote.source(coveringShortSide: request.neededSize) : remote.original
+        guard let validator = fetcher.validator(of: url) else { return nil }
+        return Array(url.description.utf8) + [0] + validator
+    }
+
     package var expects: Bool { batches != nil }
 
     /// The renditions the tiles about to be made need, asked for in one batch. Originals are
