@@ -138,7 +138,9 @@ import PhotoGridTestSupport
             waiting.withLock { $0 = result }
             done.signal()
         }.start()
-        Thread.sleep(forTimeInterval: 0.3)          // the tile is waiting on the batch
+        // The tile is waiting on the batch.
+        for _ in 0..<500 where http.flights.askers == 0 { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(http.flights.askers == 1)
         let started = Date()
         let new = [Self.url(server, "/new/0.jpg")]
         batches.want(new)

@@ -18,6 +18,15 @@ import GalleryFormats
         return (Dictionary(parts.map { ($0.index, $0) }, uniquingKeysWith: { a, _ in a }), reader.ended)
     }
 
+    /// Whether `test` comes true within 10 seconds, asked every 20 ms.
+    static func eventually(_ test: () -> Bool) async throws -> Bool {
+        for _ in 0..<500 {
+            if test() { return true }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return test()
+    }
+
     @Test func eachItemIsAnsweredAsItsOwnRequestWouldBe() async throws {
         try await ServedGallery.with({ configuration in
             _ = FileManager.default.createFile(atPath: configuration.folder + "/broken.jpg", contents: Data(RenditionServingTests.brokenBytes))
@@ -92,13 +101,17 @@ import GalleryFormats
             let fd = try RawHTTP.connect(port: served.port)
             #expect(RawHTTP.write(fd, "POST /batch HTTP/1.1\r\nHost: localhost\r\nContent-Length: \(body.count)\r\n\r\n"
                                   + String(decoding: body, as: UTF8.self)))
-            try await Task.sleep(for: .milliseconds(500))      // the first items wait at the gate
+            func started() -> Int { targets.reduce(0) { $0 + served.server.requestCount(path: $1) } }
+            // The first items wait at the gate; the client goes; the server notices.
+            #expect(try await Self.eventually { started() > 0 })
             close(fd)
-            try await Task.sleep(for: .milliseconds(300))
+            #expect(try await Self.eventually { served.server.openConnections.count == 0 })
             served.server.renditions.beforeMaking.withLock { $0 = nil }
             for _ in 0..<targets.count { gate.signal() }
-            try await Task.sleep(for: .milliseconds(1000))
-            let started = targets.reduce(0) { $0 + served.server.requestCount(path: $1) }
+            let madeBefore = started()
+            #expect(try await Self.eventually { served.server.renditions.encodes.load(ordering: .relaxed) >= madeBefore })
+            try await Task.sleep(for: .milliseconds(300))       // time enough to start more, if it would
+            let started = started()
             #expect(started > 0 && started <= BatchStream.concurrency, "\(started) of \(targets.count) started")
             #expect(served.server.renditions.encodes.load(ordering: .relaxed) <= BatchStream.concurrency)
         }

@@ -16,7 +16,8 @@ import Testing
             let reply = try await served.request("/manifest.json")
             #expect(reply.status == 200)
             #expect(reply.header("Content-Type") == "application/json")
-            #expect(reply.header("Cache-Control") == "no-cache")
+            // Revalidated on every visit, usable meanwhile (RFC 5861).
+            #expect(reply.header("Cache-Control") == "max-age=0, stale-while-revalidate=604800")
             let json = try Self.parse(reply.body)
 
             #expect(json["photogrid"] as? Int == 1)

@@ -89,7 +89,7 @@ import PhotoGridTestSupport
         #expect(requests.values.allSatisfy { $0 == 1 }, "\(requests.filter { $0.value > 1 })")
         #expect(requests.keys.allSatisfy { $0 == "/" || $0 == "/batch" || $0.hasPrefix("/renditions/") }, "\(requests.keys.sorted())")
         // A second visit: the photos come from the disk cache; only the manifest is asked
-        // again (it says no-cache, so it is revalidated: a 304).
+        // again (it is shown from the cache and revalidated meanwhile: a 304).
         let before = server.totalRequests
         let stats = home + "/stats"
         let second = try Subprocess.run([RemotePaths.binary, "--print"] + Self.frame + ["--url", server.url],

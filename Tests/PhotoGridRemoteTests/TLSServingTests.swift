@@ -53,9 +53,13 @@ import Testing
         #expect(RemotePaths.samePictures(TerminalOutput.sixels(browsed.output), reference))
 
         // Without --ca-cert, and with http:// to it: refused in words, no library internals.
-        let untrusted = try RemotePaths.print(RemoteGalleryTests.frame + ["--url", server.url], cacheHome: home)
+        // (From a client without the gallery in its cache: one that has it shows it, as the
+        // server allows, while it fails to check it in the background.)
+        let fresh = RemotePaths.scratch("tls-client-new")
+        defer { try? FileManager.default.removeItem(atPath: fresh) }
+        let untrusted = try RemotePaths.print(RemoteGalleryTests.frame + ["--url", server.url], cacheHome: fresh)
         #expect(untrusted.status != 0 && untrusted.errorText.contains("does not trust"), "\(untrusted.errorText)")
-        let http = try RemotePaths.print(RemoteGalleryTests.frame + ["--url", "http://127.0.0.1:\(port)/t/\(AccessTokenTests.token)/"], cacheHome: home)
+        let http = try RemotePaths.print(RemoteGalleryTests.frame + ["--url", "http://127.0.0.1:\(port)/t/\(AccessTokenTests.token)/"], cacheHome: fresh)
         #expect(http.status != 0 && http.errorText.contains("https://"), "\(http.errorText)")
         #expect(![untrusted.errorText, http.errorText].contains { $0.contains("/.build/") || $0.contains("BoringSSL") })
     }

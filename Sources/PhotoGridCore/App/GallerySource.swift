@@ -18,6 +18,8 @@ package struct GallerySource: Sendable {
     package var reading: BackgroundScan?
     /// Where the photos' capture dates are kept between runs (the disk cache), for the date order.
     package var dateStore: CaptureDateStore?
+    /// Word that the gallery changed since it was read (with `rescan`, which reads it again).
+    package var changes: GalleryChanges?
 
     package init(title: String, photos: [Photo], decoder: PhotoDecoding, tierStore: TierStoring?, workers: Int = WorkerThreads.cores) {
         self.title = title

@@ -137,6 +137,10 @@ package enum PhotoGrid {
             controller.reading = reading
             reading.onChange { mailbox.post(.tileReady) }
         }
+        if let changes = source.changes {
+            controller.changes = changes
+            changes.onChange { mailbox.post(.tileReady) }
+        }
         if let focus = source.focus, let index = source.photos.firstIndex(where: { $0.relativePath == focus }) {
             controller.focus(index)
         }

@@ -12,12 +12,20 @@ package final class HTTPCache: Sendable {
         package var storedAt: Int64
         /// Seconds it is fresh for; nil when it must be revalidated every time.
         package var maxAge: Int64?
+        /// Seconds past its freshness it may still be used while it is revalidated in the
+        /// background (`stale-while-revalidate`, RFC 5861); nil when not at all.
+        package var staleWindow: Int64? = nil
         package var etag: String?
         package var lastModified: String?
         package var contentType: String?
         package var body: [UInt8]
 
         package func isFresh(now: Int64) -> Bool { maxAge.map { now - storedAt < $0 } ?? false }
+        /// Stale, but usable while a revalidation runs in the background.
+        package func mayServeStale(now: Int64) -> Bool {
+            guard let maxAge, let staleWindow, canRevalidate else { return false }
+            return now - storedAt < maxAge + staleWindow
+        }
         package var canRevalidate: Bool { etag != nil || lastModified != nil }
     }
 
@@ -63,12 +71,24 @@ package final class HTTPCache: Sendable {
         return .some(nil)
     }
 
+    /// The `stale-while-revalidate` window a `Cache-Control` gives, if any (RFC 5861); none
+    /// with `no-cache`, which asks for a revalidation before every use.
+    package static func staleWindow(cacheControl: String?) -> Int64? {
+        let directives = (cacheControl ?? "").lowercased().split(separator: ",").map { $0.trimmingSpaces }
+        guard !directives.contains("no-cache"), !directives.contains("no-store") else { return nil }
+        for directive in directives where directive.hasPrefix("stale-while-revalidate=") {
+            if let seconds = Int64(directive.dropFirst(23)), seconds > 0 { return seconds }
+        }
+        return nil
+    }
+
     /// Wall-clock seconds: what freshness is counted in.
     static func now() -> Int64 { SystemClock.wallNanoseconds() / 1_000_000_000 }
 
-    // The payload: fields as (length, bytes) after a version byte, then the body.
+    // The payload: fields as (length, bytes) after a version byte, then the body. Version 2
+    // added the stale window after the freshness; version 1 entries are read as without one.
     static func encode(_ entry: Entry) -> [UInt8] {
-        var out: [UInt8] = [1]
+        var out: [UInt8] = [2]
         func number(_ value: Int64) { withUnsafeBytes(of: value.littleEndian) { out += $0 } }
         func text(_ value: String?) {
             let bytes = value.map { Array($0.utf8) } ?? []
@@ -78,6 +98,7 @@ package final class HTTPCache: Sendable {
         number(Int64(entry.status))
         number(entry.storedAt)
         number(entry.maxAge ?? -1)
+        number(entry.staleWindow ?? -1)
         text(entry.etag)
         text(entry.lastModified)
         text(entry.contentType)
@@ -85,7 +106,7 @@ package final class HTTPCache: Sendable {
     }
 
     static func decode(_ bytes: [UInt8]) -> Entry? {
-        guard bytes.first == 1 else { return nil }
+        guard let version = bytes.first, version == 1 || version == 2 else { return nil }
         var at = 1
         func number() -> Int64? {
             guard at + 8 <= bytes.count else { return nil }
@@ -102,8 +123,10 @@ package final class HTTPCache: Sendable {
             return .some(String(decoding: bytes[at..<(at + Int(length))], as: UTF8.self))
         }
         guard let status = number(), let storedAt = number(), let maxAge = number(),
+              let staleWindow = version == 2 ? number() : -1,
               let etag = text(), let lastModified = text(), let contentType = text() else { return nil }
-        return Entry(status: Int(status), storedAt: storedAt, maxAge: maxAge < 0 ? nil : maxAge, etag: etag,
+        return Entry(status: Int(status), storedAt: storedAt, maxAge: maxAge < 0 ? nil : maxAge,
+                     staleWindow: staleWindow < 0 ? nil : staleWindow, etag: etag,
                      lastModified: lastModified, contentType: contentType, body: Array(bytes[at...]))
     }
 }

@@ -33,6 +33,12 @@ package final class HTTPFetcher: Fetching, Sendable {
     /// whose server says nothing of freshness (nginx, python) would cost a round trip each
     /// time a tile of another size wants the same photo.
     let confirmed = Locked<Set<FlightKey>>([])
+    /// Responses used stale, being revalidated in the background; and all of those, to wait for.
+    private let revalidating = Locked<Set<FlightKey>>([])
+    private let background = DispatchGroup()
+    /// Told of a URL whose background revalidation brought a different body (the gallery's
+    /// manifest changed on the server), on the revalidation's thread.
+    package let onChange = Locked<(@Sendable (RemoteURL) -> Void)?>(nil)
 
     struct FlightKey: Hashable { let url: RemoteURL; let range: Range<Int>? }
 
@@ -98,6 +104,33 @@ package final class HTTPFetcher: Fetching, Sendable {
         }
     }
 
+    /// Revalidates a response used stale, once at a time per URL, on a thread of its own: the
+    /// cache is brought up to date for next time, and `onChange` hears of a body that changed.
+    private func revalidateInBackground(_ url: RemoteURL, range: Range<Int>?, limit: Int, body old: [UInt8]) {
+        let key = FlightKey(url: url, range: range)
+        guard revalidating.withLock({ $0.insert(key).inserted }) else { return }
+        background.enter()
+        DispatchQueue.global().async {
+            defer {
+                self.revalidating.withLock { _ = $0.remove(key) }
+                self.background.leave()
+            }
+            guard let fresh = try? self.fetch(url, range: range, limit: limit, revalidate: true), fresh.body != old else { return }
+            self.onChange.withLock { $0 }?(url)
+        }
+    }
+
+    /// Waits (at most `seconds`) for the revalidations under way: before the process ends, so
+    /// that the cache holds what they brought.
+    package func waitForRevalidations(seconds: Int) {
+        _ = background.wait(timeout: .now() + .seconds(seconds))
+    }
+
+    /// `url` asked of the server again whatever the cache holds (a gallery read again, Ctrl-R).
+    package func reload(_ url: RemoteURL, limit: Int) throws(FetchError) -> FetchResult {
+        try fetch(url, range: nil, limit: limit, revalidate: true)
+    }
+
     /// Ends a flight: later askers start a new one, its waiters wake to its outcome.
     func complete(_ key: FlightKey, _ flight: Flight, _ outcome: Flight.Outcome) {
         flights.finish(key)
@@ -109,11 +142,17 @@ package final class HTTPFetcher: Fetching, Sendable {
     }
 
     /// The disk cache first; the network when it has nothing fresh, with a conditional request
-    /// when it has something to revalidate.
-    private func fetch(_ url: RemoteURL, range: Range<Int>?, limit: Int) throws(FetchError) -> FetchResult {
+    /// when it has something to revalidate. What the server let be used stale while it is
+    /// revalidated (`stale-while-revalidate`) is used at once and revalidated in the background.
+    /// `revalidate`: asked of the server whatever the cache holds (conditionally when it can).
+    private func fetch(_ url: RemoteURL, range: Range<Int>?, limit: Int, revalidate: Bool = false) throws(FetchError) -> FetchResult {
         let key = FlightKey(url: url, range: range)
         let cached = cache?.entry(for: url, range: range)
-        if let cached, cached.isFresh(now: HTTPCache.now()) || confirmed.withLock({ $0.contains(key) }) {
+        if !revalidate, let cached, cached.isFresh(now: HTTPCache.now()) || confirmed.withLock({ $0.contains(key) }) {
+            return FetchResult(status: cached.status, body: cached.body, contentType: cached.contentType, url: url, fromCache: true)
+        }
+        if !revalidate, let cached, cached.mayServeStale(now: HTTPCache.now()) {
+            revalidateInBackground(url, range: range, limit: limit, body: cached.body)
             return FetchResult(status: cached.status, body: cached.body, contentType: cached.contentType, url: url, fromCache: true)
         }
         var headers = HTTPHeaders()
@@ -128,6 +167,7 @@ package final class HTTPFetcher: Fetching, Sendable {
             cached.storedAt = HTTPCache.now()
             if let freshness = HTTPCache.freshness(cacheControl: response.headers.first(name: "Cache-Control")) {
                 cached.maxAge = freshness
+                cached.staleWindow = HTTPCache.staleWindow(cacheControl: response.headers.first(name: "Cache-Control"))
             }
             cache?.store(cached, for: url, range: range)
             confirmed.withLock { _ = $0.insert(key) }
@@ -152,7 +192,8 @@ package final class HTTPFetcher: Fetching, Sendable {
     /// Keeps a response in the disk cache when its `Cache-Control` allows, as fresh as it says.
     func remember(_ key: FlightKey, status: Int, body: [UInt8], header: (String) -> String?) {
         guard let freshness = HTTPCache.freshness(cacheControl: header("Cache-Control")) else { return }
-        cache?.store(HTTPCache.Entry(status: status, storedAt: HTTPCache.now(), maxAge: freshness, etag: header("ETag"),
+        cache?.store(HTTPCache.Entry(status: status, storedAt: HTTPCache.now(), maxAge: freshness,
+                                     staleWindow: HTTPCache.staleWindow(cacheControl: header("Cache-Control")), etag: header("ETag"),
                                      lastModified: header("Last-Modified"), contentType: header("Content-Type"), body: body),
                      for: key.url, range: key.range)
         confirmed.withLock { _ = $0.insert(key) }
@@ -296,8 +337,11 @@ package protocol Fetching: Sendable {
     /// What identifies the body of `url` kept in the cache, usable without asking (its ETag,
     /// else its Last-Modified, else a hash of its bytes); nil when none is kept or usable.
     func validator(of url: RemoteURL) -> [UInt8]?
+    /// `url` asked of the server again whatever the cache holds.
+    func reload(_ url: RemoteURL, limit: Int) throws(FetchError) -> FetchResult
 }
 
 extension Fetching {
     package func validator(of url: RemoteURL) -> [UInt8]? { nil }
+    package func reload(_ url: RemoteURL, limit: Int) throws(FetchError) -> FetchResult { try get(url, range: nil, limit: limit) }
 }

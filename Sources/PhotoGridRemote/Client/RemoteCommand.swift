@@ -15,7 +15,11 @@ package enum RemoteCommand {
         configuration.trustedCertificates = options.trustedCertificates
         let cache = options.diskCacheMegabytes > 0 ? HTTPCache.standard(limitBytes: options.diskCacheMegabytes * 1024 * 1024) : nil
         let fetcher = HTTPFetcher(configuration: configuration, cache: cache)
-        defer { fetcher.shutdown() }
+        defer {
+            // A manifest shown from the cache is being checked: its answer is kept for next time.
+            fetcher.waitForRevalidations(seconds: 2)
+            fetcher.shutdown()
+        }
         return PhotoGrid.main(options) {
             let loaded: RemoteGalleryLoader.Loaded
             do { loaded = try RemoteGalleryLoader(fetcher: fetcher).load(url) } catch {
@@ -24,9 +28,25 @@ package enum RemoteCommand {
             guard !loaded.photos.isEmpty || !loaded.others.isEmpty else { throw ExitError("no photos at \(url)") }
             let batches = loaded.batch.map { BatchFetcher(endpoint: $0, fetcher: fetcher) }
             var gallery = source(loaded, fetcher: fetcher, connections: options.connections, batches: batches)
-            // Tiles are kept on disk as a folder's are, under their renditions' validators.
             if let decoder = gallery.decoder as? RemoteDecoder {
+                // Tiles are kept on disk as a folder's are, under their renditions' validators.
                 gallery.tierStore = Caches.tierStore(options) { decoder.identity(of: $0, for: $1) }
+                // Ctrl-R reads the gallery again from the server; so does the grid when a
+                // manifest shown from the cache turns out to have changed.
+                let sortGiven = options.sortGiven, order = options.order
+                let changes = GalleryChanges()
+                gallery.rescan = { _ in
+                    var loader = RemoteGalleryLoader(fetcher: fetcher)
+                    // The manifest a background check just brought is in the cache; Ctrl-R asks.
+                    loader.reloads = !changes.takeInCache()
+                    let again: RemoteGalleryLoader.Loaded
+                    do { again = try loader.load(url) } catch { throw ExitError("cannot read the gallery again: \(error)") }
+                    decoder.adopt(again.photos)
+                    let photos = photos(of: again)
+                    return sortGiven ? order.apply(photos) : photos
+                }
+                gallery.changes = changes
+                fetcher.onChange.withLock { $0 = { _ in changes.post() } }
             }
             if options.sortGiven { gallery.photos = options.order.apply(gallery.photos) }
             return gallery
@@ -47,6 +67,15 @@ package enum RemoteCommand {
     /// The loaded gallery as the grid's photos; files it does not decode keep their places.
     static func source(_ loaded: RemoteGalleryLoader.Loaded, fetcher: Fetching, connections: Int,
                        batches: BatchFetcher? = nil) -> GallerySource {
+        let photos = photos(of: loaded)
+        // A gallery larger than photogrid takes says so where the user looks: the title.
+        let title = loaded.cut ? loaded.title + " (its first \(loaded.photos.count) photos)" : loaded.title
+        return GallerySource(title: title, photos: photos, decoder: RemoteDecoder(fetcher: fetcher, photos: loaded.photos, batches: batches),
+                             tierStore: nil, workers: WorkerThreads.cores + max(1, connections))
+    }
+
+    /// The loaded gallery's photos for the grid, in its order.
+    static func photos(of loaded: RemoteGalleryLoader.Loaded) -> [Photo] {
         var photos = loaded.photos.map {
             // A manifest's photo is a picture (decoded for what its bytes are) unless its name says
             // video: photogrid serve and export list a folder's videos too.
@@ -61,9 +90,6 @@ package enum RemoteCommand {
             }
             photos = NaturalOrder.sorted(photos) { $0.relativePath.bytes }
         }
-        // A gallery larger than photogrid takes says so where the user looks: the title.
-        let title = loaded.cut ? loaded.title + " (its first \(loaded.photos.count) photos)" : loaded.title
-        return GallerySource(title: title, photos: photos, decoder: RemoteDecoder(fetcher: fetcher, photos: loaded.photos, batches: batches),
-                             tierStore: nil, workers: WorkerThreads.cores + max(1, connections))
+        return photos
     }
 }

@@ -7,7 +7,8 @@ import GalleryFormats
 /// EXIF thumbnail and details when the gallery says nothing of them.
 package struct RemoteDecoder: PhotoDecoding {
     let fetcher: Fetching
-    let photos: [String: RemotePhoto]
+    /// The gallery's photos by address; a gallery read again (`adopt`) adds to them.
+    let photos: Locked<[String: RemotePhoto]>
     let decoder = PhotoDecoder(usesThumbnails: false, gate: MemoryGate())
     /// Where renditions are asked for in batches, when the gallery's server takes them.
     let batches: BatchFetcher?
@@ -22,17 +23,24 @@ package struct RemoteDecoder: PhotoDecoding {
         self.batches = batches
         var map: [String: RemotePhoto] = [:]
         for photo in photos { map[RemoteDecoder.address(of: photo)] = photo }
-        self.photos = map
+        self.photos = Locked(map)
     }
 
     /// A remote photo's address in the grid (`PhotoSource.address`): its original's URL, which is
     /// also what `-o`, `o` and `y` hand on.
     package static func address(of photo: RemotePhoto) -> String { photo.original.description }
 
+    /// The photos of the gallery read again: new ones known, changed ones as they are now.
+    package func adopt(_ photos: [RemotePhoto]) {
+        self.photos.withLock { map in
+            for photo in photos { map[RemoteDecoder.address(of: photo)] = photo }
+        }
+    }
+
     /// The gallery's photo behind a grid photo.
     func remote(_ photo: Photo) -> RemotePhoto? {
         guard case .address(let address) = photo.source else { return nil }
-        return photos[address]
+        return photos.withLock { $0[address] }
     }
 
     /// Downloads wait without a core; only the decode takes one.

@@ -47,6 +47,8 @@ package struct RemoteGalleryLoader {
 
     let fetcher: Fetching
     let limits: Limits
+    /// Every document asked of the server again, not taken from the cache (Ctrl-R).
+    package var reloads = false
 
     package init(fetcher: Fetching, limits: Limits = Limits()) {
         self.fetcher = fetcher
@@ -66,7 +68,9 @@ package struct RemoteGalleryLoader {
     }
 
     private func get(_ url: RemoteURL) throws(LoadError) -> FetchResult {
-        do throws(FetchError) { return try fetcher.get(url, range: nil, limit: limits.documentBytes) } catch {
+        do throws(FetchError) {
+            return try reloads ? fetcher.reload(url, limit: limits.documentBytes) : fetcher.get(url, range: nil, limit: limits.documentBytes)
+        } catch {
             throw .fetch(url, error)
         }
     }

@@ -20,8 +20,10 @@ final class GalleryResponder: Sendable {
     /// The same for originals: a changed file gets a new ETag.
     static let originalCaching = "public, max-age=86400"
     /// The manifest is revalidated on every visit, so that a client sees a restarted server's
-    /// new scan at once; unchanged, it costs a 304.
-    static let manifestCaching = "no-cache"
+    /// new scan (unchanged, it costs a 304); a client may show the one it has meanwhile, for up
+    /// to a week since it last asked (RFC 5861): a second visit starts at once, and photogrid
+    /// offers the new scan as soon as the revalidation brings it (docs/remote-gallery.md).
+    static let manifestCaching = "max-age=0, stale-while-revalidate=604800"
 
     init(index: GalleryIndex, manifest: ManifestStore, renditions: RenditionStore, pool: NIOThreadPool,
          token: AccessToken? = nil) {
