@@ -144,6 +144,7 @@ import PhotoGridTestSupport
         let started = Date()
         let new = [Self.url(server, "/new/0.jpg")]
         batches.want(new)
+        batches.catchUp()
         #expect(done.wait(timeout: .now() + 2) == .success, "the waiting tile was not let go")
         #expect(Date().timeIntervalSince(started) < 2)
         #expect(waiting.withLock { $0.map { if case .failure(.interrupted("no longer wanted")) = $0 { true } else { false } } } == true)
