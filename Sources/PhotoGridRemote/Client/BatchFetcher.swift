@@ -116,7 +116,7 @@ package final class BatchFetcher: Sendable {
             guard url.origin == endpoint.origin, !items.contains(where: { $0.url == url }),
                   !state.withLock({ $0.owner[url] != nil || $0.settled.contains(url) }) else { continue }
             if fetcher.isInFlight(url) { continue }
-            if fetcher.deliverCached(url) {
+            if fetcher.isAtHand(url) {
                 state.withLock { _ = $0.settled.insert(url) }
                 continue
             }

@@ -38,14 +38,11 @@ extension HTTPFetcher {
     /// Whether a request for `url` is under way.
     func isInFlight(_ url: RemoteURL) -> Bool { flights.isRunning(FlightKey(url: url, range: nil)) }
 
-    /// Whether `url` needs no request: delivered already, or usable from the disk cache (then
-    /// read now and delivered, so that its tile takes it from memory).
-    func deliverCached(_ url: RemoteURL) -> Bool {
+    /// Whether `url` needs no request: delivered already (a body, or why there is none), or
+    /// usable from the disk cache, where its tile's download finds it.
+    func isAtHand(_ url: RemoteURL) -> Bool {
         let key = FlightKey(url: url, range: nil)
-        if delivered.withLock({ $0.bodies[key] != nil }) { return true }      // a body, or why there is none
-        guard let cached = usableCached(key) else { return false }
-        delivered.withLock { $0.add(key, .success(cached)) }
-        return true
+        return delivered.withLock({ $0.bodies[key] != nil }) || usableCached(key) != nil
     }
 
     /// Leads the flight of `url` for a batch; nil when a request for it is already under way.
@@ -61,15 +58,16 @@ extension HTTPFetcher {
             let error: FetchError = FetchError.serverReason(part.header(FetchError.reasonHeader)).map { .photoUnusable($0) }
                 ?? .status(part.status, url.description)
             delivered.withLock { $0.add(key, .failure(error)) }
-            complete(key, flight, .done(.failure(error)))
+            if complete(key, flight, .done(.failure(error))) > 0 { _ = take(key) }
             return
         }
         let result = FetchResult(status: 200, body: part.body, contentType: part.header("Content-Type"), url: url)
         // Kept before it is handed out: the tile made from it is kept under the cached
         // rendition's validator (`validator(of:)`).
         remember(key, status: 200, body: part.body) { part.header($0) }
+        // For the tile that asks later, unless one was waiting for it.
         delivered.withLock { $0.add(key, .success(result)) }
-        complete(key, flight, .done(.success(result)))
+        if complete(key, flight, .done(.success(result))) > 0 { _ = take(key) }
     }
 
     /// A flight a batch could not bring: failed with `error`, or released (nil) so that its

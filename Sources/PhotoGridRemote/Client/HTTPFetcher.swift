@@ -131,14 +131,17 @@ package final class HTTPFetcher: Fetching, Sendable {
         try fetch(url, range: nil, limit: limit, revalidate: true)
     }
 
-    /// Ends a flight: later askers start a new one, its waiters wake to its outcome.
-    func complete(_ key: FlightKey, _ flight: Flight, _ outcome: Flight.Outcome) {
+    /// Ends a flight: later askers start a new one, its waiters wake to its outcome. Returns
+    /// how many were waiting.
+    @discardableResult
+    func complete(_ key: FlightKey, _ flight: Flight, _ outcome: Flight.Outcome) -> Int {
         flights.finish(key)
         let waiters = flight.state.withLock { state -> Int in
             state.outcome = outcome
             return state.waiters
         }
         for _ in 0..<waiters { flight.done.signal() }
+        return waiters
     }
 
     /// The disk cache first; the network when it has nothing fresh, with a conditional request
