@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import GalleryFormats
-import PhotoGridCore
+@testable import PhotoGridCore
 @testable import PhotoGridRemote
 import PhotoGridTestSupport
 
@@ -64,6 +64,30 @@ import PhotoGridTestSupport
         (part(0, "a") + Batch.end + part(1, "more"), "the server's batch response is broken: bytes after the end"),
         (part(0, "a") + Array(repeating: UInt8(ascii: " "), count: 20_000), "the server's batch response is broken: a part's head longer than 8192 bytes"),
     ]
+
+    /// The decoder batches renditions only: a size none covers (the zoom view of a large photo)
+    /// takes the original, asked for by its tile alone.
+    @Test func originalsAreNotBatched() throws {
+        let bodies = Locked<[String]>([])
+        let server = try TestServer { request in
+            if request.path == "/batch" { bodies.withLock { $0.append(String(decoding: request.body, as: UTF8.self)) } }
+            return Self.honest(request)
+        }
+        defer { server.stop() }
+        let http = Self.fetcher()
+        defer { http.shutdown() }
+        let json = #"{"photogrid": 1, "renditions": {"template": "r/{id}/{size}.jpg", "sizes": [256, 512]}, "#
+            + #""photos": [{"id": "a.jpg", "width": 4000, "height": 3000, "original": "o/a.jpg"}]}"#
+        let manifest = try GalleryManifest.parse(Array(json.utf8), url: Self.url(server, "/"))
+        let batches = BatchFetcher(endpoint: Self.url(server, "/batch"), fetcher: http)
+        let decoder = RemoteDecoder(fetcher: http, photos: manifest.photos, batches: batches)
+        let photo = Photo(address: RemoteDecoder.address(of: manifest.photos[0]), relativePath: RawPath("a.jpg"), format: .jpeg)
+        decoder.expect([ExpectedImage(photo: photo, size: 3000), ExpectedImage(photo: photo, size: 200)])
+        batches.catchUp()
+        #expect(try http.get(Self.url(server, "/r/a.jpg/512.jpg"), range: nil, limit: 1 << 20).body == Array("bytes of /r/a.jpg/512.jpg".utf8))
+        #expect(bodies.withLock { $0 } == ["/r/a.jpg/512.jpg\n"])   // 256 of 4000x3000 is 192 short
+        #expect(server.count("/r/a.jpg/512.jpg") == 0)
+    }
 
     @Test(arguments: lies)
     func aLyingServerIsCutAndTheTilesSayWhy(_ lie: [UInt8], _ message: String) throws {

@@ -63,6 +63,11 @@ package protocol PhotoDecoding: Sendable {
 package struct ExpectedImage: Sendable, Equatable {
     package var photo: Photo
     package var size: Int
+
+    package init(photo: Photo, size: Int) {
+        self.photo = photo
+        self.size = size
+    }
 }
 
 extension PhotoDecoding {

@@ -68,7 +68,9 @@ package struct RemoteDecoder: PhotoDecoding {
         var urls: [RemoteURL] = []
         for image in images {
             guard !image.photo.format.isVideo, let remote = remote(image.photo), remote.hasRenditions else { continue }
-            urls.append(remote.source(coveringShortSide: image.size))
+            // A size no rendition covers (the zoom view of a large photo) takes the original.
+            let url = remote.source(coveringShortSide: image.size)
+            if url != remote.original { urls.append(url) }
         }
         batches.want(urls)
     }
