@@ -140,6 +140,45 @@ import PhotoGridTestSupport
         #expect(batches.batchesSent == 1)
     }
 
+    /// Less urgent renditions wished for while a batch is under way (the rows prefetched further
+    /// on) wait for it and go together when it ends, or at once when a tile asks for one.
+    @Test func whatComesAfterABatchWaitsForIt() throws {
+        let server = try TestServer { request in
+            let slow = request.path == "/batch" && String(decoding: request.body, as: UTF8.self).contains("/screen/")
+            return .slow(milliseconds: slow ? 600 : 0, Self.honest(request))
+        }
+        defer { server.stop() }
+        let http = Self.fetcher()
+        defer { http.shutdown() }
+        let batches = BatchFetcher(endpoint: Self.url(server, "/batch"), fetcher: http)
+        let screen = (0..<2).map { Self.url(server, "/screen/\($0).jpg") }
+        let later = (0..<3).map { Self.url(server, "/later/\($0).jpg") }
+        for wish in [screen, screen + [later[0]], screen + later] {
+            batches.want(wish)
+            batches.catchUp()
+        }
+        #expect(batches.batchesSent == 1, "the prefetch did not wait for the screen's batch")
+        // When the screen's batch ends, the three go in one batch.
+        for url in screen { #expect(try http.get(url, range: nil, limit: 1 << 20).body == Array("bytes of \(url.path)".utf8)) }
+        for _ in 0..<250 where batches.batchesSent < 2 { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(batches.batchesSent == 2)
+        for url in later { #expect(try http.get(url, range: nil, limit: 1 << 20).body == Array("bytes of \(url.path)".utf8)) }
+        #expect(server.count("/batch") == 2 && server.total == 2)
+
+        // A tile that asks for a held one sends the held ones at once.
+        let more = [Self.url(server, "/screen/9.jpg"), Self.url(server, "/more/0.jpg")]
+        for wish in [more, more + [Self.url(server, "/more/1.jpg")]] {
+            batches.want(wish)
+            batches.catchUp()
+        }
+        #expect(batches.batchesSent == 3)
+        let started = Date()
+        batches.need(Self.url(server, "/more/1.jpg"))
+        #expect(try http.get(Self.url(server, "/more/1.jpg"), range: nil, limit: 1 << 20).body == Array("bytes of /more/1.jpg".utf8))
+        #expect(Date().timeIntervalSince(started) < 0.5, "the held one waited for the slow batch")
+        #expect(batches.batchesSent == 4 && server.count("/more/1.jpg") == 0)
+    }
+
     /// The user moves on while a batch is still being made: it is cancelled, a tile waiting on
     /// it is let go at once (not when the slow answer comes), and the new screen's batch is sent.
     @Test func aBatchNoLongerWantedIsCancelled() throws {

@@ -37,6 +37,8 @@ package final class BatchFetcher: Sendable {
         var nextID = 0
         /// The server refused a batch or broke one: none is sent again.
         var off = false
+        /// The last wish looked at, when some of it waits for a batch under way to end.
+        var held: [RemoteURL]?
         var sent = 0
     }
 
@@ -71,6 +73,21 @@ package final class BatchFetcher: Sendable {
         if state.withLock({ $0.scheduled }) { queue.sync {} }
     }
 
+    /// A tile is about to download `url`: if it waits in a held wish, that wish's items go now,
+    /// in one batch, so that the tile joins it rather than asking alone.
+    package func need(_ url: RemoteURL) {
+        catchUp()
+        guard state.withLock({ $0.held?.contains(url) ?? false }) else { return }
+        queue.sync {
+            guard let wish = state.withLock({ state -> [RemoteURL]? in
+                guard let held = state.held, held.contains(url), state.owner[url] == nil else { return nil }
+                state.held = nil
+                return held
+            }) else { return }
+            look(at: wish, holding: false)
+        }
+    }
+
     /// Looks at the latest wish, then at any that came meanwhile; `scheduled` stays set until
     /// none is left, so that `catchUp` waits for the claims a tile's download may join.
     private func process() {
@@ -86,7 +103,9 @@ package final class BatchFetcher: Sendable {
         if again { queue.async { self.process() } }
     }
 
-    private func look(at wish: [RemoteURL]) {
+    /// `holding`: less urgent items wait while a batch is under way (below); false when a tile
+    /// is about to ask for one of them.
+    private func look(at wish: [RemoteURL], holding: Bool = true) {
         let wanted = Set(wish)
         // A batch holding an item no longer wanted is cancelled; its items still wanted are
         // carried into the next one, their waiting tiles with them.
@@ -107,14 +126,23 @@ package final class BatchFetcher: Sendable {
         for task in cancelled { task.cancel() }
         for (url, flight) in dropped { fetcher.abandon(url, flight, error: .interrupted("no longer wanted")) }
 
+        // While a batch is under way, what comes after all of its items in the wish (the rows
+        // prefetched further on, planned a few at a time as tiles are made) waits for it to end
+        // and goes in one batch then; anything more urgent goes now.
+        let lastOpen = state.withLock { state in wish.lastIndex { state.owner[$0] != nil } }
+        var held = false
         var items: [(url: RemoteURL, flight: HTTPFetcher.Flight)] = []
-        for url in wish where items.count < BatchFetcher.maxItems {
+        for (position, url) in wish.enumerated() where items.count < BatchFetcher.maxItems {
             if let flight = carried.removeValue(forKey: url) {
                 items.append((url, flight))
                 continue
             }
             guard url.origin == endpoint.origin, !items.contains(where: { $0.url == url }),
                   !state.withLock({ $0.owner[url] != nil || $0.settled.contains(url) }) else { continue }
+            if holding, let lastOpen, position > lastOpen {
+                held = true
+                continue
+            }
             if fetcher.isInFlight(url) { continue }
             if fetcher.isAtHand(url) {
                 state.withLock { _ = $0.settled.insert(url) }
@@ -124,6 +152,7 @@ package final class BatchFetcher: Sendable {
         }
         // Carried items past the cap are asked for by their tiles alone.
         for (url, flight) in carried { fetcher.abandon(url, flight, error: nil) }
+        state.withLock { $0.held = held ? wish : nil }
         if !items.isEmpty { send(items) }
     }
 
@@ -194,6 +223,18 @@ package final class BatchFetcher: Sendable {
             break                                   // the connection broke: each is asked for alone
         }
         for url in open { if let flight = flights[url] { fetcher.abandon(url, flight, error: error) } }
+        lookAtHeld()
+    }
+
+    /// What waited for a batch to end, looked at again now that one has (unless a newer wish
+    /// is about to be).
+    private func lookAtHeld() {
+        guard let wish = state.withLock({ state -> [RemoteURL]? in
+            guard !state.scheduled, !state.off, let held = state.held else { return nil }
+            state.held = nil
+            return held
+        }) else { return }
+        look(at: wish)
     }
 }
 

@@ -84,8 +84,9 @@ package struct RemoteDecoder: PhotoDecoding {
         guard let remote = remote(photo) else { throw .unreadable("not in the gallery") }
         // The pipeline told the batch what it wants just before this: once the batch has
         // claimed its renditions, this one's download joins it instead of asking alone.
-        batches?.catchUp()
-        let body = try download(remote.source(coveringShortSide: size), range: nil, limit: RemoteDecoder.imageLimit)
+        let url = remote.source(coveringShortSide: size)
+        batches?.need(url)
+        let body = try download(url, range: nil, limit: RemoteDecoder.imageLimit)
         return try CPUGate.shared.run { () throws(DecodeError) in try decoder.decode(body, covering: size, atMost: limit) }
     }
 
