@@ -100,8 +100,30 @@ extension GridController {
 
     /// Ctrl-R: the folder read again: new photos appear, deleted ones go, changed ones are made
     /// again. When the same photos are there, only the changed ones are remade (the caches stay).
+    /// A gallery from elsewhere is asked for again in the background (`GalleryChanges`), and
+    /// read when its answer comes; photos that failed are tried again at once.
     func rescanGallery() {
         guard reading == nil else { notice = "still reading the folder"; return }
+        if let changes, changes.canAskAgain {
+            changes.askAgain()
+            reloadChanged()
+            notice = "asking for the gallery again"
+            return
+        }
+        readGalleryAgain()
+    }
+
+    /// The news of a gallery from elsewhere, at a frame: read again from the cache, or why not.
+    func takeGalleryNews() {
+        switch changes?.take() ?? .none {
+        case .none: break
+        case .changed: if rescan != nil { readGalleryAgain() }
+        case .failed(let why): notice = why
+        }
+    }
+
+    /// The gallery read again now (`rescan`), and the grid given its photos as they are.
+    func readGalleryAgain() {
         guard let rescan else { reloadChanged(); return }
         let photos: [Photo]
         do { photos = try rescan(showHidden) } catch {

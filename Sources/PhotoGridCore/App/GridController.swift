@@ -26,7 +26,7 @@ package final class GridController {
     var keyPressed = false
     /// The folder still being read: the grid shows the photos found first.
     var reading: BackgroundScan?
-    /// Word that the gallery changed elsewhere: it is read again (`rescanGallery`).
+    /// Word from a gallery read from elsewhere (`GalleryChanges`): changes, or a failure.
     var changes: GalleryChanges?
     /// The slideshow's next step (TTY.now ms), while one runs in the photo view; and its pace.
     package internal(set) var slideshowDue: Int?
@@ -114,7 +114,7 @@ package final class GridController {
     /// Asks the pipeline for what the state needs and says what to draw now.
     package func frame() -> Frame {
         finishReading()
-        if changes?.take() == true, rescan != nil { rescanGallery() }
+        takeGalleryNews()
         finishDateReading()
         let clear = needsClear
         var before = pendingBytes

@@ -31,19 +31,31 @@ package enum RemoteCommand {
             if let decoder = gallery.decoder as? RemoteDecoder {
                 // Tiles are kept on disk as a folder's are, under their renditions' validators.
                 gallery.tierStore = Caches.tierStore(options) { decoder.identity(of: $0, for: $1) }
-                // Ctrl-R reads the gallery again from the server; so does the grid when a
-                // manifest shown from the cache turns out to have changed.
+                // The grid reads the gallery again from the cache when a manifest shown from
+                // there turns out to have changed, and when Ctrl-R's request, made on a thread
+                // of its own (the loop never waits for the network), has brought it.
                 let sortGiven = options.sortGiven, order = options.order
                 let changes = GalleryChanges()
                 gallery.rescan = { _ in
-                    var loader = RemoteGalleryLoader(fetcher: fetcher)
-                    // The manifest a background check just brought is in the cache; Ctrl-R asks.
-                    loader.reloads = !changes.takeInCache()
                     let again: RemoteGalleryLoader.Loaded
-                    do { again = try loader.load(url) } catch { throw ExitError("cannot read the gallery again: \(error)") }
+                    do { again = try RemoteGalleryLoader(fetcher: fetcher).load(url) } catch {
+                        throw ExitError("cannot read the gallery again: \(error)")
+                    }
                     decoder.adopt(again.photos)
                     let photos = photos(of: again)
                     return sortGiven ? order.apply(photos) : photos
+                }
+                changes.onAskAgain {
+                    WorkerThreads.start {
+                        var loader = RemoteGalleryLoader(fetcher: fetcher)
+                        loader.reloads = true
+                        do throws(RemoteGalleryLoader.LoadError) {
+                            _ = try loader.load(url)
+                            changes.post()
+                        } catch {
+                            changes.post(failure: "cannot read the gallery again: \(error)")
+                        }
+                    }
                 }
                 gallery.changes = changes
                 fetcher.onChange.withLock { $0 = { _ in changes.post() } }
