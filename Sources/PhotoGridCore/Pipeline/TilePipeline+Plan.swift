@@ -98,4 +98,31 @@ extension TilePipeline {
     /// The most that new tier images waiting for the disk cache may take: an eighth of the
     /// budget, at most 32 MB.
     var storeQueueLimit: Int { min(cache.limitBytes / 8, 32 << 20) }
+
+    /// Tells the decoder the tier images about to be fetched, most urgent first, when that list
+    /// changed since last told: those with a fetch task, and those whose tiles are still to be
+    /// looked for on disk (a miss fetches them; a remote tile can be on disk only while its
+    /// rendition is in the HTTP cache, so asking costs nothing then). A fetch already running
+    /// whose photo no tile wants any more is left out: the decoder may let it go (a remote batch
+    /// cancels it, and its worker is free).
+    func tellDecoder() {
+        let photosWanted = Set(encodeTasks.keys.map(\.photo))
+        var images: [TierKey: (urgency: Urgency, size: Int)] = [:]
+        for case (.tier(let key), let task) in fetchTasks where task.size > 0 && photosWanted.contains(key.photo) {
+            images[key] = (task.urgency, task.size)
+        }
+        // Running or not: a tile being looked for on disk still needs its image if it misses.
+        for (request, task) in encodeTasks where !request.isPreview && awaitsDiskRead(request) {
+            let (key, size) = planned(request)
+            if let known = images[key], known.urgency >= task.urgency { continue }
+            images[key] = (task.urgency, max(size, images[key]?.size ?? 0))
+        }
+        let expected = images.compactMap { key, image -> (Urgency, ExpectedImage)? in
+            guard photos.indices.contains(key.photo) else { return nil }
+            return (image.urgency, ExpectedImage(photo: photos[key.photo], size: image.size))
+        }.sorted { $0.0 > $1.0 }.map(\.1)
+        guard expected != lastExpected else { return }
+        lastExpected = expected
+        decoder.expect(expected)
+    }
 }

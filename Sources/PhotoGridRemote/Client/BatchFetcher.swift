@@ -10,10 +10,10 @@ import GalleryFormats
 /// comes next. Each item's flight is led by its batch, so that a tile asking for it waits for
 /// its part instead of asking again; a part that comes before anyone asks is kept for the asker.
 ///
-/// When what is wanted changes and a batch under way holds items no longer wanted (the user
-/// moved on), the batch is cancelled and its items still wanted go into the next. A server that
-/// refuses batches, or breaks their format, gets none again this run: its photos are asked for
-/// one by one, as from a server without batches.
+/// When what is wanted changes and most of what a batch under way has still to bring is no
+/// longer wanted (the user moved on), the batch is cancelled and its items still wanted go into
+/// the next. A server that refuses batches, or breaks their format, gets none again this run:
+/// its photos are asked for one by one, as from a server without batches.
 package final class BatchFetcher: Sendable {
     /// The most items one batch asks for: a screen at six columns and a few rows beyond.
     static let maxItems = 64
@@ -107,14 +107,17 @@ package final class BatchFetcher: Sendable {
     /// is about to ask for one of them.
     private func look(at wish: [RemoteURL], holding: Bool = true) {
         let wanted = Set(wish)
-        // A batch holding an item no longer wanted is cancelled; its items still wanted are
-        // carried into the next one, their waiting tiles with them.
+        // A batch most of whose items still to come are no longer wanted (the user moved on) is
+        // cancelled; its items still wanted are carried into the next one, their waiting tiles
+        // with them. One that lost a few (the plan's prefetches come and go as tiles are made)
+        // goes on: cancelling it would throw away the renditions the server is making for the
+        // screen, and ask for them again.
         var carried: [RemoteURL: HTTPFetcher.Flight] = [:], dropped: [(RemoteURL, HTTPFetcher.Flight)] = []
         var cancelled: [HTTPClient.Task<Void>] = []
         state.withLock { state in
             for (id, batch) in state.batches where !batch.cancelled {
                 let open = batch.items.filter { state.owner[$0] == id }
-                guard open.contains(where: { !wanted.contains($0) }) else { continue }
+                guard open.filter({ !wanted.contains($0) }).count * 2 > open.count else { continue }
                 state.batches[id]!.cancelled = true
                 if let task = batch.task { cancelled.append(task) }
                 for url in open {

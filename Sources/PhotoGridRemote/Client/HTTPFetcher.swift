@@ -42,7 +42,8 @@ package final class HTTPFetcher: Fetching, Sendable {
 
     struct FlightKey: Hashable { let url: RemoteURL; let range: Range<Int>? }
 
-    /// Bodies a batch brought before anyone asked for them (`HTTPFetcher+Batch`).
+    /// What a batch brought before anyone asked for it: a body, or why there is none
+    /// (`HTTPFetcher+Batch`).
     let delivered = Locked(Delivered())
 
     /// One request and everyone waiting for it.
