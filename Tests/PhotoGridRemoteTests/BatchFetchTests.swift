@@ -16,6 +16,17 @@ import PhotoGridTestSupport
         return HTTPFetcher(configuration: configuration, cache: nil)
     }
 
+    /// A server answering with `handler`, a fetcher and a batch fetcher for its `/batch`: all
+    /// stopped after `body`.
+    static func with(_ handler: @escaping @Sendable (TestServer.Request) -> TestServer.Behavior,
+                     _ body: (TestServer, HTTPFetcher, BatchFetcher) throws -> Void) throws {
+        let server = try TestServer(handler: handler)
+        defer { server.stop() }
+        let http = fetcher()
+        defer { http.shutdown() }
+        try body(server, http, BatchFetcher(endpoint: url(server, "/batch"), fetcher: http))
+    }
+
     static func url(_ server: TestServer, _ path: String) -> RemoteURL { RemoteURL(server.url.dropLast() + path)! }
 
     static func part(_ index: Int, _ body: String) -> [UInt8] {
@@ -32,28 +43,25 @@ import PhotoGridTestSupport
     }
 
     @Test func wantedRenditionsComeInOneRequestAndEachTileGetsItsOwn() throws {
-        let server = try TestServer(handler: Self.honest)
-        defer { server.stop() }
-        let http = Self.fetcher()
-        defer { http.shutdown() }
-        let batches = BatchFetcher(endpoint: Self.url(server, "/batch"), fetcher: http)
-        let urls = (0..<5).map { Self.url(server, "/r/\($0).jpg") }
-        batches.want(urls)
-        batches.catchUp()
-        for (index, url) in urls.enumerated() {
-            #expect(try http.get(url, range: nil, limit: 1 << 20).body == Array("bytes of /r/\(index).jpg".utf8))
+        try Self.with(Self.honest) { server, http, batches throws in
+            let urls = (0..<5).map { Self.url(server, "/r/\($0).jpg") }
+            batches.want(urls)
+            batches.catchUp()
+            for (index, url) in urls.enumerated() {
+                #expect(try http.get(url, range: nil, limit: 1 << 20).body == Array("bytes of /r/\(index).jpg".utf8))
+            }
+            #expect(server.count("/batch") == 1)
+            #expect((0..<5).allSatisfy { server.count("/r/\($0).jpg") == 0 })
+            // The same wish again, and one with those already answered: nothing more is asked.
+            batches.want(urls)
+            batches.want(Array(urls.reversed()))
+            batches.catchUp()
+            #expect(batches.batchesSent == 1)
+            // A rendition of another server is not the batch's to ask for.
+            batches.want([RemoteURL("http://127.0.0.2:1/r/9.jpg")!])
+            batches.catchUp()
+            #expect(batches.batchesSent == 1)
         }
-        #expect(server.count("/batch") == 1)
-        #expect((0..<5).allSatisfy { server.count("/r/\($0).jpg") == 0 })
-        // The same wish again, and one with those already answered: nothing more is asked.
-        batches.want(urls)
-        batches.want(Array(urls.reversed()))
-        batches.catchUp()
-        #expect(batches.batchesSent == 1)
-        // A rendition of another server is not the batch's to ask for.
-        batches.want([RemoteURL("http://127.0.0.2:1/r/9.jpg")!])
-        batches.catchUp()
-        #expect(batches.batchesSent == 1)
     }
 
     static let lies: [(lie: [UInt8], message: String)] = [
@@ -69,149 +77,134 @@ import PhotoGridTestSupport
     /// takes the original, asked for by its tile alone.
     @Test func originalsAreNotBatched() throws {
         let bodies = Locked<[String]>([])
-        let server = try TestServer { request in
+        try Self.with({ request in
             if request.path == "/batch" { bodies.withLock { $0.append(String(decoding: request.body, as: UTF8.self)) } }
             return Self.honest(request)
+        }) { server, http, batches throws in
+            let json = #"{"photogrid": 1, "renditions": {"template": "r/{id}/{size}.jpg", "sizes": [256, 512]}, "#
+                + #""photos": [{"id": "a.jpg", "width": 4000, "height": 3000, "original": "o/a.jpg"}]}"#
+            let manifest = try GalleryManifest.parse(Array(json.utf8), url: Self.url(server, "/"))
+            let decoder = RemoteDecoder(fetcher: http, photos: manifest.photos, batches: batches)
+            let photo = Photo(address: RemoteDecoder.address(of: manifest.photos[0]), relativePath: RawPath("a.jpg"), format: .jpeg)
+            decoder.expect([ExpectedImage(photo: photo, size: 3000), ExpectedImage(photo: photo, size: 200)])
+            batches.catchUp()
+            #expect(try http.get(Self.url(server, "/r/a.jpg/512.jpg"), range: nil, limit: 1 << 20).body == Array("bytes of /r/a.jpg/512.jpg".utf8))
+            #expect(bodies.withLock { $0 } == ["/r/a.jpg/512.jpg\n"])   // 256 of 4000x3000 is 192 short
+            #expect(server.count("/r/a.jpg/512.jpg") == 0)
         }
-        defer { server.stop() }
-        let http = Self.fetcher()
-        defer { http.shutdown() }
-        let json = #"{"photogrid": 1, "renditions": {"template": "r/{id}/{size}.jpg", "sizes": [256, 512]}, "#
-            + #""photos": [{"id": "a.jpg", "width": 4000, "height": 3000, "original": "o/a.jpg"}]}"#
-        let manifest = try GalleryManifest.parse(Array(json.utf8), url: Self.url(server, "/"))
-        let batches = BatchFetcher(endpoint: Self.url(server, "/batch"), fetcher: http)
-        let decoder = RemoteDecoder(fetcher: http, photos: manifest.photos, batches: batches)
-        let photo = Photo(address: RemoteDecoder.address(of: manifest.photos[0]), relativePath: RawPath("a.jpg"), format: .jpeg)
-        decoder.expect([ExpectedImage(photo: photo, size: 3000), ExpectedImage(photo: photo, size: 200)])
-        batches.catchUp()
-        #expect(try http.get(Self.url(server, "/r/a.jpg/512.jpg"), range: nil, limit: 1 << 20).body == Array("bytes of /r/a.jpg/512.jpg".utf8))
-        #expect(bodies.withLock { $0 } == ["/r/a.jpg/512.jpg\n"])   // 256 of 4000x3000 is 192 short
-        #expect(server.count("/r/a.jpg/512.jpg") == 0)
     }
 
     @Test(arguments: lies)
     func aLyingServerIsCutAndTheTilesSayWhy(_ lie: [UInt8], _ message: String) throws {
-        let server = try TestServer { request in
+        try Self.with({ request in
             request.path == "/batch" ? .respond(status: 200, headers: [("Content-Type", Batch.contentType)], body: lie)
                                      : .respond(status: 200, headers: [], body: Array("alone".utf8))
+        }) { server, http, batches throws in
+            let urls = (0..<3).map { Self.url(server, "/r/\($0).jpg") }
+            batches.want(urls)
+            batches.catchUp()
+            #expect(try http.get(urls[0], range: nil, limit: 1 << 20).body == Array("a".utf8))
+            do throws(FetchError) {
+                _ = try http.get(urls[1], range: nil, limit: 1 << 20)
+                Issue.record("a photo the lying batch did not bring was delivered")
+            } catch {
+                #expect(error.description == message)
+                #expect(error.reason == "server sent a broken batch")
+                #expect(error.isTransient)
+            }
+            // No batch again: the rest are asked for alone, and come.
+            batches.want([Self.url(server, "/r/5.jpg")])
+            batches.catchUp()
+            #expect(batches.batchesSent == 1)
+            #expect(try http.get(Self.url(server, "/r/5.jpg"), range: nil, limit: 1 << 20).body == Array("alone".utf8))
         }
-        defer { server.stop() }
-        let http = Self.fetcher()
-        defer { http.shutdown() }
-        let batches = BatchFetcher(endpoint: Self.url(server, "/batch"), fetcher: http)
-        let urls = (0..<3).map { Self.url(server, "/r/\($0).jpg") }
-        batches.want(urls)
-        batches.catchUp()
-        #expect(try http.get(urls[0], range: nil, limit: 1 << 20).body == Array("a".utf8))
-        do {
-            _ = try http.get(urls[1], range: nil, limit: 1 << 20)
-            Issue.record("a photo the lying batch did not bring was delivered")
-        } catch {
-            #expect(error.description == message)
-            #expect(error.reason == "server sent a broken batch")
-            #expect(error.isTransient)
-        }
-        // No batch again: the rest are asked for alone, and come.
-        batches.want([Self.url(server, "/r/5.jpg")])
-        batches.catchUp()
-        #expect(batches.batchesSent == 1)
-        #expect(try http.get(Self.url(server, "/r/5.jpg"), range: nil, limit: 1 << 20).body == Array("alone".utf8))
     }
 
     /// A server that takes no batches after all (an older one, a proxy that refuses POST): the
     /// tiles waiting on the batch ask for their photos alone, and get them.
     @Test(arguments: [404, 405, 200])
     func aRefusedBatchLetsEachPhotoBeAskedForAlone(_ status: Int) throws {
-        let server = try TestServer { request in
+        try Self.with({ request in
             request.path == "/batch" ? .respond(status: status, headers: [("Content-Type", "text/html")], body: Array("<p>no</p>".utf8))
                                      : .slow(milliseconds: 0, .respond(status: 200, headers: [], body: Array("alone".utf8)))
+        }) { server, http, batches throws in
+            let urls = (0..<3).map { Self.url(server, "/r/\($0).jpg") }
+            batches.want(urls)
+            batches.catchUp()
+            for url in urls { #expect(try http.get(url, range: nil, limit: 1 << 20).body == Array("alone".utf8)) }
+            #expect(server.count("/batch") == 1)
+            batches.want([Self.url(server, "/r/7.jpg")])
+            batches.catchUp()
+            #expect(batches.batchesSent == 1)
         }
-        defer { server.stop() }
-        let http = Self.fetcher()
-        defer { http.shutdown() }
-        let batches = BatchFetcher(endpoint: Self.url(server, "/batch"), fetcher: http)
-        let urls = (0..<3).map { Self.url(server, "/r/\($0).jpg") }
-        batches.want(urls)
-        batches.catchUp()
-        for url in urls { #expect(try http.get(url, range: nil, limit: 1 << 20).body == Array("alone".utf8)) }
-        #expect(server.count("/batch") == 1)
-        batches.want([Self.url(server, "/r/7.jpg")])
-        batches.catchUp()
-        #expect(batches.batchesSent == 1)
     }
 
     /// Less urgent renditions wished for while a batch is under way (the rows prefetched further
     /// on) wait for it and go together when it ends, or at once when a tile asks for one.
     @Test func whatComesAfterABatchWaitsForIt() throws {
-        let server = try TestServer { request in
+        try Self.with({ request in
             let slow = request.path == "/batch" && String(decoding: request.body, as: UTF8.self).contains("/screen/")
             return .slow(milliseconds: slow ? 600 : 0, Self.honest(request))
-        }
-        defer { server.stop() }
-        let http = Self.fetcher()
-        defer { http.shutdown() }
-        let batches = BatchFetcher(endpoint: Self.url(server, "/batch"), fetcher: http)
-        let screen = (0..<2).map { Self.url(server, "/screen/\($0).jpg") }
-        let later = (0..<3).map { Self.url(server, "/later/\($0).jpg") }
-        for wish in [screen, screen + [later[0]], screen + later] {
-            batches.want(wish)
-            batches.catchUp()
-        }
-        #expect(batches.batchesSent == 1, "the prefetch did not wait for the screen's batch")
-        // When the screen's batch ends, the three go in one batch.
-        for url in screen { #expect(try http.get(url, range: nil, limit: 1 << 20).body == Array("bytes of \(url.path)".utf8)) }
-        for _ in 0..<250 where batches.batchesSent < 2 { Thread.sleep(forTimeInterval: 0.02) }
-        #expect(batches.batchesSent == 2)
-        for url in later { #expect(try http.get(url, range: nil, limit: 1 << 20).body == Array("bytes of \(url.path)".utf8)) }
-        #expect(server.count("/batch") == 2 && server.total == 2)
+        }) { server, http, batches throws in
+            let screen = (0..<2).map { Self.url(server, "/screen/\($0).jpg") }
+            let later = (0..<3).map { Self.url(server, "/later/\($0).jpg") }
+            for wish in [screen, screen + [later[0]], screen + later] {
+                batches.want(wish)
+                batches.catchUp()
+            }
+            #expect(batches.batchesSent == 1, "the prefetch did not wait for the screen's batch")
+            // When the screen's batch ends, the three go in one batch.
+            for url in screen { #expect(try http.get(url, range: nil, limit: 1 << 20).body == Array("bytes of \(url.path)".utf8)) }
+            for _ in 0..<250 where batches.batchesSent < 2 { Thread.sleep(forTimeInterval: 0.02) }
+            #expect(batches.batchesSent == 2)
+            for url in later { #expect(try http.get(url, range: nil, limit: 1 << 20).body == Array("bytes of \(url.path)".utf8)) }
+            #expect(server.count("/batch") == 2 && server.total == 2)
 
-        // A tile that asks for a held one sends the held ones at once.
-        let more = [Self.url(server, "/screen/9.jpg"), Self.url(server, "/more/0.jpg")]
-        for wish in [more, more + [Self.url(server, "/more/1.jpg")]] {
-            batches.want(wish)
-            batches.catchUp()
+            // A tile that asks for a held one sends the held ones at once.
+            let more = [Self.url(server, "/screen/9.jpg"), Self.url(server, "/more/0.jpg")]
+            for wish in [more, more + [Self.url(server, "/more/1.jpg")]] {
+                batches.want(wish)
+                batches.catchUp()
+            }
+            #expect(batches.batchesSent == 3)
+            let started = Date()
+            batches.need(Self.url(server, "/more/1.jpg"))
+            #expect(try http.get(Self.url(server, "/more/1.jpg"), range: nil, limit: 1 << 20).body == Array("bytes of /more/1.jpg".utf8))
+            #expect(Date().timeIntervalSince(started) < 0.5, "the held one waited for the slow batch")
+            #expect(batches.batchesSent == 4 && server.count("/more/1.jpg") == 0)
         }
-        #expect(batches.batchesSent == 3)
-        let started = Date()
-        batches.need(Self.url(server, "/more/1.jpg"))
-        #expect(try http.get(Self.url(server, "/more/1.jpg"), range: nil, limit: 1 << 20).body == Array("bytes of /more/1.jpg".utf8))
-        #expect(Date().timeIntervalSince(started) < 0.5, "the held one waited for the slow batch")
-        #expect(batches.batchesSent == 4 && server.count("/more/1.jpg") == 0)
     }
 
     /// The user moves on while a batch is still being made: it is cancelled, a tile waiting on
     /// it is let go at once (not when the slow answer comes), and the new screen's batch is sent.
     @Test func aBatchNoLongerWantedIsCancelled() throws {
-        let server = try TestServer { request in
+        try Self.with({ request in
             guard request.path == "/batch" else { return .respond(status: 200, headers: [], body: Array("alone".utf8)) }
             let slow = String(decoding: request.body, as: UTF8.self).contains("/old/")
             return .slow(milliseconds: slow ? 4000 : 0, Self.honest(request))
+        }) { server, http, batches throws in
+            let old = (0..<3).map { Self.url(server, "/old/\($0).jpg") }
+            batches.want(old)
+            batches.catchUp()
+            let waiting = Locked<Result<FetchResult, FetchError>?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                let result = Result { () throws(FetchError) in try http.get(old[0], range: nil, limit: 1 << 20) }
+                waiting.withLock { $0 = result }
+                done.signal()
+            }.start()
+            // The tile is waiting on the batch.
+            for _ in 0..<500 where http.flights.askers == 0 { Thread.sleep(forTimeInterval: 0.01) }
+            #expect(http.flights.askers == 1)
+            let started = Date()
+            let new = [Self.url(server, "/new/0.jpg")]
+            batches.want(new)
+            batches.catchUp()
+            #expect(done.wait(timeout: .now() + 2) == .success, "the waiting tile was not let go")
+            #expect(Date().timeIntervalSince(started) < 2)
+            #expect(waiting.withLock { $0.map { if case .failure(.interrupted("no longer wanted")) = $0 { true } else { false } } } == true)
+            #expect(try http.get(new[0], range: nil, limit: 1 << 20).body == Array("bytes of /new/0.jpg".utf8))
+            #expect(batches.batchesSent == 2)
         }
-        defer { server.stop() }
-        let http = Self.fetcher()
-        defer { http.shutdown() }
-        let batches = BatchFetcher(endpoint: Self.url(server, "/batch"), fetcher: http)
-        let old = (0..<3).map { Self.url(server, "/old/\($0).jpg") }
-        batches.want(old)
-        batches.catchUp()
-        let waiting = Locked<Result<FetchResult, FetchError>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        Thread {
-            let result = Result { () throws(FetchError) in try http.get(old[0], range: nil, limit: 1 << 20) }
-            waiting.withLock { $0 = result }
-            done.signal()
-        }.start()
-        // The tile is waiting on the batch.
-        for _ in 0..<500 where http.flights.askers == 0 { Thread.sleep(forTimeInterval: 0.01) }
-        #expect(http.flights.askers == 1)
-        let started = Date()
-        let new = [Self.url(server, "/new/0.jpg")]
-        batches.want(new)
-        batches.catchUp()
-        #expect(done.wait(timeout: .now() + 2) == .success, "the waiting tile was not let go")
-        #expect(Date().timeIntervalSince(started) < 2)
-        #expect(waiting.withLock { $0.map { if case .failure(.interrupted("no longer wanted")) = $0 { true } else { false } } } == true)
-        #expect(try http.get(new[0], range: nil, limit: 1 << 20).body == Array("bytes of /new/0.jpg".utf8))
-        #expect(batches.batchesSent == 2)
     }
 }

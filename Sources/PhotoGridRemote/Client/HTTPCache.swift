@@ -20,6 +20,11 @@ package final class HTTPCache: Sendable {
         package var contentType: String?
         package var body: [UInt8]
 
+        /// The entry as a response served from the cache, for `url`.
+        package func result(url: RemoteURL) -> FetchResult {
+            FetchResult(status: status, body: body, contentType: contentType, url: url, fromCache: true)
+        }
+
         package func isFresh(now: Int64) -> Bool { maxAge.map { now - storedAt < $0 } ?? false }
         /// Stale, but usable while a revalidation runs in the background.
         package func mayServeStale(now: Int64) -> Bool {
@@ -62,7 +67,7 @@ package final class HTTPCache: Sendable {
     /// What `Cache-Control` allows: nil for `no-store` (keep nothing), else the entry's freshness:
     /// `max-age` seconds, or none (revalidate every time) for `no-cache` or no directive.
     package static func freshness(cacheControl: String?) -> Int64?? {
-        let directives = (cacheControl ?? "").lowercased().split(separator: ",").map { $0.trimmingSpaces }
+        let directives = directives(cacheControl)
         if directives.contains("no-store") { return nil }
         if directives.contains("no-cache") { return .some(nil) }
         for directive in directives where directive.hasPrefix("max-age=") {
@@ -74,12 +79,17 @@ package final class HTTPCache: Sendable {
     /// The `stale-while-revalidate` window a `Cache-Control` gives, if any (RFC 5861); none
     /// with `no-cache`, which asks for a revalidation before every use.
     package static func staleWindow(cacheControl: String?) -> Int64? {
-        let directives = (cacheControl ?? "").lowercased().split(separator: ",").map { $0.trimmingSpaces }
+        let directives = directives(cacheControl)
         guard !directives.contains("no-cache"), !directives.contains("no-store") else { return nil }
         for directive in directives where directive.hasPrefix("stale-while-revalidate=") {
             if let seconds = Int64(directive.dropFirst(23)), seconds > 0 { return seconds }
         }
         return nil
+    }
+
+    /// A `Cache-Control` value's directives, lower case, without spaces around them.
+    static func directives(_ cacheControl: String?) -> [String] {
+        (cacheControl ?? "").lowercased().split(separator: ",").map { String($0.trimmingSpaces) }
     }
 
     /// Wall-clock seconds: what freshness is counted in.

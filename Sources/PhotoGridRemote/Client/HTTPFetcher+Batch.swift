@@ -42,7 +42,7 @@ extension HTTPFetcher {
     /// usable from the disk cache, where its tile's download finds it.
     func isAtHand(_ url: RemoteURL) -> Bool {
         let key = FlightKey(url: url, range: nil)
-        return delivered.withLock({ $0.bodies[key] != nil }) || usableCached(key) != nil
+        return delivered.withLock({ $0.bodies[key] != nil }) || usableEntry(key) != nil
     }
 
     /// Leads the flight of `url` for a batch; nil when a request for it is already under way.

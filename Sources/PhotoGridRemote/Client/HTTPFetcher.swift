@@ -152,12 +152,10 @@ package final class HTTPFetcher: Fetching, Sendable {
     private func fetch(_ url: RemoteURL, range: Range<Int>?, limit: Int, revalidate: Bool = false) throws(FetchError) -> FetchResult {
         let key = FlightKey(url: url, range: range)
         let cached = cache?.entry(for: url, range: range)
-        if !revalidate, let cached, cached.isFresh(now: HTTPCache.now()) || confirmed.withLock({ $0.contains(key) }) {
-            return FetchResult(status: cached.status, body: cached.body, contentType: cached.contentType, url: url, fromCache: true)
-        }
+        if !revalidate, let cached, isUsable(cached, key) { return cached.result(url: url) }
         if !revalidate, let cached, cached.mayServeStale(now: HTTPCache.now()) {
             revalidateInBackground(url, range: range, limit: limit, body: cached.body)
-            return FetchResult(status: cached.status, body: cached.body, contentType: cached.contentType, url: url, fromCache: true)
+            return cached.result(url: url)
         }
         var headers = HTTPHeaders()
         headers.add(name: "User-Agent", value: "photogrid")
@@ -175,7 +173,7 @@ package final class HTTPFetcher: Fetching, Sendable {
             }
             cache?.store(cached, for: url, range: range)
             confirmed.withLock { _ = $0.insert(key) }
-            return FetchResult(status: cached.status, body: cached.body, contentType: cached.contentType, url: finalURL, fromCache: true)
+            return cached.result(url: finalURL)
         }
         let code = Int(response.status.code)
         guard code == 200 || code == 206 else {
@@ -204,9 +202,7 @@ package final class HTTPFetcher: Fetching, Sendable {
     }
 
     package func validator(of url: RemoteURL) -> [UInt8]? {
-        let key = FlightKey(url: url, range: nil)
-        guard let cached = cache?.entry(for: url, range: nil), cached.status == 200,
-              cached.isFresh(now: HTTPCache.now()) || confirmed.withLock({ $0.contains(key) }) else { return nil }
+        guard let cached = usableEntry(FlightKey(url: url, range: nil)), cached.status == 200 else { return nil }
         if let etag = cached.etag { return Array(("etag " + etag).utf8) }
         if let date = cached.lastModified { return Array(("date " + date).utf8) }
         var hash = Hash128()
@@ -214,11 +210,16 @@ package final class HTTPFetcher: Fetching, Sendable {
         return Array("hash \(hash.value64)".utf8)
     }
 
-    /// A cached response usable without asking: fresh, or confirmed by the server this run.
-    func usableCached(_ key: FlightKey) -> FetchResult? {
-        guard let cached = cache?.entry(for: key.url, range: key.range),
-              cached.isFresh(now: HTTPCache.now()) || confirmed.withLock({ $0.contains(key) }) else { return nil }
-        return FetchResult(status: cached.status, body: cached.body, contentType: cached.contentType, url: key.url, fromCache: true)
+    /// Whether a cached response may be used without asking: fresh, or confirmed by the server
+    /// this run.
+    func isUsable(_ entry: HTTPCache.Entry, _ key: FlightKey) -> Bool {
+        entry.isFresh(now: HTTPCache.now()) || confirmed.withLock { $0.contains(key) }
+    }
+
+    /// The cached response for `key`, if it may be used without asking.
+    func usableEntry(_ key: FlightKey) -> HTTPCache.Entry? {
+        guard let cached = cache?.entry(for: key.url, range: key.range), isUsable(cached, key) else { return nil }
+        return cached
     }
 
     /// Sends the request, following redirects to http and https only, at most `maxRedirects`

@@ -22,8 +22,6 @@ final class GalleryChannelHandler: ChannelInboundHandler, RemovableChannelHandle
     private var started = 0.0
     /// A POST's body (a batch's list), or nil once it is longer than a batch may be.
     private var body: [UInt8]? = []
-    /// The batch being written, kept until its end.
-    private var batch: BatchStream?
 
     init(responder: GalleryResponder, counter: RequestCounter, failures: FailedAttempts, delayMilliseconds: Int, log: Bool) {
         self.responder = responder
@@ -73,14 +71,12 @@ final class GalleryChannelHandler: ChannelInboundHandler, RemovableChannelHandle
             case .items(let targets):
                 guard context.channel.isActive else { return }
                 let keepAlive = head.isKeepAlive && head.version.minor > 0, started = self.started, log = self.log
-                let stream = BatchStream(targets: targets, responder: responder, context: context, request: head,
-                                         counter: self.counter) { bytes in
+                // The stream lives as long as the renditions it has asked for: nothing else holds
+                // it, so a client that goes leaves nothing behind.
+                BatchStream(targets: targets, responder: responder, context: context, request: head, counter: self.counter) { bytes in
                     if log { GalleryChannelHandler.logLine(head, status: 200, bytes: bytes, since: started) }
-                    self.batch = nil
                     if !keepAlive { context.close(promise: nil) }
-                }
-                self.batch = stream
-                stream.start(keepAlive: keepAlive)
+                }.start(keepAlive: keepAlive)
             }
         }
     }
