@@ -39,6 +39,45 @@ package enum Batch {
         return targets
     }
 
+    /// The first visit's opening batch (docs/remote-gallery.md, "The opening batch"): asked
+    /// for beside the manifest, before the client knows the photos' names, it names none. It
+    /// asks for the manifest's first `count` photos, each in the smallest rendition of the
+    /// manifest's template whose short side is at least `covering` pixels (the choice
+    /// `RemotePhoto.source(coveringShortSide:)` makes); part `i` is photo `i`'s, and says which
+    /// rendition it is in `Content-Location`.
+    package struct Opening: Equatable, Sendable {
+        package var count: Int
+        package var covering: Int
+        package init(count: Int, covering: Int) {
+            self.count = count
+            self.covering = covering
+        }
+
+        /// Its body: the one line `first COUNT covering PIXELS`.
+        package var body: [UInt8] { Array("first \(count) covering \(covering)\n".utf8) }
+
+        /// The opening a request's body asks for; nil when it is not one, or asks for more than
+        /// a batch may hold or a size no photo has.
+        package init?(body: [UInt8]) {
+            guard body.count <= 64 else { return nil }
+            var line = body[...]
+            if line.last == UInt8(ascii: "\n") { line = line.dropLast() }
+            if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+            let words = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
+            guard words.count == 4, Array(words[0]) == Array("first".utf8), Array(words[2]) == Array("covering".utf8),
+                  let count = BatchReader.number(words[1]), let covering = BatchReader.number(words[3]),
+                  (1...Batch.maxItems).contains(count), (1...1 << 20).contains(covering) else { return nil }
+            self.init(count: count, covering: covering)
+        }
+    }
+
+    /// The size an opening batch takes of a photo's renditions: the smallest of `sizes` (smallest
+    /// first) whose short side covers `covering`; nil when none does (the client then takes the
+    /// original, which no batch carries).
+    package static func openingSize(sizes: [Int], covering: Int, width: Int?, height: Int?) -> Int? {
+        sizes.first { RemotePhoto.shortSide(size: $0, width: width, height: height) >= covering }
+    }
+
     /// A part's head as a server writes it: `PART index status length`, its header lines, a
     /// blank line. Header names and values must be printable ASCII (the caller's to ensure).
     package static func partHead(index: Int, status: Int, length: Int, headers: [(name: String, value: String)]) -> [UInt8] {

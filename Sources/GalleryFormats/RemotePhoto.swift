@@ -146,7 +146,11 @@ package struct RemotePhoto: Sendable, Equatable {
     /// picks too small a copy at worst, and the tile is scaled up a little, never too large a one.
     package func shortSide(of rendition: Rendition) -> Int { shortSide(size: rendition.size) }
 
-    private func shortSide(size: Int) -> Int {
+    private func shortSide(size: Int) -> Int { RemotePhoto.shortSide(size: size, width: width, height: height) }
+
+    /// The short side of a rendition of `size` (its long side) of a `width` x `height` photo.
+    /// The server choosing an opening batch's renditions (`Batch.Opening`) asks the same.
+    package static func shortSide(size: Int, width: Int?, height: Int?) -> Int {
         guard let width, let height, width > 0, height > 0 else { return size }
         // In Doubles: a hostile manifest's sizes must not overflow an Int product.
         let short = (Double(size) * Double(min(width, height)) / Double(max(width, height))).rounded()

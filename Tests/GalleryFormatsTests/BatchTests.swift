@@ -29,6 +29,30 @@ import Testing
         #expect(Batch.targets(in: Array(repeating: UInt8(ascii: "/"), count: Batch.maxRequestBytes + 1)) == nil)
     }
 
+    /// The opening batch's one line, and the lines that are not one.
+    @Test func anOpeningRoundTripsAndKeepsToItsLimits() {
+        let opening = Batch.Opening(count: 24, covering: 400)
+        #expect(Batch.Opening(body: opening.body) == opening)
+        #expect(Batch.Opening(body: Array("first 1 covering 1\r\n".utf8)) == Batch.Opening(count: 1, covering: 1))
+        for text in ["", "first 24 covering\n", "first 0 covering 400\n", "first 257 covering 400\n", "first 24 covering 0\n",
+                     "first 24 covering 99999999999\n", "first  24 covering 400\n", "last 24 covering 400\n", "first -1 covering 4\n",
+                     "/renditions/a.jpg/256.jpg\n", "first 24 covering 400\nfirst 1 covering 1\n"] {
+            #expect(Batch.Opening(body: Array(text.utf8)) == nil, "\(text)")
+        }
+        // It is no list of targets either: a server that knows no openings refuses it whole.
+        #expect(Batch.targets(in: opening.body) == nil)
+    }
+
+    /// The server's choice for an opening is the client's (`RemotePhoto.source`): the smallest
+    /// size whose short side covers what is asked, by the photo's shape.
+    @Test func anOpeningTakesTheSizeTheClientWould() {
+        let sizes = [256, 512, 1024]
+        #expect(Batch.openingSize(sizes: sizes, covering: 300, width: 3000, height: 2000) == 512)    // 512 x 341
+        #expect(Batch.openingSize(sizes: sizes, covering: 350, width: 3000, height: 2000) == 1024)   // 341 is short of it
+        #expect(Batch.openingSize(sizes: sizes, covering: 300, width: nil, height: nil) == 512)       // assumed square
+        #expect(Batch.openingSize(sizes: sizes, covering: 1200, width: 3000, height: 3000) == nil)   // the original's
+    }
+
     @Test func aResponseReadWholeAndByteByByteGivesTheSameParts() {
         var whole = BatchReader(items: 3, maxPartBytes: 100)
         let parts = whole.feed(Self.response)

@@ -64,6 +64,62 @@ import PhotoGridTestSupport
         }
     }
 
+    /// A first visit's opening batch: sent before the manifest is read, its parts kept until
+    /// the manifest says which renditions they are. A part that names another rendition than
+    /// the client's choice for its photo is not taken for it: that tile asks alone.
+    @Test func anOpeningIsTakenOverOnceTheManifestSaysWhatItsPartsAre() throws {
+        try Self.with({ request in
+            guard request.path == "/batch", let opening = Batch.Opening(body: request.body) else {
+                return .respond(status: 200, headers: [], body: Array("bytes of \(request.path)".utf8))
+            }
+            var body: [UInt8] = []
+            for index in 0..<opening.count {
+                let location = index == 2 ? "r/9/256.jpg" : "r/\(index)/256.jpg"
+                let bytes = Array("part \(index)".utf8)
+                body += Batch.partHead(index: index, status: 200, length: bytes.count, headers: [("Content-Location", location)]) + bytes
+            }
+            return .respond(status: 200, headers: [("Content-Type", Batch.contentType)], body: body + Batch.end)
+        }) { server, http, batches throws in
+            let manifestURL = Self.url(server, "/")
+            let opening = try #require(OpeningBatch.start(for: FirstScreen(count: 3, covering: 100), manifest: manifestURL, fetcher: http))
+            #expect(opening.endpoint == batches.endpoint)
+            // The whole response comes before the manifest is read.
+            for _ in 0..<500 where !opening.hasEnded { Thread.sleep(forTimeInterval: 0.02) }
+            let json = #"{"photogrid": 1, "title": "t", "renditions": {"template": "r/{id}/{size}.jpg", "sizes": [256]}, "photos": ["#
+                + (0..<4).map { #"{"id": "\#($0)", "original": "o/\#($0).jpg"}"# }.joined(separator: ", ") + "]}"
+            guard case .manifest(let manifest) = try RemoteDocument.classify(body: Array(json.utf8), contentType: "application/json",
+                                                                            url: manifestURL) else {
+                Issue.record("not a manifest")
+                return
+            }
+            batches.adopt(opening, photos: manifest.photos)
+            for index in 0..<4 {
+                let body = try http.get(Self.url(server, "/r/\(index)/256.jpg"), range: nil, limit: 1 << 20).body
+                // Photo 2's part named another rendition; photo 3 was past the opening's count.
+                let expected = [0, 1].contains(index) ? "part \(index)" : "bytes of /r/\(index)/256.jpg"
+                #expect(body == Array(expected.utf8), "\(index)")
+            }
+            #expect(server.count("/batch") == 1)
+            #expect(server.count("/r/0/256.jpg") == 0 && server.count("/r/1/256.jpg") == 0)
+            #expect(server.count("/r/2/256.jpg") == 1 && server.count("/r/3/256.jpg") == 1)
+        }
+    }
+
+    /// A server that takes no batches answers the opening with an error, and the manifest names
+    /// no batch: nothing of it is used, and each tile asks alone.
+    @Test func anOpeningRefusedCostsItsOneRequest() throws {
+        try Self.with({ request in
+            request.path == "/batch" ? .respond(status: 405, headers: [], body: [])
+                : .respond(status: 200, headers: [], body: Array("bytes of \(request.path)".utf8))
+        }) { server, http, _ throws in
+            let opening = try #require(OpeningBatch.start(for: FirstScreen(count: 3, covering: 100), manifest: Self.url(server, "/"), fetcher: http))
+            for _ in 0..<500 where !opening.hasEnded { Thread.sleep(forTimeInterval: 0.02) }
+            opening.cancel()
+            #expect(try http.get(Self.url(server, "/r/0/256.jpg"), range: nil, limit: 1 << 20).body == Array("bytes of /r/0/256.jpg".utf8))
+            #expect(server.count("/batch") == 1 && server.count("/r/0/256.jpg") == 1)
+        }
+    }
+
     static let lies: [(lie: [UInt8], message: String)] = [
         (part(0, "a") + part(7, "lie") + Batch.end, "the server's batch response is broken: a part for an item never asked for"),
         (part(0, "a") + part(0, "again") + Batch.end, "the server's batch response is broken: two parts for one item"),

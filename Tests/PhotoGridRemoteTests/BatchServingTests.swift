@@ -60,6 +60,52 @@ import GalleryFormats
         }
     }
 
+    /// An opening batch names no photo: part `i` is the manifest's photo `i` in the rendition the
+    /// client's own reading of the manifest chooses for the size asked, and says so.
+    @Test func anOpeningBringsTheFirstPhotosAsTheClientChoosesThem() async throws {
+        for token in [nil, AccessTokenTests.token] {
+            try await ServedGallery.with({ $0.token = token }) { served in
+                let base = token.map { "/t/\($0)" } ?? ""
+                let manifestReply = try await served.request(base + "/")
+                let manifestURL = RemoteURL(served.base + base + "/")!
+                guard case .manifest(let manifest) = try RemoteDocument.classify(body: manifestReply.body, contentType: "application/json",
+                                                                                url: manifestURL) else {
+                    Issue.record("not a manifest")
+                    return
+                }
+                let photos = manifest.photos
+                let batchURL = manifestURL.resolving("batch")!
+                for covering in [40, 300, 700] {
+                    let opening = Batch.Opening(count: photos.count + 5, covering: covering)
+                    let reply = try await served.request(base + "/batch", method: .POST, body: opening.body)
+                    #expect(reply.status == 200)
+                    let (parts, ended) = Self.parts(reply, items: opening.count)
+                    // One part for each photo there is, then the end.
+                    #expect(ended && parts.count == photos.count, "\(parts.keys.sorted())")
+                    for (index, photo) in photos.enumerated() {
+                        // A video's part is its original's: no rendition is made of one.
+                        let isVideo = ImageFormat(fileExtension: RawPath(photo.name).lowercasedExtension).isVideo
+                        let chosen = isVideo ? photo.original : photo.source(coveringShortSide: covering)
+                        let location = parts[index]?.header("Content-Location").flatMap { batchURL.resolving($0) }
+                        #expect(location == chosen, "\(covering): \(photo.id)")
+                        if chosen == photo.original {
+                            #expect(parts[index]?.status == 404)    // an original is no batch's
+                        } else {
+                            #expect(parts[index]?.status == 200)
+                            #expect(parts[index]?.body == (try await served.request(chosen.pathAndQuery)).body, "\(photo.id)")
+                        }
+                    }
+                }
+                #expect(served.server.openingBatches == 3)
+                // Without the token, nothing is said of what the gallery holds.
+                if token != nil {
+                    let refused = try await served.request("/batch", method: .POST, body: Batch.Opening(count: 3, covering: 40).body)
+                    #expect(refused.status == 401)
+                }
+            }
+        }
+    }
+
     @Test func requestsThatAreNoBatchAreRefused() async throws {
         try await ServedGallery.with { served in
             let get = try await served.request("/batch")

@@ -77,11 +77,13 @@ import PhotoGridTestSupport
         let local = try Self.localFrame()
         let first = try RemotePaths.print(Self.frame + ["--url", server.url], cacheHome: home)
         expectSamePicture(first, as: local, maxError: 6)
-        // One batch for the screen (docs/remote-gallery.md, "Batches") after the manifest: each
-        // photo on screen asked for once in it, no original, nothing asked alone.
+        // One batch for the screen (docs/remote-gallery.md, "Batches"), the opening, asked for
+        // beside the manifest: each photo on screen asked for once in it, no original, nothing
+        // asked alone.
         let requests = server.requestsByPath
         #expect(server.totalRequests == 2, "\(requests)")
         #expect(requests["/batch"] == 1)
+        #expect(server.openingBatches == 1)
         let renditionPaths = requests.keys.filter { $0.hasPrefix("/renditions/") }
         let photos = try FolderScanner().scan(RawPath(RemotePaths.gallery)).count
         let onScreen = GridLayout(screen: ScreenMetrics(columns: 120, rows: 40), columns: 5).visibleIndexes(topRow: 0, photos: photos).count
@@ -97,6 +99,7 @@ import PhotoGridTestSupport
         expectSamePicture(second, as: local, maxError: 6)
         #expect(server.totalRequests - before == 1, "\(server.requestsByPath.filter { $0.value > 1 })")
         #expect(server.requestCount(path: "/") == 2)
+        #expect(server.openingBatches == 1)                     // a gallery seen before opens from the cache
         // And its tiles are the first visit's, read from the disk cache: nothing decoded or encoded.
         let work = (try? String(contentsOfFile: stats, encoding: .utf8)) ?? ""
         #expect(work.contains("decodes 0\n") && work.contains("encodes 0\n") && work.contains("tiles-from-disk \(onScreen)\n"), "\(work)")

@@ -118,6 +118,11 @@ final class GridApp {
     /// (it follows font changes), else what start-up found.
     static func metrics(curses: Curses, capabilities: Capabilities) -> ScreenMetrics {
         let size = curses.size
+        return metrics(columns: size.columns, rows: size.rows, capabilities: capabilities)
+    }
+
+    static func metrics(columns: Int, rows: Int, capabilities: Capabilities) -> ScreenMetrics {
+        let size = (columns: columns, rows: rows)
         var cell = (capabilities.cellWidth, capabilities.cellHeight)
         if let w = TTY.windowSize(), w.pixelWidth >= w.columns, w.pixelHeight >= w.rows, w.pixelWidth > 0 {
             cell = (w.pixelWidth / w.columns, w.pixelHeight / w.rows)

@@ -44,6 +44,12 @@ package final class GridSession {
 
     /// The final tile for photo `index` in a frame of `frame`'s size with `visibleRows` on screen.
     package func request(_ index: Int, frame: TileFrame, visibleRows: Int, screen: ScreenMetrics) -> TileRequest {
+        GridSession.request(index, frame: frame, visibleRows: visibleRows, screen: screen, mode: mode, fit: fit)
+    }
+
+    /// The same for any mode and fit: what `FirstScreen` asks before there is a session.
+    package static func request(_ index: Int, frame: TileFrame, visibleRows: Int, screen: ScreenMetrics, mode: RenderMode,
+                                fit: FitMode) -> TileRequest {
         switch mode {
         case .sixel:
             var request = TileRequest(photo: index, width: frame.width * screen.cellWidth, height: frame.height * screen.cellHeight,

@@ -2,12 +2,14 @@
 package enum PhotoGrid {
     /// Runs photogrid and returns the exit status; messages for the user go to stderr. `source`
     /// makes the gallery (a folder, by default); it is called once the command line has been
-    /// checked against the terminal.
-    package static func main(_ options: Options, source: (() throws -> GallerySource)? = nil) -> Int32 {
+    /// checked against the terminal, and told the first screen when the terminal has said it
+    /// (a given source is a remote gallery, which asks for that screen's pictures ahead).
+    package static func main(_ options: Options, source: ((FirstScreen?) throws -> GallerySource)? = nil) -> Int32 {
         do {
             if options.probe { return try probe(options) }
-            let load = source ?? { try GallerySource.folder(options) }
-            return options.print ? try PrintCommand(options: options, load: load).run() : try interactive(options, load: load)
+            let load = source ?? { _ in try GallerySource.folder(options) }
+            return options.print ? try PrintCommand(options: options, load: load).run()
+                : try interactive(options, load: load, asksAhead: source != nil)
         } catch let error as ExitError {
             printError(error.description)
             return error.status
@@ -15,6 +17,15 @@ package enum PhotoGrid {
             printError("\(error)")
             return 1
         }
+    }
+
+    /// What the terminal answers, and the mode and cell size photogrid takes from that.
+    private static func probeTerminal(_ options: Options) -> (replies: TerminalReplies, capabilities: Capabilities) {
+        let replies = TerminalProbe.run(environment: environment())
+        var capabilities = Capabilities.decide(replies: replies, window: TTY.windowSize(), environment: environment(),
+                                               choice: options.mode)
+        if let cell = options.cellSize { capabilities.cellWidth = cell.width; capabilities.cellHeight = cell.height }
+        return (replies, capabilities)
     }
 
     package static func printError(_ message: String) {
@@ -78,9 +89,21 @@ package enum PhotoGrid {
         return 0
     }
 
-    private static func interactive(_ options: Options, load: () throws -> GallerySource) throws -> Int32 {
-        // The folder or gallery first: "no such file or folder" helps more than "not a terminal".
-        let source = try load()
+    private static func interactive(_ options: Options, load: (FirstScreen?) throws -> GallerySource, asksAhead: Bool) throws -> Int32 {
+        // The folder first: "no such file or folder" helps more than "not a terminal". A gallery
+        // that asks ahead for its first screen (a remote one) is loaded once the terminal has
+        // said what that screen is.
+        var probed: (replies: TerminalReplies, capabilities: Capabilities)?
+        if asksAhead && options.pathOutput == nil && TTY.isTerminal(0) && TTY.isTerminal(1) {
+            CrashGuard.saveModes()
+            probed = probeTerminal(options)
+        }
+        let source = try load(probed.flatMap { probed in
+            TTY.windowSize().map { window in
+                FirstScreen(screen: GridApp.metrics(columns: window.columns, rows: window.rows, capabilities: probed.capabilities),
+                            mode: probed.capabilities.mode, columns: options.columns, fit: options.fit)
+            }
+        })
         // -o: stdout carries the paths; the grid is drawn on the terminal itself, and its keys
         // read from it when stdin is a pipe too.
         var pathsOutput: FileDescriptor?
@@ -99,11 +122,8 @@ package enum PhotoGrid {
         guard TTY.isTerminal(0), TTY.isTerminal(1) else {
             throw ExitError("not a terminal: run photogrid in a terminal, or use --print to write one frame to stdout", status: 2)
         }
-        CrashGuard.saveModes()
-        let replies = TerminalProbe.run(environment: environment())
-        var capabilities = Capabilities.decide(replies: replies, window: TTY.windowSize(), environment: environment(),
-                                               choice: options.mode)
-        if let cell = options.cellSize { capabilities.cellWidth = cell.width; capabilities.cellHeight = cell.height }
+        if probed == nil { CrashGuard.saveModes() }
+        let (replies, capabilities) = probed ?? probeTerminal(options)
 
         let mailbox = Mailbox()
         let signals = SignalWatcher(mailbox: mailbox)

@@ -3,7 +3,7 @@
 /// tile in it has loaded. A single photo instead of a folder is fitted to the whole area.
 struct PrintCommand {
     let options: Options
-    let load: () throws -> GallerySource
+    let load: (FirstScreen?) throws -> GallerySource
 
     func run() throws -> Int32 {
         let (screen, mode) = try terminalSetup()
@@ -41,7 +41,7 @@ struct PrintCommand {
     /// A contact sheet: the whole rows of tiles that fit, without the focus frame or the status
     /// line (they are for a user at the keys), with `--labels` each photo's name under its tile.
     private func grid(screen: ScreenMetrics, mode: RenderMode) throws -> ([UInt8], GridSession) {
-        var source = try load()
+        var source = try load(FirstScreen(screen: screen, mode: mode, columns: options.columns, fit: options.fit))
         if options.order.key == .date && options.sortGiven {
             let dates = CaptureDates(readingNow: source.photos, decoder: source.decoder, store: source.dateStore)
             source.photos = options.order.apply(source.photos, dates: dates.dates)

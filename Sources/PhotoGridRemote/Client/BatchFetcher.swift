@@ -47,6 +47,9 @@ package final class BatchFetcher: Sendable {
         var flights: [RemoteURL: HTTPFetcher.Flight]
         var task: HTTPClient.Task<Void>?
         var cancelled = false
+        /// An opening batch's parts must say which rendition they are; what it leaves out is
+        /// asked for alone, with no fault found (the server's manifest may have changed since).
+        var opening: OpeningBatch?
     }
 
     package init(endpoint: RemoteURL, fetcher: HTTPFetcher) {
@@ -85,6 +88,37 @@ package final class BatchFetcher: Sendable {
                 return held
             }) else { return }
             look(at: wish, holding: false)
+        }
+    }
+
+    /// Takes over a first visit's opening batch, now that the manifest says which renditions its
+    /// parts are: photo `i`'s choice for the opening's size is item `i`. Each leads its flight,
+    /// as a batch's items do, so that the first screen's tiles wait for their parts.
+    package func adopt(_ opening: OpeningBatch, photos: [RemotePhoto]) {
+        queue.sync {
+            var items: [RemoteURL] = [], claimed: [RemoteURL: HTTPFetcher.Flight] = [:]
+            for photo in photos.prefix(opening.opening.count) {
+                items.append(photo.original)        // what no part of this batch stands for
+                let named = ImageFormat(fileExtension: RawPath(photo.name).lowercasedExtension)
+                guard photo.hasRenditions, !named.isVideo else { continue }
+                let url = photo.source(coveringShortSide: opening.opening.covering)
+                guard url != photo.original, url.origin == endpoint.origin, claimed[url] == nil,
+                      !state.withLock({ $0.owner[url] != nil }), !fetcher.isInFlight(url), !fetcher.isAtHand(url),
+                      let flight = fetcher.claim(url) else { continue }
+                items[items.count - 1] = url
+                claimed[url] = flight
+            }
+            guard !claimed.isEmpty else { return opening.cancel() }
+            let id = state.withLock { state -> Int in
+                let id = state.nextID
+                state.nextID += 1
+                state.sent += 1
+                state.batches[id] = Outstanding(items: items, flights: claimed, task: opening.task, opening: opening)
+                for url in claimed.keys { state.owner[url] = id }
+                return id
+            }
+            opening.attach(OpeningBatch.Receiver(parts: { parts in self.queue.async { self.received(parts, batch: id) } },
+                                                 ended: { result in self.queue.async { self.ended(id, result) } }))
         }
     }
 
@@ -193,6 +227,9 @@ package final class BatchFetcher: Sendable {
                 guard let batch = state.batches[id], batch.items.indices.contains(part.index) else { return nil }
                 let url = batch.items[part.index]
                 guard state.owner[url] == id, let flight = batch.flights[url] else { return nil }
+                if batch.opening != nil {
+                    guard let location = part.header("Content-Location"), endpoint.resolving(location) == url else { return nil }
+                }
                 state.owner[url] = nil
                 state.settled.insert(url)
                 return (url, flight)
@@ -205,15 +242,17 @@ package final class BatchFetcher: Sendable {
     /// or left them out) or are released to be asked for alone (the connection broke, or the
     /// server takes no batches after all).
     private func ended(_ id: Int, _ result: Result<Void, Error>) {
-        let (open, wasCancelled, flights) = state.withLock { state -> ([RemoteURL], Bool, [RemoteURL: HTTPFetcher.Flight]) in
-            guard let batch = state.batches.removeValue(forKey: id) else { return ([], true, [:]) }
+        let (open, wasCancelled, flights, opening) = state.withLock { state -> ([RemoteURL], Bool, [RemoteURL: HTTPFetcher.Flight], Bool) in
+            guard let batch = state.batches.removeValue(forKey: id) else { return ([], true, [:], false) }
             let open = batch.items.filter { state.owner[$0] == id }
             for url in open { state.owner[url] = nil }
-            return (open, batch.cancelled, batch.flights)
+            return (open, batch.cancelled, batch.flights, batch.opening != nil)
         }
         guard !wasCancelled else { return }
         var error: FetchError? = nil
         switch result {
+        case _ where opening:
+            break                                   // what it did not bring is asked for alone
         case .success where !open.isEmpty:
             error = .badBatch("it left out \(open.count) of the photos asked for")
             state.withLock { $0.off = true }

@@ -45,6 +45,9 @@ extension HTTPFetcher {
         return delivered.withLock({ $0.bodies[key] != nil }) || usableEntry(key) != nil
     }
 
+    /// Whether the disk cache holds a response for `url`, fresh or not: a gallery seen before.
+    func hasCached(_ url: RemoteURL) -> Bool { cache?.entry(for: url, range: nil) != nil }
+
     /// Leads the flight of `url` for a batch; nil when a request for it is already under way.
     func claim(_ url: RemoteURL) -> Flight? {
         flights.start(FlightKey(url: url, range: nil)) { Flight() }

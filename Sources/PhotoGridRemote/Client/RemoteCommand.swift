@@ -20,13 +20,23 @@ package enum RemoteCommand {
             fetcher.waitForRevalidations(seconds: 2)
             fetcher.shutdown()
         }
-        return PhotoGrid.main(options) {
+        return PhotoGrid.main(options) { firstScreen in
+            // A first visit asks for the first screen's renditions beside the manifest, in the
+            // manifest's order (a sort of photogrid's own would show others first).
+            let opening = options.sortGiven ? nil : firstScreen.flatMap { OpeningBatch.start(for: $0, manifest: url, fetcher: fetcher) }
             let loaded: RemoteGalleryLoader.Loaded
             do { loaded = try RemoteGalleryLoader(fetcher: fetcher).load(url) } catch {
+                opening?.cancel()
                 throw ExitError("cannot load the gallery: \(error)")
             }
-            guard !loaded.photos.isEmpty || !loaded.others.isEmpty else { throw ExitError("no photos at \(url)") }
+            guard !loaded.photos.isEmpty || !loaded.others.isEmpty else {
+                opening?.cancel()
+                throw ExitError("no photos at \(url)")
+            }
             let batches = loaded.batch.map { BatchFetcher(endpoint: $0, fetcher: fetcher) }
+            if let opening {
+                if let batches, batches.endpoint == opening.endpoint { batches.adopt(opening, photos: loaded.photos) } else { opening.cancel() }
+            }
             var gallery = source(loaded, fetcher: fetcher, connections: options.connections, batches: batches)
             if let decoder = gallery.decoder as? RemoteDecoder {
                 // Tiles are kept on disk as a folder's are, under their renditions' validators.

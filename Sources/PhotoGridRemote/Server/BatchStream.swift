@@ -13,6 +13,7 @@ final class BatchStream {
     static let concurrency = 2 * max(2, WorkerThreads.cores)
 
     private let targets: [String]
+    private let locations: [String]
     private let responder: GalleryResponder
     private let context: ChannelHandlerContext
     private let request: HTTPRequestHead
@@ -24,10 +25,11 @@ final class BatchStream {
     private var bytes = 0
 
     /// `finished` runs once the end is written, with the body's length.
-    init(targets: [String], responder: GalleryResponder, context: ChannelHandlerContext, request: HTTPRequestHead,
+    init(targets: [String], locations: [String], responder: GalleryResponder, context: ChannelHandlerContext, request: HTTPRequestHead,
          counter: RequestCounter, finished: @escaping (_ bytes: Int) -> Void) {
         self.counter = counter
         self.targets = targets
+        self.locations = locations
         self.responder = responder
         self.context = context
         self.request = request
@@ -41,7 +43,7 @@ final class BatchStream {
         if !keepAlive || request.version.minor == 0 { headers.add(name: "Connection", value: "close") }
         context.writeAndFlush(NIOAny(HTTPServerResponsePart.head(HTTPResponseHead(version: request.version, status: .ok,
                                                                                      headers: headers))), promise: nil)
-        fill()
+        if targets.isEmpty { writeEnd() } else { fill() }
     }
 
     private func fill() {
@@ -68,20 +70,22 @@ final class BatchStream {
         case .bytes(let buffer): body = buffer
         case .file: status = 500                // renditions are bytes; a file is never a part
         }
+        // Which rendition the part is, as its own response would have said had it been
+        // redirected: an opening batch's client learns it here (`Batch.Opening`).
         let headers = response.headers.filter { name, _ in name.lowercased() != "content-length" }
-            .map { (name: $0.name, value: FetchError.printable($0.value)) }
+            .map { (name: $0.name, value: FetchError.printable($0.value)) } + [(name: "Content-Location", value: locations[index])]
         var part = ByteBuffer(bytes: Batch.partHead(index: index, status: status, length: body.readableBytes, headers: headers))
         part.writeBuffer(&body)
         bytes += part.readableBytes
         written += 1
         context.write(NIOAny(HTTPServerResponsePart.body(.byteBuffer(part))), promise: nil)
-        if written == targets.count {
-            bytes += Batch.end.count
-            context.write(NIOAny(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: Batch.end)))), promise: nil)
-            let total = bytes, finished = self.finished
-            context.writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil))).assumeIsolated().whenComplete { _ in finished(total) }
-        } else {
-            context.flush()
-        }
+        if written == targets.count { writeEnd() } else { context.flush() }
+    }
+
+    private func writeEnd() {
+        bytes += Batch.end.count
+        context.write(NIOAny(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: Batch.end)))), promise: nil)
+        let total = bytes, finished = self.finished
+        context.writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil))).assumeIsolated().whenComplete { _ in finished(total) }
     }
 }

@@ -58,9 +58,13 @@ final class GalleryChannelHandler: ChannelInboundHandler, RemovableChannelHandle
     private func respondToBatch(_ head: HTTPRequestHead, body: [UInt8]?, context: ChannelHandlerContext) {
         let loop = context.eventLoop
         let responder = self.responder
-        delayed(on: loop).assumeIsolated().flatMap { () -> EventLoopFuture<GalleryResponder.BatchAnswer> in
-            switch responder.batch(head, body: body) {
-            case .items(let targets): return loop.makeSucceededFuture(.items(targets))
+        if let body, Batch.Opening(body: body) != nil { counter.recordOpening() }
+        delayed(on: loop).flatMap { responder.batch(head, body: body, on: loop) }
+        .hop(to: loop)
+        .assumeIsolated()
+        .flatMap { answer -> EventLoopFuture<GalleryResponder.BatchAnswer> in
+            switch answer {
+            case .items: return loop.makeSucceededFuture(answer)
             case .refused(let response): return self.slowed(response, context: context).map { .refused($0) }
             }
         }
@@ -68,12 +72,12 @@ final class GalleryChannelHandler: ChannelInboundHandler, RemovableChannelHandle
             switch answer {
             case .refused(let response):
                 self.write(response, for: head, context: context)
-            case .items(let targets):
+            case .items(let targets, let locations):
                 guard context.channel.isActive else { return }
                 let keepAlive = head.isKeepAlive && head.version.minor > 0, started = self.started, log = self.log
                 // The stream lives as long as the renditions it has asked for: nothing else holds
                 // it, so a client that goes leaves nothing behind.
-                BatchStream(targets: targets, responder: responder, context: context, request: head, counter: self.counter) { bytes in
+                BatchStream(targets: targets, locations: locations, responder: responder, context: context, request: head, counter: self.counter) { bytes in
                     if log { GalleryChannelHandler.logLine(head, status: 200, bytes: bytes, since: started) }
                     if !keepAlive { context.close(promise: nil) }
                 }.start(keepAlive: keepAlive)

@@ -67,26 +67,53 @@ final class GalleryResponder: Sendable {
 
     /// What a batch request comes to.
     enum BatchAnswer: Sendable {
-        case items([String])
+        /// Each item's target, and what its part's `Content-Location` says (the target itself,
+        /// but for an opening batch's, which are relative to the batch's URL).
+        case items([String], locations: [String])
         case refused(Response)
     }
 
     /// The items a batch request asks for (their targets, in order), or the response that refuses
     /// it: another route, a wrong token, a body that is no batch (`body` nil: it was too long).
-    func batch(_ request: HTTPRequestHead, body: [UInt8]?) -> BatchAnswer {
+    /// An opening batch's items are the manifest's first photos, so it waits for the manifest.
+    func batch(_ request: HTTPRequestHead, body: [UInt8]?, on loop: EventLoop) -> EventLoopFuture<BatchAnswer> {
         var target = request.uri
         if let token {
-            guard let stripped = token.strip(target) else { return .refused(GalleryResponder.unauthorized) }
+            guard let stripped = token.strip(target) else { return loop.makeSucceededFuture(.refused(GalleryResponder.unauthorized)) }
             target = stripped
         }
         guard Route(target: target) == .batch else {
-            return .refused(.text(.methodNotAllowed, "method not allowed", headers: ["Allow": "GET, HEAD"]))
+            return loop.makeSucceededFuture(.refused(.text(.methodNotAllowed, "method not allowed", headers: ["Allow": "GET, HEAD"])))
         }
-        guard let body else { return .refused(.text(.payloadTooLarge, "a batch names at most \(Batch.maxItems) renditions")) }
+        guard let body else {
+            return loop.makeSucceededFuture(.refused(.text(.payloadTooLarge, "a batch names at most \(Batch.maxItems) renditions")))
+        }
+        if let opening = Batch.Opening(body: body) {
+            // Items carry the token as the batch did: each is asked for it, as alone.
+            let prefix = token.map { "/t/" + String(decoding: $0.secret, as: UTF8.self) } ?? ""
+            let entries = index.entries
+            return manifest.document(on: loop).map { document in
+                let locations = GalleryResponder.openingItems(opening, document: document, entries: entries)
+                return .items(locations.map { prefix + "/" + $0 }, locations: locations)
+            }
+        }
         guard let targets = Batch.targets(in: body) else {
-            return .refused(.text(.badRequest, "not a batch: one rendition's path a line, at most \(Batch.maxItems)"))
+            return loop.makeSucceededFuture(.refused(.text(.badRequest, "not a batch: one rendition's path a line, at most \(Batch.maxItems)")))
         }
-        return .items(targets)
+        return loop.makeSucceededFuture(.items(targets, locations: targets))
+    }
+
+    /// The renditions an opening batch stands for, relative to the manifest (and the batch) as
+    /// its URLs are: for each of the manifest's first photos, the one the client will choose for
+    /// the size asked. A photo no rendition covers (the client takes its original) or a video
+    /// gets its original, which a batch answers with 404.
+    static func openingItems(_ opening: Batch.Opening, document: ManifestStore.Document, entries: [GalleryIndex.Entry]) -> [String] {
+        zip(entries, document.shapes).prefix(opening.count).map { entry, shape in
+            guard !entry.photo.format.isVideo,
+                  let size = Batch.openingSize(sizes: document.sizes, covering: opening.covering, width: shape.width, height: shape.height)
+            else { return "originals/" + entry.encodedID }
+            return "renditions/\(entry.encodedID)/\(size).jpg"
+        }
     }
 
     /// One item of a batch: a rendition, answered as a GET of it would be; anything else is

@@ -136,6 +136,9 @@ package final class GalleryServer: Sendable {
 
     package var totalRequests: Int { counter.total }
 
+    /// Batches that were openings: first visits that asked for their screen beside the manifest.
+    package var openingBatches: Int { counter.openings }
+
     /// Every path requested so far (percent-encoded, without the query) and how many times.
     package var requestsByPath: [String: Int] { counter.byPath }
 

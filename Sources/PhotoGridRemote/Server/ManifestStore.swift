@@ -14,6 +14,10 @@ final class ManifestStore: Sendable {
         let bytes: [UInt8]
         let etag: String
         let buildSeconds: Double
+        /// Each photo's width and height as the document gives them, in its order, and the
+        /// template's sizes, smallest first: what an opening batch chooses its renditions by.
+        var shapes: [(width: Int?, height: Int?)] = []
+        var sizes: [Int] = []
     }
 
     private let index: GalleryIndex
@@ -55,11 +59,13 @@ final class ManifestStore: Sendable {
         }
         return EventLoopFuture.whenAllSucceed(reads, on: loop).flatMap { parts in
             pool.runIfActive(eventLoop: loop) {
-                let bytes = Manifest.document(index, details: parts.flatMap { $0 }, sizes: sizes)
+                let details = parts.flatMap { $0 }
+                let bytes = Manifest.document(index, details: details, sizes: sizes)
                 var hash = Hash128()
                 hash.combine(field: bytes)
                 return Document(bytes: bytes, etag: Validators.etag(kind: "m", hash: hash.value64),
-                                buildSeconds: ManifestStore.now() - start)
+                                buildSeconds: ManifestStore.now() - start, shapes: details.map { ($0.width, $0.height) },
+                                sizes: Array(Set(sizes)).sorted())
             }
         }
     }

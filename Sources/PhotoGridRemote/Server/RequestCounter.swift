@@ -4,7 +4,7 @@ import PhotoGridCore
 /// (did it fetch the manifest once? a rendition rather than the original?). A batch's items
 /// count under their own paths as each is started, and not in `total`, which counts requests.
 final class RequestCounter: Sendable {
-    private let counts = Locked<(byPath: [String: Int], total: Int)>(([:], 0))
+    private let counts = Locked<(byPath: [String: Int], total: Int, openings: Int)>(([:], 0, 0))
 
     /// `path` as requested, still percent-encoded, without its query.
     func record(_ path: Substring) {
@@ -18,6 +18,13 @@ final class RequestCounter: Sendable {
     func recordItem(_ path: Substring) {
         counts.withLock { $0.byPath[String(path), default: 0] += 1 }
     }
+
+    /// A batch that was an opening (`Batch.Opening`): a client's first visit.
+    func recordOpening() {
+        counts.withLock { $0.openings += 1 }
+    }
+
+    var openings: Int { counts.withLock { $0.openings } }
 
     func count(path: String) -> Int { counts.withLock { $0.byPath[path] ?? 0 } }
 

@@ -1,0 +1,112 @@
+import AsyncHTTPClient
+import NIOCore
+import PhotoGridCore
+import GalleryFormats
+
+/// A first visit's opening batch (`Batch.Opening`, docs/remote-gallery.md): asked for at the
+/// same time as the manifest, before the photos' names are known, at the endpoint photogrid
+/// serve's manifests name ("batch", beside the manifest). Its parts are kept until the manifest
+/// has come and `BatchFetcher.adopt` knows which rendition each is; a server that takes no
+/// batches, or whose manifest names another endpoint, costs this one request, made while the
+/// manifest's was under way anyway.
+package final class OpeningBatch: Sendable {
+    let endpoint: RemoteURL
+    let opening: Batch.Opening
+    private let state = Locked(State())
+
+    struct State {
+        /// Parts come before the manifest: kept, up to `keptBytes`, for `adopt`.
+        var parts: [BatchReader.Part] = []
+        var bytes = 0
+        var result: Result<Void, Error>?
+        var receiver: Receiver?
+        var task: HTTPClient.Task<Void>?
+        var cancelled = false
+    }
+
+    /// Where parts and the end go once adopted. Each only queues the work, so it is called
+    /// under the lock: parts and the end reach it in the order they came.
+    struct Receiver {
+        let parts: @Sendable ([BatchReader.Part]) -> Void
+        let ended: @Sendable (Result<Void, Error>) -> Void
+    }
+
+    /// What parts may take before anyone knows what they are; past it they are dropped, and
+    /// their tiles ask for them alone.
+    static let keptBytes = 32 << 20
+
+    private init(endpoint: RemoteURL, opening: Batch.Opening) {
+        self.endpoint = endpoint
+        self.opening = opening
+    }
+
+    /// Sends the opening for `screen` beside the manifest at `manifest`; nil when there is no
+    /// point: the manifest is in the cache (a second visit, whose tiles are on disk), or there
+    /// is no endpoint to guess.
+    package static func start(for screen: FirstScreen, manifest: RemoteURL, fetcher: HTTPFetcher) -> OpeningBatch? {
+        guard !fetcher.hasCached(manifest), let endpoint = manifest.resolving("batch") else { return nil }
+        let opening = Batch.Opening(count: min(screen.count, Batch.maxItems), covering: screen.covering)
+        let batch = OpeningBatch(endpoint: endpoint, opening: opening)
+        let request: HTTPClient.Request
+        do {
+            request = try HTTPClient.Request(url: endpoint.description, method: .POST,
+                                             headers: ["User-Agent": "photogrid", "Content-Type": "text/plain"], body: .bytes(opening.body))
+        } catch {
+            return nil
+        }
+        let delegate = BatchDelegate(items: opening.count, maxPartBytes: RemoteDecoder.imageLimit) { parts in batch.received(parts) }
+        let timeout = fetcher.configuration.connectTimeout + fetcher.configuration.requestTimeout
+        let task = fetcher.client.execute(request: request, delegate: delegate, deadline: .now() + .seconds(timeout))
+        batch.state.withLock { $0.task = task }
+        task.futureResult.whenComplete { result in batch.ended(result) }
+        return batch
+    }
+
+    /// From now on parts and the end go to `receiver`, those that came before first.
+    func attach(_ receiver: Receiver) {
+        state.withLock { state in
+            guard !state.cancelled else { return }
+            state.receiver = receiver
+            if !state.parts.isEmpty { receiver.parts(state.parts) }
+            if let result = state.result { receiver.ended(result) }
+            state.parts = []
+            state.bytes = 0
+        }
+    }
+
+    /// Not wanted (the manifest names no batch, or another one; the user moved on): the request
+    /// is cut and whatever it brings dropped.
+    package func cancel() {
+        let task = state.withLock { state -> HTTPClient.Task<Void>? in
+            state.cancelled = true
+            state.receiver = nil
+            state.parts = []
+            state.bytes = 0
+            return state.task
+        }
+        task?.cancel()
+    }
+
+    var task: HTTPClient.Task<Void>? { state.withLock { $0.task } }
+
+    /// Whether its response has ended (whole or not).
+    var hasEnded: Bool { state.withLock { $0.result != nil } }
+
+    private func received(_ parts: [BatchReader.Part]) {
+        state.withLock { state in
+            guard !state.cancelled else { return }
+            if let receiver = state.receiver { return receiver.parts(parts) }
+            for part in parts where state.bytes + part.body.count <= OpeningBatch.keptBytes {
+                state.parts.append(part)
+                state.bytes += part.body.count
+            }
+        }
+    }
+
+    private func ended(_ result: Result<Void, Error>) {
+        state.withLock { state in
+            state.result = result
+            if !state.cancelled, let receiver = state.receiver { receiver.ended(result) }
+        }
+    }
+}
