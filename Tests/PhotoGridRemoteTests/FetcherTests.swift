@@ -157,6 +157,38 @@ import GalleryFormats
         #expect(server.count("/private") == 2)                    // never stored
     }
 
+    /// What a second visit asks of each rendition (may it be used, what is its validator) comes
+    /// from a small record beside the response's, without reading the body; a response cached
+    /// before there were such records gets one when first asked. The validator is the same as
+    /// one made from the whole entry, so that tiles kept on disk under it are still found.
+    @Test func aCachedResponsesHeadIsReadWithoutItsBody() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pg-http-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let cache = HTTPCache(disk: try #require(DiskCache(directory: folder, limitBytes: 1 << 22)))
+        let body = Array(repeating: UInt8(7), count: 50_000)
+        let entry = HTTPCache.Entry(status: 200, storedAt: HTTPCache.now(), maxAge: 3600, etag: nil, lastModified: nil,
+                                    contentType: "image/jpeg", body: body)
+        let url = RemoteURL("http://127.0.0.1:1/r/a.jpg")!, old = RemoteURL("http://127.0.0.1:1/r/b.jpg")!
+        cache.store(entry, for: url, range: nil)
+        // Before heads: the entry alone.
+        cache.disk.write(HTTPCache.Key(url: old, range: nil), HTTPCache.encode(entry))
+        #expect(cache.disk.read(HTTPCache.HeadKey(url: old, range: nil)) == nil)
+        for target in [url, old] {
+            let head = try #require(cache.head(for: target, range: nil))
+            #expect(head.body.count == 8 && HTTPCache.bodyHash(ofHead: head) == HTTPCache.bodyHash(body))
+            var withoutBody = head
+            withoutBody.body = entry.body
+            #expect(withoutBody == entry)
+            #expect(cache.disk.read(HTTPCache.HeadKey(url: target, range: nil)) != nil)
+        }
+        var hash = Hash128()
+        hash.combine(field: body)
+        let http = fetcher(cache: cache)
+        defer { http.shutdown() }
+        #expect(http.validator(of: url) == Array("hash \(hash.value64)".utf8))
+        #expect(http.validator(of: RemoteURL("http://127.0.0.1:1/r/none.jpg")!) == nil)
+    }
+
     /// A server that says nothing of freshness (nginx, python's http.server) is asked once per
     /// run for a URL, however many tiles want it: later asks in the same run use the copy it
     /// sent or confirmed. The next run asks again, conditionally.

@@ -56,12 +56,56 @@ package final class HTTPCache: Sendable {
         }
     }
 
+    /// The same response's head, in a small record of its own (`head(for:range:)`).
+    struct HeadKey: DiskCacheKey {
+        let url: RemoteURL
+        let range: Range<Int>?
+
+        var bytes: [UInt8] {
+            DiskCache.keyBytes(kind: "http-head", [Array(url.description.utf8)]
+                + (range.map { [DiskCache.field(Int64($0.lowerBound)), DiskCache.field(Int64($0.upperBound))] } ?? []))
+        }
+    }
+
     package func entry(for url: RemoteURL, range: Range<Int>?) -> Entry? {
         disk.read(Key(url: url, range: range)).flatMap(HTTPCache.decode)
     }
 
+    /// A response's entry without its body, whose place holds the body's hash (`bodyHash`):
+    /// what a second visit asks of each rendition (may it be used, what is its validator)
+    /// without reading a body its tile, kept on disk, does not need. Read from its own small
+    /// record, written beside the entry; an entry stored before there were heads gets one now.
+    package func head(for url: RemoteURL, range: Range<Int>?) -> Entry? {
+        if let head = disk.read(HeadKey(url: url, range: range)).flatMap(HTTPCache.decode), head.body.count == 8 { return head }
+        guard let entry = entry(for: url, range: range) else { return nil }
+        let head = HTTPCache.head(of: entry)
+        disk.write(HeadKey(url: url, range: range), HTTPCache.encode(head))
+        return head
+    }
+
     package func store(_ entry: Entry, for url: RemoteURL, range: Range<Int>?) {
         disk.write(Key(url: url, range: range), HTTPCache.encode(entry))
+        disk.write(HeadKey(url: url, range: range), HTTPCache.encode(HTTPCache.head(of: entry)))
+    }
+
+    static func head(of entry: Entry) -> Entry {
+        var head = entry
+        head.body = withUnsafeBytes(of: bodyHash(entry.body).littleEndian) { Array($0) }
+        return head
+    }
+
+    /// What a body is known by when its response has no ETag and no Last-Modified.
+    package static func bodyHash(_ body: [UInt8]) -> UInt64 {
+        var hash = Hash128()
+        hash.combine(field: body)
+        return hash.value64
+    }
+
+    /// The body's hash a head holds.
+    static func bodyHash(ofHead head: Entry) -> UInt64 {
+        var value: UInt64 = 0
+        withUnsafeMutableBytes(of: &value) { $0.copyBytes(from: head.body.prefix(8)) }
+        return UInt64(littleEndian: value)
     }
 
     /// What `Cache-Control` allows: nil for `no-store` (keep nothing), else the entry's freshness:

@@ -42,11 +42,11 @@ extension HTTPFetcher {
     /// usable from the disk cache, where its tile's download finds it.
     func isAtHand(_ url: RemoteURL) -> Bool {
         let key = FlightKey(url: url, range: nil)
-        return delivered.withLock({ $0.bodies[key] != nil }) || usableEntry(key) != nil
+        return delivered.withLock({ $0.bodies[key] != nil }) || usableHead(key) != nil
     }
 
     /// Whether the disk cache holds a response for `url`, fresh or not: a gallery seen before.
-    func hasCached(_ url: RemoteURL) -> Bool { cache?.entry(for: url, range: nil) != nil }
+    func hasCached(_ url: RemoteURL) -> Bool { cache?.head(for: url, range: nil) != nil }
 
     /// Leads the flight of `url` for a batch; nil when a request for it is already under way.
     func claim(_ url: RemoteURL) -> Flight? {

@@ -24,7 +24,19 @@ package final class HTTPFetcher: Fetching, Sendable {
         package init() {}
     }
 
-    let client: HTTPClient
+    /// Made on the first request: a visit whose first screen comes from the disk cache does
+    /// not wait for AsyncHTTPClient and its event loop threads to start (a few milliseconds of
+    /// a second visit's 20).
+    private let clientSettings: HTTPClient.Configuration
+    private let made = Locked<HTTPClient?>(nil)
+    var client: HTTPClient {
+        made.withLock { made in
+            if let made { return made }
+            let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientSettings)
+            made = client
+            return client
+        }
+    }
     let configuration: Configuration
     let cache: HTTPCache?
     let flights = SharedJobs<FlightKey, Flight>()
@@ -76,11 +88,11 @@ package final class HTTPFetcher: Fetching, Sendable {
         // connection fails at once instead; a tile that failed is tried again when it comes
         // back on screen, and a start-up says so straight away.
         config.connectionPool.retryConnectionEstablishment = false
-        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: config)
+        clientSettings = config
     }
 
 
-    package func shutdown() { try? client.syncShutdown() }
+    package func shutdown() { try? made.withLock { $0 }?.syncShutdown() }
 
     /// The body of `url` (or `range` of it), at most `limit` bytes.
     package func get(_ url: RemoteURL, range: Range<Int>?, limit: Int) throws(FetchError) -> FetchResult {
@@ -202,12 +214,10 @@ package final class HTTPFetcher: Fetching, Sendable {
     }
 
     package func validator(of url: RemoteURL) -> [UInt8]? {
-        guard let cached = usableEntry(FlightKey(url: url, range: nil)), cached.status == 200 else { return nil }
-        if let etag = cached.etag { return Array(("etag " + etag).utf8) }
-        if let date = cached.lastModified { return Array(("date " + date).utf8) }
-        var hash = Hash128()
-        hash.combine(field: cached.body)
-        return Array("hash \(hash.value64)".utf8)
+        guard let head = usableHead(FlightKey(url: url, range: nil)), head.status == 200 else { return nil }
+        if let etag = head.etag { return Array(("etag " + etag).utf8) }
+        if let date = head.lastModified { return Array(("date " + date).utf8) }
+        return Array("hash \(HTTPCache.bodyHash(ofHead: head))".utf8)
     }
 
     /// Whether a cached response may be used without asking: fresh, or confirmed by the server
@@ -216,10 +226,11 @@ package final class HTTPFetcher: Fetching, Sendable {
         entry.isFresh(now: HTTPCache.now()) || confirmed.withLock { $0.contains(key) }
     }
 
-    /// The cached response for `key`, if it may be used without asking.
-    func usableEntry(_ key: FlightKey) -> HTTPCache.Entry? {
-        guard let cached = cache?.entry(for: key.url, range: key.range), isUsable(cached, key) else { return nil }
-        return cached
+    /// The head of the cached response for `key` (`HTTPCache.head`), if it may be used without
+    /// asking.
+    func usableHead(_ key: FlightKey) -> HTTPCache.Entry? {
+        guard let head = cache?.head(for: key.url, range: key.range), isUsable(head, key) else { return nil }
+        return head
     }
 
     /// Sends the request, following redirects to http and https only, at most `maxRedirects`
