@@ -189,6 +189,34 @@ import GalleryFormats
         #expect(http.validator(of: RemoteURL("http://127.0.0.1:1/r/none.jpg")!) == nil)
     }
 
+    /// A response used stale is checked only once the first screen is drawn: held until then
+    /// (at most the time given), and started at once when released.
+    @Test func revalidationsWaitForTheFirstScreen() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pg-http-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let cache = HTTPCache(disk: try #require(DiskCache(directory: folder, limitBytes: 1 << 22)))
+        let server = try TestServer { _ in
+            .respond(status: 200, headers: [("ETag", "\"m1\""), ("Cache-Control", "max-age=0, stale-while-revalidate=600")],
+                     body: Array("manifest".utf8))
+        }
+        defer { server.stop() }
+        let first = fetcher(cache: cache)
+        _ = try first.get(url(server, "/m.json"), range: nil, limit: 1000)
+        first.shutdown()
+        for held in [30.0, 0.3] {
+            let count = server.count("/m.json")
+            let http = fetcher(cache: cache)
+            defer { http.shutdown() }
+            http.holdRevalidations(upTo: held)
+            #expect(try http.get(url(server, "/m.json"), range: nil, limit: 1000).fromCache)
+            Thread.sleep(forTimeInterval: 0.15)
+            #expect(server.count("/m.json") == count, "revalidated before the first screen")
+            if held > 1 { http.releaseRevalidations() }         // the screen is complete; else the time runs out
+            http.waitForRevalidations(seconds: 5)
+            #expect(server.count("/m.json") == count + 1)
+        }
+    }
+
     /// A server that says nothing of freshness (nginx, python's http.server) is asked once per
     /// run for a URL, however many tiles want it: later asks in the same run use the copy it
     /// sent or confirmed. The next run asks again, conditionally.

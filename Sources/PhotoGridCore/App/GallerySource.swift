@@ -20,6 +20,9 @@ package struct GallerySource: Sendable {
     package var dateStore: CaptureDateStore?
     /// Word that the gallery changed since it was read (with `rescan`, which reads it again).
     package var changes: GalleryChanges?
+    /// Called once, when the first screen has no tile loading any more (`--print`: once it is
+    /// written): what can wait for it starts then, such as a remote gallery's revalidation.
+    package var onScreenComplete: (@Sendable () -> Void)?
 
     package init(title: String, photos: [Photo], decoder: PhotoDecoding, tierStore: TierStoring?, workers: Int = WorkerThreads.cores) {
         self.title = title

@@ -14,6 +14,8 @@ final class GridApp {
     /// be lost, and a terminal busy resizing may cut what was drawn meanwhile; neither was seen
     /// to leave a wrong screen once the soak waited for the last frame, but both are possible.
     var settleRepaintAt: Int?
+    /// `GallerySource.onScreenComplete`, until it has been called.
+    var onScreenComplete: (@Sendable () -> Void)?
     /// How long a window must keep its size before that.
     static let settleMilliseconds = 150
 
@@ -82,6 +84,10 @@ final class GridApp {
         curses.drawBar(frame.status, row: controller.screen.rows - 1)
         curses.refresh()
         if !frame.bytes.isEmpty { try TTY.writeAll(frame.bytes) }
+        if frame.tilesLoading == 0, let done = onScreenComplete {
+            onScreenComplete = nil
+            done()
+        }
     }
 
     private func wait() {

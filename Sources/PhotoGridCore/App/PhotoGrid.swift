@@ -166,6 +166,7 @@ package enum PhotoGrid {
         }
         controller.startHint = capabilities.pictureHint
         let app = GridApp(controller: controller, mailbox: mailbox, curses: curses, capabilities: capabilities)
+        app.onScreenComplete = source.onScreenComplete
         CrashGuard.install(resetSequence: capabilities.exitSequence + Curses.mouseOff + Array("\u{1B}[0m".utf8) + curses.resetSequence()
                            + Array("\r\n".utf8))
         defer { CrashGuard.uninstall() }

@@ -10,11 +10,12 @@ struct PrintCommand {
         if options.url == nil, RawPath(options.path).isRegularFile {
             try TTY.writeAll(try singlePhoto(screen: screen, mode: mode))
         } else {
-            let (frame, session) = try grid(screen: screen, mode: mode)
+            let (frame, session, screenComplete) = try grid(screen: screen, mode: mode)
             try TTY.writeAll(frame)
             // The frame is complete: let whoever reads it go on (a previewer, a benchmark) while
             // the new thumbnails are written to the disk cache for next time.
             TTY.closeStandardOutput()
+            screenComplete?()
             session.pipeline.waitForStores()
             session.pipeline.stop()
             PhotoGrid.writeStats(session)
@@ -40,7 +41,7 @@ struct PrintCommand {
 
     /// A contact sheet: the whole rows of tiles that fit, without the focus frame or the status
     /// line (they are for a user at the keys), with `--labels` each photo's name under its tile.
-    private func grid(screen: ScreenMetrics, mode: RenderMode) throws -> ([UInt8], GridSession) {
+    private func grid(screen: ScreenMetrics, mode: RenderMode) throws -> ([UInt8], GridSession, (@Sendable () -> Void)?) {
         var source = try load(FirstScreen(screen: screen, mode: mode, columns: options.columns, fit: options.fit))
         if options.order.key == .date && options.sortGiven {
             let dates = CaptureDates(readingNow: source.photos, decoder: source.decoder, store: source.dateStore)
@@ -77,7 +78,7 @@ struct PrintCommand {
         var ops = tiles.flatMap { $0.ops(colors: session.halfBlockColors) }
         if options.labels { ops += tiles.compactMap { PrintCommand.label($0, row: $0.row + layout.tileRows) } }
         let frame = mode.drawsPixels ? PrintComposer.relative(ops, rows: height) : PrintComposer.lines(ops, rows: height)
-        return (frame, session)
+        return (frame, session, source.onScreenComplete)
     }
 
     /// A tile's name on the row under it, clipped to its width, made safe for a terminal.

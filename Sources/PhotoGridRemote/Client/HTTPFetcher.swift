@@ -48,6 +48,8 @@ package final class HTTPFetcher: Fetching, Sendable {
     /// Responses used stale, being revalidated in the background; and all of those, to wait for.
     private let revalidating = Locked<Set<FlightKey>>([])
     private let background = DispatchGroup()
+    /// Revalidations waiting for the first screen (`holdRevalidations`); nil when none waits.
+    private let heldRevalidations = Locked<[@Sendable () -> Void]?>(nil)
     /// Told of a URL whose background revalidation brought a different body (the gallery's
     /// manifest changed on the server), on the revalidation's thread.
     package let onChange = Locked<(@Sendable (RemoteURL) -> Void)?>(nil)
@@ -123,7 +125,7 @@ package final class HTTPFetcher: Fetching, Sendable {
         let key = FlightKey(url: url, range: range)
         guard revalidating.withLock({ $0.insert(key).inserted }) else { return }
         background.enter()
-        DispatchQueue.global().async {
+        let work: @Sendable () -> Void = {
             defer {
                 self.revalidating.withLock { _ = $0.remove(key) }
                 self.background.leave()
@@ -131,6 +133,29 @@ package final class HTTPFetcher: Fetching, Sendable {
             guard let fresh = try? self.fetch(url, range: range, limit: limit, revalidate: true), fresh.body != old else { return }
             self.onChange.withLock { $0 }?(url)
         }
+        let now = heldRevalidations.withLock { held -> Bool in
+            guard held != nil else { return true }
+            held!.append(work)
+            return false
+        }
+        if now { DispatchQueue.global().async(execute: work) }
+    }
+
+    /// Revalidations wait until `releaseRevalidations` (at most `seconds`): a second visit's first
+    /// screen is drawn from the disk with both cores, and the check of the manifest it was drawn
+    /// from (starting the HTTP client, a request) comes after it.
+    package func holdRevalidations(upTo seconds: Double) {
+        heldRevalidations.withLock { if $0 == nil { $0 = [] } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { self.releaseRevalidations() }
+    }
+
+    /// Starts the revalidations held back, and any from now on at once.
+    package func releaseRevalidations() {
+        let held = heldRevalidations.withLock { held -> [@Sendable () -> Void] in
+            defer { held = nil }
+            return held ?? []
+        }
+        for work in held { DispatchQueue.global().async(execute: work) }
     }
 
     /// Waits (at most `seconds`) for the revalidations under way: before the process ends, so

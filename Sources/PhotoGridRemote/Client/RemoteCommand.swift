@@ -15,8 +15,12 @@ package enum RemoteCommand {
         configuration.trustedCertificates = options.trustedCertificates
         let cache = options.diskCacheMegabytes > 0 ? HTTPCache.standard(limitBytes: options.diskCacheMegabytes * 1024 * 1024) : nil
         let fetcher = HTTPFetcher(configuration: configuration, cache: cache)
+        // A manifest shown from the cache is checked once the first screen is drawn (or after
+        // two seconds): the screen is drawn from the disk first, with both cores.
+        fetcher.holdRevalidations(upTo: 2)
         defer {
             // A manifest shown from the cache is being checked: its answer is kept for next time.
+            fetcher.releaseRevalidations()
             fetcher.waitForRevalidations(seconds: 2)
             fetcher.shutdown()
         }
@@ -68,6 +72,7 @@ package enum RemoteCommand {
                     }
                 }
                 gallery.changes = changes
+                gallery.onScreenComplete = { fetcher.releaseRevalidations() }
                 fetcher.onChange.withLock { $0 = { _ in changes.post() } }
             }
             if options.sortGiven { gallery.photos = options.order.apply(gallery.photos) }
