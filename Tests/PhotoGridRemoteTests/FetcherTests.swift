@@ -172,14 +172,14 @@ import GalleryFormats
         cache.store(entry, for: url, range: nil)
         // Before heads: the entry alone.
         cache.disk.write(HTTPCache.Key(url: old, range: nil), HTTPCache.encode(entry))
-        #expect(cache.disk.read(HTTPCache.HeadKey(url: old, range: nil)) == nil)
+        #expect(cache.disk.read(HTTPCache.Key(url: old, range: nil, head: true)) == nil)
         for target in [url, old] {
             let head = try #require(cache.head(for: target, range: nil))
             #expect(head.body.count == 8 && HTTPCache.bodyHash(ofHead: head) == HTTPCache.bodyHash(body))
             var withoutBody = head
             withoutBody.body = entry.body
             #expect(withoutBody == entry)
-            #expect(cache.disk.read(HTTPCache.HeadKey(url: target, range: nil)) != nil)
+            #expect(cache.disk.read(HTTPCache.Key(url: target, range: nil, head: true)) != nil)
         }
         var hash = Hash128()
         hash.combine(field: body)

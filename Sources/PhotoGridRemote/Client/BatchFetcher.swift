@@ -203,20 +203,11 @@ package final class BatchFetcher: Sendable {
             for item in items { state.owner[item.url] = id }
             return id
         }
-        let body = Batch.requestBody(items.map(\.url.pathAndQuery))
-        let request: HTTPClient.Request
-        do {
-            request = try HTTPClient.Request(url: endpoint.description, method: .POST,
-                                             headers: ["User-Agent": "photogrid", "Content-Type": "text/plain"], body: .bytes(body))
-        } catch {
-            ended(id, .failure(error))
+        guard let task = fetcher.sendBatch(to: endpoint, body: Batch.requestBody(items.map(\.url.pathAndQuery)), items: items.count,
+                                           onParts: { parts in self.queue.async { self.received(parts, batch: id) } }) else {
+            ended(id, .failure(FetchError.badURL(endpoint.description)))
             return
         }
-        let delegate = BatchDelegate(items: items.count, maxPartBytes: RemoteDecoder.imageLimit) { parts in
-            self.queue.async { self.received(parts, batch: id) }
-        }
-        let timeout = fetcher.configuration.connectTimeout + fetcher.configuration.requestTimeout
-        let task = fetcher.client.execute(request: request, delegate: delegate, deadline: .now() + .seconds(timeout))
         state.withLock { $0.batches[id]?.task = task }
         task.futureResult.whenComplete { result in self.queue.async { self.ended(id, result) } }
     }

@@ -45,24 +45,15 @@ package final class HTTPCache: Sendable {
         return HTTPCache(disk: disk)
     }
 
-    /// A response's entry: by its URL and the byte range asked for, if any.
+    /// A response's entry: by its URL and the byte range asked for, if any; with `head`, the
+    /// small record of its head alone (`head(for:range:)`).
     struct Key: DiskCacheKey {
         let url: RemoteURL
         let range: Range<Int>?
+        var head = false
 
         var bytes: [UInt8] {
-            DiskCache.keyBytes(kind: "http", [Array(url.description.utf8)]
-                + (range.map { [DiskCache.field(Int64($0.lowerBound)), DiskCache.field(Int64($0.upperBound))] } ?? []))
-        }
-    }
-
-    /// The same response's head, in a small record of its own (`head(for:range:)`).
-    struct HeadKey: DiskCacheKey {
-        let url: RemoteURL
-        let range: Range<Int>?
-
-        var bytes: [UInt8] {
-            DiskCache.keyBytes(kind: "http-head", [Array(url.description.utf8)]
+            DiskCache.keyBytes(kind: head ? "http-head" : "http", [Array(url.description.utf8)]
                 + (range.map { [DiskCache.field(Int64($0.lowerBound)), DiskCache.field(Int64($0.upperBound))] } ?? []))
         }
     }
@@ -76,16 +67,16 @@ package final class HTTPCache: Sendable {
     /// without reading a body its tile, kept on disk, does not need. Read from its own small
     /// record, written beside the entry; an entry stored before there were heads gets one now.
     package func head(for url: RemoteURL, range: Range<Int>?) -> Entry? {
-        if let head = disk.read(HeadKey(url: url, range: range)).flatMap(HTTPCache.decode), head.body.count == 8 { return head }
+        if let head = disk.read(Key(url: url, range: range, head: true)).flatMap(HTTPCache.decode), head.body.count == 8 { return head }
         guard let entry = entry(for: url, range: range) else { return nil }
         let head = HTTPCache.head(of: entry)
-        disk.write(HeadKey(url: url, range: range), HTTPCache.encode(head))
+        disk.write(Key(url: url, range: range, head: true), HTTPCache.encode(head))
         return head
     }
 
     package func store(_ entry: Entry, for url: RemoteURL, range: Range<Int>?) {
         disk.write(Key(url: url, range: range), HTTPCache.encode(entry))
-        disk.write(HeadKey(url: url, range: range), HTTPCache.encode(HTTPCache.head(of: entry)))
+        disk.write(Key(url: url, range: range, head: true), HTTPCache.encode(HTTPCache.head(of: entry)))
     }
 
     static func head(of entry: Entry) -> Entry {

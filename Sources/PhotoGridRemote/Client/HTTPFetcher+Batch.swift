@@ -1,3 +1,5 @@
+import AsyncHTTPClient
+import NIOCore
 import PhotoGridCore
 import GalleryFormats
 
@@ -43,6 +45,19 @@ extension HTTPFetcher {
     func isAtHand(_ url: RemoteURL) -> Bool {
         let key = FlightKey(url: url, range: nil)
         return delivered.withLock({ $0.bodies[key] != nil }) || usableHead(key) != nil
+    }
+
+    /// Sends a batch request (docs/remote-gallery.md, "Batches") of `body` to `endpoint`, its parts
+    /// read as they stream in and handed to `onParts`, on the event loop; nil when the URL makes
+    /// no request. `items`: how many the request asks for, at most.
+    func sendBatch(to endpoint: RemoteURL, body: [UInt8], items: Int,
+                   onParts: @escaping @Sendable ([BatchReader.Part]) -> Void) -> HTTPClient.Task<Void>? {
+        guard let request = try? HTTPClient.Request(url: endpoint.description, method: .POST,
+                                                    headers: ["User-Agent": "photogrid", "Content-Type": "text/plain"],
+                                                    body: .bytes(body)) else { return nil }
+        let delegate = BatchDelegate(items: items, maxPartBytes: RemoteDecoder.imageLimit, onParts: onParts)
+        let timeout = configuration.connectTimeout + configuration.requestTimeout
+        return client.execute(request: request, delegate: delegate, deadline: .now() + .seconds(timeout))
     }
 
     /// Whether the disk cache holds a response for `url`, fresh or not: a gallery seen before.

@@ -47,16 +47,8 @@ package final class OpeningBatch: Sendable {
         guard !fetcher.hasCached(manifest), let endpoint = manifest.resolving("batch") else { return nil }
         let opening = Batch.Opening(count: min(screen.count, Batch.maxItems), covering: screen.covering)
         let batch = OpeningBatch(endpoint: endpoint, opening: opening)
-        let request: HTTPClient.Request
-        do {
-            request = try HTTPClient.Request(url: endpoint.description, method: .POST,
-                                             headers: ["User-Agent": "photogrid", "Content-Type": "text/plain"], body: .bytes(opening.body))
-        } catch {
-            return nil
-        }
-        let delegate = BatchDelegate(items: opening.count, maxPartBytes: RemoteDecoder.imageLimit) { parts in batch.received(parts) }
-        let timeout = fetcher.configuration.connectTimeout + fetcher.configuration.requestTimeout
-        let task = fetcher.client.execute(request: request, delegate: delegate, deadline: .now() + .seconds(timeout))
+        guard let task = fetcher.sendBatch(to: endpoint, body: opening.body, items: opening.count,
+                                           onParts: { parts in batch.received(parts) }) else { return nil }
         batch.state.withLock { $0.task = task }
         task.futureResult.whenComplete { result in batch.ended(result) }
         return batch
