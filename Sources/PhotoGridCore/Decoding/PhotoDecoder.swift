@@ -54,8 +54,9 @@ package protocol PhotoDecoding: Sendable {
     var memoryGate: MemoryGate? { get }
     /// Whether it wants to hear of the images about to be asked for (`expect`).
     var expects: Bool { get }
-    /// The images the pipeline is about to ask for, most urgent first, each time that list
-    /// changes: a remote gallery asks for them in one batch. Must return at once.
+    /// The images the pipeline is about to ask for, most urgent first, each time what is wanted
+    /// changes or the list gains an image (not as images leave it, tile by tile): a remote
+    /// gallery asks for them in one batch. Must return at once.
     func expect(_ images: [ExpectedImage])
 }
 

@@ -15,6 +15,8 @@ extension TilePipeline {
             case .fetch(let source, _):
                 fetchTasks[source]?.running = true
                 if case .tier(let key) = source { cancelFlags[key] = CancelFlag() }
+                for _ in 0..<idleExtraWorkers { WorkerThreads.start { [self] in work() } }
+                idleExtraWorkers = 0
             case .encode(let request), .loadTile(let request): encodeTasks[request]?.running = true
             case .store: storesRunning += 1; counters.stores += 1
             case .recheck: break

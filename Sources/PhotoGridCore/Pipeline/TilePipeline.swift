@@ -53,12 +53,15 @@ package final class TilePipeline: @unchecked Sendable {
     var stamps: [Int: FileStamp] = [:]
     var stopped = false
     var counters = Counters()
-    /// What the decoder was last told to expect (`tellDecoder`).
+    /// What the decoder was last told to expect (`tellDecoder`), and those images' sizes.
     var lastExpected: [ExpectedImage] = []
+    var lastExpectedSizes: [TierKey: Int] = [:]
 
     let photos: [Photo]
     let cache: TileCache
     let workers: Int
+    /// Workers not started yet (`init`).
+    var idleExtraWorkers = 0
     let decoder: PhotoDecoding
     let encoder: TileEncoding
     let tierStore: TierStoring?
@@ -111,7 +114,12 @@ package final class TilePipeline: @unchecked Sendable {
         self.workers = max(1, workers)
         imageCap = Int(Double(cache.limitBytes) * TilePipeline.largestImageShare)
         for (index, photo) in photos.enumerated() { if let stamp = photo.stamp { stamps[index] = stamp } }
-        for _ in 0..<max(1, workers) {
+        // Threads past one a core wait for downloads: started with the first fetch, so that a
+        // screen read whole from the disk cache does not start (and share two cores with) six
+        // threads it never uses.
+        let first = min(self.workers, WorkerThreads.cores)
+        idleExtraWorkers = self.workers - first
+        for _ in 0..<first {
             WorkerThreads.start { [self] in work() }
         }
     }
@@ -170,7 +178,7 @@ package final class TilePipeline: @unchecked Sendable {
             // A tile that comes back later is looked for on disk again (another process may
             // have written it meanwhile); the set stays as small as what is wanted.
             notOnDisk.formIntersection(wanted)
-            rebuildFetchTasks()
+            rebuildFetchTasks(wishChanged: true)
             condition.broadcast()
         }
     }
@@ -263,8 +271,9 @@ package final class TilePipeline: @unchecked Sendable {
     }
 
     /// A fetch task for every source that a waiting encode task lacks, at the highest priority
-    /// among them; fetches no one waits for are dropped unless running.
-    func rebuildFetchTasks() {
+    /// among them; fetches no one waits for are dropped unless running. `wishChanged`: called
+    /// from `want`, rather than for a job that ended.
+    func rebuildFetchTasks(wishChanged: Bool = false) {
         var needed: [Source: Task] = [:]
         for (request, task) in encodeTasks where !task.running && !awaitsDiskRead(request) && !waitsForDiskRead(request)
                                                  && !isAvailable(request) {
@@ -300,7 +309,7 @@ package final class TilePipeline: @unchecked Sendable {
         // An image held for encodes no longer planned is let go.
         let waiting = Set(encodeTasks.keys.lazy.filter { !$0.isPreview }.map { self.planned($0).key })
         inFlight = inFlight.filter { waiting.contains($0.key) }
-        if decoder.expects { tellDecoder() }
+        if decoder.expects { tellDecoder(wishChanged: wishChanged) }
     }
 
     /// The size a fetch decodes for, given the tiles waiting on it: the largest of those as

@@ -1,0 +1,77 @@
+import Dispatch
+import Testing
+@testable import PhotoGridCore
+
+/// What the pipeline tells a decoder that takes batches (a remote gallery's), and the threads it
+/// runs for one whose downloads wait on the network.
+@Suite struct PipelineExpectTests {
+    let photos = (0..<20).map { Photo(path: RawPath("/nonexistent/\($0).jpg"), relativePath: RawPath("\($0).jpg")) }
+
+    func request(_ photo: Int) -> TileRequest {
+        TileRequest(photo: photo, width: 40, height: 40, fit: .fill, mode: .halfBlock(.trueColor))
+    }
+
+    /// A decoder that records each list it is told to expect, and can hold its decodes until as
+    /// many are under way at once as asked.
+    final class ExpectingDecoder: PhotoDecoding {
+        let told = Locked<[[Int]]>([])
+        let inside = Locked(0)
+        let together: Int
+        let allIn = DispatchSemaphore(value: 0)
+        let go = DispatchSemaphore(value: 0)
+
+        init(together: Int = 0) { self.together = together }
+
+        var expects: Bool { true }
+        var computesOnly: Bool { false }
+        func expect(_ images: [ExpectedImage]) { told.withLock { $0.append(images.map { FakeDecoder.index($0.photo) }) } }
+
+        func image(of photo: Photo, covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
+            if together > 0 {
+                let count = inside.withLock { count -> Int in
+                    count += 1
+                    return count
+                }
+                if count == together { allIn.signal() }
+                go.wait()
+            }
+            let short = min(size, limit)
+            return DecodedImage(image: RGBImage(width: short, height: short, fill: RGB(9, 9, 9)), origin: .file(scaleEighths: 1, scans: 1))
+        }
+        func thumbnail(of photo: Photo) -> RGBImage? { nil }
+    }
+
+    /// A screen whose tiles are all on disk: the decoder hears of it once, when it is wanted
+    /// (so that a miss would already be in the first batch), not again as each tile is read.
+    @Test func aScreenReadFromDiskIsToldOnce() throws {
+        let decoder = ExpectingDecoder(), store = FakeTierStore(), finished = Finished()
+        let encoded = TileEncoder().encode(RGBImage(width: 40, height: 40, fill: RGB(1, 2, 3)), for: request(0))
+        for index in 0..<12 { store.saveTile(encoded, of: photos[index], request: request(index)) }
+        let pipeline = TilePipeline(photos: photos, cache: TileCache(limitBytes: 1 << 24), decoder: decoder, tierStore: store,
+                                    workers: 2, onFinish: finished.add)
+        defer { pipeline.stop() }
+        pipeline.want((0..<12).map { WantedTile(request($0), .visible) })
+        #expect(finished.wait(for: 12))
+        #expect(pipeline.workDone.tileDiskHits == 12)
+        let told = decoder.told.withLock { $0 }
+        #expect(told.count == 1)
+        #expect(Set(told.first ?? []) == Set(0..<12))
+        // A new wish is told, even one that only drops images.
+        pipeline.want([WantedTile(request(13), .visible)])
+        #expect(finished.wait(for: 1))
+        #expect(decoder.told.withLock { $0.count } >= 2)
+    }
+
+    /// Workers past one a core start with the first download, and then take downloads at once:
+    /// six held together, whatever the number of cores.
+    @Test func downloadsOverlapBeyondTheCores() throws {
+        let decoder = ExpectingDecoder(together: 6), finished = Finished()
+        let pipeline = TilePipeline(photos: photos, cache: TileCache(limitBytes: 1 << 24), decoder: decoder, tierStore: nil,
+                                    workers: 6, onFinish: finished.add)
+        defer { pipeline.stop() }
+        pipeline.want((0..<6).map { WantedTile(request($0), .visible) })
+        #expect(decoder.allIn.wait(timeout: .now() + 10) == .success)
+        for _ in 0..<6 { decoder.go.signal() }
+        #expect(finished.wait(for: 6))
+    }
+}
