@@ -189,6 +189,30 @@ import GalleryFormats
         #expect(http.validator(of: RemoteURL("http://127.0.0.1:1/r/none.jpg")!) == nil)
     }
 
+    /// A head is read from the disk once a run (a second visit's batch planner and each tile ask
+    /// for the same ones within milliseconds), and a newer response replaces what is remembered.
+    @Test func headsAreRememberedAndReplacedByNewerResponses() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pg-http-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let cache = HTTPCache(disk: try #require(DiskCache(directory: folder, limitBytes: 1 << 22)))
+        let url = RemoteURL("http://127.0.0.1:1/r/a.jpg")!
+        func entry(_ etag: String, _ byte: UInt8) -> HTTPCache.Entry {
+            HTTPCache.Entry(status: 200, storedAt: HTTPCache.now(), maxAge: 3600, etag: etag, lastModified: nil,
+                            contentType: "image/jpeg", body: Array(repeating: byte, count: 1000))
+        }
+        cache.store(entry("\"a\"", 1), for: url, range: nil)
+        #expect(cache.head(for: url, range: nil)?.etag == "\"a\"")
+        // Its record gone from the disk (trimmed, say): still known this run.
+        let record = cache.disk.entryPath(for: HTTPCache.Key(url: url, range: nil, head: true))
+        #expect(unlink(record) == 0)
+        #expect(cache.head(for: url, range: nil)?.etag == "\"a\"")
+        cache.store(entry("\"b\"", 2), for: url, range: nil)
+        let head = try #require(cache.head(for: url, range: nil))
+        #expect(head.etag == "\"b\"" && HTTPCache.bodyHash(ofHead: head) == HTTPCache.bodyHash(Array(repeating: 2, count: 1000)))
+        // Another range of the same URL is another response.
+        #expect(cache.head(for: url, range: 0..<16) == nil)
+    }
+
     /// A response used stale is checked only once the first screen is drawn: held until then
     /// (at most the time given), and started at once when released.
     @Test func revalidationsWaitForTheFirstScreen() throws {

@@ -35,6 +35,11 @@ package final class HTTPCache: Sendable {
     }
 
     let disk: DiskCache
+    /// Heads read or written this run: the batch planner and each tile's download ask for the
+    /// same rendition's head within milliseconds, and a second visit's screen is mostly these
+    /// reads. Bounded; emptied when full.
+    private let heads = Locked<[Key: Entry]>([:])
+    static let remembered = 4096
 
     package init(disk: DiskCache) { self.disk = disk }
 
@@ -47,7 +52,7 @@ package final class HTTPCache: Sendable {
 
     /// A response's entry: by its URL and the byte range asked for, if any; with `head`, the
     /// small record of its head alone (`head(for:range:)`).
-    struct Key: DiskCacheKey {
+    struct Key: DiskCacheKey, Hashable {
         let url: RemoteURL
         let range: Range<Int>?
         var head = false
@@ -67,16 +72,31 @@ package final class HTTPCache: Sendable {
     /// without reading a body its tile, kept on disk, does not need. Read from its own small
     /// record, written beside the entry; an entry stored before there were heads gets one now.
     package func head(for url: RemoteURL, range: Range<Int>?) -> Entry? {
-        if let head = disk.read(Key(url: url, range: range, head: true)).flatMap(HTTPCache.decode), head.body.count == 8 { return head }
+        let key = Key(url: url, range: range, head: true)
+        if let head = heads.withLock({ $0[key] }) { return head }
+        if let head = disk.read(key).flatMap(HTTPCache.decode), head.body.count == 8 {
+            remember(head, key)
+            return head
+        }
         guard let entry = entry(for: url, range: range) else { return nil }
         let head = HTTPCache.head(of: entry)
-        disk.write(Key(url: url, range: range, head: true), HTTPCache.encode(head))
+        disk.write(key, HTTPCache.encode(head))
+        remember(head, key)
         return head
     }
 
     package func store(_ entry: Entry, for url: RemoteURL, range: Range<Int>?) {
+        let key = Key(url: url, range: range, head: true), head = HTTPCache.head(of: entry)
         disk.write(Key(url: url, range: range), HTTPCache.encode(entry))
-        disk.write(Key(url: url, range: range, head: true), HTTPCache.encode(HTTPCache.head(of: entry)))
+        disk.write(key, HTTPCache.encode(head))
+        remember(head, key)
+    }
+
+    private func remember(_ head: Entry, _ key: Key) {
+        heads.withLock { heads in
+            if heads.count >= HTTPCache.remembered { heads.removeAll(keepingCapacity: true) }
+            heads[key] = head
+        }
     }
 
     static func head(of entry: Entry) -> Entry {
