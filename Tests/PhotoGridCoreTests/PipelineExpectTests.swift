@@ -62,6 +62,28 @@ import Testing
         #expect(decoder.told.withLock { $0.count } >= 2)
     }
 
+    /// The grid asks at every frame, mostly for the same list: the same wish again is no news,
+    /// though tiles were made since.
+    @Test func theSameWishAgainIsNotTold() throws {
+        let decoder = ExpectingDecoder(together: 1), store = FakeTierStore(), finished = Finished()
+        let encoded = TileEncoder().encode(RGBImage(width: 40, height: 40, fill: RGB(1, 2, 3)), for: request(0))
+        for index in 0..<6 { store.saveTile(encoded, of: photos[index], request: request(index)) }
+        let pipeline = TilePipeline(photos: photos, cache: TileCache(limitBytes: 1 << 24), decoder: decoder, tierStore: store,
+                                    workers: 2, onFinish: finished.add)
+        defer { pipeline.stop() }
+        // Six tiles on disk and one to download, held.
+        let wish = (0..<7).map { WantedTile(request($0), .visible) }
+        pipeline.want(wish)
+        #expect(finished.wait(for: 6))
+        #expect(decoder.allIn.wait(timeout: .now() + 10) == .success)
+        let before = decoder.told.withLock { $0.count }
+        pipeline.want(wish)
+        pipeline.want(wish)
+        #expect(decoder.told.withLock { $0.count } == before)
+        decoder.go.signal()
+        #expect(finished.wait(for: 1))
+    }
+
     /// Workers past one a core start with the first download, and then take downloads at once:
     /// six held together, whatever the number of cores.
     @Test func downloadsOverlapBeyondTheCores() throws {

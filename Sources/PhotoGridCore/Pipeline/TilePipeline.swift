@@ -56,6 +56,8 @@ package final class TilePipeline: @unchecked Sendable {
     /// What the decoder was last told to expect (`tellDecoder`), and those images' sizes.
     var lastExpected: [ExpectedImage] = []
     var lastExpectedSizes: [TierKey: Int] = [:]
+    /// What `want` was last given.
+    var lastWish: [WantedTile] = []
 
     let photos: [Photo]
     let cache: TileCache
@@ -178,7 +180,10 @@ package final class TilePipeline: @unchecked Sendable {
             // A tile that comes back later is looked for on disk again (another process may
             // have written it meanwhile); the set stays as small as what is wanted.
             notOnDisk.formIntersection(wanted)
-            rebuildFetchTasks(wishChanged: true)
+            // The grid asks at every frame, mostly for the same list: only a new one is news to
+            // a batching decoder (`tellDecoder`).
+            rebuildFetchTasks(wishChanged: requests != lastWish)
+            lastWish = requests
             condition.broadcast()
         }
     }
@@ -272,7 +277,7 @@ package final class TilePipeline: @unchecked Sendable {
 
     /// A fetch task for every source that a waiting encode task lacks, at the highest priority
     /// among them; fetches no one waits for are dropped unless running. `wishChanged`: called
-    /// from `want`, rather than for a job that ended.
+    /// from `want` with a list unlike the last, rather than for a job that ended.
     func rebuildFetchTasks(wishChanged: Bool = false) {
         var needed: [Source: Task] = [:]
         for (request, task) in encodeTasks where !task.running && !awaitsDiskRead(request) && !waitsForDiskRead(request)
