@@ -78,6 +78,26 @@ struct DiskCacheFixture {
         #expect(cache.read(F.key(1)) == [1, 2, 3])
     }
 
+    /// Unchecked (a cache read before it is written to): nothing is made until the first write,
+    /// which makes the directory and its parents as private as a checked cache's.
+    @Test func anUncheckedCacheIsMadeByItsFirstWrite() {
+        let f = F("disk-unchecked")
+        defer { f.remove() }
+        let cache = DiskCache(directory: f.directory, limitBytes: 1 << 20, checked: false)!
+        #expect(!F.exists(f.root + "/cache"))
+        #expect(F.misses(cache, 1))
+        #expect(cache.scan().entries.isEmpty)
+        cache.write(F.key(1), F.payload(1))
+        #expect(F.holds(cache, 1))
+        #expect(F.mode(f.root + "/cache") == 0o700 && F.mode(f.directory) == 0o700)
+        #expect(F.mode(cache.entryPath(for: F.key(1))) == 0o600)
+        // Where nothing can be made (under a file), it only misses.
+        let blocked = DiskCache(directory: cache.entryPath(for: F.key(1)) + "/cache", limitBytes: 1 << 20, checked: false)!
+        blocked.write(F.key(2), F.payload(2))
+        #expect(F.misses(blocked, 2))
+        #expect(DiskCache(directory: cache.entryPath(for: F.key(1)) + "/cache", limitBytes: 1 << 20) == nil)
+    }
+
     @Test func anyChangeToTheKeyMisses() {
         let f = F("disk-keys")
         defer { f.remove() }

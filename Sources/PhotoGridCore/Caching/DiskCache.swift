@@ -38,14 +38,18 @@ package final class DiskCache: Sendable {
 
     /// Nil when caching cannot work: the directory cannot be created (with its parents, mode
     /// 0700) or written, or `limitBytes` is not positive. photogrid then simply runs uncached.
-    package init?(directory: String, limitBytes: Int) {
+    /// Unless `checked` is false: then the directory is made by the first write (as a missing
+    /// subfolder is), and a cache that cannot be written only ever misses. For a cache read
+    /// before anything is written to it: a second visit's HTTP cache, where the check was a
+    /// tenth of the time to the first screen's tiles.
+    package init?(directory: String, limitBytes: Int, checked: Bool = true) {
         var trimmed = directory
         while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
         guard !trimmed.isEmpty, limitBytes > 0 else { return nil }
         self.directory = trimmed
         self.limitBytes = limitBytes
         state = Locked(State())
-        guard DiskCache.makeDirectories(trimmed), canWrite(in: trimmed) else { return nil }
+        guard !checked || (DiskCache.makeDirectories(trimmed) && canWrite(in: trimmed)) else { return nil }
     }
 
     /// Where the cache lives: `$XDG_CACHE_HOME/photogrid`, else `$HOME/.cache/photogrid`.

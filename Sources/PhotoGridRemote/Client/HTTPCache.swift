@@ -46,7 +46,7 @@ package final class HTTPCache: Sendable {
     /// The cache under `$XDG_CACHE_HOME/photogrid/http`, or nil when there is none to be had.
     package static func standard(limitBytes: Int) -> HTTPCache? {
         guard limitBytes > 0, let base = DiskCache.defaultDirectory(environment: Environment.values(Environment.cacheNames)),
-              let disk = DiskCache(directory: base + "/http", limitBytes: limitBytes) else { return nil }
+              let disk = DiskCache(directory: base + "/http", limitBytes: limitBytes, checked: false) else { return nil }
         return HTTPCache(disk: disk)
     }
 
