@@ -44,30 +44,83 @@ package enum Batch {
     /// asks for the manifest's first `count` photos, each in the smallest rendition of the
     /// manifest's template whose short side is at least `covering` pixels (the choice
     /// `RemotePhoto.source(coveringShortSide:)` makes); part `i` is photo `i`'s, and says which
-    /// rendition it is in `Content-Location`.
+    /// rendition it is in `Content-Location`. A gallery small enough for a first screen of
+    /// another shape (it fits on one screen at fewer columns, which the grid starts at) takes
+    /// the first of `bySize` whose `upTo` its photo count is within instead.
     package struct Opening: Equatable, Sendable {
         package var count: Int
         package var covering: Int
-        package init(count: Int, covering: Int) {
-            self.count = count
-            self.covering = covering
+        package var bySize: [Choice] = []
+
+        /// For a gallery of at most `upTo` photos: its first `count` photos covering `covering`.
+        package struct Choice: Equatable, Sendable {
+            package var upTo: Int
+            package var count: Int
+            package var covering: Int
+            package init(upTo: Int, count: Int, covering: Int) {
+                self.upTo = upTo
+                self.count = count
+                self.covering = covering
+            }
         }
 
-        /// Its body: the one line `first COUNT covering PIXELS`.
-        package var body: [UInt8] { Array("first \(count) covering \(covering)\n".utf8) }
+        package init(count: Int, covering: Int, bySize: [Choice] = []) {
+            self.count = count
+            self.covering = covering
+            self.bySize = bySize
+        }
+
+        /// The most choices a body may carry: one for each column count the grid has, and two more.
+        static let maxChoices = 8
+
+        /// What it asks of a gallery of `photos` photos: how many, covering how many pixels.
+        package func screen(forPhotos photos: Int) -> (count: Int, covering: Int) {
+            guard let choice = bySize.first(where: { photos <= $0.upTo }) else { return (count, covering) }
+            return (choice.count, choice.covering)
+        }
+
+        /// The most photos it may ask for, whatever the gallery's size.
+        package var mostPhotos: Int { bySize.map(\.count).reduce(count, max) }
+
+        /// Its body: the line `first COUNT covering PIXELS`, then a line `upto PHOTOS first COUNT
+        /// covering PIXELS` for each choice by size.
+        package var body: [UInt8] {
+            Array(("first \(count) covering \(covering)\n"
+                   + bySize.map { "upto \($0.upTo) first \($0.count) covering \($0.covering)\n" }.joined()).utf8)
+        }
 
         /// The opening a request's body asks for; nil when it is not one, or asks for more than
         /// a batch may hold or a size no photo has.
         package init?(body: [UInt8]) {
-            guard body.count <= 64 else { return nil }
-            var line = body[...]
-            if line.last == UInt8(ascii: "\n") { line = line.dropLast() }
-            if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
-            let words = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
+            guard body.count <= 512 else { return nil }
+            var lines = body.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            if lines.last?.isEmpty == true { lines.removeLast() }
+            guard let first = lines.first, lines.count <= 1 + Opening.maxChoices,
+                  let (count, covering) = Opening.request(first) else { return nil }
+            var choices: [Choice] = []
+            for line in lines.dropFirst() {
+                let words = Opening.words(line)
+                guard words.count == 6, Array(words[0]) == Array("upto".utf8), let upTo = BatchReader.number(words[1]),
+                      upTo >= 1, let (count, covering) = Opening.request(line.dropFirst(words[0].count + words[1].count + 2))
+                else { return nil }
+                choices.append(Choice(upTo: upTo, count: count, covering: covering))
+            }
+            self.init(count: count, covering: covering, bySize: choices)
+        }
+
+        /// `first COUNT covering PIXELS`, within the limits.
+        private static func request(_ line: ArraySlice<UInt8>) -> (Int, Int)? {
+            let words = words(line)
             guard words.count == 4, Array(words[0]) == Array("first".utf8), Array(words[2]) == Array("covering".utf8),
                   let count = BatchReader.number(words[1]), let covering = BatchReader.number(words[3]),
                   (1...Batch.maxItems).contains(count), (1...1 << 20).contains(covering) else { return nil }
-            self.init(count: count, covering: covering)
+            return (count, covering)
+        }
+
+        private static func words(_ line: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] {
+            var line = line
+            if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+            return line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
         }
     }
 

@@ -80,6 +80,14 @@ public enum FuzzBodies {
         precondition(parts == pieces && whole.failure == split.failure && whole.ended == split.ended,
                      "a batch read in two pieces differs from the same read whole")
         _ = Batch.targets(in: bytes)
+        // A first visit's opening: what it reads writes back as itself, and answers any size.
+        if let opening = Batch.Opening(body: bytes) {
+            precondition(Batch.Opening(body: opening.body) == opening, "an opening does not read back as itself")
+            for photos in [1, 9, 1000] {
+                let screen = opening.screen(forPhotos: photos)
+                precondition((1...Batch.maxItems).contains(screen.count) && screen.covering >= 1, "an opening outside its limits")
+            }
+        }
     }
 
     /// What a terminal answers to the start-up probe, whole and cut in two, and text from files

@@ -43,6 +43,27 @@ import Testing
         #expect(Batch.targets(in: opening.body) == nil)
     }
 
+    /// An opening's choices by the gallery's size: written and read back; the first whose
+    /// bound the gallery is within is its screen, else the first line's.
+    @Test func anOpeningChoosesByTheGallerysSize() {
+        let opening = Batch.Opening(count: 24, covering: 400, bySize: [
+            Batch.Opening.Choice(upTo: 2, count: 2, covering: 1200), Batch.Opening.Choice(upTo: 9, count: 9, covering: 600),
+            Batch.Opening.Choice(upTo: 30, count: 30, covering: 320)])
+        #expect(String(decoding: opening.body, as: UTF8.self)
+                == "first 24 covering 400\nupto 2 first 2 covering 1200\nupto 9 first 9 covering 600\nupto 30 first 30 covering 320\n")
+        #expect(Batch.Opening(body: opening.body) == opening)
+        #expect(opening.screen(forPhotos: 1) == (2, 1200) && opening.screen(forPhotos: 2) == (2, 1200))
+        #expect(opening.screen(forPhotos: 3) == (9, 600) && opening.screen(forPhotos: 30) == (30, 320))
+        #expect(opening.screen(forPhotos: 31) == (24, 400) && opening.screen(forPhotos: 10_000) == (24, 400))
+        #expect(opening.mostPhotos == 30)
+        for text in ["upto 2 first 2 covering 1200\n", "first 24 covering 400\nupto 0 first 2 covering 1200\n",
+                     "first 24 covering 400\nupto 2 first 2 covering\n", "first 24 covering 400\nupto 2 last 2 covering 9\n",
+                     "first 24 covering 400\nupto 2 first 999 covering 9\n", "first 24 covering 400\nupto x first 2 covering 9\n",
+                     "first 24 covering 400\n" + String(repeating: "upto 2 first 2 covering 9\n", count: 9)] {
+            #expect(Batch.Opening(body: Array(text.utf8)) == nil, "\(text)")
+        }
+    }
+
     /// The server's choice for an opening is the client's (`RemotePhoto.source`): the smallest
     /// size whose short side covers what is asked, by the photo's shape.
     @Test func anOpeningTakesTheSizeTheClientWould() {

@@ -105,6 +105,34 @@ import PhotoGridTestSupport
         #expect(work.contains("decodes 0\n") && work.contains("encodes 0\n") && work.contains("tiles-from-disk \(onScreen)\n"), "\(work)")
     }
 
+    /// A gallery that fits on one screen at fewer columns starts there, with larger tiles: the
+    /// opening batch, asked for before the gallery's size is known, still brings its screen.
+    @Test func aSmallGallerysFirstVisitIsOneRoundTripToo() throws {
+        let folder = RemotePaths.scratch("small-gallery")
+        let home = RemotePaths.scratch("small-client")
+        defer { try? FileManager.default.removeItem(atPath: folder); try? FileManager.default.removeItem(atPath: home) }
+        for name in ["autumn-01.jpg", "autumn-02.jpg", "hills-01.jpg"] {
+            #expect(try Subprocess.run(["cp", RemotePaths.gallery + "/landscapes/" + name, folder]).status == 0)
+        }
+        let screen = ScreenMetrics(columns: 120, rows: 40, cellWidth: 10, cellHeight: 20)
+        let columns = GridLayout.startColumns(photos: 3, screen: screen)
+        #expect(columns < 4)
+        let server = try GalleryServer(GalleryServer.Configuration(folder: folder, port: 0))
+        try server.start()
+        defer { server.stop() }
+        let frame = ["--mode", "sixel", "--size", "120x40", "--cell-size", "10x20", "--labels"]
+        let result = try RemotePaths.print(frame + ["--url", server.url], cacheHome: home)
+        #expect(result.status == 0, "\(result.errorText)")
+        let text = String(decoding: result.output, as: UTF8.self)
+        #expect(["autumn-01.jpg", "autumn-02.jpg", "hills-01.jpg"].allSatisfy { text.contains($0) })
+        #expect(TerminalOutput.sixels(result.output).compactMap(Sixel.decode).count >= 3)
+        // The manifest and the opening, nothing else: each photo's rendition asked for once, in it.
+        let requests = server.requestsByPath
+        #expect(server.totalRequests == 2 && server.openingBatches == 1, "\(requests)")
+        #expect(requests.keys.filter { $0.hasPrefix("/renditions/") }.count == 3, "\(requests.keys.sorted())")
+        #expect(requests.values.allSatisfy { $0 == 1 }, "\(requests)")
+    }
+
     @Test func pythonsHTTPServerListingBrowsesLikeTheFolder() throws {
         let port = Subprocess.freePort()
         let python = try Subprocess.start(["python3", "-m", "http.server", "\(port)", "--bind", "127.0.0.1",

@@ -7,24 +7,47 @@ package struct FirstScreen: Sendable, Equatable {
     package var count: Int
     /// The most any of them needs (`TileRequest.neededSize`), in pixels.
     package var covering: Int
+    /// The first screen of a gallery of at most `upTo` photos, where that differs: the first
+    /// whose `upTo` the gallery is within (smallest first) is its screen.
+    package var bySize: [(upTo: Int, count: Int, covering: Int)] = []
 
     package init(count: Int, covering: Int) {
         self.count = count
         self.covering = covering
     }
 
-    /// Without `columns` (no --columns), the grid of a gallery larger than a screen starts at 4
-    /// (`GridLayout.startColumns`): what a gallery worth asking ahead for mostly is.
+    /// Without `columns` (no --columns), the grid starts at the fewest columns at which the
+    /// whole gallery fits on one screen, else at 4 (`GridLayout.startColumns`): the screen at 4,
+    /// and for each column count a gallery could start at, the screen of a gallery that fits.
     package init(screen: ScreenMetrics, mode: RenderMode, columns: Int?, fit: FitMode) {
-        let layout = GridLayout(screen: screen, columns: columns ?? 4)
-        let tiles = layout.visibleIndexes(topRow: 0, photos: layout.columns * (layout.fullyVisibleRows + 2))
+        let first = FirstScreen.screen(GridLayout(screen: screen, columns: columns ?? 4), mode: mode, fit: fit)
+        self.init(count: first.count, covering: first.covering)
+        guard columns == nil else { return }
+        for columns in GridLayout.columnRange {
+            let layout = GridLayout(screen: screen, columns: columns)
+            // What `startColumns` asks: the gallery's rows all on the first screen.
+            let fits = layout.columns * layout.fullyVisibleRows
+            guard fits > 0 else { continue }
+            let shown = FirstScreen.screen(layout, mode: mode, fit: fit, photos: fits)
+            bySize.append((fits, shown.count, shown.covering))
+        }
+    }
+
+    /// The tiles with a cell on the first screen of `layout` (of a gallery larger than a screen
+    /// unless `photos` says), and the most pixels any of them needs.
+    private static func screen(_ layout: GridLayout, mode: RenderMode, fit: FitMode, photos: Int? = nil) -> (count: Int, covering: Int) {
+        let tiles = layout.visibleIndexes(topRow: 0, photos: photos ?? layout.columns * (layout.fullyVisibleRows + 2))
         var covering = 1
         for index in tiles {
             guard let place = layout.placement(of: index, topRow: 0) else { continue }
-            let request = GridSession.request(index, frame: place.frame, visibleRows: place.visibleRows, screen: screen,
+            let request = GridSession.request(index, frame: place.frame, visibleRows: place.visibleRows, screen: layout.screen,
                                               mode: mode, fit: fit)
             covering = max(covering, request.neededSize)
         }
-        self.init(count: max(1, tiles.count), covering: covering)
+        return (max(1, tiles.count), covering)
+    }
+
+    package static func == (a: FirstScreen, b: FirstScreen) -> Bool {
+        a.count == b.count && a.covering == b.covering && a.bySize.elementsEqual(b.bySize) { $0 == $1 }
     }
 }

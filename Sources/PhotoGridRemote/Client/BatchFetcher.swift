@@ -97,11 +97,12 @@ package final class BatchFetcher: Sendable {
     package func adopt(_ opening: OpeningBatch, photos: [RemotePhoto]) {
         queue.sync {
             var items: [RemoteURL] = [], claimed: [RemoteURL: HTTPFetcher.Flight] = [:]
-            for photo in photos.prefix(opening.opening.count) {
+            let screen = opening.opening.screen(forPhotos: photos.count)
+            for photo in photos.prefix(screen.count) {
                 items.append(photo.original)        // what no part of this batch stands for
                 let named = ImageFormat(fileExtension: RawPath(photo.name).lowercasedExtension)
                 guard photo.hasRenditions, !named.isVideo else { continue }
-                let url = photo.source(coveringShortSide: opening.opening.covering)
+                let url = photo.source(coveringShortSide: screen.covering)
                 guard url != photo.original, url.origin == endpoint.origin, claimed[url] == nil,
                       !state.withLock({ $0.owner[url] != nil }), !fetcher.isInFlight(url), !fetcher.isAtHand(url),
                       let flight = fetcher.claim(url) else { continue }

@@ -45,13 +45,20 @@ package final class OpeningBatch: Sendable {
     /// is no endpoint to guess.
     package static func start(for screen: FirstScreen, manifest: RemoteURL, fetcher: HTTPFetcher) -> OpeningBatch? {
         guard !fetcher.hasCached(manifest), let endpoint = manifest.resolving("batch") else { return nil }
-        let opening = Batch.Opening(count: min(screen.count, Batch.maxItems), covering: screen.covering)
+        let opening = OpeningBatch.opening(for: screen)
         let batch = OpeningBatch(endpoint: endpoint, opening: opening)
-        guard let task = fetcher.sendBatch(to: endpoint, body: opening.body, items: opening.count,
+        guard let task = fetcher.sendBatch(to: endpoint, body: opening.body, items: opening.mostPhotos,
                                            onParts: { parts in batch.received(parts) }) else { return nil }
         batch.state.withLock { $0.task = task }
         task.futureResult.whenComplete { result in batch.ended(result) }
         return batch
+    }
+
+    /// What the opening asks for a first screen (each choice by size within a batch's limit).
+    static func opening(for screen: FirstScreen) -> Batch.Opening {
+        Batch.Opening(count: min(screen.count, Batch.maxItems), covering: screen.covering, bySize: screen.bySize.map {
+            Batch.Opening.Choice(upTo: $0.upTo, count: min($0.count, Batch.maxItems), covering: $0.covering)
+        })
     }
 
     /// From now on parts and the end go to `receiver`, those that came before first.

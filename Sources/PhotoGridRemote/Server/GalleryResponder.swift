@@ -108,9 +108,10 @@ final class GalleryResponder: Sendable {
     /// the size asked. A photo no rendition covers (the client takes its original) or a video
     /// gets its original, which a batch answers with 404.
     static func openingItems(_ opening: Batch.Opening, document: ManifestStore.Document, entries: [GalleryIndex.Entry]) -> [String] {
-        zip(entries, document.shapes).prefix(opening.count).map { entry, shape in
+        let screen = opening.screen(forPhotos: entries.count)
+        return zip(entries, document.shapes).prefix(screen.count).map { entry, shape in
             guard !entry.photo.format.isVideo,
-                  let size = Batch.openingSize(sizes: document.sizes, covering: opening.covering, width: shape.width, height: shape.height)
+                  let size = Batch.openingSize(sizes: document.sizes, covering: screen.covering, width: shape.width, height: shape.height)
             else { return "originals/" + entry.encodedID }
             return "renditions/\(entry.encodedID)/\(size).jpg"
         }
