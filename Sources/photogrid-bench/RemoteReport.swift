@@ -48,8 +48,9 @@ enum RemoteReport {
         }
     }
 
-    /// Second visits take 10-20 ms, where this machine's run-to-run spread is a few: more runs.
-    static func secondRuns(_ runs: Int) -> Int { max(runs, 21) }
+    /// Second visits take 8-20 ms, where this machine's run-to-run spread is a few: more runs
+    /// (with 21, two runs of the same build gave ratios 0.08x apart).
+    static func secondRuns(_ runs: Int) -> Int { max(runs, 41) }
 
     /// A server of our own with `delay` on every response: the first visit while it makes its
     /// renditions, first visits once it has them (each with an empty client cache), and second
