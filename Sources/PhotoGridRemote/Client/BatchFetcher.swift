@@ -100,8 +100,7 @@ package final class BatchFetcher: Sendable {
             let screen = opening.opening.screen(forPhotos: photos.count)
             for photo in photos.prefix(screen.count) {
                 items.append(photo.original)        // what no part of this batch stands for
-                let named = ImageFormat(fileExtension: RawPath(photo.name).lowercasedExtension)
-                guard photo.hasRenditions, !named.isVideo else { continue }
+                guard photo.hasRenditions, !RemoteDecoder.format(of: photo).isVideo else { continue }
                 let url = photo.source(coveringShortSide: screen.covering)
                 guard url != photo.original, url.origin == endpoint.origin, claimed[url] == nil,
                       !state.withLock({ $0.owner[url] != nil }), !fetcher.isInFlight(url), !fetcher.isAtHand(url),

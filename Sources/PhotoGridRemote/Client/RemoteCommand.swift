@@ -104,11 +104,8 @@ package enum RemoteCommand {
     /// The loaded gallery's photos for the grid, in its order.
     static func photos(of loaded: RemoteGalleryLoader.Loaded) -> [Photo] {
         var photos = loaded.photos.map {
-            // A manifest's photo is a picture (decoded for what its bytes are) unless its name says
-            // video: photogrid serve and export list a folder's videos too.
-            let named = ImageFormat(fileExtension: RawPath($0.name).lowercasedExtension)
-            return Photo(address: RemoteDecoder.address(of: $0), relativePath: RawPath($0.id), fileSize: $0.bytes ?? 0,
-                         format: named.isVideo ? named : .jpeg)
+            Photo(address: RemoteDecoder.address(of: $0), relativePath: RawPath($0.id), fileSize: $0.bytes ?? 0,
+                  format: RemoteDecoder.format(of: $0))
         }
         if !loaded.others.isEmpty {
             // A listing: its files in natural order, whatever their kind. (A manifest keeps its own order.)

@@ -30,6 +30,13 @@ package struct RemoteDecoder: PhotoDecoding {
     /// also what `-o`, `o` and `y` hand on.
     package static func address(of photo: RemotePhoto) -> String { photo.original.description }
 
+    /// What a manifest's photo is for the grid: a picture (decoded for what its bytes are) unless
+    /// its name says video (photogrid serve and export list a folder's videos too).
+    package static func format(of photo: RemotePhoto) -> ImageFormat {
+        let named = ImageFormat(fileExtension: RawPath(photo.name).lowercasedExtension)
+        return named.isVideo ? named : .jpeg
+    }
+
     /// The photos of the gallery read again: new ones known, changed ones as they are now.
     package func adopt(_ photos: [RemotePhoto]) {
         self.photos.withLock { map in
