@@ -1,6 +1,12 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// A generic type's metadata made by its accessor, not found by demangling its name: a name's
+// requirements (`Set<RemoteURL>` needs `RemoteURL: Hashable`) are looked up in the binary's
+// table of 6,423 conformances, about 0.1 ms for each type a process meets first; 5-7% of a warm
+// `--print`'s instructions (docs/decisions.md).
+let metadataByAccessor: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])]
+
 let package = Package(
     name: "photogrid",
     products: [
@@ -33,10 +39,10 @@ let package = Package(
         // libjpeg needs setjmp/longjmp for its errors, which Swift cannot do: a thin C layer does.
         .target(name: "CJPEGShim", dependencies: ["CLibJPEG"]),
 
-        .target(name: "PhotoGridCore", dependencies: ["CNcursesw", "CJPEGShim", "CSixel", "CSPNG", "CWebP", "CHeif", "CAvif", "CGif", "CZlib"]),
+        .target(name: "PhotoGridCore", dependencies: ["CNcursesw", "CJPEGShim", "CSixel", "CSPNG", "CWebP", "CHeif", "CAvif", "CGif", "CZlib"], swiftSettings: metadataByAccessor),
         // What remote galleries are made of, without networking and without the core: manifests
         // (read and written), web directory listings, URLs and percent-encoding.
-        .target(name: "GalleryFormats"),
+        .target(name: "GalleryFormats", swiftSettings: metadataByAccessor),
         // Remote galleries: the HTTP client (--url) and `photogrid serve`, apart from the core so that
         // the core, its tests and tools need no networking packages.
         .target(name: "PhotoGridRemote", dependencies: [
@@ -46,12 +52,12 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
-        ]),
+        ], swiftSettings: metadataByAccessor),
         .executableTarget(name: "photogrid", dependencies: [
             "PhotoGridCore",
             "PhotoGridRemote",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ], linkerSettings: [
+        ], swiftSettings: metadataByAccessor, linkerSettings: [
             // The Swift runtime and libraries linked in: a start takes 5 ms instead of 8.5 (no
             // symbol lookups across eleven shared libraries). Release only: debug builds serve
             // the tests and the sanitizers, which link their own runtimes.
