@@ -62,6 +62,43 @@ import Testing
         #expect(decoder.told.withLock { $0.count } >= 2)
     }
 
+    /// A tier store whose read of one photo's tile waits until let go, and misses.
+    final class HeldReadStore: TierStoring {
+        let held: Int
+        let entered = DispatchSemaphore(value: 0)
+        let go = DispatchSemaphore(value: 0)
+        init(holding photo: Int) { held = photo }
+        func load(_ photo: Photo, tier: Tier) -> DecodedImage? { nil }
+        func save(_ image: DecodedImage, of photo: Photo, tier: Tier) {}
+        func keepsTiles(for request: TileRequest) -> Bool { true }
+        func loadTile(_ photo: Photo, request: TileRequest) -> EncodedTile? {
+            if FakeDecoder.index(photo) == held {
+                entered.signal()
+                go.wait()
+            }
+            return nil
+        }
+        func saveTile(_ tile: EncodedTile, of photo: Photo, request: TileRequest) {}
+    }
+
+    /// A tile whose disk read is under way when the grid moves on expects nothing: a remote
+    /// gallery would otherwise fetch its image for no one (a batch carries what is expected).
+    @Test func aTileLeftMidReadIsNoLongerExpected() throws {
+        let decoder = ExpectingDecoder(), store = HeldReadStore(holding: 0), finished = Finished()
+        let pipeline = TilePipeline(photos: photos, cache: TileCache(limitBytes: 1 << 24), decoder: decoder, tierStore: store,
+                                    workers: 2, onFinish: finished.add)
+        defer {
+            store.go.signal()
+            pipeline.stop()
+        }
+        pipeline.want([WantedTile(request(0), .visible)])
+        #expect(store.entered.wait(timeout: .now() + 10) == .success)
+        pipeline.want([WantedTile(request(5), .visible)])
+        #expect(finished.wait(for: 1))
+        let told = decoder.told.withLock { $0 }
+        #expect(told.last == [5], "\(told)")
+    }
+
     /// The grid asks at every frame, mostly for the same list: the same wish again is no news,
     /// though tiles were made since.
     @Test func theSameWishAgainIsNotTold() throws {

@@ -111,13 +111,15 @@ extension TilePipeline {
     /// it at every tile cost a second visit's screen, 18 tiles read from disk, 0.6 ms of its 6
     /// under the pipeline's lock (the list rebuilt, compared and turned into URLs 18 times).
     func tellDecoder(wishChanged: Bool) {
-        let photosWanted = Set(encodeTasks.keys.map(\.photo))
+        // Tiles left behind mid-way (a disk read under way when the grid moved on) expect
+        // nothing: told to a remote gallery, their images would be fetched for no one.
+        let photosWanted = Set(encodeTasks.lazy.filter(\.value.wanted).map(\.key.photo))
         var images: [TierKey: (urgency: Urgency, size: Int)] = [:]
         for case (.tier(let key), let task) in fetchTasks where task.size > 0 && photosWanted.contains(key.photo) {
             images[key] = (task.urgency, task.size)
         }
-        // Running or not: a tile being looked for on disk still needs its image if it misses.
-        for (request, task) in encodeTasks where !request.isPreview && awaitsDiskRead(request) {
+        // Running or not: a wanted tile being looked for on disk still needs its image if it misses.
+        for (request, task) in encodeTasks where task.wanted && !request.isPreview && awaitsDiskRead(request) {
             let (key, size) = planned(request)
             if let known = images[key], known.urgency >= task.urgency { continue }
             images[key] = (task.urgency, max(size, images[key]?.size ?? 0))

@@ -76,6 +76,8 @@ package final class TilePipeline: @unchecked Sendable {
         var priority: Priority
         var order: Int
         var running = false
+        /// False for a tile kept only because it is under way: the grid has moved on from it.
+        var wanted = true
         /// For a tier fetch: the short side the waiting tiles need.
         var size = 0
 
@@ -172,11 +174,14 @@ package final class TilePipeline: @unchecked Sendable {
                 if encodeTasks[request] != nil {
                     encodeTasks[request]!.priority = priority
                     encodeTasks[request]!.order = order
+                    encodeTasks[request]!.wanted = true
                 } else {
                     encodeTasks[request] = Task(priority: priority, order: order)
                 }
             }
-            encodeTasks = encodeTasks.filter { wanted.contains($0.key) || $0.value.running }
+            for (request, task) in encodeTasks where !wanted.contains(request) {
+                if task.running { encodeTasks[request]!.wanted = false } else { encodeTasks[request] = nil }
+            }
             // A tile that comes back later is looked for on disk again (another process may
             // have written it meanwhile); the set stays as small as what is wanted.
             notOnDisk.formIntersection(wanted)
