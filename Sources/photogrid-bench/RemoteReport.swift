@@ -17,12 +17,14 @@ enum RemoteReport {
         print("- each figure the median of \(runs) runs (a first visit with renditions still to make: one run); a first screen "
               + "is 6 columns on 240x67 cells of 10x20 pixels (18 photos), timed to the end of photogrid's output (`--print`), "
               + "the disk's as the servers' (its first visit with an empty disk cache)")
-        print("- a server's second visits (\(secondRuns(runs)) runs) alternate with as many warm runs from the disk, so that "
-              + "the two medians, and the ratio of the second visit to the disk's warm run, are of the same moments\n")
+        print("- a server's first visits (\(firstRuns(runs)) runs) alternate with as many first visits from the disk, and its "
+              + "second visits (\(secondRuns(runs)) runs) with as many warm runs from the disk, so that each ratio is of "
+              + "medians of the same moments\n")
         let bench = FirstScreen(photogrid: photogrid, runs: runs)
-        print(Table.row(["photos", "mode", "from", "first visit, renditions to make", "first visit", "second visit",
-                         "the disk's warm run then", "second / warm"]))
-        print(Table.rule(8))
+        print(Table.row(["photos", "mode", "from", "first visit, renditions to make", "first visit",
+                         "the disk's first visit then", "first / disk", "second visit", "the disk's warm run then",
+                         "second / warm"]))
+        print(Table.rule(10))
         for (name, folder) in [("progressive (as shipped)", inputs.progressive), ("12 MP baseline, no EXIF thumbnail", inputs.camera)] {
             for mode in ["halfblock", "sixel"] {
                 let local = try Clock.median((0..<bench.runs).map { _ in try visit([folder], bench: bench, mode: mode, clientHome: nil) })
@@ -32,16 +34,17 @@ enum RemoteReport {
                 let warm = try Clock.median((0..<secondRuns(runs)).map { _ in
                     try visit([folder], bench: bench, mode: mode, clientHome: warmHome)
                 })
-                print(Table.row([name, mode, "the disk", "", Report.ms(local), Report.ms(warm, digits: 1), "", ""]))
+                print(Table.row([name, mode, "the disk", "", Report.ms(local), "", "", Report.ms(warm, digits: 1), "", ""]))
                 for delay in [0, 50] {
                     let figures = try serve(folder, delay: delay, bench: bench, mode: mode, warmDisk: (folder, warmHome))
                     print(Table.row([name, mode, "photogrid serve, \(delay) ms a response", Report.ms(figures.making),
-                                     Report.ms(figures.first), Report.ms(figures.second, digits: 1),
+                                     Report.ms(figures.first), Report.ms(figures.cold),
+                                     Table.fixed(figures.first / figures.cold, 2) + "x", Report.ms(figures.second, digits: 1),
                                      Report.ms(figures.warm, digits: 1), Table.fixed(figures.second / figures.warm, 2) + "x"]))
                 }
                 if Subprocess.which("python3") {
                     let (first, second) = try python(folder, bench: bench, mode: mode)
-                    print(Table.row([name, mode, "python3 -m http.server (originals only)", "", Report.ms(first),
+                    print(Table.row([name, mode, "python3 -m http.server (originals only)", "", Report.ms(first), "", "",
                                      Report.ms(second, digits: 1), "", ""]))
                 }
             }
@@ -52,11 +55,16 @@ enum RemoteReport {
     /// (with 21, two runs of the same build gave ratios 0.08x apart).
     static func secondRuns(_ runs: Int) -> Int { max(runs, 41) }
 
+    /// First visits take 70-400 ms and move with the machine as much: with five runs each, taken
+    /// minutes apart, the ratio of progressive half-blocks' at 50 ms went from 1.26x to 1.43x
+    /// between two runs of the same build (1.09x measured alternating).
+    static func firstRuns(_ runs: Int) -> Int { max(runs, 11) }
+
     /// A server of our own with `delay` on every response: the first visit while it makes its
     /// renditions, first visits once it has them (each with an empty client cache), and second
     /// visits (the client's disk cache filled).
     static func serve(_ folder: String, delay: Int, bench: FirstScreen, mode: String, warmDisk: (folder: String, home: String))
-        throws -> (making: Double, first: Double, second: Double, warm: Double) {
+        throws -> (making: Double, first: Double, cold: Double, second: Double, warm: Double) {
         let serverHome = FirstScreen.scratch("server")
         defer { _ = system("rm -rf '\(serverHome)'") }
         let port = Subprocess.freePort()
@@ -66,7 +74,11 @@ enum RemoteReport {
         guard Subprocess.waitForPort(port) else { throw BenchError("photogrid serve did not start on port \(port)") }
         let target = ["--url", "http://127.0.0.1:\(port)/"]
         let making = try visit(target, bench: bench, mode: mode, clientHome: nil)
-        let first = try Clock.median((0..<bench.runs).map { _ in try visit(target, bench: bench, mode: mode, clientHome: nil) })
+        var firsts: [Double] = [], colds: [Double] = []
+        for _ in 0..<firstRuns(bench.runs) {
+            firsts.append(try visit(target, bench: bench, mode: mode, clientHome: nil))
+            colds.append(try visit([warmDisk.folder], bench: bench, mode: mode, clientHome: nil))
+        }
         let home = FirstScreen.scratch("client")
         defer { _ = system("rm -rf '\(home)'") }
         _ = try visit(target, bench: bench, mode: mode, clientHome: home)
@@ -75,7 +87,7 @@ enum RemoteReport {
             seconds.append(try visit(target, bench: bench, mode: mode, clientHome: home))
             warms.append(try visit([warmDisk.folder], bench: bench, mode: mode, clientHome: warmDisk.home))
         }
-        return (making, first, Clock.median(seconds), Clock.median(warms))
+        return (making, Clock.median(firsts), Clock.median(colds), Clock.median(seconds), Clock.median(warms))
     }
 
     /// python's http.server on the folder: a listing, and each photo fetched whole and made
