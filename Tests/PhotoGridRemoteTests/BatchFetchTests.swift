@@ -150,6 +150,34 @@ import PhotoGridTestSupport
         }
     }
 
+    /// A tile whose photo the grid has left (its fetch's flag cancelled, as the pipeline does
+    /// when nothing wants the photo any more) asks nothing alone: the batch that was to bring
+    /// it was cancelled with the move. Wanted again, it asks.
+    @Test func aTileTheGridLeftAsksNothingAlone() throws {
+        try Self.with({ request in Self.honest(request) }) { server, http, batches throws in
+            let json = #"{"photogrid": 1, "renditions": {"template": "r/{id}/{size}.jpg", "sizes": [256, 512]}, "#
+                + #""photos": [{"id": "a.jpg", "width": 4000, "height": 3000, "original": "o/a.jpg"}]}"#
+            let manifest = try GalleryManifest.parse(Array(json.utf8), url: Self.url(server, "/"))
+            let decoder = RemoteDecoder(fetcher: http, photos: manifest.photos, batches: batches)
+            let photo = Photo(address: RemoteDecoder.address(of: manifest.photos[0]), relativePath: RawPath("a.jpg"), format: .jpeg)
+            let decode = { () -> Result<DecodedImage, DecodeError> in
+                Result { () throws(DecodeError) -> DecodedImage in try decoder.image(of: photo, covering: 150, atMost: 4000) }
+            }
+            let left = CancelFlag()
+            left.cancel()
+            switch CancelFlag.with(left, decode) {
+            case .failure(.cancelled): break
+            case let other: Issue.record("a tile the grid left gave \(other)")
+            }
+            #expect(server.count("/r/a.jpg/256.jpg") == 0)
+            #expect(server.count("/batch") == 0)
+            guard case .failure(let error) = CancelFlag.with(CancelFlag(), decode) else { return }
+            // The honest server's rendition is not a JPEG: what matters is that it was asked.
+            #expect(error != .cancelled)
+            #expect(server.count("/r/a.jpg/256.jpg") == 1)
+        }
+    }
+
     @Test(arguments: lies)
     func aLyingServerIsCutAndTheTilesSayWhy(_ lie: [UInt8], _ message: String) throws {
         try Self.with({ request in

@@ -93,6 +93,10 @@ package struct RemoteDecoder: PhotoDecoding {
         // claimed its renditions, this one's download joins it instead of asking alone.
         let url = remote.source(coveringShortSide: size)
         batches?.need(url)
+        // The grid may have left the photo since this fetch started (the pipeline then cancels
+        // it): the batch that was to bring it went with the move, and asking for it alone now
+        // would fetch it for no one.
+        if CancelFlag.current?.isCancelled == true { throw .cancelled }
         let body = try download(url, range: nil, limit: RemoteDecoder.imageLimit)
         return try CPUGate.shared.run { () throws(DecodeError) in try decoder.decode(body, covering: size, atMost: limit) }
     }
