@@ -84,23 +84,6 @@ package final class TilePipeline: @unchecked Sendable {
         var urgency: Urgency { Urgency(priority: priority, order: order) }
     }
 
-    /// How much work was started: what the coalescing and cancelling tests count.
-    package struct Counters: Sendable, Equatable {
-        /// Photos decoded (from their file or their EXIF thumbnail).
-        package var decodes = 0
-        package var thumbnails = 0
-        /// Tier images made from a larger tier in memory.
-        package var derived = 0
-        package var diskHits = 0
-        /// Tiles read from the disk cache instead of encoded.
-        package var tileDiskHits = 0
-        package var encodes = 0
-        package var stores = 0
-        /// Decodes stopped part way because nothing wanted their photo any more.
-        package var cancelled = 0
-        package init() {}
-    }
-
     enum Job { case fetch(Source, size: Int), encode(TileRequest), loadTile(TileRequest), store(TierKey, DecodedImage), recheck([Int]) }
 
     package init(photos: [Photo], cache: TileCache, decoder: PhotoDecoding = PhotoDecoder(),
