@@ -21,9 +21,9 @@ package struct RemoteURL: Hashable, Sendable, CustomStringConvertible {
     package let description: String
     /// UTF-8 offsets into `description`: the end of the host, the start of the path, and the
     /// `?` that starts the query (or the end of the text).
-    private let hostEnd: Int32
-    private let pathStart: Int32
-    private let queryStart: Int32
+    let hostEnd: Int32
+    let pathStart: Int32
+    let queryStart: Int32
     /// An explicit port other than the scheme's default; 0 when there is none.
     private let portNumber: UInt16
 
@@ -48,6 +48,15 @@ package struct RemoteURL: Hashable, Sendable, CustomStringConvertible {
         self.hostEnd = Int32(hostEnd)
         self.pathStart = Int32(pathStart)
         self.queryStart = Int32(queryStart)
+        portNumber = port
+    }
+
+    /// A text already in the normal form, with its parts' offsets.
+    init(text: String, hostEnd: Int32, pathStart: Int32, queryStart: Int32, port: UInt16) {
+        description = text
+        self.hostEnd = hostEnd
+        self.pathStart = pathStart
+        self.queryStart = queryStart
         portNumber = port
     }
 

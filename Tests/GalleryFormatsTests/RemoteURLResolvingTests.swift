@@ -66,6 +66,35 @@ import Testing
         #expect(gallery.resolving("..%2Fsecret")?.description == "http://example.com/gallery/..%2Fsecret")
     }
 
+    /// The shortcut for plain relative paths gives what the general way gives, for references
+    /// made of every kind of character that matters to it, against bases of every shape; and
+    /// it takes the common case (else it would be dead code).
+    @Test func thePlainPathShortcutAgreesWithTheGeneralWay() {
+        let bases = ["http://a/b/c/d;p?q", "https://example.com/", "http://example.com:8080/gallery/manifest.json",
+                     "http://[::1]:9000/x/y/", "https://h/g/index.html?page=2", "http://h"].map(remoteURL)
+        let pieces = ["a", "B9", "-", "_", "~", ".", "..", "/", "//", ":", "@", "!", "$", "&", "'", "(", "*", "+", ",",
+                      ";", "=", "%", "%2e", "%2E", "%41", "%20", "%2f", "%2F", "%C3%A9", "%c3", "%7E", "%G0", "%2", "?", "#", " ", "é", "\u{7}", "x.jpg", "g:h", "[", "\\", "\""]
+        var generator = SystemRandomNumberGenerator()
+        var shortcuts = 0
+        for _ in 0..<20_000 {
+            let reference = (0..<Int.random(in: 1...6, using: &generator))
+                .map { _ in pieces.randomElement(using: &generator)! }.joined()
+            for base in bases {
+                let quick = base.resolvingPlainRelative(reference)
+                if quick != nil { shortcuts += 1 }
+                #expect(base.resolving(reference) == base.resolvingAnyReference(reference), "\(base) + \(reference)")
+                if let quick, let slow = base.resolvingAnyReference(reference) {
+                    #expect([quick.description, quick.host, quick.path, quick.origin, quick.pathAndQuery]
+                            == [slow.description, slow.host, slow.path, slow.origin, slow.pathAndQuery], "\(base) + \(reference)")
+                    #expect(quick.query == slow.query && quick.port == slow.port && quick.isSecure == slow.isSecure)
+                }
+            }
+        }
+        #expect(shortcuts > 1000)
+        #expect(remoteURL("http://example.com/g/manifest.json").resolvingPlainRelative("originals/IMG%200001.jpg")?.description
+                == "http://example.com/g/originals/IMG%200001.jpg")
+    }
+
     @Test func containsOnlyWhatLiesBelowTheDirectory() {
         let gallery = remoteURL("http://example.com/gallery/index.html")
         #expect(gallery.contains(remoteURL("http://example.com/gallery/a.jpg")))
