@@ -25,6 +25,11 @@ import Testing
         let fixture = try GalleryFixture()
         defer { fixture.remove() }
         let (certificate, key) = try Self.certificate(in: fixture.base)
+        // A photo of several of the chunks an original goes in over TLS (its bytes after the
+        // picture's end are the file's, to be sent as they are).
+        let big = Array(try Data(contentsOf: URL(fileURLWithPath: fixture.folder + "/" + GalleryFixture.rotated)))
+            + (0..<400_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        try Data(big).write(to: URL(fileURLWithPath: fixture.folder + "/big.jpg"))
         var configuration = GalleryServer.Configuration(folder: fixture.folder, port: 0)
         (configuration.tlsCertificate, configuration.tlsKey) = (certificate, key)
         configuration.token = AccessTokenTests.token
@@ -40,6 +45,16 @@ import Testing
         let refused = try Subprocess.run([Self.curl!, "-s", "--cacert", certificate, "-o", "/dev/null", "-w", "%{http_code}",
                                           "https://127.0.0.1:\(port)/manifest.json"])
         #expect(String(decoding: refused.output, as: UTF8.self) == "401")
+        // An original, whole (several chunks: TLS cannot take sendfile's file regions, so the
+        // file is read and encrypted a chunk at a time) and a range of it; the server goes on.
+        let whole = try Subprocess.run([Self.curl!, "-s", "--cacert", certificate, server.url + "originals/big.jpg"])
+        #expect(whole.status == 0 && whole.output == big)
+        let part = try Subprocess.run([Self.curl!, "-s", "--cacert", certificate, "-r", "1000-1999", "-w", "%{http_code}",
+                                       server.url + "originals/big.jpg"])
+        #expect(part.output == Array(big[1000..<2000]) + Array("206".utf8))
+        let after = try Subprocess.run([Self.curl!, "-s", "--cacert", certificate, "-o", "/dev/null", "-w", "%{http_code}",
+                                        server.url + "manifest.json"])
+        #expect(String(decoding: after.output, as: UTF8.self) == "200")
         // Plain HTTP to it gets no gallery.
         let plain = try Subprocess.run([Self.curl!, "-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/t/\(AccessTokenTests.token)/"])
         #expect(String(decoding: plain.output, as: UTF8.self) != "200")

@@ -1,5 +1,6 @@
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 import PhotoGridCore
 import GalleryFormats
 
@@ -22,8 +23,13 @@ final class GalleryChannelHandler: ChannelInboundHandler, RemovableChannelHandle
     private var started = 0.0
     /// A POST's body (a batch's list), or nil once it is longer than a batch may be.
     private var body: [UInt8]? = []
+    /// On a TLS connection: files are read in chunks and written as bytes, since TLS encrypts in
+    /// memory and NIOSSL cannot take sendfile's file regions. Nil: files go by sendfile.
+    private let fileChunks: NonBlockingFileIO?
 
-    init(responder: GalleryResponder, counter: RequestCounter, failures: FailedAttempts, delayMilliseconds: Int, log: Bool) {
+    init(responder: GalleryResponder, counter: RequestCounter, failures: FailedAttempts, delayMilliseconds: Int, log: Bool,
+         fileChunks: NonBlockingFileIO? = nil) {
+        self.fileChunks = fileChunks
         self.responder = responder
         self.failures = failures
         self.counter = counter
@@ -121,30 +127,45 @@ final class GalleryChannelHandler: ChannelInboundHandler, RemovableChannelHandle
         }
         let head = HTTPResponseHead(version: request.version, status: response.status, headers: headers)
         context.write(wrapOutboundOut(.head(head)), promise: nil)
+        var body = context.eventLoop.makeSucceededVoidFuture()
         switch response.body {
         case .none:
             break
         case .bytes(let buffer):
             context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
         case .file(let file, let range):
-            // The handle closes the descriptor when the write is done or has failed (the client
-            // went away): the file is never read into memory, and never left open.
-            if let fd = file.takeDescriptor() {
-                let handle = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: fd)
+            guard let fd = file.takeDescriptor() else {
+                context.close(promise: nil)         // cannot happen: each file is sent once
+                return
+            }
+            // The handle closes the descriptor when the file has gone or the write has failed
+            // (the client went away): the file is never held whole in memory, nor left open.
+            let handle = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: fd)
+            if let fileChunks {
+                let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+                body = fileChunks.readChunked(fileHandle: handle, fromOffset: Int64(range.lowerBound), byteCount: range.count,
+                                              chunkSize: 128 * 1024, allocator: context.channel.allocator,
+                                              eventLoop: context.eventLoop) { chunk in
+                    bound.value.writeAndFlush(NIOAny(HTTPServerResponsePart.body(.byteBuffer(chunk))))
+                }
+                body.whenComplete { _ in try? handle.close() }
+            } else {
                 let region = FileRegion(fileHandle: handle, readerIndex: range.lowerBound, endIndex: range.upperBound)
                 let written = context.eventLoop.makePromise(of: Void.self)
                 written.futureResult.whenComplete { _ in try? handle.close() }
                 context.write(wrapOutboundOut(.body(.fileRegion(region))), promise: written)
-            } else {
-                context.close(promise: nil)         // cannot happen: each file is sent once
-                return
             }
         }
         let status = response.status.code, length = response.contentLength, started = self.started
         let log = self.log
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
-            if log { GalleryChannelHandler.logLine(request, status: status, bytes: length, since: started) }
-            if !keepAlive { context.close(promise: nil) }
+        body.assumeIsolated().whenComplete { result in
+            // A file that could not be read to its end: the response is cut, and the client
+            // sees a short body rather than a wrong one.
+            guard case .success = result else { return context.close(promise: nil) }
+            context.writeAndFlush(self.wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
+                if log { GalleryChannelHandler.logLine(request, status: status, bytes: length, since: started) }
+                if !keepAlive { context.close(promise: nil) }
+            }
         }
     }
 

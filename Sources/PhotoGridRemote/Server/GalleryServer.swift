@@ -31,6 +31,9 @@ package final class GalleryServer: Sendable {
     private let pool: NIOThreadPool
     /// With `tlsCertificate`: what each connection's TLS is made from.
     private let tls: NIOSSLContext?
+    /// With TLS, originals are read into memory to be encrypted (sendfile cannot carry them), a
+    /// chunk at a time, by threads of their own: behind the renditions being made they would wait.
+    private let fileReads: NIOThreadPool?
     private let state = Locked(State())
 
     /// What start and stop change, under one lock.
@@ -56,6 +59,7 @@ package final class GalleryServer: Sendable {
             cache = made
         }
         tls = try GalleryServer.tlsContext(configuration)
+        fileReads = tls == nil ? nil : NIOThreadPool(numberOfThreads: 2)
         // Two at least: a rendition held up in a test, or by a slow disk, must leave a worker
         // for the rest.
         let workers = max(2, WorkerThreads.cores)
@@ -83,6 +87,7 @@ package final class GalleryServer: Sendable {
             guard !state.stopped else { throw .stopped }
             if !state.poolStarted {
                 pool.start()
+                fileReads?.start()
                 state.poolStarted = true
             }
             let group = MultiThreadedEventLoopGroup(numberOfThreads: min(4, WorkerThreads.cores))
@@ -116,7 +121,10 @@ package final class GalleryServer: Sendable {
             return (state.channel, state.group, state.poolStarted)
         }
         try? channel?.close().wait()
-        if poolStarted { try? pool.syncShutdownGracefully() }
+        if poolStarted {
+            try? pool.syncShutdownGracefully()
+            try? fileReads?.syncShutdownGracefully()
+        }
         try? group?.syncShutdownGracefully()
     }
 
@@ -146,6 +154,7 @@ package final class GalleryServer: Sendable {
         let responder = self.responder, counter = self.counter, failures = FailedAttempts(), tls = self.tls
         let limits = configuration.limits, open = openConnections
         let delay = configuration.delayMilliseconds, log = configuration.log
+        let fileChunks = fileReads.map { NonBlockingFileIO(threadPool: $0) }
         return ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
             // A restarted server can take its port back at once, despite connections of the last
@@ -161,7 +170,7 @@ package final class GalleryServer: Sendable {
                     try channel.pipeline.syncOperations.addHandler(guardHandler)
                     try channel.pipeline.syncOperations.addHandler(
                         GalleryChannelHandler(responder: responder, counter: counter, failures: failures,
-                                              delayMilliseconds: delay, log: log))
+                                              delayMilliseconds: delay, log: log, fileChunks: fileChunks))
                 }
             }
     }
