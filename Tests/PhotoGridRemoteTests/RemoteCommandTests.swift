@@ -13,6 +13,12 @@ import GalleryFormats
             ("example.com/gallery", "not an http or https URL (did you mean http://example.com/gallery?)"),
             ("http://", "not a valid URL (no host, or a malformed one)"),
             ("HTTPS://[::1", "not a valid URL (no host, or a malformed one)"),
+            ("http://me:secret@example.com/g/", "photogrid sends no user name or password: leave them out of the URL"),
+            ("http://example.com/my gallery/", "a URL cannot hold spaces or control characters (write a space as %20)"),
+            ("http://example.com:99999/", "the port must be a number from 1 to 65535"),
+            ("http://example.com:http/", "the port must be a number from 1 to 65535"),
+            ("http://exa mple.com:80/", "a URL cannot hold spaces or control characters (write a space as %20)"),
+            ("http://[::1]:0/", "not a valid URL (no host, or a malformed one)"),
         ]
         for (text, message) in cases {
             #expect(RemoteURL(text) == nil, "\(text) was taken")

@@ -84,7 +84,18 @@ package enum RemoteCommand {
     /// URL it probably meant, an http URL without a usable host says so.
     static func problem(with text: String) -> String {
         let lower = text.lowercased()
-        if lower.hasPrefix("http://") || lower.hasPrefix("https://") { return "not a valid URL (no host, or a malformed one)" }
+        if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
+            let authority = text.drop { $0 != ":" }.dropFirst(3).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+            if authority.contains("@") { return "photogrid sends no user name or password: leave them out of the URL" }
+            if text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) {
+                return "a URL cannot hold spaces or control characters (write a space as %20)"
+            }
+            if !authority.hasPrefix("["), let colon = authority.lastIndex(of: ":"),
+               !(Int(authority[authority.index(after: colon)...]).map { (1...65535).contains($0) } ?? authority[authority.index(after: colon)...].isEmpty) {
+                return "the port must be a number from 1 to 65535"
+            }
+            return "not a valid URL (no host, or a malformed one)"
+        }
         if !lower.contains("://") && !text.isEmpty && !text.hasPrefix("/") {
             return "not an http or https URL (did you mean http://\(text)?)"
         }
