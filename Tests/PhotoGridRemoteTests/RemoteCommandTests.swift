@@ -1,5 +1,7 @@
+import Foundation
 import Testing
 import PhotoGridCore
+import PhotoGridTestSupport
 import GalleryFormats
 @testable import PhotoGridRemote
 
@@ -24,6 +26,27 @@ import GalleryFormats
             #expect(RemoteURL(text) == nil, "\(text) was taken")
             #expect(RemoteCommand.problem(with: text) == message)
         }
+    }
+
+    /// A reader that stops early (`| head`, a previewer that has enough) ends `--print` without a
+    /// word on stderr, with the status a shell shows for a program SIGPIPE ended. Over `--url`,
+    /// where NIO has SIGPIPE ignored, photogrid sees the broken pipe itself and used to say so.
+    @Test func aReaderThatStopsEarlyEndsItQuietly() throws {
+        let fixture = try GalleryFixture()
+        defer { fixture.remove() }
+        let server = try GalleryServer(GalleryServer.Configuration(folder: fixture.folder, port: 0))
+        try server.start()
+        defer { server.stop() }
+        let home = RemotePaths.scratch("broken-pipe")
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        // Some hundreds of KB of sixel: more than a pipe holds, so photogrid is still writing
+        // when `true`, which reads nothing, has gone.
+        let script = "XDG_CACHE_HOME='\(home)' '\(RemotePaths.binary)' --print --mode sixel --size 240x67 --url '\(server.url)' "
+            + "2>'\(home)/err' | true; echo ${PIPESTATUS[0]}"
+        let result = try Subprocess.run(["/bin/bash", "-c", script])
+        let said = (try? String(contentsOfFile: home + "/err", encoding: .utf8)) ?? "(no stderr file)"
+        #expect(String(decoding: result.output, as: UTF8.self) == "141\n", "\(said)")
+        #expect(said.isEmpty, "\(said)")
     }
 
     /// A remote photo is an address, not a path: the core never opens it as a file, and what the

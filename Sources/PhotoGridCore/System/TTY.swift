@@ -19,7 +19,12 @@ package enum TTY {
 
     package struct WriteError: Error, CustomStringConvertible {
         package let description: String
+        /// The reader went away (`photogrid --print | head`).
+        package var brokenPipe = false
     }
+
+    /// The status a shell shows for a program that SIGPIPE ended: 141.
+    package static let brokenPipeStatus = 128 + SIGPIPE
 
     /// Writes every byte, through interrupted and partial writes.
     package static func writeAll(_ bytes: [UInt8], to fd: Int32 = 1) throws(WriteError) {
@@ -33,7 +38,7 @@ package enum TTY {
                     _ = poll(&p, 1, 100)
                     continue
                 }
-                throw WriteError(description: String(cString: strerror(errno)))
+                throw WriteError(description: String(cString: strerror(errno)), brokenPipe: errno == EPIPE)
             }
             written += n
         }
