@@ -9,7 +9,14 @@ package struct FirstScreen: Sendable, Equatable {
     package var covering: Int
     /// The first screen of a gallery of at most `upTo` photos, where that differs: the first
     /// whose `upTo` the gallery is within (smallest first) is its screen.
-    package var bySize: [(upTo: Int, count: Int, covering: Int)] = []
+    package var bySize: [Choice] = []
+
+    /// The first screen of a gallery of at most `upTo` photos.
+    package struct Choice: Sendable, Equatable {
+        package var upTo: Int
+        package var count: Int
+        package var covering: Int
+    }
 
     package init(count: Int, covering: Int) {
         self.count = count
@@ -29,7 +36,7 @@ package struct FirstScreen: Sendable, Equatable {
             let fits = layout.columns * layout.fullyVisibleRows
             guard fits > 0 else { continue }
             let shown = FirstScreen.screen(layout, mode: mode, fit: fit, photos: fits)
-            bySize.append((fits, shown.count, shown.covering))
+            bySize.append(Choice(upTo: fits, count: shown.count, covering: shown.covering))
         }
     }
 
@@ -45,9 +52,5 @@ package struct FirstScreen: Sendable, Equatable {
             covering = max(covering, request.neededSize)
         }
         return (max(1, tiles.count), covering)
-    }
-
-    package static func == (a: FirstScreen, b: FirstScreen) -> Bool {
-        a.count == b.count && a.covering == b.covering && a.bySize.elementsEqual(b.bySize) { $0 == $1 }
     }
 }

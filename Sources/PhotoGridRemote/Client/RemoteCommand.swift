@@ -90,9 +90,11 @@ package enum RemoteCommand {
             if text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) {
                 return "a URL cannot hold spaces or control characters (write a space as %20)"
             }
-            if !authority.hasPrefix("["), let colon = authority.lastIndex(of: ":"),
-               !(Int(authority[authority.index(after: colon)...]).map { (1...65535).contains($0) } ?? authority[authority.index(after: colon)...].isEmpty) {
-                return "the port must be a number from 1 to 65535"
+            if !authority.hasPrefix("["), let colon = authority.lastIndex(of: ":") {
+                let port = authority[authority.index(after: colon)...]
+                if !port.isEmpty && !(Int(port).map { (1...65535).contains($0) } ?? false) {
+                    return "the port must be a number from 1 to 65535"
+                }
             }
             return "not a valid URL (no host, or a malformed one)"
         }
