@@ -13,11 +13,11 @@ extension TilePipeline {
             guard !stopped, let job else { condition.unlock(); return }
             switch job {
             case .fetch(let source, _):
-                fetchTasks[source]?.running = true
+                fetchTasks.take(source)
                 if case .tier(let key) = source { cancelFlags[key] = CancelFlag() }
                 for _ in 0..<idleExtraWorkers { WorkerThreads.start { [self] in work() } }
                 idleExtraWorkers = 0
-            case .encode(let request), .loadTile(let request): encodeTasks[request]?.running = true
+            case .encode(let request), .loadTile(let request): encodeTasks.take(request)
             case .store: storesRunning += 1; counters.stores += 1
             case .recheck: break
             }
@@ -67,14 +67,14 @@ extension TilePipeline {
         }
         var failed: [TileRequest] = []
         locked {
-            fetchTasks[.tier(key)] = nil
+            fetchTasks.finish(.tier(key))
             cancelFlags[key] = nil
             switch result {
             case .success(let image):
                 if image.isPartial { incomplete.insert(key.photo) }
                 // Kept for the tiles waiting on it, and in the cache for later ones; a fetch that
                 // no planned tile waits for any more is let go (the disk cache may still take it).
-                if encodeTasks.contains(where: { !$0.value.running && !$0.key.isPreview && planned($0.key).key == key }) {
+                if encodeTasks.waiting.contains(where: { !$0.key.isPreview && planned($0.key).key == key }) {
                     inFlight[key] = image
                     cache.store(tier: image, for: key)
                 }
@@ -85,8 +85,8 @@ extension TilePipeline {
                 rebuildFetchTasks()
             case .failure(let error):
                 failures[key.photo] = error
-                failed = encodeTasks.filter { $0.key.photo == key.photo && !$0.value.running }.map(\.key)
-                failed.forEach { encodeTasks[$0] = nil }
+                failed = encodeTasks.waiting.filter { $0.key.photo == key.photo }.map(\.key)
+                failed.forEach { encodeTasks.finish($0) }
                 rebuildFetchTasks()
             }
             condition.broadcast()
@@ -134,7 +134,7 @@ extension TilePipeline {
                 infos[index] = nil
                 noThumbnail.remove(index)
             }
-            encodeTasks = encodeTasks.filter { !changed.contains($0.key.photo) || $0.value.running }
+            encodeTasks.dropWaiting { request, _ in changed.contains(request.photo) }
             notOnDisk = notOnDisk.filter { !changed.contains($0.photo) }
             rebuildFetchTasks()
             condition.broadcast()
@@ -147,7 +147,7 @@ extension TilePipeline {
         locked {
             infos[photo] = .some(info)
             wantedInfos[photo] = nil
-            fetchTasks[.info(photo)] = nil
+            fetchTasks.finish(.info(photo))
             condition.broadcast()
         }
         onInfo(photo)
@@ -157,13 +157,13 @@ extension TilePipeline {
         let thumbnail = photos.indices.contains(photo) ? decoder.thumbnail(of: photos[photo]) : nil
         locked {
             counters.thumbnails += 1
-            fetchTasks[.thumbnail(photo)] = nil
+            fetchTasks.finish(.thumbnail(photo))
             if let thumbnail {
                 cache.store(thumbnail: thumbnail, for: photo)
             } else {
                 noThumbnail.insert(photo)
                 if !cache.hasAnyImage(of: photo) {
-                    encodeTasks = encodeTasks.filter { !($0.key.isPreview && $0.key.photo == photo) || $0.value.running }
+                    encodeTasks.dropWaiting { request, _ in request.isPreview && request.photo == photo }
                 }
             }
             condition.broadcast()
@@ -179,7 +179,7 @@ extension TilePipeline {
         guard let image else {
             // Evicted between fetch and encode: fetch again.
             locked {
-                encodeTasks[request]?.running = false
+                encodeTasks.putBack(request)
                 rebuildFetchTasks()
                 condition.broadcast()
             }
@@ -194,7 +194,7 @@ extension TilePipeline {
         }
         locked {
             counters.encodes += 1
-            encodeTasks[request] = nil
+            encodeTasks.finish(request)
             dropPreview(of: request)
             notOnDisk.remove(request)
             learn(tile, for: request)
@@ -212,13 +212,13 @@ extension TilePipeline {
         locked {
             if let tile {
                 counters.tileDiskHits += 1
-                encodeTasks[request] = nil
+                encodeTasks.finish(request)
                 dropPreview(of: request)
                 learn(tile, for: request)
                 if planned.contains(request) { cache.store(tile, for: request) }
             } else {
                 notOnDisk.insert(request)
-                encodeTasks[request]?.running = false
+                encodeTasks.putBack(request)
             }
             rebuildFetchTasks()
             condition.broadcast()

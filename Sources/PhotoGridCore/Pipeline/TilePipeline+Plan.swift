@@ -113,13 +113,13 @@ extension TilePipeline {
     func tellDecoder(wishChanged: Bool) {
         // Tiles left behind mid-way (a disk read under way when the grid moved on) expect
         // nothing: told to a remote gallery, their images would be fetched for no one.
-        let photosWanted = Set(encodeTasks.lazy.filter(\.value.wanted).map(\.key.photo))
+        let photosWanted = Set(encodeTasks.all.filter(\.job.wanted).map(\.key.photo))
         var images: [TierKey: (urgency: Urgency, size: Int)] = [:]
-        for case (.tier(let key), let task) in fetchTasks where task.size > 0 && photosWanted.contains(key.photo) {
+        for case (.tier(let key), let task, _) in fetchTasks.all where task.size > 0 && photosWanted.contains(key.photo) {
             images[key] = (task.urgency, task.size)
         }
         // Running or not: a wanted tile being looked for on disk still needs its image if it misses.
-        for (request, task) in encodeTasks where task.wanted && !request.isPreview && awaitsDiskRead(request) {
+        for (request, task, _) in encodeTasks.all where task.wanted && !request.isPreview && awaitsDiskRead(request) {
             let (key, size) = planned(request)
             if let known = images[key], known.urgency >= task.urgency { continue }
             images[key] = (task.urgency, max(size, images[key]?.size ?? 0))

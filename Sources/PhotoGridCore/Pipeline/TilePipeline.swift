@@ -8,7 +8,8 @@
 ///
 /// The loop says what it wants with `want(_:)`, the whole list each frame, most urgent first.
 /// The same key is one task however often it is wanted (a cut and a whole tile share one tier
-/// image; tiles at every column count within a tier share one decode). A fetch task's priority
+/// image; tiles at every column count within a tier share one decode): the tasks are kept in
+/// `KeyedJobs` tables, the helper the HTTP fetcher and the server share their work through. A fetch task's priority
 /// is the highest of the encode tasks waiting for it. Tasks no longer wanted are dropped before
 /// they start; what one already running makes for a tile no longer wanted is let go.
 ///
@@ -19,8 +20,8 @@
 package final class TilePipeline: @unchecked Sendable {
     // Everything below `condition` is guarded by it.
     let condition = Condition()
-    var encodeTasks: [TileRequest: Task] = [:]
-    var fetchTasks: [Source: Task] = [:]
+    var encodeTasks = KeyedJobs<TileRequest, Task>()
+    var fetchTasks = KeyedJobs<Source, Task>()
     var storeQueue: [(TierKey, DecodedImage)] = []
     var storeQueueBytes = 0
     /// Fetched images whose encodes have not all run yet: held here, outside the cache's
@@ -75,7 +76,6 @@ package final class TilePipeline: @unchecked Sendable {
     struct Task {
         var priority: Priority
         var order: Int
-        var running = false
         /// False for a tile kept only because it is under way: the grid has moved on from it.
         var wanted = true
         /// For a tier fetch: the short side the waiting tiles need.
@@ -146,28 +146,21 @@ package final class TilePipeline: @unchecked Sendable {
                 if case .unavailable(_, retryable: true) = error { return photosWanted.contains(photo) }
                 return true
             }
-            var wanted = Set<TileRequest>()
+            var wanted: [TileRequest: Task] = [:]
             for (order, tile) in plan(requests).enumerated() {
                 let (request, priority) = (tile.request, tile.priority)
-                if wanted.contains(request) {
-                    if let task = encodeTasks[request], task.priority < priority { encodeTasks[request]!.priority = priority }
+                if let earlier = wanted[request] {
+                    if earlier.priority < priority { wanted[request]!.priority = priority }
                     continue
                 }
-                wanted.insert(request)
-                if encodeTasks[request] != nil {
-                    encodeTasks[request]!.priority = priority
-                    encodeTasks[request]!.order = order
-                    encodeTasks[request]!.wanted = true
-                } else {
-                    encodeTasks[request] = Task(priority: priority, order: order)
-                }
+                wanted[request] = Task(priority: priority, order: order)
             }
-            for (request, task) in encodeTasks where !wanted.contains(request) {
-                if task.running { encodeTasks[request]!.wanted = false } else { encodeTasks[request] = nil }
-            }
+            // Tasks not wanted any more are dropped unless running; a running one finishes,
+            // marked as no longer wanted.
+            encodeTasks.replace(with: wanted, leftRunning: { $0.wanted = false })
             // A tile that comes back later is looked for on disk again (another process may
             // have written it meanwhile); the set stays as small as what is wanted.
-            notOnDisk.formIntersection(wanted)
+            notOnDisk.formIntersection(wanted.keys)
             // The grid asks at every frame, mostly for the same list: only a new one is news to
             // a batching decoder (`tellDecoder`).
             rebuildFetchTasks(wishChanged: requests != lastWish)
@@ -254,8 +247,8 @@ package final class TilePipeline: @unchecked Sendable {
     /// it (a warm start encoded a preview for every tile read from disk, 15-40 ms each in sixel,
     /// before the next frame's `want` dropped them). The next `want` plans it no more either.
     func dropPreview(of request: TileRequest) {
-        guard !request.isPreview, encodeTasks[request.preview]?.running == false else { return }
-        encodeTasks[request.preview] = nil
+        guard !request.isPreview, encodeTasks[request.preview] != nil, !encodeTasks.isRunning(request.preview) else { return }
+        encodeTasks.finish(request.preview)
     }
 
     /// What a preview is made from: the largest tier image in memory, else the EXIF thumbnail.
@@ -268,8 +261,8 @@ package final class TilePipeline: @unchecked Sendable {
     /// from `want` with a list unlike the last, rather than for a job that ended.
     func rebuildFetchTasks(wishChanged: Bool = false) {
         var needed: [Source: Task] = [:]
-        for (request, task) in encodeTasks where !task.running && !awaitsDiskRead(request) && !waitsForDiskRead(request)
-                                                 && !isAvailable(request) {
+        for (request, task) in encodeTasks.waiting where !awaitsDiskRead(request) && !waitsForDiskRead(request)
+                                                         && !isAvailable(request) {
             let source = source(of: request)
             let size = request.isPreview ? 0 : planned(request).size
             if var existing = needed[source] {
@@ -283,15 +276,15 @@ package final class TilePipeline: @unchecked Sendable {
         }
         // Tiles of a tier still to be looked for on disk count in its size, on the same terms:
         // a miss would otherwise decode the photo a second time, at the larger size.
-        for (request, task) in encodeTasks where !task.running && !request.isPreview && awaitsDiskRead(request) {
+        for (request, task) in encodeTasks.waiting where !request.isPreview && awaitsDiskRead(request) {
             if var existing = needed[source(of: request)] {
                 existing.size = TilePipeline.size(existing.size, for: existing.priority, with: planned(request).size, for: task.priority)
                 needed[source(of: request)] = existing
             }
         }
         for (photo, task) in wantedInfos { needed[.info(photo)] = task }
-        for (source, task) in fetchTasks where task.running { needed[source, default: task].running = true }
-        fetchTasks = needed
+        // A running fetch goes on, at the size and priority now needed if it is still needed.
+        fetchTasks.replace(with: needed)
         // A decode whose photo nothing wants any more (the zoom view stepped past it, the grid
         // jumped away) stops rather than keep a worker from the photo now on screen. One whose
         // photo is still wanted at any size goes on: its tier serves or will serve something.
@@ -324,10 +317,10 @@ package final class TilePipeline: @unchecked Sendable {
         // a tile on screen still waits, a held image's tiles for other column counts wait too
         // (they took a third of a cold first screen's time in sixel, 40 ms each); the image is
         // in the cache meanwhile.
-        let screenWaits = encodeTasks.contains { !$0.value.running && $0.value.priority == .visible }
+        let screenWaits = encodeTasks.waiting.contains { $0.job.priority == .visible }
         var held: (request: TileRequest, urgency: Urgency)? = nil
-        for (request, task) in encodeTasks where !task.running && !request.isPreview && inFlight[planned(request).key] != nil
-                                                 && (!screenWaits || task.priority == .visible) && tierImage(for: request) != nil {
+        for (request, task) in encodeTasks.waiting where !request.isPreview && inFlight[planned(request).key] != nil
+                                                         && (!screenWaits || task.priority == .visible) && tierImage(for: request) != nil {
             if let held, held.urgency >= task.urgency { continue }
             held = (request, task.urgency)
         }
@@ -339,14 +332,14 @@ package final class TilePipeline: @unchecked Sendable {
         }
         // A tier whose photo is being decoded at a larger grid tier waits: it is cut from that one.
         var decoding: [Int: Tier] = [:]
-        for case (.tier(let key), let task) in fetchTasks where task.running && !key.tier.isZoom {
+        for case (.tier(let key), _, let running) in fetchTasks.all where running && !key.tier.isZoom {
             decoding[key.photo] = max(decoding[key.photo] ?? key.tier, key.tier)
         }
-        for (source, task) in fetchTasks where !task.running {
+        for (source, task) in fetchTasks.waiting {
             if case .tier(let key) = source, let larger = decoding[key.photo], larger > key.tier { continue }
             consider(.fetch(source, size: task.size), task)
         }
-        for (request, task) in encodeTasks where !task.running {
+        for (request, task) in encodeTasks.waiting {
             if awaitsDiskRead(request) {
                 consider(.loadTile(request), task)
             } else if !waitsForDiskRead(request) && isAvailable(request) {
@@ -375,7 +368,7 @@ package final class TilePipeline: @unchecked Sendable {
     /// fetch does not wait for one off screen (see `size(_:for:with:for:)`).
     func largerFetch(than key: TierKey, urgency: Urgency) -> Job? {
         var found: (TierKey, Int)? = nil
-        for (source, task) in fetchTasks where !task.running {
+        for (source, task) in fetchTasks.waiting {
             guard case .tier(let other) = source, other.photo == key.photo, other.tier > key.tier, !other.tier.isZoom,
                   urgency.priority != .visible || task.priority == .visible,
                   found.map({ other.tier > $0.0.tier }) ?? true else { continue }
