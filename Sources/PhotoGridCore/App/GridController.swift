@@ -98,7 +98,7 @@ package final class GridController {
         self.session = session
         self.modeName = modeName
         self.screen = screen
-        if case .kitty = session.mode { kitty = KittyScreen() } else { kitty = nil }
+        if case .kitty(let transfer) = session.mode { kitty = KittyScreen(placeholders: transfer == .tmux) } else { kitty = nil }
         painter = GridPainter(colors: session.halfBlockColors, kitty: kitty)
         viewPainter = ViewPainter(colors: session.halfBlockColors, kitty: kitty)
         chosenColumns = columns ?? GridLayout.startColumns(photos: session.photos.count, screen: screen)
@@ -128,7 +128,7 @@ package final class GridController {
         }
         var frame: Frame
         budgetNotice.update(shortfalls: session.pipeline.budgetShortfalls, now: TTY.now())
-        if let kitty {
+        if let kitty, !kitty.placeholders {
             let width = DetailsPanel.width(forScreenColumns: screen.columns)
             let rows = overlayPanel()?.lines(width: width, maxRows: layout.areaRows, colors: session.halfBlockColors).count ?? 0
             kitty.clip = rows > 0 ? (screen.columns - width, rows) : nil

@@ -81,6 +81,8 @@ package enum PhotoGrid {
             "XTVERSION: " + (replies.terminalName ?? "no answer") + ", TERM_PROGRAM=" + (env["TERM_PROGRAM"] ?? ""),
             "sixel: \(replies.supportsSixel ? "yes" : "no"), colour registers: \(replies.colorRegisters.map(String.init) ?? "not said")"
                 + (replies.tmuxClientFeatures.map { ", tmux's terminal has: " + $0.joined(separator: ",") } ?? ""),
+            replies.tmuxClientType.map { "tmux is shown in: " + ($0.isEmpty ? "not said" : $0)
+                + ", allow-passthrough: " + (replies.tmuxPassthrough == true ? "on" : "off") } ?? "",
             "window: " + (window.map { "\($0.columns)x\($0.rows) cells, \($0.pixelWidth)x\($0.pixelHeight) pixels" } ?? "unknown"),
             "CSI 16 t: " + (replies.cellSize.map { "\($0.width)x\($0.height)" } ?? "no answer")
                 + ", CSI 14 t: " + (replies.textAreaSize.map { "\($0.width)x\($0.height)" } ?? "no answer")
@@ -89,6 +91,7 @@ package enum PhotoGrid {
             "largest sixel picture: " + (caps.maxImageWidth > 0 ? "\(caps.maxImageWidth)x\(caps.maxImageHeight) (larger ones go in pieces)" : "not said"),
             "mode: \(caps.mode) (\(caps.modeReason))",
         ]
+        lines.removeAll { $0.isEmpty }
         if !replies.other.isEmpty { lines.append("other input: \(replies.other.count) bytes") }
         try TTY.writeAll(Array((lines.map(TerminalText.sanitize).joined(separator: "\n") + "\n").utf8))
         return 0
@@ -187,7 +190,7 @@ package enum PhotoGrid {
         // the private modes we changed, then let ncurses restore the rest.
         curses.clearAll()
         curses.refresh()
-        try? TTY.writeAll(capabilities.exitSequence + Array("\u{1B}[0m".utf8))
+        try? TTY.writeAll((controller.kitty?.leave() ?? []) + capabilities.exitSequence + Array("\u{1B}[0m".utf8))
         if case .kitty(.file) = capabilities.mode { TemporaryFiles.removeLeftovers() }
         curses.end()
         pressure.stop()

@@ -75,7 +75,19 @@ struct PrintCommand {
             _ = mailbox.drain()
         }
         let tiles = controller.contents().tiles.filter(shown)
-        var ops = tiles.flatMap { $0.ops(colors: session.halfBlockColors) }
+        var ops: [PaintOp]
+        if case .kitty(.tmux) = mode {
+            // Through tmux the frame is text naming pictures the terminal keeps (and shows for
+            // as long as the text is on screen): nothing here frees them.
+            let kitty = KittyScreen(budgetBytes: .max, placeholders: true)
+            ops = tiles.flatMap { tile -> [PaintOp] in
+                guard let (request, picture) = tile.kittyPicture else { return tile.ops(colors: session.halfBlockColors) }
+                let (sent, lines) = tile.placeholderOps(kitty, request: request, picture: picture)
+                return [PaintOp(row: tile.row, column: tile.column, bytes: sent)] + lines + tile.badgeOps(colors: session.halfBlockColors)
+            }
+        } else {
+            ops = tiles.flatMap { $0.ops(colors: session.halfBlockColors) }
+        }
         if options.labels { ops += tiles.compactMap { PrintCommand.label($0, row: $0.row + layout.tileRows) } }
         let frame = mode.drawsPixels ? PrintComposer.relative(ops, rows: height) : PrintComposer.lines(ops, rows: height)
         return (frame, session, source.onScreenComplete)
@@ -108,6 +120,11 @@ struct PrintCommand {
             // Room made below the cursor, the picture drawn from its top, the cursor left below it.
             let rows = (image.height + screen.cellHeight - 1) / max(1, screen.cellHeight)
             let columns = (image.width + screen.cellWidth - 1) / max(1, screen.cellWidth)
+            if case .kitty(.tmux) = mode {
+                let kitty = KittyScreen(budgetBytes: .max, placeholders: true)
+                let (sent, lines) = kitty.placeholderTile(request, picture, columns: columns, rows: rows, shownRows: rows)
+                return sent + lines.flatMap { $0 + Array("\n".utf8) }
+            }
             return PrintComposer.relative([PaintOp(row: 0, column: 0, bytes: Kitty.display(picture, columns: columns, rows: rows))], rows: rows)
         }
     }

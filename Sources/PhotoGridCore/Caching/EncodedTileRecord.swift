@@ -29,7 +29,7 @@ enum EncodedTileRecord {
         switch request.mode {
         case .sixel(let colors): mode = "sixel\(colors)"
         case .iterm: mode = "iterm"
-        case .kitty(.inline): mode = "kitty"
+        case .kitty(.inline), .kitty(.tmux): mode = "kitty"   // the same bytes: zlib and base64
         case .kitty(.file): mode = "kittyfile"
         case .halfBlock(let colors): mode = "halfblock-\(colors.rawValue)"
         }

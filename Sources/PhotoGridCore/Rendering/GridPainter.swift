@@ -46,7 +46,15 @@ package struct GridPainter {
             let slot = Slot(row: tile.row, column: tile.column)
             let now = Drawn(index: tile.index, content: tile.content.id, width: tile.width, rows: tile.rows, badges: tile.badges)
             current[slot] = now
-            if let kitty, let (request, picture) = tile.kittyPicture {
+            if let kitty, kitty.placeholders, let (request, picture) = tile.kittyPicture {
+                // Through tmux: the picture sent once, its text written like a half-block tile's.
+                let (sent, lineOps) = tile.placeholderOps(kitty, request: request, picture: picture)
+                if !sent.isEmpty { ops.append(PaintOp(row: tile.row, column: tile.column, bytes: sent)) }
+                if drawn[slot] != now || !sent.isEmpty {
+                    ops += lineOps + tile.badgeOps(colors: colors)
+                    if let focus, focus.coversPicture, focus.tileRow == tile.row, focus.tileColumn == tile.column { markerDue = true }
+                }
+            } else if let kitty, let (request, picture) = tile.kittyPicture {
                 // Asked of every picture on screen, changed or not: the terminal's placements
                 // follow the frame (nothing is written for a picture that stayed put).
                 ops += tile.kittyOps(kitty, request: request, picture: picture, changed: drawn[slot] != now, colors: colors)
@@ -71,7 +79,7 @@ package struct GridPainter {
             let framed = focus.flatMap { focus in tiles.first { $0.row == focus.tileRow && $0.column == focus.tileColumn } }
             let badgeCells = framed.map { focus?.bottomOnTile == true ? $0.badgeCells : 0 } ?? 0
             // In kitty the sides over pictures would be under them: they go as pictures above.
-            if let kitty { ops += kitty.frameOver(focus?.sidesOverTile(leaving: badgeCells) ?? []) }
+            if let kitty, !kitty.placeholders { ops += kitty.frameOver(focus?.sidesOverTile(leaving: badgeCells) ?? []) }
             if badgeCells > 0, let framed { ops += framed.badgeOps(colors: colors) }
             marker = focus
         }
@@ -138,6 +146,13 @@ extension PaintTile {
                                uncovered: badgeCells)
         if !bytes.isEmpty { ops.append(PaintOp(row: row, column: column, bytes: bytes)) }
         return changed ? ops + badgeOps(colors: colors) : ops
+    }
+
+    /// A kitty picture through tmux (`KittyScreen.placeholders`): what sends it to the terminal
+    /// if it does not hold it yet, and the placeholder text of its rows on screen.
+    func placeholderOps(_ kitty: KittyScreen, request: TileRequest, picture: KittyPicture) -> (sent: [UInt8], lines: [PaintOp]) {
+        let (sent, lines) = kitty.placeholderTile(request, picture, columns: width, rows: fullRows, shownRows: rows)
+        return (sent, lines.enumerated().map { PaintOp(row: row + $0.offset, column: column, bytes: $0.element, cells: width) })
     }
 
     /// The cells the badges take at the right of the last row (0: none shown).

@@ -20,7 +20,9 @@ package enum Kitty {
     /// terminal runs on this machine, as a file in /dev/shm that it reads and deletes (`t=t`):
     /// a tile is then written to memory once instead of compressed, encoded and pushed through
     /// the pty (docs/benchmarks.md has both).
-    package enum Transfer: Hashable, Sendable { case inline, file }
+    /// Through tmux, pictures go as through the pty, each command inside tmux's passthrough, and
+    /// are drawn with Unicode placeholders (`KittyPlaceholders`).
+    package enum Transfer: Hashable, Sendable { case inline, file, tmux }
 
     /// Payload bytes per chunk: the protocol's limit for a chunk sent over the terminal.
     static let chunkSize = 4096
@@ -50,7 +52,8 @@ package enum Kitty {
 
     /// Stores the picture in the terminal as image `id` (a=t), without showing it: in chunks, or
     /// as a file (through the pty after all if the file cannot be written).
-    static func transmit(_ picture: KittyPicture, id: UInt32) -> [UInt8] {
+    static func transmit(_ picture: KittyPicture, id: UInt32, throughTmux: Bool = false) -> [UInt8] {
+        if throughTmux { return frame(inlined(picture), keys: "a=t,i=\(id)", throughTmux: true) }
         guard picture.isFile else { return frame(picture, keys: "a=t,i=\(id)") }
         if let path = TemporaryFiles.write(picture.payload) {
             return command("a=t,i=\(id),t=t,f=24,s=\(picture.width),v=\(picture.height)", payload: Base64.encode(Array(path.utf8)))
@@ -109,7 +112,10 @@ package enum Kitty {
     static func hide(id: UInt32) -> [UInt8] { command("a=d,d=i,i=\(id)") }
 
     /// Frees image `id` in the terminal.
-    static func delete(id: UInt32) -> [UInt8] { command("a=d,d=I,i=\(id)") }
+    static func delete(id: UInt32, throughTmux: Bool = false) -> [UInt8] {
+        let bytes = command("a=d,d=I,i=\(id)")
+        return throughTmux ? KittyPlaceholders.throughTmux(bytes) : bytes
+    }
 
     /// Takes every image off the screen, keeping their pixels.
     static let hideAll = command("a=d,d=a")
@@ -134,7 +140,7 @@ package enum Kitty {
     }
 
     /// The picture's transfer: the first chunk with every key, the others with `m` alone.
-    private static func frame(_ picture: KittyPicture, keys: String) -> [UInt8] {
+    private static func frame(_ picture: KittyPicture, keys: String, throughTmux: Bool = false) -> [UInt8] {
         let payload = picture.payload
         var out: [UInt8] = []
         out.reserveCapacity(payload.count + payload.count / chunkSize * 16 + 128)
@@ -143,9 +149,8 @@ package enum Kitty {
             let end = min(payload.count, start + chunkSize)
             let more = end < payload.count ? 1 : 0
             let head = start == 0 ? "\(keys),f=24,o=z,s=\(picture.width),v=\(picture.height),q=2,m=\(more);" : "m=\(more);"
-            out += Array("\u{1B}_G".utf8) + Array(head.utf8)
-            out += payload[start..<end]
-            out += Array("\u{1B}\\".utf8)
+            let chunk = Array("\u{1B}_G".utf8) + Array(head.utf8) + payload[start..<end] + Array("\u{1B}\\".utf8)
+            out += throughTmux ? KittyPlaceholders.throughTmux(chunk) : chunk
             start = end
         } while start < payload.count
         return out

@@ -12,6 +12,10 @@
 /// freed the hidden tiles of the page before and paging back showed black rows. A tile takes
 /// over its preview's id instead (sent under it, which replaces the preview's pixels), and past
 /// the budget every hidden picture is freed at once.
+///
+/// Through tmux (`placeholders`) nothing is placed at a position: each picture gets a virtual
+/// placement once, and the painters write its placeholder text (`placeholderTile`) as they write
+/// half-block tiles; tmux keeps that text and the terminal draws the pictures in it.
 package final class KittyScreen {
     struct Placement: Equatable {
         var row: Int, column: Int, columns: Int, rows: Int, sourceWidth: Int?, sourceHeight: Int?
@@ -43,7 +47,48 @@ package final class KittyScreen {
     private var frameID: UInt32?
     private var frameSides: [Placement] = []
 
-    package init(budgetBytes: Int = 160 << 20) { self.budgetBytes = budgetBytes }
+    /// Pictures drawn as Unicode placeholders, every command through tmux's passthrough.
+    package let placeholders: Bool
+
+    package init(budgetBytes: Int = 160 << 20, placeholders: Bool = false) {
+        self.budgetBytes = budgetBytes
+        self.placeholders = placeholders
+        // Ids are one namespace for the whole terminal window, which every tmux pane shown in
+        // it shares: another photogrid in the next pane starts elsewhere among the 65,280.
+        if placeholders { nextID = UInt32.random(in: 0..<UInt32(KittyPlaceholders.idCount)) }
+    }
+
+    /// Through tmux: the bytes that make sure the terminal holds `picture` (the tile `key`) with
+    /// a virtual placement of `columns` x `rows` cells (sent only when it does not), and the
+    /// placeholder text of its top `shownRows` rows, a line each, for the painter to write.
+    package func placeholderTile(_ key: TileRequest, _ picture: KittyPicture, columns: Int, rows: Int,
+                                shownRows: Int) -> (sent: [UInt8], lines: [[UInt8]]) {
+        var sent: [UInt8] = []
+        if entries[key] == nil, !key.isPreview, let preview = entries.removeValue(forKey: key.preview) {
+            // As above: the tile takes its preview's id, so the preview's text shows it at once.
+            entries[key] = Entry(id: preview.id, serial: 0, bytes: preview.bytes, placement: nil)
+        }
+        var entry: Entry
+        if let known = entries[key], known.serial == picture.serial {
+            entry = known
+        } else {
+            // A picture sent again under an id loses its placements: placed again below.
+            entry = Entry(id: entries[key]?.id ?? takeID(), serial: picture.serial, bytes: picture.width * picture.height * 4,
+                          placement: nil)
+            heldBytes += entry.bytes - (entries[key]?.bytes ?? 0)
+            sent += Kitty.transmit(picture, id: entry.id, throughTmux: true)
+            sentBytes += picture.payload.count
+        }
+        let size = Placement(row: 0, column: 0, columns: columns, rows: rows, sourceWidth: nil, sourceHeight: nil)
+        if entry.placement != size {
+            sent += KittyPlaceholders.place(id: entry.id, columns: columns, rows: rows)
+            entry.placement = size
+        }
+        entries[key] = entry
+        shown.insert(key)
+        let lines = (0..<max(0, min(shownRows, rows))).map { KittyPlaceholders.line(id: entry.id, row: $0, columns: columns) }
+        return (sent, lines)
+    }
 
     /// The bytes that put the frame's sides over pictures at `sides` (cells), taking off those
     /// placed before that are not among them; clipped like the pictures (`clip`).
@@ -146,7 +191,8 @@ package final class KittyScreen {
     /// picture not on screen is freed.
     package func endFrame() -> [UInt8] {
         var out: [UInt8] = []
-        for (key, entry) in entries where !shown.contains(key) && entry.placement != nil {
+        // A virtual placement is no place on screen: the painters' text goes, it stays.
+        for (key, entry) in entries where !placeholders && !shown.contains(key) && entry.placement != nil {
             out += Kitty.hide(id: entry.id)
             entries[key]?.placement = nil
         }
@@ -156,7 +202,7 @@ package final class KittyScreen {
             if frameSides.isEmpty { frameID = nil }
             // Every picture not on screen, each named (a newer kitty frees only the one named).
             for (key, entry) in entries where !shown.contains(key) {
-                out += Kitty.delete(id: entry.id)
+                out += Kitty.delete(id: entry.id, throughTmux: placeholders)
                 heldBytes -= entry.bytes
                 entries[key] = nil
             }
@@ -168,6 +214,8 @@ package final class KittyScreen {
     /// Takes every picture off the screen, keeping them in the terminal: before a frame drawn
     /// from scratch (Ctrl-L, a column change, another view).
     package func hideAll() -> [UInt8] {
+        // Through tmux the pictures are text, erased with the rest (`GridController.eraseView`).
+        guard !placeholders else { return [] }
         for key in entries.keys { entries[key]?.placement = nil }
         frameSides = []
         return Kitty.hideAll
@@ -177,18 +225,37 @@ package final class KittyScreen {
     /// (a resize or a resume, after which ncurses clears the screen, and kitty frees the
     /// pictures of a cleared screen).
     package func forgetAll() -> [UInt8] {
+        let freed = leave()
         entries = [:]
         frameID = nil
         frameSides = []
         shown = []
         heldBytes = 0
-        return Kitty.deleteAll
+        return placeholders ? freed : Kitty.deleteAll
+    }
+
+    /// What frees this run's pictures when it ends, through tmux: each by its id, since the
+    /// terminal's other panes may hold pictures of their own (outside tmux the terminal window
+    /// is photogrid's, and `Capabilities.exitSequence` frees all of them).
+    package func leave() -> [UInt8] {
+        guard placeholders else { return [] }
+        return entries.values.flatMap { Kitty.delete(id: $0.id, throughTmux: true) }
     }
 
     /// Pictures the terminal holds now.
     package var heldCount: Int { entries.count }
 
     private func takeID() -> UInt32 {
+        if placeholders {
+            // One the placeholders can name, and not one a picture still held has.
+            let held = Set(entries.values.map(\.id))
+            var id: UInt32
+            repeat {
+                id = KittyPlaceholders.id(Int(nextID))
+                nextID = (nextID + 1) % UInt32(KittyPlaceholders.idCount)
+            } while held.contains(id)
+            return id
+        }
         // Ids from 1 up, never 0 (which asks the terminal for none); after 2^32 - 1, from 1 again,
         // long after the pictures that had those ids were freed.
         let id = nextID

@@ -25,14 +25,28 @@ package struct ViewPainter {
                                areaColumns: Int, areaRows: Int, message: String) -> [UInt8] {
         var now = Drawn(content: content.id, column: column, row: row, columns: columns, rows: rows)
         if case .loading = content { now.message = message }
+        var content = content
+        var sent: [UInt8] = []
+        if let kitty, kitty.placeholders {
+            // Through tmux: the picture sent once, then drawn as its placeholder text.
+            switch content {
+            case .image(let request, .kitty(let picture)):
+                let tile = kitty.placeholderTile(request, picture, columns: columns, rows: rows, shownRows: rows)
+                (sent, content) = (tile.sent, .image(request, .cells(tile.lines)))
+            case .preview(let request, .kitty(let picture)):
+                let tile = kitty.placeholderTile(request, picture, columns: columns, rows: rows, shownRows: rows)
+                (sent, content) = (tile.sent, .preview(request, .cells(tile.lines)))
+            default: break
+            }
+        }
         if let kitty, case .image(let request, .kitty(let picture)) = content {
             return paintKitty(kitty, request: request, picture: picture, redraw: now != drawn, now: now, areaColumns: areaColumns, areaRows: areaRows)
         }
         if let kitty, case .preview(let request, .kitty(let picture)) = content {
             return paintKitty(kitty, request: request, picture: picture, redraw: now != drawn, now: now, areaColumns: areaColumns, areaRows: areaRows)
         }
-        guard now != drawn else { return [] }
-        var out = Array("\u{1B}7".utf8)
+        guard now != drawn || !sent.isEmpty else { return [] }
+        var out = sent + Array("\u{1B}7".utf8)
         // Clear what the new picture will not cover; the picture is drawn over the rest. Without
         // a picture (a message) everything goes, or the last picture would show around it.
         let hasPicture: Bool

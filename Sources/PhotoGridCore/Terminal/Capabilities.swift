@@ -30,7 +30,8 @@ package struct Capabilities: Sendable, Equatable {
                               choice: ModeChoice) -> Capabilities {
         let colors: HalfBlock.Colors = colorDepth(environment)
         // The kitty graphics protocol first: 24-bit pictures sent once each. Then sixel.
-        let kitty = choice == .kitty || (choice == .auto && replies.supportsKitty)
+        let tmux = isTmux(environment)
+        let kitty = choice == .kitty || (choice == .auto && (replies.supportsKitty || (tmux && drawsKittyThroughTmux(replies))))
         let iterm = !kitty && (choice == .iterm || (choice == .auto && drawsITermImages(replies: replies, environment: environment)))
         let sixel = !kitty && !iterm && (choice == .sixel || (choice == .auto && replies.supportsSixel))
         let registers = max(2, min(256, replies.colorRegisters ?? 256))
@@ -47,7 +48,8 @@ package struct Capabilities: Sendable, Equatable {
             (width, height, source) = (area.width / w.columns, area.height / w.rows, "XTSMGRAPHICS")
         }
         // Pictures as files where the terminal read the probe's file: it runs on this machine.
-        let transfer: Kitty.Transfer = replies.kittyFiles == true ? .file : .inline
+        // Through tmux, as Unicode placeholders in tmux's text.
+        let transfer: Kitty.Transfer = tmux ? .tmux : replies.kittyFiles == true ? .file : .inline
         var caps = Capabilities(mode: kitty ? .kitty(transfer) : iterm ? .iterm : sixel ? .sixel(colors: registers) : .halfBlock(colors),
                                 cellWidth: width, cellHeight: height, cellSizeSource: source)
         caps.modeReason = reason(choice: choice, replies: replies, environment: environment)
@@ -55,8 +57,13 @@ package struct Capabilities: Sendable, Equatable {
            !(environment["XTERM_VERSION"] ?? "").isEmpty || (replies.terminalName ?? "").hasPrefix("XTerm") {
             caps.pictureHint = "xterm -ti vt340 shows pictures"
         }
+        if choice == .auto, !kitty, tmux, replies.tmuxPassthrough == false, TmuxClient.drawsPlaceholders(replies.tmuxClientType ?? "") {
+            caps.pictureHint = "tmux: set -g allow-passthrough on for pictures"
+        }
         // Nothing of ours stays in the terminal's memory after photogrid.
-        if kitty { caps.exitSequence += Kitty.deleteAll }
+        // (Through tmux the terminal is shared with other panes: the pictures go one by one,
+        // `KittyScreen.leave`.)
+        if kitty && transfer != .tmux { caps.exitSequence += Kitty.deleteAll }
         if sixel {
             // A limit smaller than a cell would be a misreading: ignore it rather than draw nothing.
             if let limit = replies.graphicsSize, limit.width >= width, limit.height >= height {
@@ -89,6 +96,12 @@ package struct Capabilities: Sendable, Equatable {
         return !isMultiplexer(environment) && ITerm.isKnown(termProgram: program, version: replies.terminalName)
     }
 
+    /// Inside tmux: the terminal it is shown in is a kitty that draws Unicode placeholders, and
+    /// this pane passes kitty's commands through to it.
+    static func drawsKittyThroughTmux(_ replies: TerminalReplies) -> Bool {
+        replies.tmuxPassthrough == true && TmuxClient.drawsPlaceholders(replies.tmuxClientType ?? "")
+    }
+
     static func isTmux(_ environment: [String: String]) -> Bool {
         !(environment["TMUX"] ?? "").isEmpty || (environment["TERM"] ?? "").hasPrefix("tmux")
     }
@@ -101,8 +114,14 @@ package struct Capabilities: Sendable, Equatable {
     /// Why the mode was chosen, in words for `--probe`, with the setting that would give
     /// pictures where there is one.
     static func reason(choice: ModeChoice, replies: TerminalReplies, environment: [String: String]) -> String {
-        if choice != .auto { return "--mode \(choice.rawValue)" }
+        if choice != .auto {
+            return "--mode \(choice.rawValue)" + (choice == .kitty && isTmux(environment) ? ", inside tmux: as Unicode placeholders through its passthrough" : "")
+        }
         if replies.supportsKitty { return "the terminal answered the kitty graphics query and took a picture" }
+        let shownIn = replies.tmuxClientType.flatMap { $0.isEmpty ? nil : $0 }
+        if isTmux(environment), drawsKittyThroughTmux(replies) {
+            return "inside tmux, shown in \(shownIn ?? "kitty") with allow-passthrough on: kitty pictures as Unicode placeholders"
+        }
         let ignored = replies.kittyIgnoresPictures ? " (it answered the kitty graphics query but not a picture sent to it)" : ""
         if drawsITermImages(replies: replies, environment: environment) {
             return "the terminal is \(replies.terminalName ?? environment["TERM_PROGRAM"] ?? "one"), which draws iTerm2 inline images" + ignored
@@ -115,8 +134,12 @@ package struct Capabilities: Sendable, Equatable {
         var words = replies.kittyGraphics == false ? "the terminal refused the kitty graphics query and lists no sixel in DA1"
             : replies.kittyIgnoresPictures ? "the terminal answered the kitty graphics query but not a picture sent to it, and lists no sixel in DA1"
             : "no kitty graphics answer and no sixel in DA1"
-        if isTmux(environment) {
-            words += "; inside tmux, pictures need tmux 3.4 or later built with sixel, or `set -g allow-passthrough on` for kitty"
+        if isTmux(environment), let shownIn, TmuxClient.drawsPlaceholders(shownIn) {
+            words += "; tmux is shown in \(shownIn), which draws pictures through tmux: `set -g allow-passthrough on` in tmux, then start photogrid again"
+        } else if isTmux(environment), let shownIn, TmuxClient.kittyVersion(shownIn) != nil {
+            words += "; tmux is shown in \(shownIn): pictures through tmux need kitty 0.28 or later (Unicode placeholders)"
+        } else if isTmux(environment) {
+            words += "; inside tmux, pictures need tmux 3.4 or later built with sixel, or kitty 0.28 or later outside it and `set -g allow-passthrough on`"
         } else if isMultiplexer(environment) {
             words += "; GNU screen passes no pictures: half-blocks, 24-bit only where screen 5 has `truecolor on`"
         } else if !(environment["XTERM_VERSION"] ?? "").isEmpty || (replies.terminalName ?? "").hasPrefix("XTerm") {
@@ -149,8 +172,10 @@ package enum TerminalProbe {
                 pending = incomplete
             }
             replies.other += pending
-            if Capabilities.isTmux(environment), replies.deviceAttributes?.contains(4) == true {
-                replies.tmuxClientFeatures = TmuxClient.features()
+            if Capabilities.isTmux(environment), let attached = TmuxClient.attached() {
+                replies.tmuxClientFeatures = attached.features
+                replies.tmuxClientType = attached.termType
+                replies.tmuxPassthrough = attached.passthrough
             }
             return replies
         }

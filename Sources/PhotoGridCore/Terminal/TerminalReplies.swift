@@ -29,9 +29,13 @@ package struct TerminalReplies: Equatable, Sendable {
     /// Its answer to the same asked through a file: true when it read the file (it runs on this
     /// machine and pictures can go as files), false when it could not, nil for no answer.
     package var kittyFiles: Bool?
-    /// Inside tmux when its DA1 lists sixel: the features tmux found in the terminal it is shown
-    /// in (`client_termfeatures`), nil when not asked or tmux did not say.
+    /// Inside tmux: the features tmux found in the terminal it is shown in
+    /// (`client_termfeatures`), nil when not asked or tmux did not say.
     package var tmuxClientFeatures: [String]?
+    /// Inside tmux: what that terminal said it is (`client_termtype`, "kitty(0.32.2)"), and
+    /// whether the pane passes sequences through to it (`allow-passthrough`).
+    package var tmuxClientType: String?
+    package var tmuxPassthrough: Bool?
     package var other: [UInt8] = []
 
     var cellSizeValue: [Int]?
