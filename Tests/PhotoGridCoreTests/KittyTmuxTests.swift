@@ -1,0 +1,72 @@
+import PhotoGridSamples
+import PhotoGridTestSupport
+import Foundation
+import Testing
+@testable import PhotoGridCore
+
+/// kitty pictures through tmux, end to end: the built binary in a real tmux with
+/// `allow-passthrough` on, what it writes to the pane kept with `pipe-pane` (the pictures, which
+/// tmux passes on and does not keep) and the pane's text read back (the placeholders, which it
+/// keeps). No kitty is attached here: whether the pictures show is checked by hand, in a kitty
+/// window (docs/benchmarks.md, issue 12).
+@Suite(.serialized) struct KittyTmuxTests {
+    func status(_ screen: String) -> String {
+        screen.split(separator: "\n", omittingEmptySubsequences: false).last { $0.contains(" of ") }.map(String.init) ?? ""
+    }
+
+    func placeholders(_ screen: String) -> Int { screen.unicodeScalars.filter { $0.value == 0x10EEEE }.count }
+
+    /// How many pictures have been sent so far, once that number stops changing.
+    func settledSends(_ log: String) -> Int {
+        var last = -1
+        for _ in 0..<50 {
+            let text = (try? String(contentsOfFile: log, encoding: .isoLatin1)) ?? ""
+            let count = text.components(separatedBy: "_Ga=t,i=").count - 1
+            if count == last { return count }
+            last = count
+            usleep(300_000)
+        }
+        return last
+    }
+
+    @Test func theGridIsPlaceholderTextAndEachPictureIsSentOnce() throws {
+        let log = NSTemporaryDirectory() + "photogrid-pane-\(getpid()).log"
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        let command = "tmux set -g allow-passthrough on; tmux pipe-pane -O 'cat > \(log)'; \(Paths.binary) --mode kitty \(Paths.gallery)"
+        let tmux = try Tmux(columns: 100, rows: 30, command: command)
+        var (ok, screen) = try tmux.waitFor {
+            self.status($0).contains("kitty") && !self.status($0).contains("loading") && self.placeholders($0) > 1000
+        }
+        #expect(ok, "no placeholders: \(status(screen))")
+        // The screen's first row (the focus frame's top side, then the next tile's first row):
+        // each cell from the first placeholder on names picture row 0 and its own column.
+        let first = Array((screen.split(separator: "\n").first.map(String.init) ?? "").unicodeScalars)
+        let start = first.firstIndex { $0.value == 0x10EEEE } ?? first.endIndex
+        let cells = first[start...].split { $0.value == 0x10EEEE }.prefix(10)
+        #expect(cells.count == 10)
+        let marks = KittyPlaceholders.diacritics
+        for (column, cell) in cells.enumerated() {
+            let named = cell.prefix(2).compactMap { marks.firstIndex(of: $0.value) }
+            #expect(named == [0, column], "cell \(column) names \(named)")
+        }
+        let firstScreen = settledSends(log)
+        #expect(firstScreen > 0)
+
+        // A page down sends the new rows' pictures; back up sends none again.
+        try tmux.send("C-f")
+        (ok, screen) = try tmux.waitFor { !self.status($0).hasPrefix(" sample-gallery  ·  1 of") && !self.status($0).contains("loading") }
+        let afterDown = settledSends(log)
+        #expect(afterDown > firstScreen, "page down sent nothing: \(status(screen))")
+        try tmux.send("C-b")
+        (ok, screen) = try tmux.waitFor { self.placeholders($0) > 1000 && !self.status($0).contains("loading") }
+        #expect(settledSends(log) == afterDown, "paging back sent pictures again")
+
+        // Leaving frees this run's pictures one by one, never every picture of the terminal.
+        try tmux.send("q")
+        (ok, screen) = try tmux.waitFor { $0.contains("[exit 0]") }
+        #expect(ok, "did not quit: \(screen)")
+        #expect(placeholders(screen) == 0)
+        let text = (try? String(contentsOfFile: log, encoding: .isoLatin1)) ?? ""
+        #expect(text.contains("_Ga=d,d=I,i=") && !text.contains("d=A"))
+    }
+}
