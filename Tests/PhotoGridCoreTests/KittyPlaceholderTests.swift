@@ -55,7 +55,7 @@ struct KittyPlaceholderTests {
         var state: UInt32 = 1
         let noise = (0..<(300 * 300 * 3)).map { _ -> UInt8 in state = state &* 1_664_525 &+ 1_013_904_223; return UInt8(state >> 24) }
         let big = RGBImage(width: 300, height: 300, pixels: noise)
-        let sent = String(decoding: Kitty.transmit(Kitty.picture(big), id: 9, throughTmux: true), as: UTF8.self)
+        let sent = String(decoding: Kitty.transmitPlaced(Kitty.picture(big), id: 9, columns: 30, rows: 15), as: UTF8.self)
         let chunks = sent.components(separatedBy: "\u{1B}Ptmux;").dropFirst()
         #expect(chunks.count > 1)
         #expect(chunks.allSatisfy { $0.hasSuffix("\u{1B}\u{1B}\\\u{1B}\\") && $0.count < 4096 + 200 })
@@ -74,7 +74,10 @@ struct KittyPlaceholderTests {
         let first = picture(10)
         let shown = screen.placeholderTile(request(0), first, columns: 4, rows: 2, shownRows: 1)
         let sent = String(decoding: shown.sent, as: UTF8.self)
-        #expect(sent.contains("a=t,i=") && sent.contains("a=p,U=1,i=") && sent.contains("c=4,r=2"))
+        // Stored and placed in one command: never a moment without a placement. Before it, an
+        // empty last chunk ends any transfer tmux cut short, which would take this one with it.
+        #expect(sent.contains("a=T,U=1,i=") && sent.contains("c=4,r=2") && !sent.contains("a=p"))
+        #expect(sent.hasPrefix("\u{1B}Ptmux;\u{1B}\u{1B}_Gm=0,q=2;\u{1B}\u{1B}\\\u{1B}\\\u{1B}Ptmux;\u{1B}\u{1B}_Ga=T,U=1,"))
         #expect(shown.lines.count == 1)          // the screen's edge cuts the tile after a row
         _ = screen.endFrame()
         // Shown again (a page back, a column count seen before): nothing sent, the same text.
@@ -100,7 +103,7 @@ struct KittyPlaceholderTests {
         _ = screen.endFrame()
         let sharp = screen.placeholderTile(request(0), picture(2), columns: 4, rows: 2, shownRows: 2)
         #expect(sharp.lines == soft.lines)
-        #expect(String(decoding: sharp.sent, as: UTF8.self).contains("a=t,i="))
+        #expect(String(decoding: sharp.sent, as: UTF8.self).contains("a=T,U=1,i="))
     }
 
     @Test func tmuxSaysWhatItIsShownIn() {

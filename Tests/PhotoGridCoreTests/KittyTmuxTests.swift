@@ -21,7 +21,7 @@ import Testing
         var last = -1
         for _ in 0..<50 {
             let text = (try? String(contentsOfFile: log, encoding: .isoLatin1)) ?? ""
-            let count = text.components(separatedBy: "_Ga=t,i=").count - 1
+            let count = text.components(separatedBy: "_Ga=T,U=1,i=").count - 1
             if count == last { return count }
             last = count
             usleep(300_000)

@@ -75,6 +75,8 @@ package final class GridController {
     var direction = 1
     /// The whole screen must be repainted (after a resize, a column change, Ctrl-L, a resume).
     package internal(set) var needsClear = true
+    /// Through tmux: the next full repaint sends every picture again (`repaint`).
+    var picturesMayBeLost = false
     /// `q` was pressed.
     package internal(set) var quitRequested = false
     /// Whether the status line says that the memory budget is too small.
@@ -124,7 +126,10 @@ package final class GridController {
             viewPainter.invalidate()
             drawnDetails = nil
             needsClear = false
-            if let kitty { before += kitty.hideAll() + eraseView() }
+            if let kitty {
+                before += (picturesMayBeLost ? kitty.forgetAll() : kitty.hideAll()) + eraseView()
+                picturesMayBeLost = false
+            }
         }
         var frame: Frame
         budgetNotice.update(shortfalls: session.pipeline.budgetShortfalls, now: TTY.now())
@@ -277,6 +282,13 @@ package final class GridController {
         repaint()
     }
 
-    /// Asks for a full repaint: Ctrl-L, or the terminal was handed back after a suspend.
-    package func repaint() { needsClear = true }
+    /// Asks for a full repaint: Ctrl-L, the window settled after a resize, or the terminal was
+    /// handed back after a suspend. Through tmux the pictures are sent again too: tmux drops
+    /// what passes through it while the pane is hidden, while it is about to redraw (a resize:
+    /// two of eight pictures sent then were seen lost), and while the terminal falls behind it
+    /// (`tty_client_ready` and `tty_add` in its tty.c), and nothing says which were lost.
+    package func repaint() {
+        needsClear = true
+        if kitty?.placeholders == true { picturesMayBeLost = true }
+    }
 }

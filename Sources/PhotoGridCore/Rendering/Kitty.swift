@@ -52,8 +52,7 @@ package enum Kitty {
 
     /// Stores the picture in the terminal as image `id` (a=t), without showing it: in chunks, or
     /// as a file (through the pty after all if the file cannot be written).
-    static func transmit(_ picture: KittyPicture, id: UInt32, throughTmux: Bool = false) -> [UInt8] {
-        if throughTmux { return frame(inlined(picture), keys: "a=t,i=\(id)", throughTmux: true) }
+    static func transmit(_ picture: KittyPicture, id: UInt32) -> [UInt8] {
         guard picture.isFile else { return frame(picture, keys: "a=t,i=\(id)") }
         if let path = TemporaryFiles.write(picture.payload) {
             return command("a=t,i=\(id),t=t,f=24,s=\(picture.width),v=\(picture.height)", payload: Base64.encode(Array(path.utf8)))
@@ -138,6 +137,28 @@ package enum Kitty {
     private static func command(_ keys: String, payload: [UInt8] = []) -> [UInt8] {
         Array("\u{1B}_G\(keys),q=2".utf8) + (payload.isEmpty ? [] : [UInt8(ascii: ";")] + payload) + Array("\u{1B}\\".utf8)
     }
+
+    /// Through tmux: stores the picture as image `id` and gives it its virtual placement over
+    /// `columns` x `rows` cells in the same command (`a=T,U=1`), which takes effect with the last
+    /// chunk. Sent apart, the picture would be without a placement for a moment, and kitty (0.32)
+    /// frees every picture without one whenever it clears the screen or frees any picture by id
+    /// (`filter_refs` in its graphics.c): tmux clears the screen as it redraws, and pictures sent
+    /// during a redraw were lost (three of eight after splitting the window).
+    ///
+    /// It is preceded by an empty last chunk (`m=0`). tmux drops what passes through it while it is
+    /// about to redraw a window (`tty_client_ready` in its tty.c: a resize, a split), so a picture
+    /// can lose its last chunks; kitty then takes the next picture's chunks for the rest of that
+    /// one (`handle_add_command` in its graphics.c goes on with a load under way), and both are
+    /// lost. The empty chunk ends a load left under way, or, with none, is a picture of nothing,
+    /// quietly refused. Seen in kitty 0.32.2 under tmux 3.3a: a transfer cut before its last
+    /// chunk took the next picture with it; with the empty chunk first, the next one showed.
+    static func transmitPlaced(_ picture: KittyPicture, id: UInt32, columns: Int, rows: Int) -> [UInt8] {
+        KittyPlaceholders.throughTmux(endOfLoad)
+            + frame(inlined(picture), keys: "a=T,U=1,i=\(id),p=1,c=\(columns),r=\(rows)", throughTmux: true)
+    }
+
+    /// An empty last chunk, quiet.
+    static let endOfLoad = Array("\u{1B}_Gm=0,q=2;\u{1B}\\".utf8)
 
     /// The picture's transfer: the first chunk with every key, the others with `m` alone.
     private static func frame(_ picture: KittyPicture, keys: String, throughTmux: Bool = false) -> [UInt8] {

@@ -68,8 +68,10 @@ enum KittyPlaceholders {
     }
 
     /// The virtual placement of picture `id` over `columns` x `rows` cells, through tmux.
+    /// Placement 1, so that placing it again replaces it (the text names no placement, and
+    /// kitty would pick any of several).
     static func place(id: UInt32, columns: Int, rows: Int) -> [UInt8] {
-        throughTmux(Array("\u{1B}_Ga=p,U=1,i=\(id),c=\(columns),r=\(rows),q=2\u{1B}\\".utf8))
+        throughTmux(Array("\u{1B}_Ga=p,U=1,i=\(id),p=1,c=\(columns),r=\(rows),q=2\u{1B}\\".utf8))
     }
 
     /// The text of row `row` of picture `id`, `columns` cells from its left edge. Every cell

@@ -69,17 +69,17 @@ package final class KittyScreen {
             entries[key] = Entry(id: preview.id, serial: 0, bytes: preview.bytes, placement: nil)
         }
         var entry: Entry
+        let size = Placement(row: 0, column: 0, columns: columns, rows: rows, sourceWidth: nil, sourceHeight: nil)
         if let known = entries[key], known.serial == picture.serial {
             entry = known
         } else {
-            // A picture sent again under an id loses its placements: placed again below.
+            // Sent with its placement (`Kitty.transmitPlaced`), which replaces the one before.
             entry = Entry(id: entries[key]?.id ?? takeID(), serial: picture.serial, bytes: picture.width * picture.height * 4,
-                          placement: nil)
+                          placement: size)
             heldBytes += entry.bytes - (entries[key]?.bytes ?? 0)
-            sent += Kitty.transmit(picture, id: entry.id, throughTmux: true)
+            sent += Kitty.transmitPlaced(picture, id: entry.id, columns: columns, rows: rows)
             sentBytes += picture.payload.count
         }
-        let size = Placement(row: 0, column: 0, columns: columns, rows: rows, sourceWidth: nil, sourceHeight: nil)
         if entry.placement != size {
             sent += KittyPlaceholders.place(id: entry.id, columns: columns, rows: rows)
             entry.placement = size
