@@ -138,7 +138,9 @@ package final class PtyTerminal: @unchecked Sendable {
                 s.lastOutput = PtyTerminal.now()
                 if s.capturing { s.captured += buffer[0..<count] }
                 guard !s.answered else { return false }
-                s.head += buffer[0..<min(count, 4096)]
+                // Only the new bytes and the two before them are looked at: a program that never
+                // asks DA1 (a tmux client) would otherwise have every read scan all it wrote.
+                s.head = Array(s.head.suffix(2)) + buffer[0..<count]
                 guard s.head.count >= 3, (0...(s.head.count - 3)).contains(where: { s.head[$0] == 0x1B && s.head[$0 + 1] == 0x5B && s.head[$0 + 2] == 0x63 })
                 else { return false }
                 s.answered = true

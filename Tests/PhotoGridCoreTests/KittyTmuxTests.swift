@@ -7,8 +7,8 @@ import Testing
 /// kitty pictures through tmux, end to end: the built binary in a real tmux with
 /// `allow-passthrough` on, what it writes to the pane kept with `pipe-pane` (the pictures, which
 /// tmux passes on and does not keep) and the pane's text read back (the placeholders, which it
-/// keeps). No kitty is attached here: whether the pictures show is checked by hand, in a kitty
-/// window (docs/benchmarks.md, issue 12).
+/// keeps), with a pty attached as the terminal. No kitty is attached here: whether the pictures
+/// show is checked by hand, in a kitty window (docs/benchmarks.md, issue 12).
 @Suite(.serialized) struct KittyTmuxTests {
     func status(_ screen: String) -> String {
         screen.split(separator: "\n", omittingEmptySubsequences: false).last { $0.contains(" of ") }.map(String.init) ?? ""
@@ -34,12 +34,25 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: log) }
         let command = "tmux set -g allow-passthrough on; tmux pipe-pane -O 'cat > \(log)'; \(Paths.binary) --mode kitty \(Paths.gallery)"
         let tmux = try Tmux(columns: 100, rows: 30, command: command)
-        var (ok, screen) = try tmux.waitFor {
-            self.status($0).contains("kitty") && !self.status($0).contains("loading") && self.placeholders($0) > 1000
-        }
-        #expect(ok, "no placeholders: \(status(screen))")
-        // The screen's first row (the focus frame's top side, then the next tile's first row):
-        // each cell from the first placeholder on names picture row 0 and its own column.
+        var (ok, screen) = try tmux.waitFor { self.status($0).contains("kitty") && !self.status($0).contains("loading") }
+        #expect(ok, "photogrid did not start: \(screen)")
+        // No terminal shows the session yet: tmux would drop the pictures, so none are sent,
+        // and the tiles wait without text.
+        usleep(1_000_000)
+        #expect(settledSends(log) == 0)
+        #expect(placeholders(try tmux.screen()) == 0)
+
+        // A terminal attaches (a pty that reads everything tmux sends it): the pictures follow.
+        let client = try PtyTerminal(["tmux", "-L", tmux.socket, "-f", "/dev/null", "attach", "-t", tmux.session],
+                                     columns: 100, rows: 31, kind: .text,
+                                     environment: ["TERM": "xterm-256color", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"],
+                                     capture: true)
+        defer { client.stop() }
+        (ok, screen) = try tmux.waitFor { self.placeholders($0) > 1000 && !self.status($0).contains("loading") }
+        #expect(ok, "no placeholders once attached: \(status(screen))")
+        // The top-left tile's first row (under the focus frame's top side, the screen's first
+        // row holds the next tile's): each cell from the first placeholder on names picture row
+        // 0 and its own column.
         let first = Array((screen.split(separator: "\n").first.map(String.init) ?? "").unicodeScalars)
         let start = first.firstIndex { $0.value == 0x10EEEE } ?? first.endIndex
         let cells = first[start...].split { $0.value == 0x10EEEE }.prefix(10)
@@ -51,6 +64,16 @@ import Testing
         }
         let firstScreen = settledSends(log)
         #expect(firstScreen > 0)
+        // What reached the terminal: each picture, out of tmux's passthrough.
+        // What reached the terminal: each picture, out of tmux's passthrough, whole (tmux passes
+        // them on as the pty reads them, after photogrid has written them).
+        var reached: [UInt8] = []
+        func pictures() -> Int { String(decoding: reached, as: UTF8.self).components(separatedBy: "\u{1B}_Ga=T,U=1,i=").count - 1 }
+        for _ in 0..<150 where pictures() < firstScreen {
+            usleep(200_000)
+            reached += client.takeCaptured()
+        }
+        #expect(pictures() == firstScreen)
 
         // A page down sends the new rows' pictures; back up sends none again.
         try tmux.send("C-f")

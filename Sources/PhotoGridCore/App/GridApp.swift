@@ -98,7 +98,7 @@ final class GridApp {
 
     private func wait() {
         // The earlier of the settle repaint and the slideshow's next photo; else wait for input.
-        let due = [settleRepaintAt, controller.slideshowDue].compactMap { $0 }.min()
+        let due = [settleRepaintAt, controller.slideshowDue, controller.picturesHeld ? TTY.now() + 300 : nil].compactMap { $0 }.min()
         let timeout = due.map { Int32(max(0, min(1000, $0 - TTY.now()))) } ?? -1
         mailbox.wait(milliseconds: timeout, orInputOn: 0)
         controller.advanceSlideshow(now: TTY.now())

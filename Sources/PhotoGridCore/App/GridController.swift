@@ -77,6 +77,17 @@ package final class GridController {
     package internal(set) var needsClear = true
     /// Through tmux: the next full repaint sends every picture again (`repaint`).
     var picturesMayBeLost = false
+    /// Through tmux: whether photogrid's pane is on screen, asked before pictures are sent
+    /// (`TmuxClient.paneShown`); nil outside tmux.
+    package var paneShown: (() -> Bool)?
+    var paneAskedAt: Int?
+    var paneWasShown = true
+    /// When the pane was seen shown again after it was not; when pictures were last sent.
+    var shownAgainAt: Int?
+    var picturesSentAt: Int?
+    var sentBytesSeen = 0
+    /// Pictures were held back while the pane was not on screen: the loop looks again soon.
+    package private(set) var picturesHeld = false
     /// `q` was pressed.
     package internal(set) var quitRequested = false
     /// Whether the status line says that the memory budget is too small.
@@ -115,6 +126,7 @@ package final class GridController {
 
     /// Asks the pipeline for what the state needs and says what to draw now.
     package func frame() -> Frame {
+        holdPicturesUnlessShown()
         finishReading()
         takeGalleryNews()
         finishDateReading()
@@ -148,6 +160,11 @@ package final class GridController {
         }
         // Written first: the terminal's pictures freed (kitty), a path for the clipboard (`y`).
         frame.bytes = before + frame.bytes + (kitty?.endFrame() ?? [])
+        if let kitty, kitty.withheld { picturesHeld = true; kitty.withheld = false }
+        if let kitty, kitty.placeholders, kitty.sentBytes != sentBytesSeen {
+            picturesSentAt = TTY.now()
+            sentBytesSeen = kitty.sentBytes
+        }
         frame.bytes = withDetails(frame.bytes)
         return frame
     }
@@ -280,6 +297,35 @@ package final class GridController {
             session.pipeline.recheck(Array(layout.visibleIndexes(topRow: position.topRow, photos: session.photos.count)))
         }
         repaint()
+    }
+
+    /// Through tmux, pictures go only while photogrid's pane is on screen: tmux passes nothing
+    /// on for a window that is not the current one, or a session no terminal shows. tmux also
+    /// drops what a pane writes while a redraw of it is pending, and puts the redraw off while
+    /// it has output for the terminal (`screen_write_set_client_cb`, `server_client_check_redraw`
+    /// in its sources). So tmux is asked at most every 300 ms (a run of it, a few milliseconds)
+    /// whether the pane is shown: nothing is sent while it is not, nor for 300 ms after it is
+    /// again (tmux redraws it meanwhile), and then everything is sent anew if pictures were held
+    /// back or may have been under way when it went.
+    func holdPicturesUnlessShown() {
+        guard let kitty, kitty.placeholders, let paneShown else { return }
+        let now = TTY.now()
+        if paneAskedAt.map({ now - $0 >= 300 }) ?? true {
+            let shown = paneShown()
+            if shown && !paneWasShown {
+                shownAgainAt = now
+            } else if !shown && paneWasShown, let sent = picturesSentAt, now - sent < 1000 {
+                picturesHeld = true
+            }
+            paneWasShown = shown
+            paneAskedAt = now
+        }
+        let ready = paneWasShown && shownAgainAt.map { now - $0 >= 300 } ?? true
+        kitty.holdPictures = !ready
+        if ready && picturesHeld {
+            picturesHeld = false
+            repaint()
+        }
     }
 
     /// Asks for a full repaint: Ctrl-L, the window settled after a resize, or the terminal was

@@ -173,6 +173,9 @@ package enum PhotoGrid {
             controller.focus(index)
         }
         controller.startHint = capabilities.pictureHint
+        if case .kitty(.tmux) = capabilities.mode, let pane = PhotoGrid.environment(["TMUX_PANE"])["TMUX_PANE"] {
+            controller.paneShown = { TmuxClient.paneShown(pane) ?? true }
+        }
         let app = GridApp(controller: controller, mailbox: mailbox, curses: curses, capabilities: capabilities)
         app.onScreenComplete = source.onScreenComplete
         CrashGuard.install(resetSequence: capabilities.exitSequence + Curses.mouseOff + Array("\u{1B}[0m".utf8) + curses.resetSequence()

@@ -49,6 +49,10 @@ package final class KittyScreen {
 
     /// Pictures drawn as Unicode placeholders, every command through tmux's passthrough.
     package let placeholders: Bool
+    /// Through tmux, while photogrid's pane is not on screen: nothing is sent (tmux would drop
+    /// it), and a tile whose picture the terminal lacks gets no text; `withheld` says one did.
+    package var holdPictures = false
+    package var withheld = false
 
     package init(budgetBytes: Int = 160 << 20, placeholders: Bool = false) {
         self.budgetBytes = budgetBytes
@@ -70,6 +74,10 @@ package final class KittyScreen {
         }
         var entry: Entry
         let size = Placement(row: 0, column: 0, columns: columns, rows: rows, sourceWidth: nil, sourceHeight: nil)
+        if holdPictures, entries[key]?.serial != picture.serial || entries[key]?.placement != size {
+            withheld = true
+            return ([], [])
+        }
         if let known = entries[key], known.serial == picture.serial {
             entry = known
         } else {
