@@ -67,27 +67,15 @@ package final class KittyScreen {
     /// placeholder text of its top `shownRows` rows, a line each, for the painter to write.
     package func placeholderTile(_ key: TileRequest, _ picture: KittyPicture, columns: Int, rows: Int,
                                 shownRows: Int) -> (sent: [UInt8], lines: [[UInt8]]) {
-        var sent: [UInt8] = []
-        if entries[key] == nil, !key.isPreview, let preview = entries.removeValue(forKey: key.preview) {
-            // As above: the tile takes its preview's id, so the preview's text shows it at once.
-            entries[key] = Entry(id: preview.id, serial: 0, bytes: preview.bytes, placement: nil)
-        }
-        var entry: Entry
+        // The preview's text then shows the tile as soon as it is sent.
+        takeOverPreview(of: key, keepingPlace: false)
         let size = Placement(row: 0, column: 0, columns: columns, rows: rows, sourceWidth: nil, sourceHeight: nil)
         if holdPictures, entries[key]?.serial != picture.serial || entries[key]?.placement != size {
             withheld = true
             return ([], [])
         }
-        if let known = entries[key], known.serial == picture.serial {
-            entry = known
-        } else {
-            // Sent with its placement (`Kitty.transmitPlaced`), which replaces the one before.
-            entry = Entry(id: entries[key]?.id ?? takeID(), serial: picture.serial, bytes: picture.width * picture.height * 4,
-                          placement: size)
-            heldBytes += entry.bytes - (entries[key]?.bytes ?? 0)
-            sent += Kitty.transmitPlaced(picture, id: entry.id, columns: columns, rows: rows)
-            sentBytes += picture.payload.count
-        }
+        // Sent with its placement (`Kitty.transmitPlaced`), which replaces the one before.
+        var (entry, sent) = held(key, picture, placement: size) { Kitty.transmitPlaced(picture, id: $0, columns: columns, rows: rows) }
         if entry.placement != size {
             sent += KittyPlaceholders.place(id: entry.id, columns: columns, rows: rows)
             entry.placement = size
@@ -141,21 +129,8 @@ package final class KittyScreen {
             sourceWidth = picture.width * (clip.column - column) / columns
             columns = clip.column - column
         }
-        var out: [UInt8] = []
-        var entry: Entry
-        if entries[key] == nil, !key.isPreview, let preview = entries.removeValue(forKey: key.preview) {
-            // The tile replaces its preview under the preview's id, with the preview's place.
-            entries[key] = Entry(id: preview.id, serial: 0, bytes: preview.bytes, placement: preview.placement)
-        }
-        if let known = entries[key], known.serial == picture.serial {
-            entry = known
-        } else {
-            entry = Entry(id: entries[key]?.id ?? takeID(), serial: picture.serial, bytes: picture.width * picture.height * 4,
-                          placement: nil)
-            heldBytes += entry.bytes - (entries[key]?.bytes ?? 0)
-            out += Kitty.transmit(picture, id: entry.id)
-            sentBytes += picture.payload.count
-        }
+        takeOverPreview(of: key, keepingPlace: true)
+        var (entry, out) = held(key, picture, placement: nil) { Kitty.transmit(picture, id: $0) }
         let cut = sourceHeight.flatMap { $0 < picture.height ? $0 : nil }
         // Badges under the panel's clip are not drawn; nor are cells left for them.
         let free = sourceWidth == nil && uncovered > 0 && uncovered < columns && rows > 0 ? uncovered : 0
@@ -174,6 +149,25 @@ package final class KittyScreen {
         entries[key] = entry
         shown.insert(key)
         return out
+    }
+
+    /// A final tile not known yet takes over its preview's entry (its id, and its place when
+    /// `keepingPlace`): it is sent under that id, which replaces the preview's pixels.
+    private func takeOverPreview(of key: TileRequest, keepingPlace: Bool) {
+        guard entries[key] == nil, !key.isPreview, let preview = entries.removeValue(forKey: key.preview) else { return }
+        entries[key] = Entry(id: preview.id, serial: 0, bytes: preview.bytes, placement: keepingPlace ? preview.placement : nil)
+    }
+
+    /// The entry of `picture` as the terminal will hold it: the one it holds, or a new one
+    /// (under the tile's id, else a new id) with the bytes `send` makes to send it.
+    private func held(_ key: TileRequest, _ picture: KittyPicture, placement: Placement?,
+                      send: (UInt32) -> [UInt8]) -> (entry: Entry, sent: [UInt8]) {
+        if let known = entries[key], known.serial == picture.serial { return (known, []) }
+        let entry = Entry(id: entries[key]?.id ?? takeID(), serial: picture.serial, bytes: picture.width * picture.height * 4,
+                          placement: placement)
+        heldBytes += entry.bytes - (entries[key]?.bytes ?? 0)
+        sentBytes += picture.payload.count
+        return (entry, send(entry.id))
     }
 
     /// A picture placed so that the last `uncovered` cells of its last row stay text (a tile's
