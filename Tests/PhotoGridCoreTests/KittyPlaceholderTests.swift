@@ -112,8 +112,9 @@ struct KittyPlaceholderTests {
         // The type is the terminal's own words: a bar in them is kept, an escape is not.
         let b = TmuxClient.parse("RGB|xterm|odd|name\u{1B}[2J|off")
         #expect(b.termType.contains("odd|name") && !b.termType.contains("\u{1B}") && !b.passthrough)
-        // tmux before 3.3 has no such option: no passthrough.
-        #expect(!TmuxClient.parse("||kitty(0.35.1)|").passthrough)
+        // tmux before 3.3 has no such option: no passthrough, and no type to wait for.
+        let old = TmuxClient.parse("||kitty(0.35.1)|")
+        #expect(!old.passthrough && !old.knowsPassthrough && a.knowsPassthrough)
         #expect(TmuxClient.drawsPlaceholders("kitty(0.28.0)") && TmuxClient.drawsPlaceholders("kitty(1.0)"))
         #expect(!TmuxClient.drawsPlaceholders("kitty(0.26.5)") && !TmuxClient.drawsPlaceholders("WezTerm 20240203")
                 && !TmuxClient.drawsPlaceholders("kitty(x.y)"))

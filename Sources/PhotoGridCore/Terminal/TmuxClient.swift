@@ -16,6 +16,8 @@ enum TmuxClient {
         var termName = ""
         /// Whether this pane passes escape sequences through to that terminal.
         var passthrough: Bool
+        /// tmux has the option at all: 3.3 or later, which also keeps the terminal's type.
+        var knowsPassthrough = true
     }
 
     /// What tmux knows of the terminal it is shown in, nil when tmux cannot be run or does not
@@ -23,7 +25,8 @@ enum TmuxClient {
     ///
     /// tmux asks the terminal what it is when a client attaches, and the answer comes a moment
     /// later: a photogrid started as the session's command (`tmux new photogrid`) asks before it
-    /// has come. A kitty (by its TERM) not yet known is asked about again, for up to 0.4 s.
+    /// has come. A kitty (by its TERM) not yet known is asked about again, for up to 0.4 s, by a
+    /// tmux that keeps types at all (3.3 and later: one before would be asked in vain).
     static func attached(timeoutMilliseconds: Int = 500) -> Attached? {
         let started = SystemClock.milliseconds()
         while true {
@@ -31,7 +34,8 @@ enum TmuxClient {
                                  timeoutMilliseconds: timeoutMilliseconds)
             else { return nil }
             let attached = parse(text)
-            guard attached.termType.isEmpty, attached.termName.hasPrefix("xterm-kitty"), SystemClock.milliseconds() - started < 400
+            guard attached.termType.isEmpty, attached.knowsPassthrough, attached.termName.hasPrefix("xterm-kitty"),
+                  SystemClock.milliseconds() - started < 400
             else { return attached }
             SystemClock.sleep(milliseconds: 40)
         }
@@ -48,7 +52,7 @@ enum TmuxClient {
         let option = fields.count >= 2 ? fields.removeLast().trimmingSpaces : ""
         let type = TerminalText.sanitize(fields.joined(separator: "|"))
         return Attached(features: features, termType: String(type.prefix(80)), termName: String(TerminalText.sanitize(name).prefix(80)),
-                        passthrough: ["1", "on", "all"].contains(option))
+                        passthrough: ["1", "on", "all"].contains(option), knowsPassthrough: !option.isEmpty)
     }
 
     /// Whether tmux pane `pane` is on a terminal's screen now: its session attached to a
