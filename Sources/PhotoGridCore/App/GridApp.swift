@@ -79,9 +79,9 @@ final class GridApp {
     private func paint() throws(TTY.WriteError) {
         // Through tmux nothing is drawn while a resize settles. tmux drops what passes through it
         // while a window redraw is pending, and defers that redraw while it still has output for
-        // the terminal (`tty_client_ready`, `server_client_check_redraw`): pictures sent after a
-        // split lost chunks in the middle (kitty's `--dump-commands` showed 110 of 111) and stayed
-        // blank. With nothing sent, tmux redraws at once; the settle repaint sends them all again.
+        // the terminal (`tty_client_ready`, `server_client_check_redraw` in its sources), and
+        // pictures sent during a split were seen to stay blank. With nothing sent, tmux redraws
+        // at once; the settle repaint sends them all again.
         if settleRepaintAt != nil, controller.kitty?.placeholders == true { return }
         let frame = controller.frame()
         // In kitty mode the screen is erased, not cleared: kitty frees the pictures of a cleared

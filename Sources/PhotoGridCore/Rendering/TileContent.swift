@@ -26,6 +26,23 @@ package enum TileContent: Sendable {
     package enum ContentID: Hashable, Sendable {
         case image(TileRequest), failed(String), loading
     }
+
+    /// The kitty picture shown, if one is.
+    var kittyPicture: (TileRequest, KittyPicture)? {
+        switch self {
+        case .image(let request, .kitty(let picture)), .preview(let request, .kitty(let picture)): return (request, picture)
+        default: return nil
+        }
+    }
+
+    /// The same content drawn by `tile` instead (a kitty picture as its placeholder text).
+    func drawn(as tile: EncodedTile) -> TileContent {
+        switch self {
+        case .image(let request, _): return .image(request, tile)
+        case .preview(let request, _): return .preview(request, tile)
+        case .failed, .loading: return self
+        }
+    }
 }
 
 /// One tile to paint: where (in cells, from the grid's top-left) and what.
@@ -50,12 +67,7 @@ package struct PaintTile: Sendable {
     }
 
     /// The kitty picture the tile shows, if it shows one.
-    var kittyPicture: (TileRequest, KittyPicture)? {
-        switch content {
-        case .image(let request, .kitty(let picture)), .preview(let request, .kitty(let picture)): return (request, picture)
-        default: return nil
-        }
-    }
+    var kittyPicture: (TileRequest, KittyPicture)? { content.kittyPicture }
 
     /// The tile as rows of cell bytes, for everything but a sixel image.
     func cellLines(colors: HalfBlock.Colors) -> [[UInt8]] {

@@ -27,23 +27,13 @@ package struct ViewPainter {
         if case .loading = content { now.message = message }
         var content = content
         var sent: [UInt8] = []
-        if let kitty, kitty.placeholders {
-            // Through tmux: the picture sent once, then drawn as its placeholder text.
-            switch content {
-            case .image(let request, .kitty(let picture)):
-                let tile = kitty.placeholderTile(request, picture, columns: columns, rows: rows, shownRows: rows)
-                (sent, content) = (tile.sent, .image(request, .cells(tile.lines)))
-            case .preview(let request, .kitty(let picture)):
-                let tile = kitty.placeholderTile(request, picture, columns: columns, rows: rows, shownRows: rows)
-                (sent, content) = (tile.sent, .preview(request, .cells(tile.lines)))
-            default: break
+        if let kitty, let (request, picture) = content.kittyPicture {
+            guard kitty.placeholders else {
+                return paintKitty(kitty, request: request, picture: picture, redraw: now != drawn, now: now, areaColumns: areaColumns, areaRows: areaRows)
             }
-        }
-        if let kitty, case .image(let request, .kitty(let picture)) = content {
-            return paintKitty(kitty, request: request, picture: picture, redraw: now != drawn, now: now, areaColumns: areaColumns, areaRows: areaRows)
-        }
-        if let kitty, case .preview(let request, .kitty(let picture)) = content {
-            return paintKitty(kitty, request: request, picture: picture, redraw: now != drawn, now: now, areaColumns: areaColumns, areaRows: areaRows)
+            // Through tmux: the picture sent once, then drawn as its placeholder text.
+            let tile = kitty.placeholderTile(request, picture, columns: columns, rows: rows, shownRows: rows)
+            (sent, content) = (tile.sent, content.drawn(as: .cells(tile.lines)))
         }
         guard now != drawn || !sent.isEmpty else { return [] }
         var out = sent + Array("\u{1B}7".utf8)
