@@ -57,8 +57,16 @@ enum KittyPlaceholders {
     /// One escape sequence inside tmux's passthrough (`ESC P tmux ; ... ESC \`), its ESCs doubled.
     /// tmux drops a passthrough larger than its input buffer: each kitty chunk (4 KB of
     /// payload) goes in one of its own.
+    ///
+    /// A NUL goes first, which terminals ignore. While photogrid's pane is not the active one,
+    /// tmux wraps each passthrough in a synchronized update of its own (it moves the cursor
+    /// back to the active pane after it). kitty 0.32 holds such an update's bytes and parses
+    /// them when it ends; when one of its reads ended inside the update's first escape
+    /// sequence, it parsed them from inside that sequence, and the chunk was lost ("Unrecognized
+    /// APC code" in `kitty --dump-commands`): after a split, one to three tiles stayed blank.
+    /// With a byte held before the sequence, kitty parses from the update's start.
     static func throughTmux(_ sequence: [UInt8]) -> [UInt8] {
-        var out = Array("\u{1B}Ptmux;".utf8)
+        var out = Array("\u{1B}Ptmux;\u{0}".utf8)
         out.reserveCapacity(sequence.count + 16)
         for byte in sequence {
             out.append(byte)
