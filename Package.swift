@@ -36,10 +36,11 @@ let package = Package(
         .systemLibrary(name: "CGif", providers: [.apt(["libgif-dev"])]),
         // zlib compresses pictures for the kitty graphics protocol.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CMalloc"),
         // libjpeg needs setjmp/longjmp for its errors, which Swift cannot do: a thin C layer does.
         .target(name: "CJPEGShim", dependencies: ["CLibJPEG"]),
 
-        .target(name: "PhotoGridCore", dependencies: ["CNcursesw", "CJPEGShim", "CSixel", "CSPNG", "CWebP", "CHeif", "CAvif", "CGif", "CZlib"], swiftSettings: metadataByAccessor),
+        .target(name: "PhotoGridCore", dependencies: ["CNcursesw", "CJPEGShim", "CSixel", "CSPNG", "CWebP", "CHeif", "CAvif", "CGif", "CZlib", "CMalloc"], swiftSettings: metadataByAccessor),
         // What remote galleries are made of, without networking and without the core: manifests
         // (read and written), web directory listings, URLs and percent-encoding.
         .target(name: "GalleryFormats", swiftSettings: metadataByAccessor),

@@ -341,4 +341,27 @@ final class Finished: Sendable {
         pipeline.want([WantedTile(request(4), .visible)])
         #expect(decoder.calls.withLock { $0.filter { $0 == 4 }.count } == 1)
     }
+
+    /// The pages kept for the next decode go back when nothing is left to do (`Allocator`):
+    /// the pipeline says so once each time its last job ends, never while one runs.
+    @Test func idleIsToldOnceWhenTheLastJobEnds() throws {
+        let decoder = FakeDecoder(holding: [0])
+        let finished = Finished()
+        let idle = Locked(0), told = DispatchSemaphore(value: 0)
+        let pipeline = TilePipeline(photos: photos, cache: TileCache(limitBytes: 1 << 24), decoder: decoder, workers: 2,
+                                    onFinish: finished.add, onIdle: { idle.withLock { $0 += 1 }; told.signal() })
+        defer { pipeline.stop() }
+        pipeline.want([WantedTile(request(0), .visible), WantedTile(request(1), .visible)])
+        decoder.started.wait()
+        // Photo 1 is made while 0 is held: one worker runs out of jobs, the other is busy.
+        #expect(finished.wait(for: 1))
+        #expect(told.wait(timeout: .now() + 0.3) == .timedOut && idle.withLock { $0 } == 0)
+        decoder.release()
+        #expect(finished.wait(for: 1) && told.wait(timeout: .now() + 10) == .success)
+        #expect(told.wait(timeout: .now() + 0.3) == .timedOut && idle.withLock { $0 } == 1)
+        // More work, and idle again: told again, once.
+        pipeline.want([WantedTile(request(2), .visible)])
+        #expect(finished.wait(for: 1) && told.wait(timeout: .now() + 10) == .success)
+        #expect(told.wait(timeout: .now() + 0.3) == .timedOut && idle.withLock { $0 } == 2)
+    }
 }

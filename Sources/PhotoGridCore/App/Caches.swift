@@ -21,7 +21,11 @@ package enum Caches {
         if let path = PhotoGrid.environment(["PHOTOGRID_TEST_PRESSURE"])["PHOTOGRID_TEST_PRESSURE"] {
             sources = MemoryPressureWatcher.Sources(cgroupEventsPath: path)
         }
-        return MemoryPressureWatcher(sources: sources) { _ in cache()?.halveBudget() }
+        return MemoryPressureWatcher(sources: sources) { _ in
+            guard let cache = cache() else { return }
+            cache.halveBudget()
+            Allocator.fit(budget: cache.limitBytes)
+        }
     }
 
     /// The absolute, link-free form of a path, so that disk cache keys are the same from

@@ -17,12 +17,13 @@ package final class GridSession {
         cache = TileCache(limitBytes: cacheBytes)
         // Decodes in progress are lent from this budget, up to a third of it at once.
         decoder.memoryGate?.fit(budget: cacheBytes)
+        Allocator.fit(budget: cacheBytes)
         decoder.memoryGate?.observe { [weak cache] bytes in
             cache?.reserve(bytes)
-            if bytes >= MemoryGate.returnPagesAt { Allocator.returnFreePages() }
+            if let cache { Allocator.decodesUse(bytes, budget: cache.limitBytes) }
         }
         pipeline = TilePipeline(photos: photos, cache: cache, decoder: decoder, encoder: encoder, tierStore: tierStore, workers: workers,
-                                onInfo: { _ in onFinish() }, onFinish: { _ in onFinish() })
+                                onInfo: { _ in onFinish() }, onFinish: { _ in onFinish() }, onIdle: Allocator.returnFreePagesWhenKept)
     }
 
     package convenience init(source: GallerySource, mode: RenderMode, fit: FitMode, cacheBytes: Int,

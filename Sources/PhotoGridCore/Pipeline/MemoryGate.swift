@@ -17,9 +17,6 @@ package final class MemoryGate: @unchecked Sendable {
     /// The least any gate allows at once: 48 MB.
     package static let floor = 48 << 20
 
-    /// Decodes this large make the session give malloc's free pages back before they start.
-    package static let returnPagesAt = 16 << 20
-
     private var bound: Int
     private let condition = Condition()
     private var used = 0

@@ -3,14 +3,26 @@
 /// encoding and loading tiles, storing tier images to disk, and rechecking files for Ctrl-R.
 extension TilePipeline {
     func work() {
+        var ended = false
         while true {
             condition.lock()
+            if ended { running -= 1 }
             var job = nextJob()
             while !stopped && job == nil {
-                condition.wait()
+                if running == 0 && !idleTold, let onIdle {
+                    idleTold = true
+                    condition.unlock()
+                    onIdle()
+                    condition.lock()
+                } else {
+                    condition.wait()
+                }
                 job = nextJob()
             }
             guard !stopped, let job else { condition.unlock(); return }
+            running += 1
+            idleTold = false
+            ended = true
             switch job {
             case .fetch(let source, _):
                 fetchTasks.take(source)

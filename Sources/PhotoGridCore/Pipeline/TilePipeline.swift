@@ -70,6 +70,12 @@ package final class TilePipeline: @unchecked Sendable {
     let tierStore: TierStoring?
     let onFinish: @Sendable (TileRequest) -> Void
     let onInfo: @Sendable (Int) -> Void
+    /// Called on a worker when the last job ends and none is left (`Allocator`: the pages kept
+    /// for the next decode go back then).
+    let onIdle: (@Sendable () -> Void)?
+    /// Jobs under way, and whether `onIdle` was called since the last one ended.
+    var running = 0
+    var idleTold = true
 
     enum Source: Hashable { case tier(TierKey), thumbnail(Int), info(Int) }
 
@@ -90,8 +96,9 @@ package final class TilePipeline: @unchecked Sendable {
                 encoder: TileEncoding = TileEncoder(), tierStore: TierStoring? = nil,
                 workers: Int = WorkerThreads.cores,
                 onInfo: @escaping @Sendable (Int) -> Void = { _ in },
-                onFinish: @escaping @Sendable (TileRequest) -> Void) {
+                onFinish: @escaping @Sendable (TileRequest) -> Void, onIdle: (@Sendable () -> Void)? = nil) {
         self.photos = photos
+        self.onIdle = onIdle
         self.cache = cache
         self.decoder = decoder
         self.encoder = encoder

@@ -1,3 +1,4 @@
+import CMalloc
 import Glibc
 
 /// How photogrid asks glibc's malloc to give memory back.
@@ -12,23 +13,80 @@ package enum Allocator {
     /// budget, 127 MB above the process's start stayed resident at rest, 33 MB with the fixed
     /// threshold (docs/decisions.md).
     package static func returnLargeBlocks() {
-        // malloc.h is not part of Swift's Glibc module: mallopt is looked up by name, and
-        // M_MMAP_THRESHOLD is its value in malloc.h, -3.
-        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
-        guard let symbol = dlsym(nil, "mallopt") else { return }
-        _ = unsafeBitCast(symbol, to: Mallopt.self)(-3, 256 * 1024)
+        setLimits(keep: false)
+        kept.withLock { $0 = false }
+    }
+
+    /// The policy for a session whose memory budget is `budget` bytes. From `keepAtBudget` up,
+    /// large blocks come from malloc's heaps and, freed, stay there for the next decode: a block
+    /// mapped on its own costs a page fault and the kernel's zeroing for every 4 KB of it, each
+    /// time, a sixth of a cold first screen's CPU. They go back when the pipeline has nothing
+    /// left to do (`returnFreePagesWhenKept`), and when a decode starts or ends with the process
+    /// near its budget (`decodesUse`). Below that budget blocks are mapped on their own.
+    package static func fit(budget: Int) {
+        let keep = budget >= keepAtBudget
+        guard kept.withLock({ old in defer { old = keep }; return old != keep }) else { return }
+        setLimits(keep: keep)
+        if !keep { returnFreePages() }
+    }
+
+    /// Decodes using this much make the free pages go back first, when large blocks are not kept.
+    package static let largeDecodes = 16 << 20
+
+    /// The smallest budget at which large blocks are kept for reuse (`fit(budget:)`).
+    package static let keepAtBudget = 256 << 20
+
+    /// How far under its budget the process must stay resident for free pages to be kept: the
+    /// bound is the budget plus 100 MB at the peak (issue 18), and one decode can take 90 MB.
+    package static let keptMargin = 128 << 20
+
+    /// Whether large blocks are kept in malloc's heaps now.
+    package static var keepsLargeBlocks: Bool { kept.withLock { $0 } }
+
+    /// Called whenever what decodes use changes (`MemoryGate`), `bytes` in all: the free pages
+    /// in malloc's heaps go back to the system when that is `largeDecodes` or more, unless they
+    /// are kept; kept ones go back when the process is resident over its `budget` less
+    /// `keptMargin` (the cache lets go of images between decodes, and their blocks stay).
+    package static func decodesUse(_ bytes: Int, budget: Int) {
+        if keepsLargeBlocks {
+            if let resident = residentBytes(), resident >= budget - keptMargin { returnFreePages() }
+        } else if bytes >= largeDecodes {
+            returnFreePages()
+        }
+    }
+
+    /// Gives back the free pages kept for reuse, when they are kept: the pipeline is idle.
+    package static func returnFreePagesWhenKept() {
+        if keepsLargeBlocks { returnFreePages() }
     }
 
     /// Gives back to the system the free pages inside malloc's heaps (`malloc_trim(0)`): what the
     /// cache just let go of in small blocks (half-block tiles are many lines of a few KB) stays
-    /// resident otherwise, and a large decode then comes on top of it. Called when one starts:
-    /// holding keys down in half-blocks with a 64 MB budget, the peak was 186-190 MB with 116 MB
-    /// live at most (heaptrack), 163 MB of it anonymous.
+    /// resident otherwise, and a large decode then comes on top of it. Holding keys down in
+    /// half-blocks with a 64 MB budget, the peak was 186-190 MB with 116 MB live at most
+    /// (heaptrack), 163 MB of it anonymous.
     package static func returnFreePages() {
-        typealias MallocTrim = @convention(c) (Int) -> Int32
-        guard let symbol = trim else { return }
-        _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
+        _ = malloc_trim(0)
     }
 
-    nonisolated(unsafe) private static let trim = dlsym(nil, "malloc_trim")
+    /// The process's resident memory (`/proc/self/statm`), nil where it cannot be read.
+    static func residentBytes() -> Int? {
+        let fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 128)
+        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard count > 0 else { return nil }
+        // "size resident shared ...", in pages.
+        let fields = buffer[..<count].split(separator: UInt8(ascii: " "))
+        guard fields.count > 1, let pages = Int(String(decoding: fields[1], as: UTF8.self)) else { return nil }
+        return pages * sysconf(Int32(_SC_PAGESIZE))
+    }
+
+    private static func setLimits(keep: Bool) {
+        _ = mallopt(M_MMAP_THRESHOLD, keep ? 128 << 20 : 256 * 1024)
+        _ = mallopt(M_TRIM_THRESHOLD, keep ? 1 << 30 : 128 * 1024)
+    }
+
+    private static let kept = Locked(false)
 }
