@@ -343,7 +343,8 @@ final class Finished: Sendable {
     }
 
     /// The pages kept for the next decode go back when nothing is left to do (`Allocator`):
-    /// the pipeline says so once each time its last job ends, never while one runs.
+    /// the pipeline says so once each time its last job has ended and nothing came for a
+    /// moment (`TilePipeline.idleDelay`), never while a job runs.
     @Test func idleIsToldOnceWhenTheLastJobEnds() throws {
         let decoder = FakeDecoder(holding: [0])
         let finished = Finished()

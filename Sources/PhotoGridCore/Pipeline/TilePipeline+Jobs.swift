@@ -10,10 +10,14 @@ extension TilePipeline {
             var job = nextJob()
             while !stopped && job == nil {
                 if running == 0 && !idleTold, let onIdle {
-                    idleTold = true
-                    condition.unlock()
-                    onIdle()
-                    condition.lock()
+                    // Told once nothing has come for `idleDelay`: `malloc_trim` holds malloc's
+                    // locks for several milliseconds, which a key pressed meanwhile would wait on.
+                    if !condition.wait(milliseconds: TilePipeline.idleDelay), running == 0, !idleTold, nextJob() == nil {
+                        idleTold = true
+                        condition.unlock()
+                        onIdle()
+                        condition.lock()
+                    }
                 } else {
                     condition.wait()
                 }

@@ -70,9 +70,10 @@ package final class TilePipeline: @unchecked Sendable {
     let tierStore: TierStoring?
     let onFinish: @Sendable (TileRequest) -> Void
     let onInfo: @Sendable (Int) -> Void
-    /// Called on a worker when the last job ends and none is left (`Allocator`: the pages kept
-    /// for the next decode go back then).
+    /// Called on a worker once the last job has ended and nothing has come for `idleDelay`
+    /// (`Allocator`: the pages kept for the next decode go back then).
     let onIdle: (@Sendable () -> Void)?
+    static let idleDelay = 1000
     /// Jobs under way, and whether `onIdle` was called since the last one ended.
     var running = 0
     var idleTold = true

@@ -20,9 +20,9 @@ package enum Allocator {
     /// The policy for a session whose memory budget is `budget` bytes. From `keepAtBudget` up,
     /// large blocks come from malloc's heaps and, freed, stay there for the next decode: a block
     /// mapped on its own costs a page fault and the kernel's zeroing for every 4 KB of it, each
-    /// time, a sixth of a cold first screen's CPU. They go back when the pipeline has nothing
-    /// left to do (`returnFreePagesWhenKept`), and when a decode starts or ends with the process
-    /// near its budget (`decodesUse`). Below that budget blocks are mapped on their own.
+    /// time, a sixth of a cold first screen's CPU. They go back once the pipeline has had nothing
+    /// to do for a second (`returnFreePagesWhenKept`), and when a decode starts or ends with the
+    /// process near its budget (`decodesUse`). Below that budget blocks are mapped on their own.
     package static func fit(budget: Int) {
         let keep = budget >= keepAtBudget
         guard kept.withLock({ old in defer { old = keep }; return old != keep }) else { return }

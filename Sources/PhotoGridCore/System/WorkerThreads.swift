@@ -10,7 +10,12 @@ final class Condition: @unchecked Sendable {
 
     init() {
         Condition.check(pthread_mutex_init(mutex, nil), "pthread_mutex_init")
-        Condition.check(pthread_cond_init(condition, nil), "pthread_cond_init")
+        // Timed waits count on the monotonic clock: a change of the wall clock does not stretch them.
+        var attributes = pthread_condattr_t()
+        Condition.check(pthread_condattr_init(&attributes), "pthread_condattr_init")
+        Condition.check(pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC), "pthread_condattr_setclock")
+        Condition.check(pthread_cond_init(condition, &attributes), "pthread_cond_init")
+        pthread_condattr_destroy(&attributes)
     }
 
     deinit {
@@ -25,6 +30,18 @@ final class Condition: @unchecked Sendable {
     /// With the lock held: sleeps until `broadcast`, lock released meanwhile.
     func wait() { Condition.check(pthread_cond_wait(condition, mutex), "pthread_cond_wait") }
     func broadcast() { Condition.check(pthread_cond_broadcast(condition), "pthread_cond_broadcast") }
+    /// As `wait`, for `milliseconds` at most: false when that time ran out.
+    func wait(milliseconds: Int) -> Bool {
+        var deadline = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &deadline)
+        let nanoseconds = Int(deadline.tv_nsec) + milliseconds % 1000 * 1_000_000
+        deadline.tv_sec += milliseconds / 1000 + nanoseconds / 1_000_000_000
+        deadline.tv_nsec = nanoseconds % 1_000_000_000
+        let result = pthread_cond_timedwait(condition, mutex, &deadline)
+        if result == ETIMEDOUT { return false }
+        Condition.check(result, "pthread_cond_timedwait")
+        return true
+    }
 
     private static func check(_ result: Int32, _ call: StaticString) {
         precondition(result == 0, "\(call): \(result)")
