@@ -1,4 +1,4 @@
 /* glibc's malloc.h, for Sources/PhotoGridCore/System/Allocator.swift only: how much memory
-   malloc keeps, and when it gives it back (mallopt, malloc_trim, mallinfo2). Swift's Glibc
-   module leaves this header out. */
+   malloc keeps, and when it gives it back (mallopt, malloc_trim). Swift's Glibc module leaves
+   this header out. */
 #include <malloc.h>
