@@ -22,8 +22,8 @@ package final class MemoryPressureWatcher: Sendable {
         /// This machine's: /proc/pressure/memory and this process's cgroup v2 `memory.events`.
         package static func system() -> Sources {
             let events = MemoryPressureWatcher.cgroupEventsPath(
-                cgroupFile: PressureFiles.read("/proc/self/cgroup") ?? "",
-                mounts: PressureFiles.read("/proc/self/mounts") ?? "")
+                cgroupFile: FileDescriptor.kernelFile("/proc/self/cgroup") ?? "",
+                mounts: FileDescriptor.kernelFile("/proc/self/mounts") ?? "")
             return Sources(psiPath: "/proc/pressure/memory",
                            cgroupEventsPath: events.flatMap { RawPath($0).isReadable ? $0 : nil },
                            usesPSITrigger: true)
@@ -184,8 +184,8 @@ private final class PressurePoller: Sendable {
         var triggerFired = false
         while !stopping.load(ordering: .acquiring) {
             let now = SystemClock.seconds() - start
-            let reason = assessor.assess(psi: sources.psiPath.flatMap(PressureFiles.read),
-                                         events: sources.cgroupEventsPath.flatMap(PressureFiles.read),
+            let reason = assessor.assess(psi: sources.psiPath.flatMap(FileDescriptor.kernelFile),
+                                         events: sources.cgroupEventsPath.flatMap(FileDescriptor.kernelFile),
                                          triggerFired: triggerFired, now: now)
             reads.add(1, ordering: .releasing)
             if let reason, !stopping.load(ordering: .acquiring) { onPressure(reason) }
@@ -220,15 +220,5 @@ private final class PressurePoller: Sendable {
         // The kernel replaces the last byte written with a NUL, so the NUL must be sent too.
         guard (try? file.writeAll(Array("some \(stall) \(window)".utf8) + [0])) != nil else { try? file.close(); return nil }
         return file
-    }
-}
-
-/// Small whole-file reads of /proc and /sys files, which report a size of zero, so the file is
-/// read until the end rather than by its size.
-private enum PressureFiles {
-    static func read(_ path: String) -> String? {
-        guard let file = try? FileDescriptor.open(RawPath(path), .read) else { return nil }
-        // These files are a few hundred bytes; the cap only guards against pointing at a huge file.
-        return file.closing { (try? $0.readToEnd(limit: 65_536)).map { String(decoding: $0, as: UTF8.self) } }
     }
 }

@@ -69,17 +69,11 @@ package enum Allocator {
         _ = malloc_trim(0)
     }
 
-    /// The process's resident memory (`/proc/self/statm`), nil where it cannot be read.
+    /// The process's resident memory (`/proc/self/statm`: "size resident shared ...", in
+    /// pages), nil where it cannot be read.
     static func residentBytes() -> Int? {
-        let fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 128)
-        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard count > 0 else { return nil }
-        // "size resident shared ...", in pages.
-        let fields = buffer[..<count].split(separator: UInt8(ascii: " "))
-        guard fields.count > 1, let pages = Int(String(decoding: fields[1], as: UTF8.self)) else { return nil }
+        guard let fields = FileDescriptor.kernelFile("/proc/self/statm")?.split(separator: " "), fields.count > 1,
+              let pages = Int(fields[1]) else { return nil }
         return pages * sysconf(Int32(_SC_PAGESIZE))
     }
 

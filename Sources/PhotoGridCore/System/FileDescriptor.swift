@@ -151,6 +151,13 @@ package struct FileDescriptor: Sendable, Hashable {
         return bytes
     }
 
+    /// A small /proc or /sys file whole, as text; nil where it cannot be read. These files are a
+    /// few hundred bytes; the cap only guards against pointing at a huge file.
+    package static func kernelFile(_ path: String) -> String? {
+        guard let file = try? FileDescriptor.open(RawPath(path), .read) else { return nil }
+        return file.closing { (try? $0.readToEnd(limit: 65_536)).map { String(decoding: $0, as: UTF8.self) } }
+    }
+
     /// Reads and drops whatever a non-blocking descriptor holds now (a wake-up pipe).
     package func drain() {
         var chunk = [UInt8](repeating: 0, count: 64)
