@@ -179,8 +179,8 @@ import Testing
         let (_, picture) = Self.picture(width: 40, height: 40)
         var bytes = screen.show(request(0), picture, row: 2, column: 10, columns: 4, rows: 4, uncovered: 3)
         var keys = Self.commands(bytes).map(\.keys)
-        #expect(keys.filter { $0.hasPrefix("a=p") } == ["a=p,i=1,p=1,c=4,r=3,y=0,h=30,C=1,z=\(Kitty.zIndex),q=2",
-                                     "a=p,i=1,p=2,c=1,r=1,x=0,w=10,y=30,h=10,C=1,z=\(Kitty.zIndex),q=2"])
+        #expect(keys.filter { $0.hasPrefix("a=p") } == ["a=p,i=1,p=1,c=4,r=3,x=0,y=0,w=40,h=30,C=1,z=\(Kitty.zIndex),q=2",
+                                     "a=p,i=1,p=2,c=1,r=1,x=0,y=30,w=10,h=10,C=1,z=\(Kitty.zIndex),q=2"])
         // The last row's part is placed at the tile's last row. No cursor save or restore here:
         // the painter saves the cursor once around the frame, for ncurses, and a second save in
         // between (there is one slot) sent the status line's next changes into the grid.
@@ -194,7 +194,7 @@ import Testing
         #expect(keys == ["a=d,d=i,i=1,p=2,q=2", "a=p,i=1,p=1,c=4,r=4,C=1,z=\(Kitty.zIndex),q=2"])
         // A tile of one row: the row without the badge's cells.
         keys = Self.commands(screen.show(request(1), picture, row: 0, column: 0, columns: 8, rows: 1, uncovered: 5)).map(\.keys)
-        #expect(keys.last == "a=p,i=2,p=1,c=3,r=1,x=0,w=15,y=0,h=40,C=1,z=\(Kitty.zIndex),q=2")
+        #expect(keys.last == "a=p,i=2,p=1,c=3,r=1,x=0,y=0,w=15,h=40,C=1,z=\(Kitty.zIndex),q=2")
     }
 
     @Test func aScreenEdgeOrThePanelCutsThePicture() {
@@ -202,16 +202,20 @@ import Testing
         let (_, picture) = Self.picture(width: 40, height: 40)
         // Cut by the bottom edge: its top 20 pixel rows over 2 rows.
         var keys = Self.commands(screen.show(request(0), picture, row: 0, column: 0, columns: 4, rows: 2, sourceHeight: 20)).map(\.keys)
-        #expect(keys.last == "a=p,i=1,p=1,c=4,r=2,y=0,h=20,C=1,z=\(Kitty.zIndex),q=2")
+        #expect(keys.last == "a=p,i=1,p=1,c=4,r=2,x=0,y=0,w=40,h=20,C=1,z=\(Kitty.zIndex),q=2")
         _ = screen.endFrame()
-        // The details panel from column 2 over the top 3 rows: the left half only; a picture wholly
-        // under it is taken off; one below it is whole.
-        screen.clip = (column: 2, rows: 3)
+        // The details panel from column 2 over the top 3 rows: beside it the left half, below it
+        // the whole width; a picture beside and below it shows what is below; one wholly under
+        // it is taken off at the frame's end.
+        screen.panel = CellRect(row: 0, column: 2, columns: 10, rows: 3)
         keys = Self.commands(screen.show(request(0), picture, row: 0, column: 0, columns: 4, rows: 4)).map(\.keys)
-        #expect(keys == ["a=p,i=1,p=1,c=2,r=4,x=0,w=20,C=1,z=\(Kitty.zIndex),q=2"])
-        #expect(screen.show(request(1), picture, row: 0, column: 3, columns: 4, rows: 4).isEmpty)
+        #expect(keys == ["a=p,i=1,p=1,c=2,r=3,x=0,y=0,w=20,h=30,C=1,z=\(Kitty.zIndex),q=2",
+                         "a=p,i=1,p=2,c=4,r=1,x=0,y=30,w=40,h=10,C=1,z=\(Kitty.zIndex),q=2"])
+        keys = Self.commands(screen.show(request(1), picture, row: 0, column: 3, columns: 4, rows: 4)).map(\.keys)
+        #expect(keys.last == "a=p,i=2,p=1,c=4,r=1,x=0,y=30,w=40,h=10,C=1,z=\(Kitty.zIndex),q=2")
+        #expect(screen.show(request(3), picture, row: 0, column: 5, columns: 4, rows: 3).isEmpty)
         keys = Self.commands(screen.show(request(2), picture, row: 3, column: 3, columns: 4, rows: 4)).map(\.keys)
-        #expect(keys.last == "a=p,i=2,p=1,c=4,r=4,C=1,z=\(Kitty.zIndex),q=2")
+        #expect(keys.last == "a=p,i=3,p=1,c=4,r=4,C=1,z=\(Kitty.zIndex),q=2")
         #expect(Self.commands(screen.endFrame()).isEmpty)
     }
 

@@ -84,12 +84,17 @@ final class GridApp {
         // at once; the settle repaint sends them all again.
         if settleRepaintAt != nil, controller.kitty?.placeholders == true { return }
         let frame = controller.frame()
+        // Where the terminal takes it, the frame is one synchronized update: shown whole, the
+        // status line with it.
+        let synchronized = controller.synchronizedOutput && (frame.clear || !frame.bytes.isEmpty)
+        if synchronized { try TTY.writeAll(GridController.beginSynchronized) }
         // In kitty mode the screen is erased, not cleared: kitty frees the pictures of a cleared
         // screen, and the grid places the ones it holds again (GridController.eraseView).
         if frame.clear { if controller.kitty != nil { curses.eraseAll() } else { curses.clearAll() } }
         curses.drawBar(frame.status, row: controller.screen.rows - 1)
         curses.refresh()
         if !frame.bytes.isEmpty { try TTY.writeAll(frame.bytes) }
+        if synchronized { try TTY.writeAll(GridController.endSynchronized) }
         if frame.tilesLoading == 0, let done = onScreenComplete {
             onScreenComplete = nil
             done()

@@ -49,6 +49,15 @@ extension GridController {
         return showDetails ? detailsPanel() : nil
     }
 
+    /// The panel's cells, at the top right of the view: its first column and its rows; nil
+    /// while none is open.
+    package var overlayArea: (column: Int, rows: Int)? {
+        guard let panel = overlayPanel() else { return nil }
+        let width = DetailsPanel.width(forScreenColumns: screen.columns)
+        let rows = panel.lines(width: width, maxRows: layout.areaRows, colors: session.halfBlockColors).count
+        return rows > 0 ? (screen.columns - width, rows) : nil
+    }
+
     /// The panel's bytes, at the top right of the view.
     func detailsBytes() -> [UInt8] {
         guard let panel = overlayPanel() else { return [] }

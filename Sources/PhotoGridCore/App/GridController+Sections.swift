@@ -27,7 +27,7 @@ extension GridController {
 
     /// The headers over the tiles on screen: the top row's group at the top left, and each group
     /// that starts on screen above its first photo, as far as the next header or the screen's edge.
-    func headerOps(_ tiles: [PaintTile]) -> [PaintOp] {
+    func headerLines(_ tiles: [PaintTile]) -> [HeaderLine] {
         guard let groupNames, layout.sections, let first = tiles.first, first.index < groupNames.count else { return [] }
         var starts: [(row: Int, column: Int, text: String)] = []
         if first.index > 0 && groupNames[first.index - 1] == groupNames[first.index] {
@@ -42,8 +42,7 @@ extension GridController {
             let room = (next?.column ?? screen.columns) - start.column - 1
             let text = TerminalText.clip(" " + TerminalText.sanitize(start.text), to: max(0, room))
             guard !text.isEmpty else { return nil }
-            return PaintOp(row: start.row, column: start.column, bytes: Array(("\u{1B}[0;1m" + text + "\u{1B}[0m").utf8),
-                           cells: TerminalText.width(text))
+            return HeaderLine(row: start.row, column: start.column, cells: TerminalText.width(text), text: text)
         }
     }
 }

@@ -92,6 +92,16 @@ package final class GridController {
     package internal(set) var quitRequested = false
     /// Whether the status line says that the memory budget is too small.
     var budgetNotice = BudgetNotice()
+    /// The terminal takes synchronized output (`CSI ? 2026`, asked at start-up): a frame is
+    /// shown whole or not at all.
+    package var synchronizedOutput = false
+    /// How both painters make cells plain (`Blanking`).
+    package var blanking: Blanking {
+        get { painter.blanking }
+        set { painter.blanking = newValue; viewPainter.blanking = newValue }
+    }
+    /// What starts and ends a synchronized update.
+    package static let beginSynchronized = Array("\u{1B}[?2026h".utf8), endSynchronized = Array("\u{1B}[?2026l".utf8)
     /// Said on the status line until the first key: how this terminal could show real pictures
     /// (plain xterm: started as `xterm -ti vt340`).
     package var startHint: String?
@@ -146,9 +156,7 @@ package final class GridController {
         var frame: Frame
         budgetNotice.update(shortfalls: session.pipeline.budgetShortfalls, now: TTY.now())
         if let kitty, !kitty.placeholders {
-            let width = DetailsPanel.width(forScreenColumns: screen.columns)
-            let rows = overlayPanel()?.lines(width: width, maxRows: layout.areaRows, colors: session.halfBlockColors).count ?? 0
-            kitty.clip = rows > 0 ? (screen.columns - width, rows) : nil
+            kitty.panel = overlayArea.map { CellRect(row: 0, column: $0.column, columns: screen.columns - $0.column, rows: $0.rows) }
         }
         if zoom != nil {
             frame = zoomFrame(clear: clear)
@@ -156,7 +164,7 @@ package final class GridController {
             session.pipeline.want(session.wanted(layout: layout, position: position, direction: direction), infos: wantedInfos())
             let (tiles, marker, loading) = contents()
             frame = Frame(clear: clear, status: statusText(loading: loading),
-                          bytes: painter.paint(tiles, focus: marker, headers: headerOps(tiles)), tilesLoading: loading)
+                          bytes: painter.paint(tiles, focus: marker, headers: headerLines(tiles)), tilesLoading: loading)
         }
         // Written first: the terminal's pictures freed (kitty), a path for the clipboard (`y`).
         frame.bytes = before + frame.bytes + (kitty?.endFrame() ?? [])
@@ -201,7 +209,10 @@ package final class GridController {
             for i in tiles.indices where marked.contains(session.photos[tiles[i].index].source) { tiles[i].badges = "*" + tiles[i].badges }
         }
         let focused = tiles.first { $0.index == position.focus }
-        let marker = focused.map { FocusMarker(tile: $0, gridRows: layout.areaRows, screenColumns: screen.columns, photo: photoArea(of: $0)) }
+        let headerRows = Set(headerLines(tiles).map(\.row))
+        let marker = focused.map {
+            FocusMarker(tile: $0, gridRows: layout.areaRows, screenColumns: screen.columns, photo: photoArea(of: $0), headerRows: headerRows)
+        }
         return (tiles, marker, tiles.filter { $0.content.isPending }.count)
     }
 

@@ -158,6 +158,8 @@ package enum PhotoGrid {
                                 makeSession: makeSession, rescan: source.rescan) { photos in
             CaptureDates(photos: photos, decoder: source.decoder, store: source.dateStore) { mailbox.post(.tileReady) }
         }
+        controller.synchronizedOutput = capabilities.synchronizedOutput
+        controller.blanking = capabilities.blanking
         controller.slideshowSeconds = options.slideshowSeconds
         controller.readOnly = options.readOnly
         if options.grouping != .none { controller.setGrouping(options.grouping) }

@@ -88,14 +88,13 @@ package enum Kitty {
         frame(inlined(picture), keys: "a=T,c=\(columns),r=\(rows),C=1,z=\(zIndex)")
     }
 
-    /// Shows image `id` at the cursor over `columns` x `rows` cells, only its top-left
-    /// `sourceWidth` x `sourceHeight` pixels when given (a tile cut by the screen's edge or by the
-    /// details panel). Placement 1: placing it again moves it.
-    static func place(id: UInt32, columns: Int, rows: Int, sourceWidth: Int? = nil, sourceHeight: Int? = nil,
-                      placement: Int = 1, sourceTop: Int = 0) -> [UInt8] {
-        let width = sourceWidth.map { ",x=0,w=\($0)" } ?? ""
-        let height = sourceHeight.map { ",y=\(sourceTop),h=\($0)" } ?? ""
-        return command("a=p,i=\(id),p=\(placement),c=\(columns),r=\(rows)\(width)\(height),C=1,z=\(zIndex)")
+    /// Shows image `id` at the cursor over `columns` x `rows` cells, only the part `source` (in
+    /// pixels) when given (a tile cut by the screen's edge, or the piece of it a panel leaves).
+    /// Placing it again under the same placement number moves it.
+    static func place(id: UInt32, columns: Int, rows: Int, source: (x: Int, y: Int, width: Int, height: Int)? = nil,
+                      placement: Int = 1) -> [UInt8] {
+        let part = source.map { ",x=\($0.x),y=\($0.y),w=\($0.width),h=\($0.height)" } ?? ""
+        return command("a=p,i=\(id),p=\(placement),c=\(columns),r=\(rows)\(part),C=1,z=\(zIndex)")
     }
 
     /// Places image `id` a second time and more (placement `placement`, 2 and up) over

@@ -22,12 +22,25 @@ package final class KittyScreen {
         /// Cells at the right of the last row the picture leaves uncovered, for badges.
         var uncovered = 0
     }
+    /// A piece of a picture placed over cells: the cells, and the part of the picture shown
+    /// there (nil: all of it).
+    struct Part: Equatable {
+        var cells: CellRect
+        var source: (x: Int, y: Int, width: Int, height: Int)?
+        static func == (a: Part, b: Part) -> Bool {
+            a.cells == b.cells && a.source?.x == b.source?.x && a.source?.y == b.source?.y
+                && a.source?.width == b.source?.width && a.source?.height == b.source?.height
+        }
+    }
     struct Entry {
         var id: UInt32
         var serial: UInt64
         /// What the terminal holds for it: four bytes a pixel.
         var bytes: Int
+        /// Through tmux, its virtual placement.
         var placement: Placement?
+        /// Its pieces on screen, placements 1, 2... (empty: not on screen).
+        var parts: [Part] = []
     }
 
     private var entries: [TileRequest: Entry] = [:]
@@ -38,9 +51,9 @@ package final class KittyScreen {
     /// Picture bytes written so far (payloads), for tests and benchmarks.
     package private(set) var sentBytes = 0
 
-    /// Pictures that reach into the top `rows` rows stop at cell column `column` while something
-    /// is drawn there (the details panel): text cannot cover a picture, so the picture gives way.
-    package var clip: (column: Int, rows: Int)?
+    /// The cells of the panel open over the view (help, details): text cannot cover a picture,
+    /// so pictures give way, each shown in the pieces the panel leaves (`CellRect.subtracting`).
+    package var panel: CellRect?
 
     /// The focus frame's sides that lie over pictures, where text cannot show: a one-pixel
     /// amber picture (sent once, `frameID`) placed over each side's cells, above the tiles.
@@ -87,15 +100,11 @@ package final class KittyScreen {
     }
 
     /// The bytes that put the frame's sides over pictures at `sides` (cells), taking off those
-    /// placed before that are not among them; clipped like the pictures (`clip`).
+    /// placed before that are not among them; what the panel covers left out.
     func frameOver(_ sides: [(row: Int, column: Int, columns: Int, rows: Int)]) -> [PaintOp] {
-        var wanted: [Placement] = []
-        for side in sides {
-            var columns = side.columns
-            if let clip, side.row < clip.rows, side.column + columns > clip.column { columns = clip.column - side.column }
-            guard columns > 0, side.rows > 0 else { continue }
-            wanted.append(Placement(row: side.row, column: side.column, columns: columns, rows: side.rows, sourceWidth: nil, sourceHeight: nil))
-        }
+        let wanted = sides.flatMap { side in
+            CellRect(row: side.row, column: side.column, columns: side.columns, rows: side.rows).subtracting(panel.map { [$0] } ?? [])
+        }.map { Placement(row: $0.row, column: $0.column, columns: $0.columns, rows: $0.rows, sourceWidth: nil, sourceHeight: nil) }
         guard wanted != frameSides else { return [] }
         var ops: [PaintOp] = []
         let id: UInt32
@@ -116,35 +125,39 @@ package final class KittyScreen {
         return ops
     }
 
-    /// The bytes that show `picture` (the tile `key`) with its top-left at the cursor, over
-    /// `columns` x `rows` cells, cut to its top `sourceHeight` pixel rows when given. Sends the
-    /// picture first when the terminal does not hold it.
+    /// The bytes that show `picture` (the tile `key`) over `columns` x `rows` cells from (`row`,
+    /// `column`), cut to its top `sourceHeight` pixel rows when given (the screen's edge cuts the
+    /// tile), in the pieces that the panel and the last `uncovered` cells of the last row (the
+    /// badges, which stay text) leave; each piece a placement, showing its own part of the
+    /// picture. Sends the picture first when the terminal does not hold it. Each piece moves the
+    /// cursor to its own cell: the cursor is saved once round the whole frame by the painter (for
+    /// ncurses, which goes on from where it left it), and there is one save slot.
     package func show(_ key: TileRequest, _ picture: KittyPicture, row: Int, column: Int, columns: Int, rows: Int,
                      sourceHeight: Int? = nil, uncovered: Int = 0) -> [UInt8] {
-        var columns = columns
-        var sourceWidth: Int?
-        if let clip, column + columns > clip.column, row < clip.rows {
-            // Wholly under the panel: not shown this frame (taken off at `endFrame`).
-            guard column < clip.column else { return [] }
-            sourceWidth = picture.width * (clip.column - column) / columns
-            columns = clip.column - column
+        let tile = CellRect(row: row, column: column, columns: columns, rows: rows)
+        var holes = panel.map { [$0] } ?? []
+        if uncovered > 0, uncovered < columns, rows > 0 {
+            holes.append(CellRect(row: row + rows - 1, column: column + columns - uncovered, columns: uncovered, rows: 1))
         }
+        let height = min(picture.height, sourceHeight ?? picture.height)
+        let parts = tile.subtracting(holes).map { cells -> Part in
+            guard cells != tile || height < picture.height else { return Part(cells: cells, source: nil) }
+            let x = picture.width * (cells.column - column) / columns, y = height * (cells.row - row) / rows
+            let right = picture.width * (cells.column + cells.columns - column) / columns
+            let bottom = height * (cells.row + cells.rows - row) / rows
+            return Part(cells: cells, source: (x, y, max(1, right - x), max(1, bottom - y)))
+        }
+        // Wholly under the panel: not shown this frame (taken off at `endFrame`).
+        guard !parts.isEmpty else { return [] }
         takeOverPreview(of: key, keepingPlace: true)
         var (entry, out) = held(key, picture, placement: nil) { Kitty.transmit(picture, id: $0) }
-        let cut = sourceHeight.flatMap { $0 < picture.height ? $0 : nil }
-        // Badges under the panel's clip are not drawn; nor are cells left for them.
-        let free = sourceWidth == nil && uncovered > 0 && uncovered < columns && rows > 0 ? uncovered : 0
-        let placement = Placement(row: row, column: column, columns: columns, rows: rows, sourceWidth: sourceWidth, sourceHeight: cut,
-                                  uncovered: free)
-        if entry.placement != placement {
-            if free > 0 {
-                out += placeAround(entry.id, picture, placement, wasSplit: entry.placement.map { $0.uncovered > 0 && $0.rows > 1 } ?? false)
-            } else {
-                // Placement 2 was the last row's part, when badges were left room.
-                if let old = entry.placement, old.uncovered > 0, old.rows > 1 { out += Kitty.hide(id: entry.id, placement: 2) }
-                out += Kitty.place(id: entry.id, columns: columns, rows: rows, sourceWidth: sourceWidth, sourceHeight: cut)
+        if entry.parts != parts {
+            for number in parts.count..<max(parts.count, entry.parts.count) { out += Kitty.hide(id: entry.id, placement: number + 1) }
+            for (i, part) in parts.enumerated() where i >= entry.parts.count || entry.parts[i] != part {
+                out += GridPainter.moveTo(row: part.cells.row, column: part.cells.column)
+                    + Kitty.place(id: entry.id, columns: part.cells.columns, rows: part.cells.rows, source: part.source, placement: i + 1)
             }
-            entry.placement = placement
+            entry.parts = parts
         }
         entries[key] = entry
         shown.insert(key)
@@ -155,7 +168,8 @@ package final class KittyScreen {
     /// `keepingPlace`): it is sent under that id, which replaces the preview's pixels.
     private func takeOverPreview(of key: TileRequest, keepingPlace: Bool) {
         guard entries[key] == nil, !key.isPreview, let preview = entries.removeValue(forKey: key.preview) else { return }
-        entries[key] = Entry(id: preview.id, serial: 0, bytes: preview.bytes, placement: keepingPlace ? preview.placement : nil)
+        entries[key] = Entry(id: preview.id, serial: 0, bytes: preview.bytes, placement: keepingPlace ? preview.placement : nil,
+                             parts: keepingPlace ? preview.parts : [])
     }
 
     /// The entry of `picture` as the terminal will hold it: the one it holds, or a new one
@@ -170,33 +184,14 @@ package final class KittyScreen {
         return (entry, send(entry.id))
     }
 
-    /// A picture placed so that the last `uncovered` cells of its last row stay text (a tile's
-    /// badges): the rows above whole (placement 1), the last row without those cells (placement 2,
-    /// the cursor moved there), each showing its own part of the picture. The cursor is not saved
-    /// and restored around the move: the painter saves it once around the whole frame (for
-    /// ncurses, which goes on from where it left it) and there is one save slot, so a save here
-    /// made the frame's end restore the cursor to this tile, and ncurses' next relative moves
-    /// wrote the status line's changes into the grid. Each of the painter's pieces moves the
-    /// cursor to its own place first.
-    private func placeAround(_ id: UInt32, _ picture: KittyPicture, _ place: Placement, wasSplit: Bool) -> [UInt8] {
-        let height = place.sourceHeight ?? picture.height
-        let top = height * (place.rows - 1) / place.rows
-        let kept = place.columns - place.uncovered
-        let lastRow = Kitty.place(id: id, columns: kept, rows: 1, sourceWidth: picture.width * kept / place.columns,
-                                  sourceHeight: height - top, placement: place.rows > 1 ? 2 : 1, sourceTop: top)
-        guard place.rows > 1 else { return (wasSplit ? Kitty.hide(id: id, placement: 2) : []) + lastRow }
-        return Kitty.place(id: id, columns: place.columns, rows: place.rows - 1, sourceHeight: top)
-            + GridPainter.moveTo(row: place.row + place.rows - 1, column: place.column) + lastRow
-    }
-
     /// Ends a frame: what was on screen and is not now is taken off, and past the budget every
     /// picture not on screen is freed.
     package func endFrame() -> [UInt8] {
         var out: [UInt8] = []
         // A virtual placement is no place on screen: the painters' text goes, it stays.
-        for (key, entry) in entries where !placeholders && !shown.contains(key) && entry.placement != nil {
+        for (key, entry) in entries where !placeholders && !shown.contains(key) && !entry.parts.isEmpty {
             out += Kitty.hide(id: entry.id)
-            entries[key]?.placement = nil
+            entries[key]?.parts = []
         }
         if heldBytes > budgetBytes {
             // kitty 0.26 frees every picture without a placement on an uppercase delete: the
@@ -218,7 +213,7 @@ package final class KittyScreen {
     package func hideAll() -> [UInt8] {
         // Through tmux the pictures are text, erased with the rest (`GridController.eraseView`).
         guard !placeholders else { return [] }
-        for key in entries.keys { entries[key]?.placement = nil }
+        for key in entries.keys { entries[key]?.parts = [] }
         frameSides = []
         return Kitty.hideAll
     }

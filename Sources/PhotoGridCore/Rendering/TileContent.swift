@@ -66,6 +66,14 @@ package struct PaintTile: Sendable {
         self.content = content; self.name = name
     }
 
+    /// It shows a picture drawn from the cursor (sixel, iTerm2), which stays until erased or drawn over.
+    var drawsFromCursor: Bool {
+        switch content {
+        case .image(_, let tile), .preview(_, let tile): return tile.sixelParts != nil
+        case .failed, .loading: return false
+        }
+    }
+
     /// The kitty picture the tile shows, if it shows one.
     var kittyPicture: (TileRequest, KittyPicture)? { content.kittyPicture }
 

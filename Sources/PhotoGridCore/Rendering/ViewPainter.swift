@@ -12,6 +12,8 @@ package struct ViewPainter {
 
     private var drawn: Drawn?
     package let colors: HalfBlock.Colors
+    /// How cells are made plain (`Blanking`).
+    package var blanking = Blanking()
     /// In kitty mode, the pictures the terminal holds (shared with the grid's painter).
     let kitty: KittyScreen?
 
@@ -38,22 +40,24 @@ package struct ViewPainter {
         guard now != drawn || !sent.isEmpty else { return [] }
         var out = sent + Array("\u{1B}7".utf8)
         // Clear what the new picture will not cover; the picture is drawn over the rest. Without
-        // a picture (a message) everything goes, or the last picture would show around it.
+        // a picture (a message) everything goes, or the last picture would show around it; and
+        // before another photo's picture too, or the last one would show while it arrives.
         let hasPicture: Bool
         switch content {
         case .image, .preview: hasPicture = true
         case .failed, .loading: hasPicture = false
         }
+        let anotherPhoto = drawn.map { ViewPainter.photo($0.content) != ViewPainter.photo(now.content) } ?? false
         for y in 0..<areaRows {
             out += GridPainter.moveTo(row: y, column: 0)
-            if !hasPicture || y < row || y >= row + rows {
-                out += Array("\u{1B}[\(areaColumns)X".utf8)
+            if !hasPicture || anotherPhoto || y < row || y >= row + rows {
+                out += blanking.erase(areaColumns)
             } else {
-                if column > 0 { out += Array("\u{1B}[\(column)X".utf8) }
+                if column > 0 { out += blanking.erase(column) }
                 let right = column + columns
                 if right - 1 < areaColumns {
                     // The last cell may be only partly covered by a sixel image: clear it too.
-                    out += GridPainter.moveTo(row: y, column: max(0, right - 1)) + Array("\u{1B}[\(areaColumns - right + 1)X".utf8)
+                    out += GridPainter.moveTo(row: y, column: max(0, right - 1)) + blanking.erase(areaColumns - right + 1)
                 }
             }
         }
@@ -62,7 +66,7 @@ package struct ViewPainter {
             if case .cells(let lines) = tile {
                 for (i, line) in lines.prefix(rows).enumerated() { out += GridPainter.moveTo(row: row + i, column: column) + line }
             } else {
-                for band in tile.sixelParts ?? [] { out += GridPainter.moveTo(row: row + band.row, column: column + band.column) + band.bytes }
+                for band in PaintTile.rightToLeft(tile.sixelParts ?? []) { out += GridPainter.moveTo(row: row + band.row, column: column + band.column) + band.bytes }
             }
         case .failed(let reason):
             out += centred(reason, areaColumns: areaColumns, areaRows: areaRows)
@@ -71,6 +75,12 @@ package struct ViewPainter {
         }
         drawn = now
         return out + Array("\u{1B}[0m\u{1B}8".utf8)
+    }
+
+    /// The photo a content shows a picture of, if any.
+    static func photo(_ content: TileContent.ContentID) -> Int? {
+        if case .image(let request) = content { return request.photo }
+        return nil
     }
 
     /// A kitty picture: every cell of the view erased to the default background (a picture is
@@ -95,6 +105,6 @@ package struct ViewPainter {
     private func centred(_ text: String, areaColumns: Int, areaRows: Int) -> [UInt8] {
         let shown = TerminalText.clip(text, to: areaColumns)
         let column = max(0, (areaColumns - TerminalText.width(shown)) / 2)
-        return GridPainter.moveTo(row: areaRows / 2, column: column) + Array(shown.utf8)
+        return GridPainter.moveTo(row: areaRows / 2, column: column) + blanking.text(shown)
     }
 }

@@ -18,6 +18,11 @@ package struct Capabilities: Sendable, Equatable {
     package var pictureHint: String?
     /// The largest sixel picture the terminal draws (XTSMGRAPHICS), 0 where it did not say.
     package var maxImageWidth = 0, maxImageHeight = 0
+    /// The terminal shows a frame wrapped in `CSI ? 2026 h` ... `l` at once.
+    package var synchronizedOutput = false
+    /// How the painters make cells plain (`Blanking`): over pictures the terminal keeps under
+    /// erased text, a background one step off its default.
+    package var blanking = Blanking()
     /// Sent after start-up and at exit.
     package var enterSequence: [UInt8] = []
     package var exitSequence: [UInt8] = []
@@ -53,6 +58,8 @@ package struct Capabilities: Sendable, Equatable {
         var caps = Capabilities(mode: kitty ? .kitty(transfer) : iterm ? .iterm : sixel ? .sixel(colors: registers) : .halfBlock(colors),
                                 cellWidth: width, cellHeight: height, cellSizeSource: source)
         caps.modeReason = reason(choice: choice, replies: replies, environment: environment)
+        caps.synchronizedOutput = replies.synchronizedOutput
+        if sixel || iterm { caps.blanking = .hiding(under: replies.background, trueColor: colors == .trueColor) }
         if choice == .auto, !kitty, !iterm, !sixel, !isMultiplexer(environment),
            !(environment["XTERM_VERSION"] ?? "").isEmpty || (replies.terminalName ?? "").hasPrefix("XTerm") {
             caps.pictureHint = "xterm -ti vt340 shows pictures"

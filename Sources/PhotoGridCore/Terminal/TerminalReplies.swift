@@ -26,6 +26,10 @@ package struct TerminalReplies: Equatable, Sendable {
     /// iTerm2's `OSC 1337;ReportCellSize` answer: a cell in pixels.
     package var iTermCellSize: (width: Int, height: Int)? { iTermCellValue.map { ($0[0], $0[1]) } }
     var iTermCellValue: [Int]?
+    /// OSC 11's answer: the terminal's default background colour.
+    package var background: RGB?
+    /// DECRPM for mode 2026: the terminal shows what comes between `CSI ? 2026 h` and `l` at once.
+    package var synchronizedOutput: Bool { privateModes[2026] == 1 || privateModes[2026] == 2 }
     /// Its answer to the same asked through a file: true when it read the file (it runs on this
     /// machine and pictures can go as files), false when it could not, nil for no answer.
     package var kittyFiles: Bool?
@@ -58,11 +62,13 @@ package struct TerminalReplies: Equatable, Sendable {
     /// Nor the string queries on the Linux console, which prints what it does not know of them.
     package static func query(environment: [String: String]) -> [UInt8] {
         if environment["TERM"] == "linux" { return query }
-        return (Capabilities.isMultiplexer(environment) ? [] : Kitty.query + Kitty.transmitCheck) + iTermQuery + query
+        return (Capabilities.isMultiplexer(environment) ? [] : Kitty.query + Kitty.transmitCheck) + iTermQuery + backgroundQuery + query
     }
 
     /// iTerm2's cell size.
     static let iTermQuery = Array("\u{1B}]1337;ReportCellSize\u{1B}\\".utf8)
+    /// The default background colour (OSC 11), for `Blanking`.
+    static let backgroundQuery = Array("\u{1B}]11;?\u{1B}\\".utf8)
 
     /// The queries every terminal is asked.
     package static let query: [UInt8] = Array((
@@ -72,6 +78,7 @@ package struct TerminalReplies: Equatable, Sendable {
         "\u{1B}[14t" +          // text area in pixels
         "\u{1B}[?80$p" +        // DECRQM: sixel display mode
         "\u{1B}[?1070$p" +      // DECRQM: private colour registers per image
+        "\u{1B}[?2026$p" +      // DECRQM: synchronized output
         "\u{1B}[>0q" +          // XTVERSION: the terminal's name
         "\u{1B}[c"              // DA1
     ).utf8)
@@ -197,9 +204,20 @@ package struct TerminalReplies: Equatable, Sendable {
         terminalName = TerminalText.sanitize(String(decoding: body.dropFirst(2).prefix(80), as: UTF8.self))
     }
 
-    /// iTerm2's `1337;ReportCellSize=height;width[;scale]`, in points: pixels are points times scale.
+    /// iTerm2's `1337;ReportCellSize=height;width[;scale]`, in points: pixels are points times
+    /// scale; or OSC 11's `11;rgb:RRRR/GGGG/BBBB` (one to four hex digits a component).
     mutating func absorbOSC(_ body: [UInt8]) {
         let text = String(decoding: body, as: UTF8.self)
+        if text.hasPrefix("11;rgb:") {
+            let parts = text.dropFirst(7).split(separator: "/")
+            let values = parts.compactMap { part -> UInt8? in
+                guard (1...4).contains(part.count), let v = Int(part, radix: 16) else { return nil }
+                let max = (1 << (4 * part.count)) - 1
+                return UInt8((v * 255 + max / 2) / max)
+            }
+            if parts.count == 3, values.count == 3 { background = RGB(values[0], values[1], values[2]) }
+            return
+        }
         let key = "1337;ReportCellSize="
         guard text.hasPrefix(key) else { return }
         let values = text.dropFirst(key.count).split(separator: ";").compactMap { Double($0) }
@@ -228,6 +246,7 @@ package struct TerminalReplies: Equatable, Sendable {
         kittyTransmits = later.kittyTransmits ?? kittyTransmits
         terminalName = later.terminalName ?? terminalName
         iTermCellValue = later.iTermCellValue ?? iTermCellValue
+        background = later.background ?? background
         other += later.other
     }
 }
