@@ -54,9 +54,45 @@ import PhotoGridTestSupport
         // contents are not photos photogrid can list, and the loop is walked once.
         for name in ["good.jpg", "inside.jpg", "dangling.jpg", "locked.jpg", "caf"] { #expect(text.contains(name), "\(name) is not listed") }
         #expect(!text.contains("hidden-away"))
+        // The folder it cannot enter is named, and why: a tree never looks whole when it is not.
+        #expect(result.errorText.contains("left out: 1 folder photogrid cannot read (locked-folder: permission denied)"), "\(result.errorText)")
         #expect(text.components(separatedBy: "unreadable").count - 1 == 2, "dangling.jpg and locked.jpg say why")
         // good.jpg, inside.jpg and the Latin-1 name are drawn: three tiles of half-blocks.
         #expect(text.components(separatedBy: "▀").count > 3 * 70, "the three readable photos are drawn")
+    }
+
+    /// In the grid: a folder photogrid cannot enter, and a disk cache it cannot write, are said on
+    /// the status line once, with what was left out.
+    @Test func whatTheGridLeavesOutIsSaidOnTheStatusLine() throws {
+        let root = TestImages.scratchFolder("left-out")
+        let home = TestImages.scratchFolder("left-out-cache")
+        defer { _ = try? Subprocess.run(["chmod", "-R", "u+rwx", root, home]); TestImages.remove(root); TestImages.remove(home) }
+        chmod(root, 0o755)
+        for name in ["a.jpg", "b.jpg"] { try copy(Self.sample, to: root + "/" + name) }
+        mkdir(root + "/Private", 0o755)
+        for name in ["c.jpg", "d.jpg"] { try copy(Self.other, to: root + "/Private/" + name) }
+        chmod(root + "/Private", 0o000)
+        mkdir(home + "/photogrid", 0o555)
+        chmod(home, 0o555)
+        let command = Self.unprivileged([Paths.binary, "--mode", "halfblock", root]).joined(separator: " ")
+        let tmux = try Tmux(columns: 180, rows: 30, command: command, environment: ["XDG_CACHE_HOME": home])
+        var (ok, screen) = try tmux.waitFor { $0.contains("1 of 2") }
+        #expect(ok && screen.contains("left out: 1 folder photogrid cannot read (Private: permission denied)"), "\(screen)")
+        try tmux.send("l")
+        (ok, screen) = try tmux.waitFor { $0.contains("2 of 2") }
+        #expect(ok && !screen.contains("left out"), "said once: \(screen)")
+        // Ctrl-R reads the folder again and says it again.
+        try tmux.send("C-r")
+        (ok, screen) = try tmux.waitFor { $0.contains("left out: 1 folder") }
+        #expect(ok, "\(screen)")
+        // Without the folder, the cache that cannot be written is what is said.
+        chmod(root + "/Private", 0o755)
+        let again = try Tmux(columns: 180, rows: 30, command: command, environment: ["XDG_CACHE_HOME": home])
+        (ok, screen) = try again.waitFor { $0.contains("1 of 4") }
+        #expect(ok && screen.contains("disk cache off: \(home)/photogrid cannot be written"), "\(screen)")
+        let printed = try Subprocess.run(Self.unprivileged([Paths.binary, "--print", "--mode", "halfblock", "--size", "80x20", root]),
+                                         environment: ["XDG_CACHE_HOME": home])
+        #expect(printed.errorText.contains("disk cache off"), "\(printed.errorText)")
     }
 
     /// The mean brightness of the 24-bit colours on a captured screen.

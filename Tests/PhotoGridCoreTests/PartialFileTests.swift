@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PhotoGridCore
+import PhotoGridSamples
 
 /// A file still being copied or synced shows the part of its picture that is there, marked as
 /// incomplete; a file with nothing decodable yet still says why.
@@ -29,6 +30,36 @@ import Testing
         let decoded = try PhotoDecoder().decode(Array(data.prefix(data.count * 2 / 3)), covering: 160, atMost: 160)
         #expect(decoded.isPartial)
         #expect(TestImages.meanAbsoluteError(decoded.image, source) < 12)
+    }
+
+    /// A progressive file cut before its last scans: small tiles, which need only its first scans
+    /// (or its EXIF thumbnail), know it is incomplete as the large ones and the zoom view do. It
+    /// was shown whole, unmarked, at 4 columns and flagged at 3.
+    @Test func aProgressiveJPEGCutBeforeItsLastScansIsIncompleteAtEverySize() throws {
+        let source = TestImages.gradient(width: 1600, height: 900)
+        let thumbnail = try JPEG.encode(TestImages.gradient(width: 160, height: 90), quality: 80)
+        let data = try JPEG.encode(source, quality: 92, progressive: true,
+                                   app1: ExifBuilder.app1(ExifFields(orientation: 1, thumbnail: thumbnail)))
+        let folder = TestImages.scratchFolder("partial-progressive")
+        defer { TestImages.remove(folder) }
+        for (name, bytes) in [("cut.jpg", Array(data.prefix(data.count * 3 / 10))), ("whole.jpg", data),
+                              ("motion.jpg", data + Array(repeating: 0x42, count: 5000))] {
+            FileManager.default.createFile(atPath: folder + "/" + name, contents: Data(bytes))
+        }
+        for size in [40, 90, 180, 450, 900] {
+            let photo = Photo(path: RawPath(folder + "/cut.jpg"), relativePath: RawPath("cut.jpg"))
+            let fromFile = try PhotoDecoder().image(of: photo, covering: size, atMost: size)
+            #expect(fromFile.isPartial && fromFile.origin != .embeddedThumbnail, "\(size): \(fromFile.origin)")
+            let fromData = try PhotoDecoder().decode(Array(data.prefix(data.count * 3 / 10)), covering: size, atMost: size)
+            #expect(fromData.isPartial, "\(size) from memory")
+            // Whole, and whole with something after its end (a phone's motion photo): not marked.
+            for name in ["whole.jpg", "motion.jpg"] {
+                let decoded = try PhotoDecoder().image(of: Photo(path: RawPath(folder + "/" + name), relativePath: RawPath(name)),
+                                                       covering: size, atMost: size)
+                #expect(!decoded.isPartial, "\(name) at \(size)")
+            }
+        }
+        #expect(JPEGSegments.reachesEnd(data) && !JPEGSegments.reachesEnd(Array(data.dropLast(2))))
     }
 
     /// Noisy, so that half of its file holds about half of its rows (libspng reads 8 KB at a time).

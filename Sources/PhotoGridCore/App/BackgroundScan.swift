@@ -20,7 +20,7 @@ package final class BackgroundScan: @unchecked Sendable {
     private let state = Locked(State())
     package let title: String
 
-    package init(_ root: RawPath, maxDepth: Int, showHidden: Bool) {
+    package init(_ root: RawPath, maxDepth: Int, showHidden: Bool, leftOut: Locked<LeftOut>? = nil) {
         title = root.title
         let started = TTY.now()
         WorkerThreads.start { [self] in
@@ -40,7 +40,7 @@ package final class BackgroundScan: @unchecked Sendable {
                 change?()
             }
             let result: Result<[Photo], ExitError>
-            do { result = .success(try PhotoGrid.loadPhotos(root, scanner: scanner)) } catch let error as ExitError {
+            do { result = .success(try PhotoGrid.loadPhotos(root, scanner: scanner, leftOut: leftOut)) } catch let error as ExitError {
                 result = .failure(error)
             } catch { result = .failure(ExitError("\(error)")) }
             state.withLock { $0.result = result }

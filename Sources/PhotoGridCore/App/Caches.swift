@@ -6,10 +6,21 @@ package enum Caches {
     /// and photogrid simply decodes every time.
     /// `identity` names the pictures of photos that are not files (`DiskTierStore.identity`).
     package static func tierStore(_ options: Options, identity: (@Sendable (Photo, TileRequest) -> [UInt8]?)? = nil) -> DiskTierStore? {
-        guard options.diskCacheMegabytes > 0,
-              let directory = DiskCache.defaultDirectory(environment: Environment.values(Environment.cacheNames)),
-              let cache = DiskCache(directory: directory, limitBytes: options.diskCacheMegabytes * 1024 * 1024) else { return nil }
-        return DiskTierStore(cache: cache, identity: identity)
+        tierStoreOrProblem(options, identity: identity).store
+    }
+
+    /// The same, and when the cache was asked for and cannot be had, why, in words for the
+    /// status line: "disk cache off: /home/me/.cache/photogrid cannot be written (Permission denied)".
+    package static func tierStoreOrProblem(_ options: Options, identity: (@Sendable (Photo, TileRequest) -> [UInt8]?)? = nil)
+        -> (store: DiskTierStore?, problem: String?) {
+        guard options.diskCacheMegabytes > 0 else { return (nil, nil) }
+        guard let directory = DiskCache.defaultDirectory(environment: Environment.values(Environment.cacheNames)) else {
+            return (nil, "disk cache off: no HOME or XDG_CACHE_HOME to keep it in")
+        }
+        guard let cache = DiskCache(directory: directory, limitBytes: options.diskCacheMegabytes * 1024 * 1024) else {
+            return (nil, "disk cache off: \(directory) cannot be written (\(FileReader.lastError()))")
+        }
+        return (DiskTierStore(cache: cache, identity: identity), nil)
     }
 
     /// Halves the memory budget when the system runs short, as the iOS apps empty caches on a memory

@@ -23,6 +23,11 @@ package struct GallerySource: Sendable {
     /// Called once, when the first screen has no tile loading any more (`--print`: once it is
     /// written): what can wait for it starts then, such as a remote gallery's revalidation.
     package var onScreenComplete: (@Sendable () -> Void)?
+    /// What the last reading of the folder left out (`LeftOut`): said once, on the status line or
+    /// on stderr.
+    package var leftOut: Locked<LeftOut>?
+    /// Said once at the start: what does not work as it should (a disk cache that cannot be written).
+    package var notices: [String] = []
 
     package init(title: String, photos: [Photo], decoder: PhotoDecoding, tierStore: TierStoring?, workers: Int = WorkerThreads.cores) {
         self.title = title
@@ -52,17 +57,18 @@ package struct GallerySource: Sendable {
         let order = options.order
         let arrange: @Sendable ([Photo]) -> [Photo] = { order == PhotoOrder() ? $0 : order.apply($0) }
         let (root, maxDepth) = (folder, depth)
+        let leftOut = Locked(LeftOut())
         let scan: @Sendable (Bool) throws -> [Photo] = { showHidden in
             var scanner = FolderScanner()
             scanner.maxDepth = maxDepth
             scanner.showHidden = showHidden
-            return arrange(try PhotoGrid.loadPhotos(root, scanner: scanner))
+            return arrange(try PhotoGrid.loadPhotos(root, scanner: scanner, leftOut: leftOut))
         }
         var photos: [Photo]
         var reading: BackgroundScan?
         if !options.print && focus == nil {
             // The grid starts once the first screen is known; the rest comes in the background.
-            let scan = BackgroundScan(root, maxDepth: maxDepth, showHidden: options.showHidden)
+            let scan = BackgroundScan(root, maxDepth: maxDepth, showHidden: options.showHidden, leftOut: leftOut)
             let (found, complete) = try scan.waitForStart()
             photos = arrange(found)
             if !complete { reading = scan }
@@ -72,9 +78,11 @@ package struct GallerySource: Sendable {
         if let focus, !photos.contains(where: { $0.relativePath == focus }) {
             throw ExitError("\(options.path): not a picture photogrid shows")
         }
-        let tierStore = Caches.tierStore(options)
+        let (tierStore, cacheProblem) = Caches.tierStoreOrProblem(options)
         var source = GallerySource(title: folder.title, photos: photos, decoder: PhotoDecoder(gate: MemoryGate()),
                                    tierStore: tierStore)
+        source.leftOut = leftOut
+        source.notices = cacheProblem.map { [$0] } ?? []
         source.dateStore = (tierStore as? DiskTierStore).map { CaptureDateStore(cache: $0.cache, gallery: folder) }
         source.focus = focus
         source.rescan = scan

@@ -38,7 +38,7 @@ extension GridController {
         }
         order = next
         replacePhotos(next.apply(session.photos, dates: knownDates))
-        notice = "sorted " + next.description
+        notice = sortNotice(next)
     }
 
     /// Reads the capture dates not known yet, unless a reading is under way.
@@ -64,7 +64,13 @@ extension GridController {
         order = pending
         replacePhotos(pending.apply(session.photos, dates: knownDates))
         if !keyPressed { move(to: 0) }
-        notice = "sorted " + pending.description
+        notice = sortNotice(pending)
+    }
+
+    /// Said when the order changes: only for the name order, which the status line does not name
+    /// (it names any other, "by date", and saying "sorted by date" beside it is saying it twice).
+    func sortNotice(_ order: PhotoOrder) -> String? {
+        order == PhotoOrder() ? "sorted " + order.description : nil
     }
 
     /// "reading dates 1200 of 40000" while a date order waits for them.
@@ -77,6 +83,7 @@ extension GridController {
     func finishReading() {
         guard let photos = reading?.finished else { return }
         reading = nil
+        if let said = leftOut?().summary { notice = said }
         guard !photos.isEmpty else { return }
         replacePhotos(arranged(photos))
         readMissingDates()
@@ -91,7 +98,7 @@ extension GridController {
             let photos = try rescan(showHidden)
             replacePhotos(arranged(photos))
             readMissingDates()
-            notice = showHidden ? "hidden files shown" : "hidden files hidden"
+            notice = [showHidden ? "hidden files shown" : "hidden files hidden", leftOut?().summary].compactMap { $0 }.joined(separator: "; ")
         } catch {
             showHidden.toggle()
             notice = "\(error)"
@@ -135,14 +142,14 @@ extension GridController {
         let ordered = arranged(photos)
         if ordered.map(\.source) == session.photos.map(\.source) {
             reloadChanged()
-            notice = "no photos added or removed"
+            notice = ["no photos added or removed", leftOut?().summary].compactMap { $0 }.joined(separator: "; ")
             return
         }
         let before = Set(session.photos.map(\.source)), after = Set(ordered.map(\.source))
         let added = after.subtracting(before).count, removed = before.subtracting(after).count
         replacePhotos(ordered)
         readMissingDates()
-        notice = "\(added) added, \(removed) removed"
+        notice = ["\(added) added, \(removed) removed", leftOut?().summary].compactMap { $0 }.joined(separator: "; ")
     }
 
     /// In the date order or sections by day or month, photos that came in by a rescan have their

@@ -26,6 +26,8 @@ package final class GridController {
     var keyPressed = false
     /// The folder still being read: the grid shows the photos found first.
     var reading: BackgroundScan?
+    /// What the gallery's last reading left out (`LeftOut`), said after each reading.
+    package var leftOut: (() -> LeftOut)?
     /// Word from a gallery read from elsewhere (`GalleryChanges`): changes, or a failure.
     var changes: GalleryChanges?
     /// The slideshow's next step (TTY.now ms), while one runs in the photo view; and its pace.

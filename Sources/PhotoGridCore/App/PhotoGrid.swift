@@ -39,10 +39,15 @@ package enum PhotoGrid {
     }
 
     /// The photos of a folder, or a clear error. Their paths are absolute (disk cache keys).
-    static func loadPhotos(_ path: RawPath, scanner: FolderScanner = FolderScanner()) throws -> [Photo] {
+    /// What the reading left out goes to `leftOut`, replacing what an earlier reading left.
+    static func loadPhotos(_ path: RawPath, scanner: FolderScanner = FolderScanner(), leftOut: Locked<LeftOut>? = nil) throws -> [Photo] {
         let photos: [Photo]
-        do { photos = try scanner.scan(path) } catch { throw ExitError("\(error)") }
-        guard !photos.isEmpty else { throw ExitError("no photos in \(path)") }
+        var missed = LeftOut()
+        do { photos = try scanner.scan(path, leftOut: &missed) } catch { throw ExitError("\(error)") }
+        leftOut?.withLock { $0 = missed }
+        guard !photos.isEmpty else {
+            throw ExitError("no photos in \(path)" + (missed.summary.map { " (\($0))" } ?? ""))
+        }
         return photos
     }
 
@@ -158,6 +163,8 @@ package enum PhotoGrid {
                                 makeSession: makeSession, rescan: source.rescan) { photos in
             CaptureDates(photos: photos, decoder: source.decoder, store: source.dateStore) { mailbox.post(.tileReady) }
         }
+        controller.leftOut = source.leftOut.map { box in { box.withLock { $0 } } }
+        controller.notice = ([source.leftOut?.withLock { $0.summary }] + source.notices.map { $0 }).compactMap { $0 }.first
         controller.synchronizedOutput = capabilities.synchronizedOutput
         controller.blanking = capabilities.blanking
         controller.slideshowSeconds = options.slideshowSeconds

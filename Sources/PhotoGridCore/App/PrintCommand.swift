@@ -43,6 +43,8 @@ struct PrintCommand {
     /// line (they are for a user at the keys), with `--labels` each photo's name under its tile.
     private func grid(screen: ScreenMetrics, mode: RenderMode) throws -> ([UInt8], GridSession, (@Sendable () -> Void)?) {
         var source = try load(FirstScreen(screen: screen, mode: mode, columns: options.columns, fit: options.fit))
+        // Said on stderr, which a previewer shows apart from the picture or not at all.
+        for said in [source.leftOut?.withLock { $0.summary }].compactMap({ $0 }) + source.notices { PhotoGrid.printError(said) }
         if options.order.key == .date && options.sortGiven {
             let dates = CaptureDates(readingNow: source.photos, decoder: source.decoder, store: source.dateStore)
             source.photos = options.order.apply(source.photos, dates: dates.dates)

@@ -133,12 +133,18 @@ package struct PhotoDecoder: PhotoDecoding {
         }
         if content == nil { try PhotoDecoder.checkFormat(photo, head: magic) }
         let (head, header) = try PhotoDecoder.header(of: file)
+        // A file still being copied shows what it has, marked, not its thumbnail: whole it is not.
+        let reachesEnd = { () throws(DecodeError) -> Bool in
+            if JPEGSegments.endsWithEOI(try file.tail(2)) { return true }
+            return JPEGSegments.reachesEnd(try file.all())
+        }
         if usesThumbnails, let thumbnail = PhotoDecoder.thumbnail(header: header, data: head),
-           min(thumbnail.width, thumbnail.height) >= min(size, header.width, header.height) {
+           min(thumbnail.width, thumbnail.height) >= min(size, header.width, header.height), try reachesEnd() {
             return DecodedImage(image: PhotoDecoder.scaled(thumbnail, shortSide: limit), origin: .embeddedThumbnail)
         }
         // libjpeg reads the file itself, in chunks: no copy of it all in memory.
-        return try decode(header: header, covering: size, atMost: limit, whole: { () throws(DecodeError) in try file.all() }) { options throws(DecodeError) in
+        return try decode(header: header, covering: size, atMost: limit, whole: { () throws(DecodeError) in try file.all() },
+                          reachesEnd: reachesEnd) { options throws(DecodeError) in
             try file.withDescriptor { fd throws(DecodeError) in try JPEG.decode(descriptor: fd, options: options) }
         }
     }
@@ -206,13 +212,17 @@ package struct PhotoDecoder: PhotoDecoding {
             return try PhotoDecoder.decodeOther(content, data, covering: size, atMost: limit, thumbnails: usesThumbnails, gate: gate)
         }
         if let format = PhotoDecoder.sniffOtherFormat(data) { throw .unsupportedFormat(format) }
-        return try decode(header: try JPEG.readHeader(data), covering: size, atMost: limit, whole: { () throws(DecodeError) in data }) { options throws(DecodeError) in
+        return try decode(header: try JPEG.readHeader(data), covering: size, atMost: limit, whole: { () throws(DecodeError) in data },
+                          reachesEnd: { () throws(DecodeError) in JPEGSegments.reachesEnd(data) }) { options throws(DecodeError) in
             try JPEG.decodeCountingScans(data, options: options)
         }
     }
 
     /// The decode itself, from whichever source: the scale, the shortcuts, orientation and size.
+    /// `reachesEnd` says whether the file runs to its end, asked when the decode did not read that
+    /// far (a progressive file's first scans only).
     private func decode(header: JPEG.Header, covering size: Int, atMost limit: Int, whole: () throws(DecodeError) -> [UInt8],
+                        reachesEnd: () throws(DecodeError) -> Bool,
                         _ source: (JPEG.DecodeOptions) throws(DecodeError) -> (image: RGBImage, scans: Int)) throws(DecodeError) -> DecodedImage {
         let orientation = header.exif.map { ExifInfo.parse($0).orientation } ?? .up
         let short = min(header.width, header.height)
@@ -244,6 +254,8 @@ package struct PhotoDecoder: PhotoDecoding {
                     (decoded, scans) = try JPEG.decodeCountingScans(Array(data[..<end]), options: options)
                 }
             }
+            // Its first scans were enough: the rest of the file, cut or not, was never read.
+            if !partial, options.partialScans, header.isProgressive, try !reachesEnd() { partial = true }
             let upright = orientation.apply(to: decoded)
             return (PhotoDecoder.scaled(upright, shortSide: limit), upright.width, scans, partial)
         }

@@ -46,6 +46,21 @@ package final class OpenFile {
         return Array(bytes.prefix(count))
     }
 
+    /// The last `count` bytes (fewer if the file is shorter), read apart from the head.
+    package func tail(_ count: Int) throws(DecodeError) -> [UInt8] {
+        let start = max(0, size - count)
+        if bytes.count >= size { return Array(bytes[start...]) }
+        var failure: SystemError?
+        let out = [UInt8](unsafeUninitializedCapacity: size - start) { [file] buffer, count in
+            count = 0
+            do throws(SystemError) { count = try file.readFully(into: UnsafeMutableRawBufferPointer(buffer), at: start) } catch {
+                failure = error
+            }
+        }
+        if let failure { throw .unreadable(failure.description) }
+        return out
+    }
+
     /// The whole file: what `head` read is not read again.
     package func all() throws(DecodeError) -> [UInt8] {
         try fill(to: size)

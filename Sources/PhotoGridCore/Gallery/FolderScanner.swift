@@ -26,6 +26,13 @@ package struct FolderScanner {
 
     /// The photos below `root`, in natural order. Throws only when `root` itself cannot be read.
     package func scan(_ root: RawPath) throws -> [Photo] {
+        var leftOut = LeftOut()
+        return try scan(root, leftOut: &leftOut)
+    }
+
+    /// The same, with what could not be taken in (`LeftOut`): folders it cannot enter, folders
+    /// past `maxDepth` (from 1: a photo's own folder, read without its subfolders, is no loss).
+    package func scan(_ root: RawPath, leftOut: inout LeftOut) throws -> [Photo] {
         guard let info = root.status() else {
             throw SystemError.lastWasNotFound ? ScanError.notFound(root.description) : ScanError.unreadable(root.description, FileReader.lastError())
         }
@@ -34,12 +41,12 @@ package struct FolderScanner {
         var visited = Set<FileID>()
         var photos: [Photo] = []
         var links: [Folder] = []
-        walk(Folder(path: root, relative: RawPath([]), info: info, depth: 0), visited: &visited, links: &links, into: &photos)
+        walk(Folder(path: root, relative: RawPath([]), info: info, depth: 0), visited: &visited, links: &links, into: &photos, leftOut: &leftOut)
         // Photos are found in natural order (`walk`), but for those of folders reached through
         // links, walked last: only then is the list sorted.
         guard !links.isEmpty else { return photos }
         while !links.isEmpty {
-            walk(links.removeFirst(), visited: &visited, links: &links, into: &photos)
+            walk(links.removeFirst(), visited: &visited, links: &links, into: &photos, leftOut: &leftOut)
         }
         return NaturalOrder.sorted(photos) { $0.relativePath.bytes }
     }
@@ -50,12 +57,21 @@ package struct FolderScanner {
 
     /// Photos of `folder` and the folders below it; folders reached through a link are left in
     /// `links` for later.
-    private func walk(_ folder: Folder, visited: inout Set<FileID>, links: inout [Folder], into photos: inout [Photo]) {
+    private func walk(_ folder: Folder, visited: inout Set<FileID>, links: inout [Folder], into photos: inout [Photo],
+                      leftOut: inout LeftOut) {
         let id = FileID(device: folder.info.device, inode: folder.info.inode)
-        guard folder.depth <= maxDepth, visited.insert(id).inserted else { return }
+        guard folder.depth <= maxDepth else {
+            if maxDepth > 0 { leftOut.deeper(than: maxDepth) }
+            return
+        }
+        guard visited.insert(id).inserted else { return }
         // In natural order, the folder's photos before its subfolders: photos are found in the
         // order they are shown, so the first screen is known before the whole tree is read.
-        let names = entries(of: folder.path).filter { showHidden || $0.first != UInt8(ascii: ".") }
+        guard let all = DirectoryEntry.names(in: folder.path) else {
+            leftOut.cannotRead(folder.relative.description, because: FileReader.lastError())
+            return
+        }
+        let names = all.filter { showHidden || $0.first != UInt8(ascii: ".") }
             .sorted {
                 let order = NaturalOrder.compare($0[...], $1[...])
                 return order != 0 ? order < 0 : $0.lexicographicallyPrecedes($1)
@@ -90,11 +106,6 @@ package struct FolderScanner {
             default: break
             }
         }
-        for sub in subfolders { walk(sub, visited: &visited, links: &links, into: &photos) }
-    }
-
-    /// Names in a folder, or none if it cannot be read.
-    private func entries(of folder: RawPath) -> [[UInt8]] {
-        DirectoryEntry.names(in: folder) ?? []
+        for sub in subfolders { walk(sub, visited: &visited, links: &links, into: &photos, leftOut: &leftOut) }
     }
 }

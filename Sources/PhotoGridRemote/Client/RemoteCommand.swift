@@ -44,7 +44,9 @@ package enum RemoteCommand {
             var gallery = source(loaded, fetcher: fetcher, connections: options.connections, batches: batches)
             if let decoder = gallery.decoder as? RemoteDecoder {
                 // Tiles are kept on disk as a folder's are, under their renditions' validators.
-                gallery.tierStore = Caches.tierStore(options) { decoder.identity(of: $0, for: $1) }
+                let (store, problem) = Caches.tierStoreOrProblem(options) { decoder.identity(of: $0, for: $1) }
+                gallery.tierStore = store
+                gallery.notices += problem.map { [$0] } ?? []
                 // The grid reads the gallery again from the cache when a manifest shown from
                 // there turns out to have changed, and when Ctrl-R's request, made on a thread
                 // of its own (the loop never waits for the network), has brought it.
