@@ -31,6 +31,20 @@ import Testing
         #expect(!grid.frame().status.contains("vt340"))
     }
 
+    /// The status line names the order once: "by date", not "by date · sorted by date".
+    @Test func theStatusLineSaysTheOrderOnce() throws {
+        let grid = try controller(columns: 4)
+        defer { grid.session.pipeline.stop() }
+        grid.allowChanges(order: nil, showHidden: false, makeSession: { photos in
+            GridSession(photos: photos, mode: .halfBlock(.trueColor), fit: .fill, cacheBytes: 64 << 20) {}
+        }, rescan: nil)
+        grid.handle(.character("s"))
+        let status = grid.frame().status
+        #expect(status.components(separatedBy: "by date").count == 2, "\(status)")
+        for _ in 0..<3 { grid.handle(.character("s")) }
+        #expect(grid.frame().status.contains("sorted by name"), "back to the name order, which the line does not show otherwise")
+    }
+
     /// A terminal that draws no sixel picture over 1000x800 (xterm's default): the zoom view and
     /// a one-column grid send pictures in pieces no larger, which together cover the view.
     @Test func sixelPicturesStayWithinWhatTheTerminalDraws() throws {

@@ -128,6 +128,13 @@ struct SidecarTests {
         let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
         #expect(names == ["IMG_1.jpg", "IMG_1.jpg.xmp"])
         #expect(try FileReader.read(photo) == [0xFF, 0xD8, 0xFF, 0xD9])
+        // The caption cleared: the sidecar photogrid made for it alone goes with it.
+        #expect(sidecar.save(caption: "") == nil)
+        #expect(access(sidecar.path.description, F_OK) != 0)
+        // One someone else wrote, or one with anything more in it, stays, without the caption.
+        TestImages.write(Array(Self.darktable.utf8), to: sidecar.path.description)
+        #expect(sidecar.save(caption: "Third") == nil && sidecar.save(caption: "") == nil)
+        #expect(access(sidecar.path.description, F_OK) == 0 && sidecar.caption() == nil)
     }
 
     @Test func linksHugeAndMalformedSidecarsAreLeftAlone() throws {

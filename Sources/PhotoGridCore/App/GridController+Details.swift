@@ -22,6 +22,7 @@ extension GridController {
             return DetailsPanel(title: "Details", rows: rows)
         }
         if let width = info.width, let height = info.height { rows.append(DetailsPanel.Row("pixels", "\(width) x \(height)")) }
+        if let duration = info.duration { rows.append(DetailsPanel.Row("length", GridController.durationText(duration))) }
         if let date = info.dateTaken { rows.append(DetailsPanel.Row("taken", GridController.dateText(date))) }
         let camera = [info.make, info.model].compactMap { $0 }
         if !camera.isEmpty {
@@ -96,6 +97,14 @@ extension GridController {
         if bytes.isEmpty && panel == drawnDetails { return bytes }
         drawnDetails = panel
         return bytes + panel
+    }
+
+    /// "0:03", "12:40", "1:02:03", as players show a length.
+    static func durationText(_ seconds: Double) -> String {
+        let total = Int(seconds.rounded())
+        let (hours, minutes, rest) = (total / 3600, total / 60 % 60, total % 60)
+        let tail = (rest < 10 ? "0" : "") + "\(rest)"
+        return hours > 0 ? "\(hours):" + (minutes < 10 ? "0" : "") + "\(minutes):" + tail : "\(minutes):" + tail
     }
 
     /// "3.4 MB", "812 KB", "640 bytes".

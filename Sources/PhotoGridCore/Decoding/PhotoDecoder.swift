@@ -172,6 +172,8 @@ package struct PhotoDecoder: PhotoDecoding {
     /// The head of the file, and more of it when large segments (ICC, XMP) push the frame header
     /// past the first read: at most 2 MB.
     static func readInfo(_ photo: Photo) -> PhotoInfo? {
+        // A video: its size and length, from ffprobe where ffmpeg is installed.
+        if photo.format.isVideo, let path = photo.file { return VideoFrame.info(of: path) }
         guard photo.format.isDecoded, let path = photo.file, let file = try? OpenFile(path) else { return nil }
         if let head = try? file.head(16), let content = ImageFormat(content: head), content != .jpeg {
             return otherInfo(content, file)
@@ -199,7 +201,12 @@ package struct PhotoDecoder: PhotoDecoding {
     static func videoFrame(_ photo: Photo, name: String, atMost limit: Int) throws(DecodeError) -> DecodedImage {
         guard VideoFrame.isInstalled else { throw .unsupportedFormat(name) }
         let frame: RGBImage?
-        do { frame = try VideoFrame.frame(of: try file(of: photo), shortSide: limit) } catch .cancelled { throw .cancelled } catch { frame = nil }
+        do { frame = try VideoFrame.frame(of: try file(of: photo), shortSide: limit, format: name) } catch .cancelled {
+            throw .cancelled
+        } catch .corruptFile(let format, let detail) {
+            // A broken (or fake) video says so: Enter would play nothing.
+            throw .corruptFile(format: format, detail)
+        } catch { frame = nil }
         guard let frame else { throw .unsupportedFormat(name) }
         // Asked for at most `limit`: a smaller frame is the video's own size.
         return DecodedImage(image: scaled(frame, shortSide: limit), origin: .file(scaleEighths: 8, scans: 1),
@@ -322,7 +329,20 @@ package struct PhotoDecoder: PhotoDecoding {
     package static func decodeUpright(_ photo: Photo, atLeast box: (width: Int, height: Int), fit: FitMode) throws(DecodeError) -> RGBImage {
         // The content says what the file is (`--print IMG_0001` included); the name only when it
         // says nothing, to say why the file is not shown.
-        let data = try FileReader.read(try file(of: photo))
+        let path = try file(of: photo)
+        let content = ImageFormat(content: try OpenFile(path, limit: .max).head(16))
+        // A video: its frame, as its tile shows it.
+        if content?.isVideo == true || (content == nil && photo.format.isVideo) {
+            let name = (content ?? photo.format).name
+            guard VideoFrame.isInstalled else {
+                throw .unavailable("\(name): photogrid takes its frames with ffmpeg, which is not installed (apt install ffmpeg)", retryable: false)
+            }
+            guard let frame = try VideoFrame.frame(of: path, shortSide: max(box.width, box.height), format: name) else {
+                throw .unavailable("\(name): ffmpeg found no frame in it", retryable: false)
+            }
+            return frame
+        }
+        let data = try FileReader.read(path)
         let head = Array(data.prefix(16))
         if ImageFormat(content: head) == nil { try checkFormat(photo, head: head) }
         return try decodeUpright(data, atLeast: box, fit: fit)

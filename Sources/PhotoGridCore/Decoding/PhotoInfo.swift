@@ -38,6 +38,8 @@ package struct PhotoInfo: Sendable, Equatable {
     package var longitude: Double?
     package var caption: String?
     package var captionSource: CaptionSource?
+    /// A video's length, in seconds.
+    package var duration: Double?
 
     package init() {}
 

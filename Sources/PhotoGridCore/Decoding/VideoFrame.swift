@@ -17,17 +17,27 @@ enum VideoFrame {
     static let isInstalled = ChildProcess.isRunnable("ffmpeg", path: Environment.value("PATH"))
 
     /// The frame, upright (ffmpeg applies a phone's rotation tag), its short side at most
-    /// `shortSide` (its own when smaller); nil when ffmpeg found no frame to give.
+    /// `shortSide` (its own when smaller); nil when ffmpeg read the file and found no frame to
+    /// give. A file ffmpeg cannot read at all (a broken or fake video) is `corruptFile`.
     /// `program` and `timeout` are for tests (a program that hangs).
-    static func frame(of path: RawPath, shortSide: Int, program: String = "ffmpeg", timeout: Int = timeout) throws(DecodeError) -> RGBImage? {
+    static func frame(of path: RawPath, shortSide: Int, format: String = "video", program: String = "ffmpeg",
+                      timeout: Int = timeout) throws(DecodeError) -> RGBImage? {
         let side = min(max(16, shortSide), maxShortSide)
+        var readable = false
         for seek in ["1", nil] {
-            if let image = try run(path, seek: seek, shortSide: side, program: program, timeout: timeout) { return image }
+            switch try run(path, seek: seek, shortSide: side, program: program, timeout: timeout) {
+            case .frame(let image): return image
+            case .noFrame: readable = true
+            case .failed: break
+            }
         }
+        if !readable { throw .corruptFile(format: format, "ffmpeg cannot read it") }
         return nil
     }
 
-    private static func run(_ path: RawPath, seek: String?, shortSide: Int, program: String, timeout: Int) throws(DecodeError) -> RGBImage? {
+    enum Outcome { case frame(RGBImage), noFrame, failed }
+
+    private static func run(_ path: RawPath, seek: String?, shortSide: Int, program: String, timeout: Int) throws(DecodeError) -> Outcome {
         // The short side brought down to `shortSide`, never up; -2 keeps the shape with an even size.
         let scale = "scale='if(lt(iw,ih),min(iw,\(shortSide)),-2)':'if(lt(iw,ih),-2,min(ih,\(shortSide)))'"
         // "file:" so that a name with a colon is not read as another protocol (http:, concat:...).
@@ -35,21 +45,40 @@ enum VideoFrame {
         if let seek { arguments += ["-ss", seek] }
         let all = arguments.map { Array($0.utf8) } + [Array("-i".utf8), Array("file:".utf8) + path.bytes]
             + ["-an", "-sn", "-frames:v", "1", "-vf", scale, "-f", "image2pipe", "-c:v", "ppm", "-"].map { Array($0.utf8) }
-        guard let output = try spawn(all, timeout: timeout) else { return nil }
-        return parsePPM(output)
-    }
-
-    /// ffmpeg's standard output; nil when it gave nothing or failed.
-    private static func spawn(_ arguments: [[UInt8]], timeout: Int) throws(DecodeError) -> [UInt8]? {
         let flag = CancelFlag.current
-        switch ChildProcess.output(arguments, timeout: timeout, limit: maxOutput, ownSession: true, cancelled: { flag?.isCancelled == true }) {
-        case .success(let output): return output.isEmpty ? nil : output
+        switch ChildProcess.output(all, timeout: timeout, limit: maxOutput, ownSession: true, cancelled: { flag?.isCancelled == true }) {
+        case .success(let output): return parsePPM(output).map { .frame($0) } ?? .noFrame
         case .failure(.cancelled): throw .cancelled
         case .failure(.timedOut): throw .unreadable("ffmpeg took longer than \(timeout / 1000) s")
         case .failure(.tooLarge): throw .tooLarge
         case .failure(.notStarted(let reason)): throw .unreadable("ffmpeg: " + reason)
-        case .failure(.failed): return nil
+        case .failure(.failed): return .failed
         }
+    }
+
+    /// Whether `ffprobe` (ffmpeg's, in the same package) is on the PATH.
+    static let probeIsInstalled = ChildProcess.isRunnable("ffprobe", path: Environment.value("PATH"))
+
+    /// A video's pixel size as shown (a phone's rotation applied) and its length, for the
+    /// details panel; nil without ffprobe or when it cannot read the file.
+    static func info(of path: RawPath, program: String = "ffprobe") -> PhotoInfo? {
+        guard program != "ffprobe" || probeIsInstalled else { return nil }
+        let arguments = [program, "-v", "error", "-select_streams", "v:0", "-show_entries",
+                         "stream=width,height:stream_side_data=rotation:format=duration", "-of", "default=noprint_wrappers=1"]
+        let all = arguments.map { Array($0.utf8) } + [Array("file:".utf8) + path.bytes]
+        guard case .success(let output) = ChildProcess.output(all, timeout: timeout, limit: 64 << 10, ownSession: true) else { return nil }
+        var values: [String: String] = [:]
+        for line in String(decoding: output, as: UTF8.self).split(separator: "\n") {
+            let parts = line.split(separator: "=", maxSplits: 1)
+            if parts.count == 2, values[String(parts[0])] == nil { values[String(parts[0])] = String(parts[1]) }
+        }
+        var info = PhotoInfo()
+        if let width = values["width"].flatMap({ Int($0) }), let height = values["height"].flatMap({ Int($0) }), width > 0, height > 0 {
+            let turned = values["rotation"].flatMap { Int($0) }.map { abs($0) % 180 == 90 } ?? false
+            (info.width, info.height) = turned ? (height, width) : (width, height)
+        }
+        if let seconds = values["duration"].flatMap({ Double($0) }), seconds.isFinite, seconds >= 0 { info.duration = seconds }
+        return info.width == nil && info.duration == nil ? nil : info
     }
 
     /// A binary PPM (P6, 8 bits), as ffmpeg writes it: "P6\nW H\n255\n" and the pixels.

@@ -91,6 +91,12 @@ package struct Sidecar: Sendable {
         case .success(let bytes): existing = bytes
         }
         let content: [UInt8]
+        // A sidecar photogrid made for a caption alone, that caption taken out: nothing is left
+        // to keep, and the file goes (a file of someone else's, however little it holds, stays).
+        if caption.isEmpty, let existing, let old = self.caption(), existing == XMPCaptionEdit.fresh(old) {
+            guard path.remove() else { return .failed(FileReader.lastError()) }
+            return nil
+        }
         if let existing {
             guard let merged = XMPCaptionEdit.merge(caption, into: existing) else { return .malformed }
             if merged == existing { return nil }
