@@ -111,8 +111,10 @@ extension ScreenOracle {
 
 /// One flat colour per photo, far from the greys of placeholders and panels and from the frame's
 /// amber, so that a cell's colour names its photo.
-struct PhotoColours {
+final class PhotoColours: @unchecked Sendable {
     let palette: [RGB]
+    /// Colours seen before and the photo each names (nil: none); the oracle asks for every cell.
+    private var known: [RGB: Int?] = [:]
 
     init(count: Int) {
         let levels: [UInt8] = [30, 95, 160, 225]
@@ -133,8 +135,10 @@ struct PhotoColours {
     func photo(_ look: ModelTerminal.Look) -> Int? {
         guard let c = look.colour else { return nil }
         if case .text(let character, _, _) = look, character != " ", character != "▀" { return nil }
-        for (i, p) in palette.enumerated() where PhotoColours.distance(c, p) <= 12 * 12 { return i }
-        return nil
+        if let photo = known[c] { return photo }
+        let photo = palette.indices.first { PhotoColours.distance(c, palette[$0]) <= 12 * 12 }
+        known[c] = photo
+        return photo
     }
 
     static func isAmber(_ c: RGB?) -> Bool {
@@ -229,7 +233,7 @@ extension ScreenOracle {
         case 86..<89: return WalkKey(name: "?", key: .character("?"))
         case 89..<95: return WalkKey(name: "Esc", key: .escape)
         default:
-            let columns = 40 + random.below(121), rows = 12 + random.below(39)
+            let columns = 30 + random.below(91), rows = 8 + random.below(27)
             return WalkKey(name: "resize \(columns)x\(rows)", size: (columns, rows))
         }
     }

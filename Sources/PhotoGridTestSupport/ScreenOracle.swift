@@ -20,8 +20,9 @@ package struct ScreenOracle {
         package var photos: Int
         package var seed: UInt64
         package var keys: Int
-        package var columns = 120
-        package var rows = 40
+        /// The terminal's size at the start: small, so that each key's frame costs little.
+        package var columns = 80
+        package var rows = 24
         /// Whether the terminal takes synchronized output (`CSI ? 2026`): kitty does, xterm and Konsole 22.12 do not.
         package var synchronized: Bool
         /// Columns at the start (`--columns`); nil: photogrid's choice.
@@ -153,17 +154,18 @@ package struct ScreenOracle {
         checkNoWrongPicture(expected, step: step, panelToo: true)
     }
 
-    /// The frame's bytes cut after each string sequence (a sixel picture, a kitty command): the
-    /// moments a terminal may show while the rest is still on its way.
+    /// The frame's bytes cut before each picture (a sixel DCS, a kitty command): each piece a
+    /// picture and the few bytes of text written right after it, the moments a terminal may show
+    /// while the rest is still on its way.
     static func pieces(_ bytes: [UInt8]) -> [[UInt8]] {
         var pieces: [[UInt8]] = []
         var start = 0, i = 0
         while i + 1 < bytes.count {
-            if bytes[i] == 0x1B, bytes[i + 1] == UInt8(ascii: "\\") {
-                pieces.append(Array(bytes[start..<(i + 2)]))
-                start = i + 2
-                i += 2
-            } else { i += 1 }
+            if bytes[i] == 0x1B, bytes[i + 1] == UInt8(ascii: "P") || bytes[i + 1] == UInt8(ascii: "_"), i > start {
+                pieces.append(Array(bytes[start..<i]))
+                start = i
+            }
+            i += 1
         }
         if start < bytes.count { pieces.append(Array(bytes[start...])) }
         return pieces

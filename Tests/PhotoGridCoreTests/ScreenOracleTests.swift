@@ -8,10 +8,10 @@ import PhotoGridTestSupport
 /// the cases users met, each played as it was met.
 @Suite struct ScreenOracleTests {
     static let walks: [ScreenOracle.Walk] = [
-        ScreenOracle.Walk(kind: .xterm, photos: 18, seed: 1, keys: 120),
-        ScreenOracle.Walk(kind: .konsole, photos: 37, seed: 2, keys: 120),
-        ScreenOracle.Walk(kind: .kitty, photos: 23, seed: 3, keys: 120),
-        ScreenOracle.Walk.halfBlock(photos: 41, seed: 4, keys: 120),
+        ScreenOracle.Walk(kind: .xterm, photos: 18, seed: 1, keys: 300),
+        ScreenOracle.Walk(kind: .konsole, photos: 37, seed: 2, keys: 300),
+        ScreenOracle.Walk(kind: .kitty, photos: 23, seed: 3, keys: 300),
+        ScreenOracle.Walk.halfBlock(photos: 41, seed: 4, keys: 300),
     ]
 
     @Test(arguments: walks) func everyCellShowsWhatTheLayoutSays(_ walk: ScreenOracle.Walk) {

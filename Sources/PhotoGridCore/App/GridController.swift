@@ -165,6 +165,7 @@ package final class GridController {
         } else {
             session.pipeline.want(session.wanted(layout: layout, position: position, direction: direction), infos: wantedInfos())
             let (tiles, marker, loading) = contents()
+            painter.screenColumns = screen.columns
             frame = Frame(clear: clear, status: statusText(loading: loading),
                           bytes: painter.paint(tiles, focus: marker, headers: headerLines(tiles)), tilesLoading: loading)
         }

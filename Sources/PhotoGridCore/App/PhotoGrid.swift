@@ -94,6 +94,8 @@ package enum PhotoGrid {
                 + ", XTSMGRAPHICS geometry: " + (replies.graphicsSize.map { "\($0.width)x\($0.height)" } ?? "no answer"),
             "cell: \(caps.cellWidth)x\(caps.cellHeight) pixels (from \(caps.cellSizeSource))",
             "largest sixel picture: " + (caps.maxImageWidth > 0 ? "\(caps.maxImageWidth)x\(caps.maxImageHeight) (larger ones go in pieces)" : "not said"),
+            "synchronized output (DECRQM 2026): " + (replies.privateModes[2026].map { $0 == 1 || $0 == 2 ? "yes" : "no (\($0))" } ?? "no answer")
+                + ", background (OSC 11): " + (replies.background.map { "\($0)" } ?? "no answer"),
             "mode: \(caps.mode) (\(caps.modeReason))",
         ]
         lines.removeAll { $0.isEmpty }

@@ -21,6 +21,9 @@ package struct Blanking: Equatable, Sendable {
         return Blanking(background: RGB(reported.r, reported.g, reported.b < 255 ? reported.b + 1 : 254))
     }
 
+    /// Plain cells hide what lies under them (a background of our own).
+    package var hides: Bool { background != nil }
+
     /// The SGR that starts plain text: the default colours, or the hiding background.
     package var plain: String {
         background.map { "\u{1B}[0;48;2;\($0.r);\($0.g);\($0.b)m" } ?? "\u{1B}[0m"

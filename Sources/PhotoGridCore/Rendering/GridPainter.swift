@@ -33,6 +33,8 @@ package struct GridPainter {
     package let colors: HalfBlock.Colors
     /// How cells are made plain again.
     package var blanking = Blanking()
+    /// The screen's width in cells: nothing is written past it.
+    package var screenColumns = Int.max
     /// In kitty mode, the pictures the terminal holds: tiles are placed by id, sent only once.
     let kitty: KittyScreen?
 
@@ -131,7 +133,12 @@ package struct GridPainter {
         if let kitty, let (request, picture) = tile.kittyPicture {
             return tile.kittyOps(kitty, request: request, picture: picture, changed: changed, colors: colors)
         }
-        return changed ? tile.ops(colors: colors) : []
+        guard changed else { return [] }
+        // Konsole resets the text of the column right of a picture it draws (`Screen::eraseBlock`),
+        // which would show what lies under that column: it is made plain again after each piece.
+        let right = tile.column + tile.width
+        guard blanking.hides, tile.drawsFromCursor, right < screenColumns else { return tile.ops(colors: colors) }
+        return tile.ops(colors: colors, afterEachPiece: (0..<tile.rows).map { PaintOp(row: tile.row + $0, column: right, bytes: blanking.erase(1)) })
     }
 
     /// One buffer of the final size (a sixel frame is megabytes, copied once), the cursor saved

@@ -8,11 +8,14 @@ package struct PaintOp: Sendable {
 }
 
 extension PaintTile {
-    func ops(colors: HalfBlock.Colors) -> [PaintOp] {
+    /// The tile's ops; `afterEachPiece` goes after each piece of a picture drawn from the cursor.
+    func ops(colors: HalfBlock.Colors, afterEachPiece: [PaintOp] = []) -> [PaintOp] {
         var ops: [PaintOp]
         switch content {
         case .image(_, let tile) where tile.sixelParts != nil, .preview(_, let tile) where tile.sixelParts != nil:
-            ops = PaintTile.rightToLeft(tile.sixelParts!).map { PaintOp(row: row + $0.row, column: column + $0.column, bytes: $0.bytes) }
+            ops = PaintTile.rightToLeft(tile.sixelParts!).flatMap {
+                [PaintOp(row: row + $0.row, column: column + $0.column, bytes: $0.bytes)] + afterEachPiece
+            }
         case .image(_, .kitty(let picture)), .preview(_, .kitty(let picture)):
             // Sent and shown at once, kept nowhere: `--print` (the grid places by id, `kittyOps`).
             ops = [PaintOp(row: row, column: column, bytes: Kitty.display(picture, columns: width, rows: rows))]

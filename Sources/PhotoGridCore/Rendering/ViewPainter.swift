@@ -66,7 +66,15 @@ package struct ViewPainter {
             if case .cells(let lines) = tile {
                 for (i, line) in lines.prefix(rows).enumerated() { out += GridPainter.moveTo(row: row + i, column: column) + line }
             } else {
-                for band in PaintTile.rightToLeft(tile.sixelParts ?? []) { out += GridPainter.moveTo(row: row + band.row, column: column + band.column) + band.bytes }
+                // Konsole resets the text of the column right of a picture (see `GridPainter`):
+                // made plain again after each piece.
+                var after: [UInt8] = []
+                if blanking.hides, column + columns < areaColumns {
+                    for y in row..<min(areaRows, row + rows) { after += GridPainter.moveTo(row: y, column: column + columns) + blanking.erase(1) }
+                }
+                for band in PaintTile.rightToLeft(tile.sixelParts ?? []) {
+                    out += GridPainter.moveTo(row: row + band.row, column: column + band.column) + band.bytes + after
+                }
             }
         case .failed(let reason):
             out += centred(reason, areaColumns: areaColumns, areaRows: areaRows)
