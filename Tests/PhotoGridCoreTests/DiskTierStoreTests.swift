@@ -106,7 +106,7 @@ import Testing
         let request = TileRequest(photo: 0, width: 30, height: 21, fit: .fill, mode: .halfBlock(.trueColor))
         #expect(store.loadTile(photo, request: TileRequest(photo: 0, width: 30, height: 23, fit: .fill, mode: .halfBlock(.trueColor))) == nil)
         let photoFile = try #require(photo.file)
-        let variant = try #require(EncodedTileRecord.variant(for: request))
+        let variant = try #require(TileRecord.variant(for: request))
         let key = try #require(DiskCache.FileKey(file: photoFile, variant: variant))
         let file = store.cache.entryPath(for: key)
         for foreign in [Array("\u{1B}]0;title\u{07}\u{1B}[0m".utf8), Array("\u{1B}[31m \u{1B}[0m\n".utf8), Array("\u{1B}[0".utf8)] {
@@ -135,7 +135,7 @@ import Testing
         defer { TestImages.remove(folder) }
         let request = sixelRequest()
         let tile = TileEncoder().encode(TestImages.gradient(width: 60, height: 40), for: request)
-        let variant = try #require(EncodedTileRecord.variant(for: request))
+        let variant = try #require(TileRecord.variant(for: request))
         let photoFile = try #require(photo.file)
         let key = try #require(DiskCache.FileKey(file: photoFile, variant: variant))
         let file = store.cache.entryPath(for: key)

@@ -316,7 +316,7 @@ import Testing
         tile.badges = "video"
         let focus = FocusMarker(tile: tile, gridRows: 10, screenColumns: 40)
         #expect(focus.bottomOnTile)
-        var painter = GridPainter(colors: .trueColor, kitty: KittyScreen())
+        var painter = GridPainter(canvas: KittyFormat(transfer: .inline).makeCanvas())
         let text = String(decoding: painter.paint([tile], focus: focus), as: UTF8.self)
         // The bottom side over the tile (row 10 on screen) stops before the badge's 7 cells:
         // columns 10-12 of the tile's 20-ish wide row, then the gap cell at the right.

@@ -53,7 +53,7 @@ final class FakeTierStore: TierStoring {
     func load(_ photo: Photo, tier: Tier) -> DecodedImage? { saved.withLock { $0[name(photo, tier)] } }
     func save(_ image: DecodedImage, of photo: Photo, tier: Tier) { saved.withLock { $0[name(photo, tier)] = image } }
     // Tiles kept as the disk cache keeps them.
-    func keepsTiles(for request: TileRequest) -> Bool { EncodedTileRecord.variant(for: request) != nil }
+    func keepsTiles(for request: TileRequest) -> Bool { TileRecord.variant(for: request) != nil }
     func loadTile(_ photo: Photo, request: TileRequest) -> EncodedTile? { tiles.withLock { $0["\(photo.source)#\(request)"] } }
     func saveTile(_ tile: EncodedTile, of photo: Photo, request: TileRequest) { tiles.withLock { $0["\(photo.source)#\(request)"] = tile } }
 }

@@ -57,7 +57,7 @@ import PhotoGridTestSupport
     /// alone on a cleared view, with nothing of the picture around it.
     @Test(arguments: [RenderMode.halfBlock(.trueColor), .sixel(colors: 256)])
     func aMessageReplacesThePictureWhole(mode: RenderMode) throws {
-        var painter = ViewPainter(colors: .trueColor)
+        var painter = ViewPainter(canvas: mode.format.makeCanvas())
         let image = RGBImage(width: 60, height: 40, pixels: Array(repeating: 200, count: 60 * 40 * 3))
         let request = TileRequest(photo: 0, width: 60, height: 40, fit: .fit, mode: mode)
         let tile = TileEncoder().encode(image, for: request)

@@ -104,3 +104,8 @@ extension TestImages {
 
     struct Failure: Error, CustomStringConvertible { let description: String }
 }
+
+extension RenderMode {
+    /// The probe chose sixel (the tests ask; photogrid itself never does, `RenderMode.format`).
+    var isSixel: Bool { if case .sixel = self { true } else { false } }
+}

@@ -52,7 +52,7 @@ final class GridApp {
 
     /// A video played with the terminal handed over: the modes photogrid set given back, ncurses
     /// out of the way (`endwin`), the player run until it exits, then everything set up again and
-    /// the screen drawn anew (kitty's pictures sent again: leaving freed them).
+    /// the screen drawn anew (pictures the terminal held sent again: leaving freed them).
     func play(_ video: PhotoSource) {
         try? TTY.writeAll(capabilities.exitSequence + Array("\u{1B}[0m".utf8))
         curses.suspend()
@@ -82,15 +82,15 @@ final class GridApp {
         // the terminal (`tty_client_ready`, `server_client_check_redraw` in its sources), and
         // pictures sent during a split were seen to stay blank. With nothing sent, tmux redraws
         // at once; the settle repaint sends them all again.
-        if settleRepaintAt != nil, controller.kitty?.placeholders == true { return }
+        if settleRepaintAt != nil, controller.canvas.waitsForSettle { return }
         let frame = controller.frame()
         // Where the terminal takes it, the frame is one synchronized update: shown whole, the
         // status line with it.
         let synchronized = controller.synchronizedOutput && (frame.clear || !frame.bytes.isEmpty)
         if synchronized { try TTY.writeAll(GridController.beginSynchronized) }
-        // In kitty mode the screen is erased, not cleared: kitty frees the pictures of a cleared
-        // screen, and the grid places the ones it holds again (GridController.eraseView).
-        if frame.clear { if controller.kitty != nil { curses.eraseAll() } else { curses.clearAll() } }
+        // Where the canvas keeps pictures in the terminal the screen is erased, not cleared (a
+        // cleared screen frees them), and the canvas erased its rows (`Canvas.startOver`).
+        if frame.clear { if controller.canvas.clearsScreen { curses.clearAll() } else { curses.eraseAll() } }
         curses.drawBar(frame.status, row: controller.screen.rows - 1)
         curses.refresh()
         if !frame.bytes.isEmpty { try TTY.writeAll(frame.bytes) }

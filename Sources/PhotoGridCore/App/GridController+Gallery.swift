@@ -187,7 +187,7 @@ extension GridController {
             if let index = photos.firstIndex(where: { $0.source == zoomed }) { zoom = ZoomState(photo: index) } else { zoom = nil }
         }
         searchIndex = nil
-        if let kitty { pendingBytes += kitty.forgetAll() }
+        pendingBytes += canvas.forgetAll()
         repaint()
     }
 }

@@ -3,12 +3,8 @@
 extension GridController {
     /// The view's size in the mode's pixels, and a cell in those pixels.
     var zoomArea: (area: (width: Int, height: Int), cell: (width: Int, height: Int)) {
-        switch session.mode {
-        case .sixel, .kitty, .iterm:
-            return ((screen.columns * screen.cellWidth, layout.areaRows * screen.cellHeight), (screen.cellWidth, screen.cellHeight))
-        case .halfBlock:
-            return ((screen.columns, layout.areaRows * 2), (1, 2))
-        }
+        let cell = session.mode.format.cell(screen)
+        return ((screen.columns * cell.width, layout.areaRows * cell.height), cell)
     }
 
     /// The tile the view asks for, and where it goes; nil until the photo's shape is known.
@@ -20,15 +16,11 @@ extension GridController {
             guard session.pipeline.hasReadInfo(state.photo) else { return nil }
             let whole = ZoomGeometry(region: CropRegion(x: 0, y: 0, width: 1, height: 1), width: area.width, height: area.height,
                                      column: 0, row: 0)
-            var request = TileRequest(photo: state.photo, width: area.width, height: area.height, fit: .fit, mode: session.mode)
-            request.sixelCut = screen.sixelCut
-            return (request, whole)
+            return (session.mode.format.viewRequest(state.photo, width: area.width, height: area.height, crop: nil, screen: screen), whole)
         }
         let geometry = ZoomGeometry.compute(state: &state, area: area, cell: cell, image: shape)
-        var request = TileRequest(photo: state.photo, width: geometry.width, height: geometry.height, fit: .fit,
-                                  mode: session.mode, crop: geometry.region)
-        request.sixelCut = screen.sixelCut
-        request.encodeInBands = true
+        let request = session.mode.format.viewRequest(state.photo, width: geometry.width, height: geometry.height,
+                                                      crop: geometry.region, screen: screen)
         return (request, geometry)
     }
 

@@ -45,8 +45,8 @@ package final class GridController {
     package let modeName: String
     package private(set) var painter: GridPainter
     var viewPainter: ViewPainter
-    /// In kitty mode, the pictures the terminal holds, for both painters.
-    package let kitty: KittyScreen?
+    /// How the terminal's protocol draws tiles and what it holds, for both painters.
+    package let canvas: any Canvas
     /// Written before the next frame: freeing pictures the terminal may have lost track of.
     var pendingBytes: [UInt8] = []
     /// The zoom view, when it is open.
@@ -77,19 +77,10 @@ package final class GridController {
     var direction = 1
     /// The whole screen must be repainted (after a resize, a column change, Ctrl-L, a resume).
     package internal(set) var needsClear = true
-    /// Through tmux: the next full repaint sends every picture again (`repaint`).
+    /// The next full repaint sends every picture again (`repaint`): through tmux.
     var picturesMayBeLost = false
-    /// Through tmux: whether photogrid's pane is on screen, asked before pictures are sent
-    /// (`TmuxClient.paneShown`); nil outside tmux.
-    package var paneShown: (() -> Bool)?
-    var paneAskedAt: Int?
-    var paneWasShown = true
-    /// When the pane was seen shown again after it was not; when pictures were last sent.
-    var shownAgainAt: Int?
-    var picturesSentAt: Int?
-    var sentBytesSeen = 0
-    /// Pictures were held back while the pane was not on screen: the loop looks again soon.
-    package private(set) var picturesHeld = false
+    /// Pictures were held back (through tmux, the pane not on screen): the loop looks again soon.
+    package var picturesHeld: Bool { canvas.picturesHeld }
     /// `q` was pressed.
     package internal(set) var quitRequested = false
     /// Whether the status line says that the memory budget is too small.
@@ -99,8 +90,8 @@ package final class GridController {
     package var synchronizedOutput = false
     /// How both painters make cells plain (`Blanking`).
     package var blanking: Blanking {
-        get { painter.blanking }
-        set { painter.blanking = newValue; viewPainter.blanking = newValue }
+        get { canvas.blanking }
+        set { canvas.blanking = newValue }
     }
     /// What starts and ends a synchronized update.
     package static let beginSynchronized = Array("\u{1B}[?2026h".utf8), endSynchronized = Array("\u{1B}[?2026l".utf8)
@@ -123,9 +114,9 @@ package final class GridController {
         self.session = session
         self.modeName = modeName
         self.screen = screen
-        if case .kitty(let transfer) = session.mode { kitty = KittyScreen(placeholders: transfer == .tmux) } else { kitty = nil }
-        painter = GridPainter(colors: session.halfBlockColors, kitty: kitty)
-        viewPainter = ViewPainter(colors: session.halfBlockColors, kitty: kitty)
+        canvas = session.mode.format.makeCanvas()
+        painter = GridPainter(canvas: canvas)
+        viewPainter = ViewPainter(canvas: canvas)
         chosenColumns = columns ?? GridLayout.startColumns(photos: session.photos.count, screen: screen)
         layout = GridLayout(screen: screen, columns: chosenColumns)
     }
@@ -138,7 +129,7 @@ package final class GridController {
 
     /// Asks the pipeline for what the state needs and says what to draw now.
     package func frame() -> Frame {
-        holdPicturesUnlessShown()
+        if canvas.beforeFrame(now: TTY.now()) { repaint() }
         finishReading()
         takeGalleryNews()
         finishDateReading()
@@ -150,16 +141,12 @@ package final class GridController {
             viewPainter.invalidate()
             drawnDetails = nil
             needsClear = false
-            if let kitty {
-                before += (picturesMayBeLost ? kitty.forgetAll() : kitty.hideAll()) + eraseView()
-                picturesMayBeLost = false
-            }
+            before += canvas.startOver(lost: picturesMayBeLost, areaRows: layout.areaRows)
+            picturesMayBeLost = false
         }
         var frame: Frame
         budgetNotice.update(shortfalls: session.pipeline.budgetShortfalls, now: TTY.now())
-        if let kitty, !kitty.placeholders {
-            kitty.panel = overlayArea.map { CellRect(row: 0, column: $0.column, columns: screen.columns - $0.column, rows: $0.rows) }
-        }
+        canvas.panel = overlayArea.map { CellRect(row: 0, column: $0.column, columns: screen.columns - $0.column, rows: $0.rows) }
         if zoom != nil {
             frame = zoomFrame(clear: clear)
         } else {
@@ -169,24 +156,10 @@ package final class GridController {
             frame = Frame(clear: clear, status: statusText(loading: loading),
                           bytes: painter.paint(tiles, focus: marker, headers: headerLines(tiles)), tilesLoading: loading)
         }
-        // Written first: the terminal's pictures freed (kitty), a path for the clipboard (`y`).
-        frame.bytes = before + frame.bytes + (kitty?.endFrame() ?? [])
-        if let kitty, kitty.withheld { picturesHeld = true; kitty.withheld = false }
-        if let kitty, kitty.placeholders, kitty.sentBytes != sentBytesSeen {
-            picturesSentAt = TTY.now()
-            sentBytesSeen = kitty.sentBytes
-        }
+        // Written first: what the canvas frees or hides, a path for the clipboard (`y`).
+        frame.bytes = before + frame.bytes + canvas.endFrame()
         frame.bytes = withDetails(frame.bytes)
         return frame
-    }
-
-    /// The view's rows erased, for a frame drawn from scratch in kitty mode: the screen is not
-    /// cleared there (kitty frees the pictures of a cleared screen, which would all be sent
-    /// again), so what the painters wrote as text goes this way.
-    func eraseView() -> [UInt8] {
-        var out = Array("\u{1B}7\u{1B}[0m".utf8)
-        for row in 0..<layout.areaRows { out += GridPainter.moveTo(row: row, column: 0) + Array("\u{1B}[2K".utf8) }
-        return out + Array("\u{1B}8".utf8)
     }
 
     /// Photos whose details the grid needs: the focused one for the panel, and every one on
@@ -223,7 +196,7 @@ package final class GridController {
     /// once its shape is known: what the focus frame goes round.
     func photoArea(of tile: PaintTile) -> (column: Int, row: Int, width: Int, rows: Int)? {
         guard session.fit == .fit, let shape = session.photoShape(tile.index), shape.width > 0, shape.height > 0 else { return nil }
-        let cell = session.mode.drawsPixels ? (screen.cellWidth, screen.cellHeight) : (1, 2)
+        let cell = session.mode.format.cell(screen)
         let box = (tile.width * cell.0, tile.fullRows * cell.1)
         let fitted = Resampler.fittedSize(width: shape.width, height: shape.height, inside: box.0, box.1)
         let width = min(tile.width, (fitted.width + cell.0 - 1) / cell.0), rows = min(tile.fullRows, (fitted.height + cell.1 - 1) / cell.1)
@@ -275,13 +248,13 @@ package final class GridController {
         position = position.anchored(from: old, to: layout, photos: session.photos.count)
         needsClear = true
         // ncurses clears the screen after a resize, and the tiles' sizes change anyway.
-        if let kitty { pendingBytes += kitty.forgetAll() }
+        pendingBytes += canvas.forgetAll()
     }
 
-    /// The terminal was handed back after a suspend: repaint, and in kitty mode send the
-    /// pictures again (the screen was cleared meanwhile, and kitty frees a cleared screen's).
+    /// The terminal was handed back after a suspend: repaint, and send what the terminal held
+    /// again (the screen was cleared meanwhile, and a terminal may free what a cleared screen held).
     package func resumed() {
-        if let kitty { pendingBytes += kitty.forgetAll() }
+        pendingBytes += canvas.forgetAll()
         repaint()
     }
 
@@ -313,35 +286,6 @@ package final class GridController {
         repaint()
     }
 
-    /// Through tmux, pictures go only while photogrid's pane is on screen: tmux passes nothing
-    /// on for a window that is not the current one, or a session no terminal shows. tmux also
-    /// drops what a pane writes while a redraw of it is pending, and puts the redraw off while
-    /// it has output for the terminal (`screen_write_set_client_cb`, `server_client_check_redraw`
-    /// in its sources). So tmux is asked at most every 300 ms (a run of it, a few milliseconds)
-    /// whether the pane is shown: nothing is sent while it is not, nor for 300 ms after it is
-    /// again (tmux redraws it meanwhile), and then everything is sent anew if pictures were held
-    /// back or may have been under way when it went.
-    func holdPicturesUnlessShown() {
-        guard let kitty, kitty.placeholders, let paneShown else { return }
-        let now = TTY.now()
-        if paneAskedAt.map({ now - $0 >= 300 }) ?? true {
-            let shown = paneShown()
-            if shown && !paneWasShown {
-                shownAgainAt = now
-            } else if !shown && paneWasShown, let sent = picturesSentAt, now - sent < 1000 {
-                picturesHeld = true
-            }
-            paneWasShown = shown
-            paneAskedAt = now
-        }
-        let ready = paneWasShown && shownAgainAt.map { now - $0 >= 300 } ?? true
-        kitty.holdPictures = !ready
-        if ready && picturesHeld {
-            picturesHeld = false
-            repaint()
-        }
-    }
-
     /// Asks for a full repaint: Ctrl-L, the window settled after a resize, or the terminal was
     /// handed back after a suspend. Through tmux the pictures are sent again too: tmux drops
     /// what passes through it while the pane is hidden, while it is about to redraw (a resize:
@@ -349,6 +293,6 @@ package final class GridController {
     /// (`tty_client_ready` and `tty_add` in its tty.c), and nothing says which were lost.
     package func repaint() {
         needsClear = true
-        if kitty?.placeholders == true { picturesMayBeLost = true }
+        if canvas.losesPicturesOnRepaint { picturesMayBeLost = true }
     }
 }

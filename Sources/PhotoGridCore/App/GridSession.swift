@@ -35,40 +35,18 @@ package final class GridSession {
     /// At this many columns or fewer, tiles show badges for a caption and a position.
     package static let badgeColumns = 3
 
-    package var halfBlockColors: HalfBlock.Colors {
-        switch mode {
-        case .halfBlock(let colors): return colors
-        case .kitty, .iterm: return .trueColor          // every terminal that speaks them has 24-bit colour
-        case .sixel: return .palette256
-        }
-    }
+    /// The colours of the text beside the pictures.
+    package var halfBlockColors: HalfBlock.Colors { mode.format.textColors }
 
     /// The final tile for photo `index` in a frame of `frame`'s size with `visibleRows` on screen.
     package func request(_ index: Int, frame: TileFrame, visibleRows: Int, screen: ScreenMetrics) -> TileRequest {
-        GridSession.request(index, frame: frame, visibleRows: visibleRows, screen: screen, mode: mode, fit: fit)
+        mode.format.gridRequest(index, frame: frame, visibleRows: visibleRows, screen: screen, fit: fit)
     }
 
     /// The same for any mode and fit: what `FirstScreen` asks before there is a session.
     package static func request(_ index: Int, frame: TileFrame, visibleRows: Int, screen: ScreenMetrics, mode: RenderMode,
                                 fit: FitMode) -> TileRequest {
-        switch mode {
-        case .sixel:
-            var request = TileRequest(photo: index, width: frame.width * screen.cellWidth, height: frame.height * screen.cellHeight,
-                                      fit: fit, mode: mode, keptRows: visibleRows * screen.cellHeight)
-            request.sixelCut = screen.sixelCut
-            return request
-        case .iterm:
-            return TileRequest(photo: index, width: frame.width * screen.cellWidth, height: frame.height * screen.cellHeight,
-                               fit: fit, mode: mode, keptRows: visibleRows * screen.cellHeight)
-        case .kitty:
-            // The whole tile even where the screen's edge cuts it: the terminal shows its top
-            // part (a source rectangle), and the same picture serves when it scrolls fully in.
-            return TileRequest(photo: index, width: frame.width * screen.cellWidth, height: frame.height * screen.cellHeight,
-                               fit: fit, mode: mode)
-        case .halfBlock:
-            return TileRequest(photo: index, width: frame.width, height: frame.height * 2, fit: fit, mode: mode,
-                               keptRows: visibleRows * 2)
-        }
+        mode.format.gridRequest(index, frame: frame, visibleRows: visibleRows, screen: screen, fit: fit)
     }
 
     /// The tiles on screen, each with the best it can show now: its picture, else the soft

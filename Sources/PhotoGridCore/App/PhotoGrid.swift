@@ -184,9 +184,6 @@ package enum PhotoGrid {
             controller.focus(index)
         }
         controller.startHint = capabilities.pictureHint
-        if case .kitty(.tmux) = capabilities.mode, let pane = PhotoGrid.environment(["TMUX_PANE"])["TMUX_PANE"] {
-            controller.paneShown = { TmuxClient.paneShown(pane) ?? true }
-        }
         let app = GridApp(controller: controller, mailbox: mailbox, curses: curses, capabilities: capabilities)
         app.onScreenComplete = source.onScreenComplete
         CrashGuard.install(resetSequence: capabilities.exitSequence + Curses.mouseOff + Array("\u{1B}[0m".utf8) + curses.resetSequence()
@@ -204,8 +201,8 @@ package enum PhotoGrid {
         // the private modes we changed, then let ncurses restore the rest.
         curses.clearAll()
         curses.refresh()
-        try? TTY.writeAll((controller.kitty?.leave() ?? []) + capabilities.exitSequence + Array("\u{1B}[0m".utf8))
-        if case .kitty(.file) = capabilities.mode { TemporaryFiles.removeLeftovers() }
+        try? TTY.writeAll(controller.canvas.leave() + capabilities.exitSequence + Array("\u{1B}[0m".utf8))
+        controller.canvas.finish()
         curses.end()
         pressure.stop()
         withExtendedLifetime(signals) {}

@@ -77,19 +77,7 @@ struct PrintCommand {
             _ = mailbox.drain()
         }
         let tiles = controller.contents().tiles.filter(shown)
-        var ops: [PaintOp]
-        if case .kitty(.tmux) = mode {
-            // Through tmux the frame is text naming pictures the terminal keeps (and shows for
-            // as long as the text is on screen): nothing here frees them.
-            let kitty = KittyScreen(budgetBytes: .max, placeholders: true)
-            ops = tiles.flatMap { tile -> [PaintOp] in
-                guard let (request, picture) = tile.kittyPicture else { return tile.ops(colors: session.halfBlockColors) }
-                let (sent, lines) = tile.placeholderOps(kitty, request: request, picture: picture)
-                return [PaintOp(row: tile.row, column: tile.column, bytes: sent)] + lines + tile.badgeOps(colors: session.halfBlockColors)
-            }
-        } else {
-            ops = tiles.flatMap { $0.ops(colors: session.halfBlockColors) }
-        }
+        var ops = controller.canvas.printOps(tiles)
         if options.labels { ops += tiles.compactMap { PrintCommand.label($0, row: $0.row + layout.tileRows) } }
         let frame = mode.drawsPixels ? PrintComposer.relative(ops, rows: height) : PrintComposer.lines(ops, rows: height)
         return (frame, session, source.onScreenComplete)
@@ -113,22 +101,9 @@ struct PrintCommand {
         case .failure(let error): throw ExitError("\(options.path): \(error)")
         }
         let request = TileRequest(photo: 0, width: image.width, height: image.height, fit: .fit, mode: mode)
-        switch TileEncoder().encode(image, for: request) {
-        case .sixel(let bytes): return bytes + Array("\n".utf8)
-        case .sixelBands(let bands): return bands.flatMap(\.bytes) + Array("\n".utf8)
-        case .cells(let lines): return lines.flatMap { $0 + [UInt8(ascii: "\n")] }
-        case .iterm(let bytes): return bytes + Array("\n".utf8)
-        case .kitty(let picture):
-            // Room made below the cursor, the picture drawn from its top, the cursor left below it.
-            let rows = (image.height + screen.cellHeight - 1) / max(1, screen.cellHeight)
-            let columns = (image.width + screen.cellWidth - 1) / max(1, screen.cellWidth)
-            if case .kitty(.tmux) = mode {
-                let kitty = KittyScreen(budgetBytes: .max, placeholders: true)
-                let (sent, lines) = kitty.placeholderTile(request, picture, columns: columns, rows: rows, shownRows: rows)
-                return sent + lines.flatMap { $0 + Array("\n".utf8) }
-            }
-            return PrintComposer.relative([PaintOp(row: 0, column: 0, bytes: Kitty.display(picture, columns: columns, rows: rows))], rows: rows)
-        }
+        let rows = (image.height + screen.cellHeight - 1) / max(1, screen.cellHeight)
+        let columns = (image.width + screen.cellWidth - 1) / max(1, screen.cellWidth)
+        return mode.format.makeCanvas().printPicture(TileEncoder().encode(image, for: request), request: request, columns: columns, rows: rows)
     }
 
     /// The photo scaled to fit inside `box`, no larger.

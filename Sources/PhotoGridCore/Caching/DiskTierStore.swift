@@ -1,7 +1,7 @@
 /// Tier images in the disk cache: each a small JPEG (quality 90) under the photo's path, size and
 /// mtime and the tier ("t512"), behind one byte saying whether it is the photo at full size.
 /// What a second run of photogrid reads instead of decoding. And encoded tiles
-/// (`EncodedTileRecord`), which it reads instead of encoding.
+/// (`TileRecord`), which it reads instead of encoding.
 package final class DiskTierStore: TierStoring {
     package let cache: DiskCache
     static let quality = 90
@@ -24,7 +24,7 @@ package final class DiskTierStore: TierStoring {
 
     /// Where a tile of `photo` for `request` is kept, if it is.
     func tileKey(_ photo: Photo, _ request: TileRequest) -> (any DiskCacheKey)? {
-        guard let variant = EncodedTileRecord.variant(for: request) else { return nil }
+        guard let variant = TileRecord.variant(for: request) else { return nil }
         if let file = photo.file { return DiskCache.FileKey(file: file, variant: variant) }
         return identity?(photo, request).map { AddressedTileKey(identity: $0, variant: variant) }
     }
@@ -45,11 +45,11 @@ package final class DiskTierStore: TierStoring {
     }
 
     /// Asked whenever the pipeline plans; the variant, a string, is made only to read or write.
-    package func keepsTiles(for request: TileRequest) -> Bool { EncodedTileRecord.keeps(request) }
+    package func keepsTiles(for request: TileRequest) -> Bool { TileRecord.keeps(request) }
 
     package func loadTile(_ photo: Photo, request: TileRequest) -> EncodedTile? {
         guard let key = tileKey(photo, request), let payload = cache.read(key) else { return nil }
-        guard let tile = EncodedTileRecord.decode(payload, for: request) else {
+        guard let tile = TileRecord.decode(payload, for: request) else {
             // Whole and of this key, but not a picture of its kind: never drawn, and gone.
             cache.remove(key)
             return nil
@@ -58,7 +58,7 @@ package final class DiskTierStore: TierStoring {
     }
 
     package func saveTile(_ tile: EncodedTile, of photo: Photo, request: TileRequest) {
-        guard let key = tileKey(photo, request), let payload = EncodedTileRecord.encode(tile) else { return }
+        guard let key = tileKey(photo, request), let payload = TileRecord.encode(tile, for: request) else { return }
         cache.write(key, payload)
     }
 }

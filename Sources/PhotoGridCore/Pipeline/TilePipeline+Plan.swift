@@ -82,7 +82,7 @@ extension TilePipeline {
 
     /// What a tile not made yet will take, from the bytes per pixel of the tiles made so far.
     func estimatedBytes(_ request: TileRequest) -> Int {
-        Int(Double(request.width * min(request.keptRows, request.height)) * (encodedBytesPerPixel[request.mode.isSixel] ?? 1))
+        Int(Double(request.width * min(request.keptRows, request.height)) * (encodedBytesPerPixel[request.mode] ?? request.mode.format.bytesPerPixelGuess))
     }
 
     /// Learns from a tile just made: the estimate rises at once to a larger tile and comes down
@@ -91,8 +91,8 @@ extension TilePipeline {
         guard !request.isPreview else { return }
         let pixels = max(1, request.width * min(request.keptRows, request.height))
         let measured = Double(tile.byteCount) / Double(pixels)
-        let current = encodedBytesPerPixel[request.mode.isSixel] ?? measured
-        encodedBytesPerPixel[request.mode.isSixel] = max(measured, current * 0.95 + measured * 0.05)
+        let current = encodedBytesPerPixel[request.mode] ?? measured
+        encodedBytesPerPixel[request.mode] = max(measured, current * 0.95 + measured * 0.05)
     }
 
     /// The most that new tier images waiting for the disk cache may take: an eighth of the

@@ -30,7 +30,7 @@ package final class TilePipeline: @unchecked Sendable {
     /// Every tile of the current plan, made or not: what a finished encode is kept for.
     var planned: Set<TileRequest> = []
     /// Bytes per tile pixel of encoded tiles, per mode, as last measured (`TilePipeline+Plan`).
-    var encodedBytesPerPixel: [Bool: Double] = [true: 1.0, false: 20.0]
+    var encodedBytesPerPixel: [RenderMode: Double] = [:]
     /// How often the budget could not hold what the screen needs, so that tiles were made
     /// softer or left as previews.
     var shortfalls = 0

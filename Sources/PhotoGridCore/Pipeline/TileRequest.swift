@@ -1,4 +1,6 @@
 /// How tiles are drawn.
+/// Which protocol: the probe's choice (`Capabilities`), and part of every tile's key. What each
+/// one does lives behind `format` (`TileFormat`, `Canvas`).
 package enum RenderMode: Hashable, Sendable, CustomStringConvertible {
     /// Real pixels with an adaptive palette of this many colour registers.
     case sixel(colors: Int)
@@ -9,19 +11,6 @@ package enum RenderMode: Hashable, Sendable, CustomStringConvertible {
     case iterm
     case halfBlock(HalfBlock.Colors)
 
-    package var isSixel: Bool { if case .sixel = self { return true } else { return false } }
-    /// Whether tiles are pictures in pixels (sixel, kitty) rather than cells of text.
-    package var drawsPixels: Bool { if case .halfBlock = self { return false } else { return true } }
-
-    package var description: String {
-        switch self {
-        case .sixel: return "sixel"
-        case .kitty: return "kitty"
-        case .iterm: return "iTerm2 images"
-        case .halfBlock(.trueColor): return "half-block 24-bit"
-        case .halfBlock(.palette256): return "half-block 256"
-        }
-    }
 }
 
 /// Size classes of decoded photos: a tier's image is the photo upright with its short side at

@@ -55,6 +55,13 @@ enum TmuxClient {
                         passthrough: ["1", "on", "all"].contains(option), knowsPassthrough: !option.isEmpty)
     }
 
+    /// Whether this process's pane (`TMUX_PANE`) is on a terminal's screen, asked each time it is
+    /// called (shown when tmux does not answer); nil outside tmux.
+    static func watchThisPane() -> (() -> Bool)? {
+        guard let pane = Environment.value("TMUX_PANE"), !pane.isEmpty else { return nil }
+        return { paneShown(pane) ?? true }
+    }
+
     /// Whether tmux pane `pane` is on a terminal's screen now: its session attached to a
     /// client and its window the current one. nil when tmux does not answer within 200 ms.
     static func paneShown(_ pane: String) -> Bool? {

@@ -30,15 +30,14 @@ package struct GridPainter {
     private var marker: FocusMarker?
     /// Section headers as drawn.
     private var drawnHeaders: [HeaderLine] = []
-    package let colors: HalfBlock.Colors
-    /// How cells are made plain again.
-    package var blanking = Blanking()
+    /// How the terminal's protocol draws tiles, and what it holds.
+    package let canvas: any Canvas
     /// The screen's width in cells: nothing is written past it.
     package var screenColumns = Int.max
-    /// In kitty mode, the pictures the terminal holds: tiles are placed by id, sent only once.
-    let kitty: KittyScreen?
+    var colors: HalfBlock.Colors { canvas.format.textColors }
+    var blanking: Blanking { canvas.blanking }
 
-    package init(colors: HalfBlock.Colors, kitty: KittyScreen? = nil) { self.colors = colors; self.kitty = kitty }
+    package init(canvas: any Canvas) { self.canvas = canvas }
 
     /// Forget what is on screen: after the screen was cleared.
     package mutating func invalidate() {
@@ -67,8 +66,8 @@ package struct GridPainter {
             erase.append(PaintOp(row: old.row, column: old.column, bytes: blanking.erase(old.cells)))
         }
         // Tiles gone or moved; a picture drawn from the cursor where another photo goes. Anything
-        // else is covered by what takes its place: lines of cells, kitty's placements (moved or
-        // taken off by id, `KittyScreen`), the same photo's sharper picture.
+        // else is covered by what takes its place: lines of cells, pictures the canvas places by
+        // id (moved or taken off by it), the same photo's sharper picture.
         for (slot, old) in drawn where current[slot] != old {
             let new = current[slot]
             guard new == nil || new?.width != old.width || new?.rows != old.rows || (old.fromCursor && new?.index != old.index) else { continue }
@@ -81,7 +80,7 @@ package struct GridPainter {
         for tile in ordered {
             let slot = Slot(row: tile.row, column: tile.column)
             let changed = drawn[slot] != current[slot] || damaged.contains(slot)
-            let ops = tileOps(tile, changed: changed)
+            let ops = canvas.tileOps(tile, changed: changed, screenColumns: screenColumns)
             if !ops.isEmpty { draw += ops; drewTile = drewTile || changed }
         }
         drawn = current
@@ -94,11 +93,14 @@ package struct GridPainter {
             after += focus?.ops(colors: colors, erase: false) ?? []
             marker = focus
         }
-        // In kitty the sides over pictures would be under them: they go as pictures above,
-        // the panel left out (asked every frame: the panel may have opened or closed).
-        if let kitty, !kitty.placeholders { after += kitty.frameOver(focus?.sidesOverTile(leaving: badgeCells(tiles, focus)) ?? []) }
+        // Where text cannot show over a picture, the canvas draws the sides over pictures its
+        // own way, the panel left out (asked every frame: the panel may have opened or closed).
+        after += canvas.frameOver((focus?.sidesOverTile(leaving: badgeCells(tiles, focus)) ?? []).map {
+            CellRect(row: $0.row, column: $0.column, columns: $0.columns, rows: $0.rows)
+        })
         // Where the frame's bottom side lies on the tile's own last row (the grid's bottom edge),
-        // the badges there again over it (in kitty those cells stay text).
+        // the badges there again over it (where the canvas draws sides its own way, those cells
+        // stay text).
         if !after.isEmpty, let focus, focus.bottomOnTile,
            let framed = tiles.first(where: { $0.row == focus.tileRow && $0.column == focus.tileColumn }), framed.badgeCells > 0 {
             after += framed.badgeOps(colors: colors)
@@ -118,27 +120,6 @@ package struct GridPainter {
     private func badgeCells(_ tiles: [PaintTile], _ focus: FocusMarker?) -> Int {
         guard let focus, focus.bottomOnTile else { return 0 }
         return tiles.first { $0.row == focus.tileRow && $0.column == focus.tileColumn }?.badgeCells ?? 0
-    }
-
-    /// A tile's ops: a kitty picture is asked of every frame (its placement follows the frame,
-    /// nothing written when it stays put); anything else only when it changed.
-    private func tileOps(_ tile: PaintTile, changed: Bool) -> [PaintOp] {
-        if let kitty, kitty.placeholders, let (request, picture) = tile.kittyPicture {
-            // Through tmux: the picture sent once, its text written like a half-block tile's.
-            let (sent, lineOps) = tile.placeholderOps(kitty, request: request, picture: picture)
-            var ops = sent.isEmpty ? [] : [PaintOp(row: tile.row, column: tile.column, bytes: sent)]
-            if changed || !sent.isEmpty { ops += lineOps + tile.badgeOps(colors: colors) }
-            return ops
-        }
-        if let kitty, let (request, picture) = tile.kittyPicture {
-            return tile.kittyOps(kitty, request: request, picture: picture, changed: changed, colors: colors)
-        }
-        guard changed else { return [] }
-        // Konsole resets the text of the column right of a picture it draws (`Screen::eraseBlock`),
-        // which would show what lies under that column: it is made plain again after each piece.
-        let right = tile.column + tile.width
-        guard blanking.hides, tile.drawsFromCursor, right < screenColumns else { return tile.ops(colors: colors) }
-        return tile.ops(colors: colors, afterEachPiece: (0..<tile.rows).map { PaintOp(row: tile.row + $0, column: right, bytes: blanking.erase(1)) })
     }
 
     /// One buffer of the final size (a sixel frame is megabytes, copied once), the cursor saved

@@ -27,14 +27,6 @@ package enum TileContent: Sendable {
         case image(TileRequest), failed(String), loading
     }
 
-    /// The kitty picture shown, if one is.
-    var kittyPicture: (TileRequest, KittyPicture)? {
-        switch self {
-        case .image(let request, .kitty(let picture)), .preview(let request, .kitty(let picture)): return (request, picture)
-        default: return nil
-        }
-    }
-
     /// The same content drawn by `tile` instead (a kitty picture as its placeholder text).
     func drawn(as tile: EncodedTile) -> TileContent {
         switch self {
@@ -73,9 +65,6 @@ package struct PaintTile: Sendable {
         case .failed, .loading: return false
         }
     }
-
-    /// The kitty picture the tile shows, if it shows one.
-    var kittyPicture: (TileRequest, KittyPicture)? { content.kittyPicture }
 
     /// The tile as rows of cell bytes, for everything but a sixel image.
     func cellLines(colors: HalfBlock.Colors) -> [[UInt8]] {

@@ -11,31 +11,26 @@ package struct ViewPainter {
     }
 
     private var drawn: Drawn?
-    package let colors: HalfBlock.Colors
-    /// How cells are made plain (`Blanking`).
-    package var blanking = Blanking()
-    /// In kitty mode, the pictures the terminal holds (shared with the grid's painter).
-    let kitty: KittyScreen?
+    /// How the terminal's protocol draws the picture (shared with the grid's painter).
+    package let canvas: any Canvas
+    var blanking: Blanking { canvas.blanking }
 
-    package init(colors: HalfBlock.Colors, kitty: KittyScreen? = nil) { self.colors = colors; self.kitty = kitty }
+    package init(canvas: any Canvas) { self.canvas = canvas }
 
     package mutating func invalidate() { drawn = nil }
 
     /// The view shows `content` at (`column`, `row`), `columns` x `rows` cells, in an area of
     /// `areaColumns` x `areaRows`; `message` is shown centred when there is no picture yet.
-    package mutating func paint(_ content: TileContent, column: Int, row: Int, columns: Int, rows: Int,
+    package mutating func paint(_ shown: TileContent, column: Int, row: Int, columns: Int, rows: Int,
                                areaColumns: Int, areaRows: Int, message: String) -> [UInt8] {
-        var now = Drawn(content: content.id, column: column, row: row, columns: columns, rows: rows)
-        if case .loading = content { now.message = message }
-        var content = content
-        var sent: [UInt8] = []
-        if let kitty, let (request, picture) = content.kittyPicture {
-            guard kitty.placeholders else {
-                return paintKitty(kitty, request: request, picture: picture, redraw: now != drawn, now: now, areaColumns: areaColumns, areaRows: areaRows)
-            }
-            // Through tmux: the picture sent once, then drawn as its placeholder text.
-            let tile = kitty.placeholderTile(request, picture, columns: columns, rows: rows, shownRows: rows)
-            (sent, content) = (tile.sent, content.drawn(as: .cells(tile.lines)))
+        var now = Drawn(content: shown.id, column: column, row: row, columns: columns, rows: rows)
+        if case .loading = shown { now.message = message }
+        let content: TileContent, sent: [UInt8]
+        switch canvas.viewPicture(shown, cells: CellRect(row: row, column: column, columns: columns, rows: rows)) {
+        case .placed(let place):
+            return paintPlaced(place, redraw: now != drawn, now: now, areaColumns: areaColumns, areaRows: areaRows)
+        case .drawn(let drawnContent, let sentFirst):
+            (content, sent) = (drawnContent, sentFirst)
         }
         guard now != drawn || !sent.isEmpty else { return [] }
         var out = sent + Array("\u{1B}7".utf8)
@@ -91,17 +86,15 @@ package struct ViewPainter {
         return nil
     }
 
-    /// A kitty picture: every cell of the view erased to the default background (a picture is
-    /// drawn under cells that have colours), then the picture placed by id, shown again each
-    /// frame so that the terminal's placements follow the view.
-    private mutating func paintKitty(_ kitty: KittyScreen, request: TileRequest, picture: KittyPicture, redraw: Bool, now: Drawn,
-                                     areaColumns: Int, areaRows: Int) -> [UInt8] {
+    /// A picture the canvas placed itself: the view's cells erased to the default background when
+    /// the view changed (a picture is drawn under cells that have colours), then its bytes, which
+    /// the canvas gives every frame so that the terminal's placements follow the view.
+    private mutating func paintPlaced(_ place: [UInt8], redraw: Bool, now: Drawn, areaColumns: Int, areaRows: Int) -> [UInt8] {
         var out: [UInt8] = []
         if redraw {
             out += Array("\u{1B}7\u{1B}[0m".utf8)
             for y in 0..<areaRows { out += GridPainter.moveTo(row: y, column: 0) + Array("\u{1B}[\(areaColumns)X".utf8) }
         }
-        let place = kitty.show(request, picture, row: now.row, column: now.column, columns: now.columns, rows: now.rows)
         if !place.isEmpty {
             if !redraw { out += Array("\u{1B}7".utf8) }
             out += GridPainter.moveTo(row: now.row, column: now.column) + place

@@ -16,9 +16,6 @@ extension PaintTile {
             ops = PaintTile.rightToLeft(tile.sixelParts!).flatMap {
                 [PaintOp(row: row + $0.row, column: column + $0.column, bytes: $0.bytes)] + afterEachPiece
             }
-        case .image(_, .kitty(let picture)), .preview(_, .kitty(let picture)):
-            // Sent and shown at once, kept nowhere: `--print` (the grid places by id, `kittyOps`).
-            ops = [PaintOp(row: row, column: column, bytes: Kitty.display(picture, columns: width, rows: rows))]
         default:
             ops = cellLines(colors: colors).enumerated().map {
                 PaintOp(row: row + $0.offset, column: column, bytes: $0.element, cells: width)
@@ -32,28 +29,6 @@ extension PaintTile {
     /// the next piece's first column; drawn from the right, that column already shows the new one.
     static func rightToLeft(_ parts: [SixelBand]) -> [SixelBand] {
         parts.sorted { ($0.row, -$0.column) < ($1.row, -$1.column) }
-    }
-
-    /// A kitty picture in the grid: the cells under it erased to the default background when
-    /// the slot showed something else (a placeholder's colours would cover it), then placed by
-    /// id, its top part only where the screen's edge cuts it, then the badges over it.
-    func kittyOps(_ kitty: KittyScreen, request: TileRequest, picture: KittyPicture, changed: Bool, colors: HalfBlock.Colors) -> [PaintOp] {
-        var ops: [PaintOp] = []
-        if changed {
-            ops = (0..<rows).map { PaintOp(row: row + $0, column: column, bytes: Array("\u{1B}[0m\u{1B}[\(width)X".utf8)) }
-        }
-        let cut = rows < fullRows ? picture.height * rows / max(1, fullRows) : nil
-        let bytes = kitty.show(request, picture, row: row, column: column, columns: width, rows: rows, sourceHeight: cut,
-                               uncovered: badgeCells)
-        if !bytes.isEmpty { ops.append(PaintOp(row: row, column: column, bytes: bytes)) }
-        return changed ? ops + badgeOps(colors: colors) : ops
-    }
-
-    /// A kitty picture through tmux (`KittyScreen.placeholders`): what sends it to the terminal
-    /// if it does not hold it yet, and the placeholder text of its rows on screen.
-    func placeholderOps(_ kitty: KittyScreen, request: TileRequest, picture: KittyPicture) -> (sent: [UInt8], lines: [PaintOp]) {
-        let (sent, lines) = kitty.placeholderTile(request, picture, columns: width, rows: fullRows, shownRows: rows)
-        return (sent, lines.enumerated().map { PaintOp(row: row + $0.offset, column: column, bytes: $0.element, cells: width) })
     }
 
     /// The cells the badges take at the right of the last row (0: none shown).
