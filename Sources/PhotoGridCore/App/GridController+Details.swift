@@ -2,7 +2,7 @@
 /// The details panel (`i`), for the focused photo in the grid or the photo in the zoom view.
 extension GridController {
     /// The photo the panel describes.
-    var detailsPhoto: Int { zoom?.photo ?? position.focus }
+    var detailsPhoto: Int { topScreen.currentPhoto }
 
     /// Rows from the photo's file name and size and what its file says about itself.
     func detailsPanel() -> DetailsPanel {
@@ -44,10 +44,14 @@ extension GridController {
         return DetailsPanel(title: "Details", rows: rows)
     }
 
-    /// What is drawn over the top right of the view: the key help, else the details, else nothing.
+    /// What is drawn over the top right of the view: the top panel (the key help over the
+    /// details), else nothing.
     func overlayPanel() -> DetailsPanel? {
-        if showHelp { return KeyHelp.panel(zoom: zoom != nil) }
-        return showDetails ? detailsPanel() : nil
+        for layer in layers.reversed() {
+            if let help = layer as? HelpView { return help.panel }
+            if let details = layer as? DetailsView { return details.panel }
+        }
+        return nil
     }
 
     /// The panel's cells, at the top right of the view: its first column and its rows; nil
@@ -55,7 +59,7 @@ extension GridController {
     package var overlayArea: (column: Int, rows: Int)? {
         guard let panel = overlayPanel() else { return nil }
         let width = DetailsPanel.width(forScreenColumns: screen.columns)
-        let rows = panel.lines(width: width, maxRows: layout.areaRows, colors: session.halfBlockColors).count
+        let rows = panel.lines(width: width, maxRows: grid.layout.areaRows, colors: session.halfBlockColors).count
         return rows > 0 ? (screen.columns - width, rows) : nil
     }
 
@@ -63,40 +67,25 @@ extension GridController {
     func detailsBytes() -> [UInt8] {
         guard let panel = overlayPanel() else { return [] }
         let width = DetailsPanel.width(forScreenColumns: screen.columns)
-        let lines = panel.lines(width: width, maxRows: layout.areaRows, colors: session.halfBlockColors)
+        let lines = panel.lines(width: width, maxRows: grid.layout.areaRows, colors: session.halfBlockColors)
         guard !lines.isEmpty else { return [] }
         var out = Array("\u{1B}7".utf8)
         for (i, line) in lines.enumerated() { out += GridPainter.moveTo(row: i, column: screen.columns - width) + line }
         return out + Array("\u{1B}[0m\u{1B}8".utf8)
     }
 
-    package func toggleDetails() {
-        showDetails.toggle()
-        detailsOpenedInZoom = showDetails && zoom != nil
-        // What the panel covered must be drawn again.
-        if !showDetails { needsClear = true }
-        drawnDetails = nil
-    }
-
-    func openHelp() {
-        showHelp = true
-        drawnDetails = nil
-    }
-
-    func closeHelp() {
-        showHelp = false
-        // What the help covered must be drawn again (the details panel under it too).
-        needsClear = true
-        drawnDetails = nil
-    }
-
-    /// The panel drawn over what the frame wrote, when it is open and anything under it or in it changed.
-    func withDetails(_ bytes: [UInt8]) -> [UInt8] {
-        guard showDetails || showHelp else { return bytes }
+    /// The panel drawn over what the frame wrote, when one is open and anything under it or in it changed.
+    func withPanel(_ bytes: [UInt8]) -> [UInt8] {
+        guard overlayPanel() != nil else { return bytes }
         let panel = detailsBytes()
-        if bytes.isEmpty && panel == drawnDetails { return bytes }
-        drawnDetails = panel
+        if bytes.isEmpty && panel == drawnPanel { return bytes }
+        drawnPanel = panel
         return bytes + panel
+    }
+
+    /// Whether a cell lies under the help or the details panel.
+    func isUnderPanel(column: Int, row: Int) -> Bool {
+        overlayArea.map { column >= $0.column && row < $0.rows } ?? false
     }
 
     /// "0:03", "12:40", "1:02:03", as players show a length.

@@ -1,69 +1,63 @@
-/// The gallery's photos changing under the grid: another order (`s`, `r`), hidden files shown
-/// or not (`.`), and a rescan (Ctrl-R). The pipeline and caches know photos by their index, so
-/// a new list gets a new session; the focus stays on the same photo. The disk cache keeps the
-/// tiles already made, so the new screen comes mostly from there.
+/// The gallery's photos changing under the views: another order (`s`, `r`), hidden files shown
+/// or not (`.`), sections (`S`), a rescan (Ctrl-R), a folder read in the background, dates read
+/// for the date order. The pipeline and caches know photos by their index, so a new list gets a
+/// new session; the focus stays on the same photo. The disk cache keeps the tiles already made,
+/// so the new screen comes mostly from there.
 extension GridController {
     /// Wires the grid to a gallery that can be read again and shown in other orders.
     /// `order` is the order asked for (`--sort`); a date order starts reading dates at once.
     /// `readDates` starts reading the capture dates of some photos (`CaptureDates`).
     package func allowChanges(order: PhotoOrder?, showHidden: Bool, makeSession: @escaping ([Photo]) -> GridSession,
                              rescan: ((Bool) throws -> [Photo])?, readDates: (([Photo]) -> CaptureDates)? = nil) {
-        self.showHidden = showHidden
-        self.makeSession = makeSession
-        self.rescan = rescan
-        self.readDates = readDates
-        if let order, order.key == .date { reorder(order) } else { self.order = order }
+        gallery.showHidden = showHidden
+        gallery.makeSession = makeSession
+        gallery.rescan = rescan
+        gallery.readDates = readDates
+        if let order, order.key == .date { reorder(order) } else { gallery.order = order }
     }
 
     /// `s`: the next sort key (name, date, mtime, size).
     func cycleSort() {
-        reorder((pendingOrder ?? order ?? PhotoOrder()).nextKey)
+        reorder((gallery.pendingOrder ?? gallery.order ?? PhotoOrder()).nextKey)
     }
 
     /// `r`: the same key, the other way.
     func reverseOrder() {
-        var next = pendingOrder ?? order ?? PhotoOrder()
+        var next = gallery.pendingOrder ?? gallery.order ?? PhotoOrder()
         next.reversed.toggle()
         reorder(next)
     }
 
     private func reorder(_ next: PhotoOrder) {
-        guard makeSession != nil else { return }
-        pendingOrder = nil
-        if next.key == .date, readDates != nil, session.photos.contains(where: { knownDates[$0.source] == nil }) {
+        guard gallery.makeSession != nil else { return }
+        gallery.pendingOrder = nil
+        if next.key == .date, gallery.readDates != nil, session.photos.contains(where: { gallery.knownDates[$0.source] == nil }) {
             // Read first; the new order comes when the dates are known (`finishDateReading`).
-            pendingOrder = next
-            startReadingDates()
+            gallery.pendingOrder = next
+            gallery.startReadingDates()
             return
         }
-        order = next
-        replacePhotos(next.apply(session.photos, dates: knownDates))
+        gallery.order = next
+        replacePhotos(next.apply(session.photos, dates: gallery.knownDates))
         notice = sortNotice(next)
-    }
-
-    /// Reads the capture dates not known yet, unless a reading is under way.
-    func startReadingDates() {
-        guard dateReader == nil, let readDates else { return }
-        let missing = session.photos.filter { knownDates[$0.source] == nil }
-        if !missing.isEmpty { dateReader = readDates(missing) }
     }
 
     /// Once the dates are read: the date order if one waits for them, the focus on the same
     /// photo (on the first one when no key was pressed since start-up, for `--sort date`); the
     /// sections by day or month made again.
     func finishDateReading() {
-        guard let reader = dateReader, reader.progress.finished else { return }
-        knownDates.merge(reader.dates) { $1 }
-        dateReader = nil
-        guard let pending = pendingOrder else {
+        guard let reader = gallery.dateReader, reader.progress.finished else { return }
+        gallery.knownDates.merge(reader.dates) { $1 }
+        gallery.dateReader = nil
+        guard let pending = gallery.pendingOrder else {
             refreshGroups()
             repaint()
             return
         }
-        pendingOrder = nil
-        order = pending
-        replacePhotos(pending.apply(session.photos, dates: knownDates))
-        if !keyPressed { move(to: 0) }
+        gallery.pendingOrder = nil
+        gallery.order = pending
+        replacePhotos(pending.apply(session.photos, dates: gallery.knownDates))
+        if !keyPressed { grid.move(to: 0) }
         notice = sortNotice(pending)
     }
 
@@ -73,34 +67,49 @@ extension GridController {
         order == PhotoOrder() ? "sorted " + order.description : nil
     }
 
-    /// "reading dates 1200 of 40000" while a date order waits for them.
-    var dateProgress: String? {
-        guard let reader = dateReader else { return nil }
-        return "reading dates \(reader.progress.done) of \(reader.total)"
+    /// `S`: no sections, by folder, by day, by month.
+    func cycleGrouping() { setGrouping(gallery.grouping.next) }
+
+    /// Days and months go by when the photos were taken: their dates are read (in the
+    /// background, as for the date order) and the sections made again when they are known.
+    package func setGrouping(_ next: Grouping) {
+        gallery.grouping = next
+        refreshGroups()
+        if next == .day || next == .month { gallery.startReadingDates() }
+        notice = next == .none ? "no sections" : "sections by \(next.rawValue)"
+        repaint()
+    }
+
+    /// Each photo's group again, and the layout with each group starting a row; the focused
+    /// photo stays where it was on screen.
+    func refreshGroups() {
+        gallery.refreshGroups()
+        grid.relayout()
     }
 
     /// The whole folder once its reading is done: the grid had the photos found first.
     func finishReading() {
-        guard let photos = reading?.finished else { return }
-        reading = nil
-        if let said = leftOut?().summary { notice = said }
+        guard let photos = gallery.reading?.finished else { return }
+        gallery.reading = nil
+        if let said = gallery.leftOut?().summary { notice = said }
         guard !photos.isEmpty else { return }
-        replacePhotos(arranged(photos))
+        replacePhotos(gallery.arranged(photos))
         readMissingDates()
     }
 
     /// `.`: hidden files shown or hidden again.
     func toggleHidden() {
-        guard reading == nil else { notice = "still reading the folder"; return }
-        guard let rescan else { notice = "this gallery cannot be read again"; return }
-        showHidden.toggle()
+        guard gallery.reading == nil else { notice = "still reading the folder"; return }
+        guard let rescan = gallery.rescan else { notice = "this gallery cannot be read again"; return }
+        gallery.showHidden.toggle()
         do {
-            let photos = try rescan(showHidden)
-            replacePhotos(arranged(photos))
+            let photos = try rescan(gallery.showHidden)
+            replacePhotos(gallery.arranged(photos))
             readMissingDates()
-            notice = [showHidden ? "hidden files shown" : "hidden files hidden", leftOut?().summary].compactMap { $0 }.joined(separator: "; ")
+            notice = [gallery.showHidden ? "hidden files shown" : "hidden files hidden", gallery.leftOut?().summary].compactMap { $0 }
+                .joined(separator: "; ")
         } catch {
-            showHidden.toggle()
+            gallery.showHidden.toggle()
             notice = "\(error)"
         }
     }
@@ -110,8 +119,8 @@ extension GridController {
     /// A gallery from elsewhere is asked for again in the background (`GalleryChanges`), and
     /// read when its answer comes; photos that failed are tried again at once.
     func rescanGallery() {
-        guard reading == nil else { notice = "still reading the folder"; return }
-        if let changes, changes.canAskAgain {
+        guard gallery.reading == nil else { notice = "still reading the folder"; return }
+        if let changes = gallery.changes, changes.canAskAgain {
             changes.askAgain()
             reloadChanged()
             notice = "asking for the gallery again"
@@ -122,71 +131,64 @@ extension GridController {
 
     /// The news of a gallery from elsewhere, at a frame: read again from the cache, or why not.
     func takeGalleryNews() {
-        switch changes?.take() ?? .none {
+        switch gallery.changes?.take() ?? .none {
         case .none: break
-        case .changed: if rescan != nil { readGalleryAgain() }
+        case .changed: if gallery.rescan != nil { readGalleryAgain() }
         case .failed(let why): notice = why
         }
     }
 
     /// The gallery read again now (`rescan`), and the grid given its photos as they are.
     func readGalleryAgain() {
-        guard let rescan else { reloadChanged(); return }
+        guard let rescan = gallery.rescan else { reloadChanged(); return }
         let photos: [Photo]
-        do { photos = try rescan(showHidden) } catch {
+        do { photos = try rescan(gallery.showHidden) } catch {
             // The folder itself is gone or unreadable: keep what is shown, and say why.
             notice = "\(error)"
             reloadChanged()
             return
         }
-        let ordered = arranged(photos)
+        let ordered = gallery.arranged(photos)
         if ordered.map(\.source) == session.photos.map(\.source) {
             reloadChanged()
-            notice = ["no photos added or removed", leftOut?().summary].compactMap { $0 }.joined(separator: "; ")
+            notice = ["no photos added or removed", gallery.leftOut?().summary].compactMap { $0 }.joined(separator: "; ")
             return
         }
         let before = Set(session.photos.map(\.source)), after = Set(ordered.map(\.source))
         let added = after.subtracting(before).count, removed = before.subtracting(after).count
         replacePhotos(ordered)
         readMissingDates()
-        notice = ["\(added) added, \(removed) removed", leftOut?().summary].compactMap { $0 }.joined(separator: "; ")
+        notice = ["\(added) added, \(removed) removed", gallery.leftOut?().summary].compactMap { $0 }.joined(separator: "; ")
     }
 
     /// In the date order or sections by day or month, photos that came in by a rescan have their
     /// dates read, and the order and sections are made again when they are (until then they go
     /// by their file's time).
     private func readMissingDates() {
-        let sorted = order?.key == .date, grouped = grouping == .day || grouping == .month
-        guard sorted || grouped, session.photos.contains(where: { knownDates[$0.source] == nil }) else { return }
-        if sorted && pendingOrder == nil { pendingOrder = order }
-        startReadingDates()
+        let sorted = gallery.order?.key == .date, grouped = gallery.grouping == .day || gallery.grouping == .month
+        guard sorted || grouped, session.photos.contains(where: { gallery.knownDates[$0.source] == nil }) else { return }
+        if sorted && gallery.pendingOrder == nil { gallery.pendingOrder = gallery.order }
+        gallery.startReadingDates()
     }
 
-    /// A list just read from the gallery in the current order. The scanner's is in name order
-    /// already, and sorting 100,000 paths again would hold up the event loop for nothing.
-    private func arranged(_ scanned: [Photo]) -> [Photo] {
-        guard let order, order != PhotoOrder() else { return scanned }
-        return order.apply(scanned, dates: knownDates)
-    }
-
-    /// The grid shows `photos` now, with the focused photo still focused (else the one at its
-    /// place) and the zoom view, if open, on the same photo (else closed).
+    /// The views show `photos` now, with the focused photo still focused (else the one at its
+    /// place) and the photo view, if open, on the same photo (else closed).
     func replacePhotos(_ photos: [Photo]) {
-        guard let makeSession, !photos.isEmpty else { return }
-        let focused = session.photos[position.focus].source
-        let zoomed = zoom.map { session.photos[$0.photo].source }
+        guard let makeSession = gallery.makeSession, !photos.isEmpty else { return }
+        let focused = session.photos[grid.position.focus].source
+        let zoomed = photoView.map { session.photos[$0.state.photo].source }
         let fit = session.fit
         session.pipeline.stop()
         session.cache.removeAll()
-        session = makeSession(photos)
-        session.fit = fit
+        gallery.session = makeSession(photos)
+        gallery.session.fit = fit
         refreshGroups()
-        let focus = photos.firstIndex { $0.source == focused } ?? min(position.focus, photos.count - 1)
-        position.focus(focus, photos: photos.count, layout: layout)
+        let focus = photos.firstIndex { $0.source == focused } ?? min(grid.position.focus, photos.count - 1)
+        grid.position.focus(focus, photos: photos.count, layout: grid.layout)
         if let zoomed {
-            if let index = photos.firstIndex(where: { $0.source == zoomed }) { zoom = ZoomState(photo: index) } else { zoom = nil }
+            if let index = photos.firstIndex(where: { $0.source == zoomed }) { photoView?.state = ZoomState(photo: index) } else { closePhoto() }
         }
-        searchIndex = nil
+        gallery.searchIndex = nil
         pendingBytes += canvas.forgetAll()
         repaint()
     }

@@ -1,10 +1,11 @@
-/// Keys of the grid, after less, vim and the file managers.
+/// Keys go down the view stack: the top layer first (the help closes on any key and lets most
+/// through; a prompt takes them all; the details panel takes Esc and `q`; a kept search its
+/// `n`, `N` and Esc), then the top screen, the photo view or the grid, whose keys follow less,
+/// vim and the file managers. `q` quits only from the bare grid.
 extension GridController {
     /// What a key asks of the event loop beyond changing the state.
     package enum KeyEffect: Equatable { case none, quit, resize, play(PhotoSource) }
 
-    /// Panels first: the help, then the search prompt, then the details panel take the keys that
-    /// close them; what is left goes to the view. `q` quits only from the bare grid.
     @discardableResult
     package func handle(_ key: Key) -> KeyEffect {
         budgetNotice.keyPressed(now: TTY.now())
@@ -12,58 +13,16 @@ extension GridController {
         notice = nil
         if key == .resize { return .resize }
         keyPressed = true
-        if showHelp {
-            closeHelp()
-            // The keys that close it do only that; any other closes it and does what it does.
-            if [.escape, .character("q"), .character("?")].contains(key) { return .none }
+        for layer in layers.reversed() {
+            if case .taken(let effect) = layer.handle(key) { return finish(effect) }
         }
-        if captionEdit != nil { typeIntoCaption(key); return .none }
-        if search?.typing == true, zoom == nil { typeIntoSearch(key); return .none }
-        if case .mouse(let action, let column, let row) = key { handleMouse(action, column: column, row: row); return .none }
-        if showDetails, key == .escape || key == .character("q") { toggleDetails(); return .none }
-        if key == .character("?") { openHelp(); return .none }
-        if zoom != nil { return handleZoom(key) }
-        let count = session.photos.count
-        let columns = layout.columns
-        switch key {
-        case .character("q"), .character("Q"): quitRequested = true; return .quit
-        case .escape: if search != nil { search = nil }
-        case .character("/"): startSearch()
-        case .character("n"): jumpToMatch(1)
-        case .character("N"): jumpToMatch(-1)
-        case .character("s"): cycleSort()
-        case .character("r"): reverseOrder()
-        case .character("S"): cycleGrouping()
-        case .character("m"): toggleMark()
-        case .character("M"): toggleMarkAll()
-        case .character("o"): openElsewhere()
-        case .character("y"): copyPath()
-        case .character("e"): startCaptionEdit()
-        case .character("."): toggleHidden()
-        case .left, .character("h"): move(to: position.focus - 1)
-        case .right, .character("l"): move(to: position.focus + 1)
-        case .up, .character("k"), .control("p"): moveRows(-1)
-        case .down, .character("j"), .control("n"): moveRows(1)
-        case .pageDown, .character(" "), .control("f"): page(1)
-        case .pageUp, .character("b"), .control("b"): page(-1)
-        case .control("d"): moveRows(max(1, layout.fullyVisibleRows / 2))
-        case .control("u"): moveRows(-max(1, layout.fullyVisibleRows / 2))
-        case .home, .character("g"): move(to: 0)
-        case .end, .character("G"): move(to: count - 1)
-        case .enter, .character("z"):
-            if let video = video(position.focus) { return .play(video) }
-            openZoom(position.focus)
-        // Past one column, + opens the photo, as spreading the fingers does in the photo apps.
-        case .character("+"), .character("="): if columns == 1 { openZoom(position.focus) } else { setColumns(columns - 1) }
-        case .character("-"), .character("_"): setColumns(columns + 1)
-        case .character(let c) where ("1"..."6").contains(c): setColumns(Int(String(c))!)
-        case .character("a"): session.fit = session.fit == .fill ? .fit : .fill
-        case .character("i"): toggleDetails()
-        case .control("l"): repaint()
-        case .control("r"): rescanGallery()
-        default: break
-        }
+        if case .taken(let effect) = topScreen.handle(key) { return finish(effect) }
         return .none
+    }
+
+    private func finish(_ effect: KeyEffect) -> KeyEffect {
+        if effect == .quit { quitRequested = true }
+        return effect
     }
 
     /// Photo `index` when it is a video (by its name or, once read, its content).
@@ -74,24 +33,76 @@ extension GridController {
         if case .unsupportedFormat(let name)? = session.pipeline.failure(forPhoto: index), name.hasSuffix(" video") { return photo.source }
         return nil
     }
+}
 
-    func move(to index: Int) {
-        let target = max(0, min(session.photos.count - 1, index))
-        if target != position.focus { direction = target > position.focus ? 1 : -1 }
-        position.focus(target, photos: session.photos.count, layout: layout)
+/// Views opened and closed.
+extension GridController {
+    /// Opens the photo view on a photo.
+    func openPhoto(_ photo: Int) {
+        guard session.photos.indices.contains(photo) else { return }
+        photoView = PhotoView(app: self, photo: photo)
+        needsClear = true
     }
 
-    /// Up or down `rows` tile rows in the same column (the row's last photo where it is shorter,
-    /// a section's last row); past the first or last row, the first or last photo.
-    func moveRows(_ rows: Int) {
-        let count = session.photos.count, row = layout.row(of: position.focus) + rows
-        if row < 0 { move(to: 0); return }
-        if row >= layout.rowCount(photos: count) { move(to: count - 1); return }
-        move(to: layout.index(row: row, column: layout.column(of: position.focus), photos: count))
+    /// Back to the grid, with the photo last shown focused and on screen; a details panel opened
+    /// in the photo view closes with it.
+    func closePhoto() {
+        guard let view = photoView else { return }
+        photoView = nil
+        layers.removeAll { ($0 as? DetailsView)?.openedInPhotoView == true }
+        grid.position.focus(view.state.photo, photos: session.photos.count, layout: grid.layout)
+        needsClear = true
     }
 
-    func page(_ screens: Int) {
-        direction = screens > 0 ? 1 : -1
-        position.page(by: screens, photos: session.photos.count, layout: layout)
+    /// Takes a layer off the stack; what a panel covered is drawn again.
+    func close(_ view: AppView) {
+        layers.removeAll { $0 === view }
+        if view is DetailsView || view is HelpView {
+            needsClear = true
+            drawnPanel = nil
+        }
     }
+
+    /// `i`: the details panel, opened or closed.
+    func toggleDetails() {
+        if let open = layers.first(where: { $0 is DetailsView }) {
+            close(open)
+        } else {
+            layers.append(DetailsView(app: self, openedInPhotoView: photoView != nil))
+            drawnPanel = nil
+        }
+    }
+
+    /// `?`: the key help, over everything.
+    func openHelp() {
+        layers.append(HelpView(app: self))
+        drawnPanel = nil
+    }
+
+    /// `/`: a new search, in place of a kept one.
+    func startSearch() {
+        layers.removeAll { $0 is SearchView }
+        layers.append(SearchView(app: self))
+    }
+
+    /// `e`: starts editing the caption of the photo in view, or says why it cannot be.
+    func startCaptionEdit() {
+        let index = topScreen.currentPhoto
+        guard session.photos.indices.contains(index) else { return }
+        let photo = session.photos[index]
+        if readOnly { notice = "read-only (--read-only): captions are not saved"; return }
+        guard let file = photo.file else { notice = "captions can be edited in a local folder only"; return }
+        let sidecar = Sidecar(photo: file)
+        if let problem = sidecar.checkWritable() { notice = sidecar.message(problem); return }
+        // The sidecar's caption, else the photo's own (read now if the pipeline has not yet), as
+        // the text to edit: a caption is never started from nothing when there is one.
+        let current = sidecar.caption() ?? (session.pipeline.info(index) ?? PhotoDecoder.readInfo(photo))?.caption ?? ""
+        layers.append(CaptionView(app: self, edit: CaptionEdit(text: Array(current.utf8), original: Array(current.utf8), photo: file)))
+    }
+
+    /// What a panel shows changed (a caption saved): it is written again.
+    func panelChanged() { drawnPanel = nil }
+
+    /// Whether the details panel is open (the grid then asks for the focused photo's details).
+    var detailsOpen: Bool { layers.contains { $0 is DetailsView } }
 }

@@ -2,27 +2,17 @@
 /// quit), another program (`o`), and the clipboard (`y`, OSC 52). Marks go by the photo's file (or
 /// address), so a new order or a rescan keeps them.
 extension GridController {
-    /// `m`: marks the focused photo, or unmarks it.
-    func toggleMark() { toggleMarkOf(position.focus) }
-
-    func toggleMarkOf(_ photo: Int) {
+    /// `m`: marks a photo, or unmarks it.
+    func toggleMark(_ photo: Int) {
         guard session.photos.indices.contains(photo) else { return }
-        let source = session.photos[photo].source
-        if marked.remove(source) == nil { marked.insert(source) }
-        notice = marked.contains(source) ? "marked" : "unmarked"
-    }
-
-    /// `M`: marks every photo, or none when all are marked.
-    func toggleMarkAll() {
-        let all = Set(session.photos.map(\.source))
-        marked = marked.isSuperset(of: all) ? [] : all
+        notice = gallery.toggleMark(photo) ? "marked" : "unmarked"
     }
 
     /// The marked photos in the grid's order, else the focused one: what `-o` prints and `o` opens.
     package var chosen: [PhotoSource] {
         let inOrder = session.photos.map(\.source).filter { marked.contains($0) }
         if !inOrder.isEmpty { return inOrder }
-        let photo = zoom?.photo ?? position.focus
+        let photo = topScreen.currentPhoto
         return session.photos.indices.contains(photo) ? [session.photos[photo].source] : []
     }
 
@@ -39,7 +29,7 @@ extension GridController {
     /// `y`: the focused photo's path to the clipboard, through the terminal (OSC 52; tmux passes
     /// it on with `set-clipboard on`, its default in recent versions).
     func copyPath() {
-        let photo = zoom?.photo ?? position.focus
+        let photo = topScreen.currentPhoto
         guard session.photos.indices.contains(photo) else { return }
         let source = session.photos[photo].source
         pendingBytes += Array("\u{1B}]52;c;".utf8) + Base64.encode(source.bytes) + [0x07]

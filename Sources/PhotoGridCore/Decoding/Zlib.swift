@@ -1,9 +1,9 @@
 import CZlib
 
-/// zlib: the only Swift file that calls it. It compresses kitty pictures and inflates PNG's
-/// image data (PNG+Rows.swift says why not through libspng).
+/// zlib: the only Swift file that calls it. It compresses the pictures of the canvases that send
+/// them deflated, and inflates PNG's image data (PNG+Rows.swift says why not through libspng).
 package enum Zlib {
-    /// `bytes` as one zlib stream (RFC 1950), what the kitty graphics protocol's `o=z` takes.
+    /// `bytes` as one zlib stream (RFC 1950).
     /// Level 1: a photo's pixels shrink little more at higher levels (measured in
     /// docs/benchmarks.md), and the encode runs once a tile on a worker.
     package static func compress(_ bytes: [UInt8], level: Int32 = 1) -> [UInt8]? {
@@ -20,7 +20,7 @@ package enum Zlib {
     }
 
     /// The bytes of one zlib stream back, at most `limit` of them; nil when the stream is damaged
-    /// or longer. For tests, which check what a kitty picture carries.
+    /// or longer. For tests, which check what a deflated picture carries.
     package static func decompress(_ bytes: [UInt8], limit: Int) -> [UInt8]? {
         var size = uLong(limit)
         var out = [UInt8](repeating: 0, count: limit)

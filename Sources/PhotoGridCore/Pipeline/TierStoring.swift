@@ -4,7 +4,7 @@ package protocol TierStoring: Sendable {
     /// The tier image kept for this photo as it is now, or nil.
     func load(_ photo: Photo, tier: Tier) -> DecodedImage?
     func save(_ image: DecodedImage, of photo: Photo, tier: Tier)
-    /// Whether tiles made for `request` are kept (final pictures in pixels: sixel, kitty, iTerm2).
+    /// Whether tiles made for `request` are kept (final pictures: every protocol's).
     func keepsTiles(for request: TileRequest) -> Bool
     /// The tile kept for this photo as it is now and exactly this request, or nil.
     func loadTile(_ photo: Photo, request: TileRequest) -> EncodedTile?

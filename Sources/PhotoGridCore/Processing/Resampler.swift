@@ -67,7 +67,7 @@ package enum Resampler {
             }
             // The vertical pass a whole row at a time: each output row is the weighted sum of a few
             // filtered rows, read in order (going down each column instead, one cache line a tap,
-            // made this pass a third of a kitty tile's encode).
+            // made this pass a third of a 24-bit tile's encode).
             let line = width * 3
             var sums = [Int32](repeating: 0, count: line)
             rows.withUnsafeBufferPointer { mid in

@@ -87,6 +87,32 @@ package struct Capabilities: Sendable, Equatable {
         return caps
     }
 
+    /// `--probe`'s lines: what the terminal answered (in `elapsed` ms) and what photogrid makes of it.
+    package static func report(replies: TerminalReplies, window: TTY.WindowSize?, environment env: [String: String], choice: ModeChoice,
+                               elapsed: Int) -> [String] {
+        let caps = decide(replies: replies, window: window, environment: env, choice: choice)
+        return [
+            "TERM=\(env["TERM"] ?? "") COLORTERM=\(env["COLORTERM"] ?? "")",
+            "DA1: \(replies.deviceAttributes.map { $0.map(String.init).joined(separator: ";") } ?? "no answer") (in \(elapsed) ms)",
+            "kitty graphics: " + (replies.kittyGraphics.map { $0 ? "yes" : "refused" } ?? "no answer")
+                + (replies.kittyGraphics == true ? ", pictures as files: " + (replies.kittyFiles.map { $0 ? "yes (same machine)" : "no" } ?? "no answer") : ""),
+            "XTVERSION: " + (replies.terminalName ?? "no answer") + ", TERM_PROGRAM=" + (env["TERM_PROGRAM"] ?? ""),
+            "sixel: \(replies.supportsSixel ? "yes" : "no"), colour registers: \(replies.colorRegisters.map(String.init) ?? "not said")"
+                + (replies.tmuxClientFeatures.map { ", tmux's terminal has: " + $0.joined(separator: ",") } ?? ""),
+            replies.tmuxClientType.map { "tmux is shown in: " + ($0.isEmpty ? "not said" : $0)
+                + ", allow-passthrough: " + (replies.tmuxPassthrough == true ? "on" : "off") } ?? "",
+            "window: " + (window.map { "\($0.columns)x\($0.rows) cells, \($0.pixelWidth)x\($0.pixelHeight) pixels" } ?? "unknown"),
+            "CSI 16 t: " + (replies.cellSize.map { "\($0.width)x\($0.height)" } ?? "no answer")
+                + ", CSI 14 t: " + (replies.textAreaSize.map { "\($0.width)x\($0.height)" } ?? "no answer")
+                + ", XTSMGRAPHICS geometry: " + (replies.graphicsSize.map { "\($0.width)x\($0.height)" } ?? "no answer"),
+            "cell: \(caps.cellWidth)x\(caps.cellHeight) pixels (from \(caps.cellSizeSource))",
+            "largest sixel picture: " + (caps.maxImageWidth > 0 ? "\(caps.maxImageWidth)x\(caps.maxImageHeight) (larger ones go in pieces)" : "not said"),
+            "synchronized output (DECRQM 2026): " + (replies.privateModes[2026].map { $0 == 1 || $0 == 2 ? "yes" : "no (\($0))" } ?? "no answer")
+                + ", background (OSC 11): " + (replies.background.map { "\($0)" } ?? "no answer"),
+            "mode: \(caps.mode) (\(caps.modeReason))",
+        ]
+    }
+
     /// 24-bit where COLORTERM says so, and inside tmux, which takes 24-bit colour whatever its
     /// TERM and maps it down itself for a client that lacks it (its COLORTERM is usually empty).
     package static func colorDepth(_ environment: [String: String]) -> HalfBlock.Colors {

@@ -163,7 +163,7 @@ package final class Curses {
     }
 
     /// Blanks ncurses' picture of the screen without a clear: it then writes only what differs
-    /// from what it last wrote (kitty mode, where a clear would free the terminal's pictures).
+    /// from what it last wrote (where a clear would free the pictures a canvas keeps in the terminal).
     package func eraseAll() {
         werase(pg_stdscr())
     }

@@ -1,0 +1,96 @@
+/// The gallery as the app shows it: its photos (in a `GridSession` with their caches and
+/// pipeline), their order, hidden files, the capture dates read so far, sections, marks, and
+/// where the list comes from (a folder read in the background, a rescan, news of a remote
+/// gallery). Owned by the controller; the views read it, the controller changes it
+/// (`GridController+Gallery`) and keeps the views on the same photos when the list changes.
+package final class GalleryModel {
+    package let title: String
+    package internal(set) var session: GridSession
+    /// Makes the session for another list of photos (a new order, a rescan); nil where the
+    /// photos never change (`--print`, the benchmark).
+    var makeSession: (([Photo]) -> GridSession)?
+    /// Reads the gallery again, hidden files too when asked (`GallerySource.rescan`).
+    var rescan: ((Bool) throws -> [Photo])?
+    /// The order the photos are shown in; nil while they are in the gallery's own order (a
+    /// manifest's, before `s` is pressed).
+    package internal(set) var order: PhotoOrder?
+    /// Names starting with a dot are shown (`.` toggles).
+    package internal(set) var showHidden = false
+    /// Starts reading capture dates for the date order.
+    var readDates: (([Photo]) -> CaptureDates)?
+    /// Capture dates read so far (nil inside: the photo has none).
+    var knownDates: [PhotoSource: Int64?] = [:]
+    /// Reading dates for `pendingOrder`, the date order asked for.
+    var dateReader: CaptureDates?
+    var pendingOrder: PhotoOrder?
+    /// The folder still being read: the grid shows the photos found first.
+    var reading: BackgroundScan?
+    /// Word from a gallery read from elsewhere (`GalleryChanges`): changes, or a failure.
+    var changes: GalleryChanges?
+    /// What the gallery's last reading left out (`LeftOut`), said after each reading.
+    package var leftOut: (() -> LeftOut)?
+    /// Marked photos (`m`, `M`), by path: a new order or a rescan keeps them.
+    package internal(set) var marked: Set<PhotoSource> = []
+    /// Sections (`--group`, `S`), and each photo's group while they are on.
+    package internal(set) var grouping: Grouping = .none
+    var groupNames: [String]?
+    /// The photos that start a group: each starts a row.
+    var groupStarts: [Int] = []
+    /// The photos' paths in lower case for the search; nil until the first search of a list.
+    var searchIndex: [String]?
+
+    init(title: String, session: GridSession) {
+        self.title = title
+        self.session = session
+    }
+
+    var photos: [Photo] { session.photos }
+
+    /// Each photo's group again, after the photos or the known dates changed.
+    func refreshGroups() {
+        groupNames = grouping.names(session.photos, dates: knownDates, title: title)
+        groupStarts = groupNames.map { names in names.indices.filter { $0 == 0 || names[$0 - 1] != names[$0] } } ?? []
+    }
+
+    /// Reads the capture dates not known yet, unless a reading is under way.
+    func startReadingDates() {
+        guard dateReader == nil, let readDates else { return }
+        let missing = session.photos.filter { knownDates[$0.source] == nil }
+        if !missing.isEmpty { dateReader = readDates(missing) }
+    }
+
+    /// A list just read from the gallery in the current order. The scanner's is in name order
+    /// already, and sorting 100,000 paths again would hold up the event loop for nothing.
+    func arranged(_ scanned: [Photo]) -> [Photo] {
+        guard let order, order != PhotoOrder() else { return scanned }
+        return order.apply(scanned, dates: knownDates)
+    }
+
+    /// Every photo's path in lower case, made on the first search of a list of photos: lowering
+    /// 100,000 paths took about 100 ms, too long to do again at every key typed.
+    var searchablePaths: [String] {
+        if let searchIndex, searchIndex.count == session.photos.count { return searchIndex }
+        let paths = session.photos.map { $0.relativePath.description.lowercased() }
+        searchIndex = paths
+        return paths
+    }
+
+    /// Marks photo `index`, or unmarks it; whether it is marked now.
+    func toggleMark(_ index: Int) -> Bool {
+        let source = session.photos[index].source
+        if marked.remove(source) == nil { marked.insert(source) }
+        return marked.contains(source)
+    }
+
+    /// Marks every photo, or none when all are marked.
+    func toggleMarkAll() {
+        let all = Set(session.photos.map(\.source))
+        marked = marked.isSuperset(of: all) ? [] : all
+    }
+
+    /// "reading dates 1200 of 40000" while a date order waits for them.
+    var dateProgress: String? {
+        guard let reader = dateReader else { return nil }
+        return "reading dates \(reader.progress.done) of \(reader.total)"
+    }
+}

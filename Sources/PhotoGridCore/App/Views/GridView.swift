@@ -1,0 +1,126 @@
+/// The grid: the photos as tiles at one to six columns, the focus framed, sections' headers in
+/// the gap rows. It owns the layout, the focus and the scrolling, the direction of travel (where
+/// prefetching looks), and the painter that brings the screen up to date.
+final class GridView: ScreenView {
+    unowned let app: GridController
+    var gallery: GalleryModel { app.gallery }
+    var session: GridSession { app.gallery.session }
+    var screen: ScreenMetrics { app.screen }
+    private(set) var layout: GridLayout
+    /// The column count the user chose: the layout has fewer while the screen is too narrow for
+    /// them, and gets them back when it widens again.
+    private var chosenColumns: Int
+    var position = GridPosition()
+    /// +1 after moving down, -1 after moving up: where prefetching looks.
+    var direction = 1
+    var painter: GridPainter
+
+    init(app: GridController, columns: Int?) {
+        self.app = app
+        chosenColumns = columns ?? GridLayout.startColumns(photos: app.gallery.photos.count, screen: app.screen)
+        layout = GridLayout(screen: app.screen, columns: chosenColumns)
+        painter = GridPainter(canvas: app.canvas)
+    }
+
+    var currentPhoto: Int { position.focus }
+
+    /// The layout for the current screen, columns and sections.
+    func makeLayout() -> GridLayout {
+        GridLayout(screen: screen, columns: chosenColumns, sections: gallery.grouping != .none,
+                   groupStarts: gallery.groupStarts, photos: session.photos.count)
+    }
+
+    /// The layout made again (a new screen size, sections, another list), the focused photo
+    /// kept where it was on screen.
+    func relayout() {
+        let old = layout
+        layout = makeLayout()
+        position = position.anchored(from: old, to: layout, photos: session.photos.count)
+    }
+
+    func setColumns(_ columns: Int) {
+        chosenColumns = max(GridLayout.columnRange.lowerBound, min(GridLayout.columnRange.upperBound, columns))
+        let next = makeLayout()
+        guard next.columns != layout.columns else { return }
+        let old = layout
+        layout = next
+        position = position.anchored(from: old, to: layout, photos: session.photos.count)
+        app.needsClear = true
+    }
+
+    /// Asks the pipeline for the screen and what comes next, and paints what is ready.
+    func frame(clear: Bool) -> GridController.Frame {
+        if clear { painter.invalidate() }
+        session.pipeline.want(session.wanted(layout: layout, position: position, direction: direction), infos: wantedInfos())
+        let (tiles, marker, loading) = contents()
+        painter.screenColumns = screen.columns
+        return GridController.Frame(clear: clear, status: app.status(statusParts(loading: loading), hint: hint),
+                                    bytes: painter.paint(tiles, focus: marker, headers: headerLines(tiles)), tilesLoading: loading)
+    }
+
+    /// Photos whose details the grid needs: the focused one for the panel, and every one on
+    /// screen at 1-3 columns, for the badges.
+    func wantedInfos() -> [WantedInfo] {
+        var infos = app.detailsOpen ? [WantedInfo(position.focus, .visible)] : []
+        if layout.columns <= GridSession.badgeColumns {
+            infos += layout.visibleIndexes(topRow: position.topRow, photos: session.photos.count).map { WantedInfo($0, .background) }
+        }
+        return infos
+    }
+
+    /// The tiles on screen with what each shows now, the focus frame, and how many still load.
+    func contents() -> (tiles: [PaintTile], marker: FocusMarker?, loading: Int) {
+        var tiles = screen.rows >= 2 ? session.paintTiles(layout: layout, position: position) : []
+        // A video says so at every column count, over its frame or its placeholder; in words, as
+        // xterm's default fonts have no play sign (U+25B6).
+        for i in tiles.indices where session.photos[tiles[i].index].format.isVideo {
+            tiles[i].badges = tiles[i].badges.isEmpty ? "video" : "video " + tiles[i].badges
+        }
+        if !gallery.marked.isEmpty {
+            // A mark is a badge of its own, at every column count.
+            for i in tiles.indices where gallery.marked.contains(session.photos[tiles[i].index].source) { tiles[i].badges = "*" + tiles[i].badges }
+        }
+        let focused = tiles.first { $0.index == position.focus }
+        let headerRows = Set(headerLines(tiles).map(\.row))
+        let marker = focused.map {
+            FocusMarker(tile: $0, gridRows: layout.areaRows, screenColumns: screen.columns, photo: photoArea(of: $0), headerRows: headerRows)
+        }
+        return (tiles, marker, tiles.filter { $0.content.isPending }.count)
+    }
+
+    /// In fit mode, the cells of a tile the photo takes (letterboxed and centred in its square),
+    /// once its shape is known: what the focus frame goes round.
+    func photoArea(of tile: PaintTile) -> (column: Int, row: Int, width: Int, rows: Int)? {
+        guard session.fit == .fit, let shape = session.photoShape(tile.index), shape.width > 0, shape.height > 0 else { return nil }
+        let cell = session.mode.format.cell(screen)
+        let box = (tile.width * cell.0, tile.fullRows * cell.1)
+        let fitted = Resampler.fittedSize(width: shape.width, height: shape.height, inside: box.0, box.1)
+        let width = min(tile.width, (fitted.width + cell.0 - 1) / cell.0), rows = min(tile.fullRows, (fitted.height + cell.1 - 1) / cell.1)
+        return ((tile.width - width) / 2, (tile.fullRows - rows) / 2, width, rows)
+    }
+
+    /// Folder, file, "N of M", columns, mode, and how many tiles on screen are still loading. On a
+    /// narrow screen the folder and the mode give way first (`StatusLine`).
+    func statusParts(loading: Int) -> [StatusLine.Part] {
+        let count = session.photos.count
+        let photo = session.photos[min(position.focus, count - 1)]
+        var parts = [StatusLine.Part(gallery.title, dropOrder: 3), StatusLine.Part(photo.relativePath.description),
+                     StatusLine.Part("\(position.focus + 1) of \(count)"),
+                     StatusLine.Part(layout.columns == 1 ? "1 column" : "\(layout.columns) columns", dropOrder: 1),
+                     StatusLine.Part(app.modeName, dropOrder: 2)]
+        if session.fit == .fit { parts.append(StatusLine.Part("fit", dropOrder: 1)) }
+        if let order = gallery.order, order != PhotoOrder() { parts.append(StatusLine.Part(order.description, dropOrder: 1)) }
+        if let names = gallery.groupNames, position.focus < names.count { parts.insert(StatusLine.Part(names[position.focus], dropOrder: 1), at: 1) }
+        if gallery.showHidden { parts.append(StatusLine.Part("hidden shown", dropOrder: 1)) }
+        let marked = gallery.marked
+        if !marked.isEmpty {
+            parts.insert(StatusLine.Part("\(marked.count) marked" + (marked.contains(photo.source) ? " (this one too)" : "")), at: min(3, parts.count))
+        }
+        if let reading = gallery.reading { parts.append(StatusLine.Part("reading the folder: \(reading.count) photos so far")) }
+        if let progress = gallery.dateProgress { parts.append(StatusLine.Part(progress)) }
+        if loading > 0 { parts.append(StatusLine.Part("loading \(loading)")) }
+        return parts
+    }
+
+    var hint: String? { "? keys  a " + (session.fit == .fit ? "fill" : "fit") + "  / find  q quit " }
+}
