@@ -6,14 +6,14 @@ extension TilePipeline {
         var ended = false
         while true {
             condition.lock()
-            if ended { running -= 1 }
+            if ended { activity.running -= 1 }
             var job = nextJob()
-            while !stopped && job == nil {
-                if running == 0 && !idleTold, let onIdle {
+            while !activity.stopped && job == nil {
+                if activity.running == 0 && !activity.idleTold, let onIdle = tell.onIdle {
                     // Told once nothing has come for `idleDelay`: `malloc_trim` holds malloc's
                     // locks for several milliseconds, which a key pressed meanwhile would wait on.
-                    if !condition.wait(milliseconds: TilePipeline.idleDelay), running == 0, !idleTold, nextJob() == nil {
-                        idleTold = true
+                    if !condition.wait(milliseconds: TilePipeline.idleDelay), activity.running == 0, !activity.idleTold, nextJob() == nil {
+                        activity.idleTold = true
                         condition.unlock()
                         onIdle()
                         condition.lock()
@@ -23,18 +23,18 @@ extension TilePipeline {
                 }
                 job = nextJob()
             }
-            guard !stopped, let job else { condition.unlock(); return }
-            running += 1
-            idleTold = false
+            guard !activity.stopped, let job else { condition.unlock(); return }
+            activity.running += 1
+            activity.idleTold = false
             ended = true
             switch job {
             case .fetch(let source, _):
                 fetchTasks.take(source)
                 if case .tier(let key) = source { cancelFlags[key] = CancelFlag() }
-                for _ in 0..<idleExtraWorkers { WorkerThreads.start { [self] in work() } }
-                idleExtraWorkers = 0
+                for _ in 0..<activity.idleExtraWorkers { WorkerThreads.start { [self] in work() } }
+                activity.idleExtraWorkers = 0
             case .encode(let request), .loadTile(let request): encodeTasks.take(request)
-            case .store: storesRunning += 1; counters.stores += 1
+            case .store: stores.storesRunning += 1; counters.stores += 1
             case .recheck: break
             }
             condition.unlock()
@@ -47,7 +47,7 @@ extension TilePipeline {
             case .loadTile(let request): loadTile(request)
             case .store(let key, let image):
                 tierStore?.save(image, of: photos[key.photo], tier: key.tier)
-                locked { storesRunning -= 1; condition.broadcast() }
+                locked { stores.storesRunning -= 1; condition.broadcast() }
             case .recheck(let indexes): recheckFiles(indexes)
             }
         }
@@ -87,7 +87,7 @@ extension TilePipeline {
             cancelFlags[key] = nil
             switch result {
             case .success(let image):
-                if image.isPartial { incomplete.insert(key.photo) }
+                if image.isPartial { records.incomplete.insert(key.photo) }
                 // Kept for the tiles waiting on it, and in the cache for later ones; a fetch that
                 // no planned tile waits for any more is let go (the disk cache may still take it).
                 if encodeTasks.waiting.contains(where: { !$0.key.isPreview && planned($0.key).key == key }) {
@@ -100,24 +100,24 @@ extension TilePipeline {
                 counters.cancelled += 1
                 rebuildFetchTasks()
             case .failure(let error):
-                failures[key.photo] = error
+                records.failures[key.photo] = error
                 failed = encodeTasks.waiting.filter { $0.key.photo == key.photo }.map(\.key)
                 failed.forEach { encodeTasks.finish($0) }
                 rebuildFetchTasks()
             }
             condition.broadcast()
         }
-        failed.forEach(onFinish)
+        failed.forEach(tell.onFinish)
     }
 
     /// New tier images wait here for the disk cache until the workers are idle (a JPEG encode
     /// each); past its bound (`storeQueueLimit`) the oldest are not written, rather than held
     /// without end.
     func queueStore(_ key: TierKey, _ image: DecodedImage) {
-        storeQueue.append((key, image))
-        storeQueueBytes += image.image.byteCount
-        while storeQueueBytes > storeQueueLimit, storeQueue.count > 1 {
-            storeQueueBytes -= storeQueue.removeFirst().1.image.byteCount
+        stores.storeQueue.append((key, image))
+        stores.storeQueueBytes += image.image.byteCount
+        while stores.storeQueueBytes > storeQueueLimit, stores.storeQueue.count > 1 {
+            stores.storeQueueBytes -= stores.storeQueue.removeFirst().1.image.byteCount
         }
     }
 
@@ -125,48 +125,48 @@ extension TilePipeline {
         // A photo that is not a file (a remote one) cannot be looked at here; one that failed is
         // asked for again, whatever the reason was: the server may be back, the photo mended.
         let retried = locked { () -> [Int] in
-            let failed = Set(indexes).filter { photos[$0].file == nil && failures[$0] != nil }
-            for index in failed { failures[index] = nil }
+            let failed = Set(indexes).filter { photos[$0].file == nil && records.failures[$0] != nil }
+            for index in failed { records.failures[index] = nil }
             if !failed.isEmpty {
                 rebuildFetchTasks()
                 condition.broadcast()
             }
             return Array(failed)
         }
-        retried.forEach(onInfo)
+        retried.forEach(tell.onInfo)
         let now = Set(indexes).compactMap { index in
             photos[index].stamp == nil ? nil : photos[index].file.map { (index, FileStamp.of($0)) }
         }
         let changed = locked {
-            defer { for (index, stamp) in now { stamps[index] = stamp } }
-            return now.filter { stamps[$0.0] != $0.1 }.map(\.0)
+            defer { for (index, stamp) in now { records.stamps[index] = stamp } }
+            return now.filter { records.stamps[$0.0] != $0.1 }.map(\.0)
         }
         guard !changed.isEmpty else { return }
         for index in changed { cache.forget(photo: index) }
         locked {
             for index in changed {
-                failures[index] = nil
-                incomplete.remove(index)
-                infos[index] = nil
-                noThumbnail.remove(index)
+                records.failures[index] = nil
+                records.incomplete.remove(index)
+                records.infos[index] = nil
+                records.noThumbnail.remove(index)
             }
             encodeTasks.dropWaiting { request, _ in changed.contains(request.photo) }
             notOnDisk = notOnDisk.filter { !changed.contains($0.photo) }
             rebuildFetchTasks()
             condition.broadcast()
         }
-        changed.forEach(onInfo)
+        changed.forEach(tell.onInfo)
     }
 
     func fetchInfo(_ photo: Int) {
         let info = photos.indices.contains(photo) ? decoder.info(of: photos[photo]) : nil
         locked {
-            infos[photo] = .some(info)
-            wantedInfos[photo] = nil
+            records.infos[photo] = .some(info)
+            records.wantedInfos[photo] = nil
             fetchTasks.finish(.info(photo))
             condition.broadcast()
         }
-        onInfo(photo)
+        tell.onInfo(photo)
     }
 
     func fetchThumbnail(_ photo: Int) {
@@ -177,7 +177,7 @@ extension TilePipeline {
             if let thumbnail {
                 cache.store(thumbnail: thumbnail, for: photo)
             } else {
-                noThumbnail.insert(photo)
+                records.noThumbnail.insert(photo)
                 if !cache.hasAnyImage(of: photo) {
                     encodeTasks.dropWaiting { request, _ in request.isPreview && request.photo == photo }
                 }
@@ -215,11 +215,11 @@ extension TilePipeline {
             notOnDisk.remove(request)
             learn(tile, for: request)
             // Made for a tile no longer planned (scrolled past): let go, not cached over a wanted one.
-            if planned.contains(request) { cache.store(tile, for: request) }
+            if planning.planned.contains(request) { cache.store(tile, for: request) }
             rebuildFetchTasks()
             condition.broadcast()
         }
-        onFinish(request)
+        tell.onFinish(request)
     }
 
     /// A final tile from the disk cache; if it is not there, the tile is made from its tier image.
@@ -231,7 +231,7 @@ extension TilePipeline {
                 encodeTasks.finish(request)
                 dropPreview(of: request)
                 learn(tile, for: request)
-                if planned.contains(request) { cache.store(tile, for: request) }
+                if planning.planned.contains(request) { cache.store(tile, for: request) }
             } else {
                 notOnDisk.insert(request)
                 encodeTasks.putBack(request)
@@ -239,6 +239,6 @@ extension TilePipeline {
             rebuildFetchTasks()
             condition.broadcast()
         }
-        if tile != nil { onFinish(request) }
+        if tile != nil { tell.onFinish(request) }
     }
 }

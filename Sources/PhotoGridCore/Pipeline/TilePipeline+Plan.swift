@@ -19,7 +19,7 @@ extension TilePipeline {
     /// are protected but need no task. Called under the pipeline's lock.
     func plan(_ requests: [WantedTile]) -> [WantedTile] {
         let limit = cache.limitBytes
-        imageCap = Int(Double(limit) * TilePipeline.largestImageShare)
+        planning.imageCap = Int(Double(limit) * TilePipeline.largestImageShare)
         // Room for the images being made, which are held until their tiles are encoded (about
         // one per worker, as large as the screen's largest), and for the largest recent decode,
         // which is lent from the budget while it runs: prefetches take only what is left.
@@ -35,10 +35,10 @@ extension TilePipeline {
                 if toMake.contains(request) { result.append(wanted) }
                 continue
             }
-            guard failures[request.photo] == nil else { continue }
+            guard records.failures[request.photo] == nil else { continue }
             // A preview is worth making only while the real picture is still far off, and only
             // from something: another tier in memory, or the EXIF thumbnail.
-            if request.isPreview && ((noThumbnail.contains(request.photo) && !cache.hasAnyImage(of: request.photo))
+            if request.isPreview && ((records.noThumbnail.contains(request.photo) && !cache.hasAnyImage(of: request.photo))
                                      || tierImage(for: request.final) != nil || cache.hasEncoded(request.final)) { continue }
             let made = cache.encodedBytes(request)
             let cost = made ?? estimatedBytes(request)
@@ -56,10 +56,10 @@ extension TilePipeline {
                 result.append(wanted)
             }
         }
-        planned = counted
+        planning.planned = counted
         cache.protect(encoded: counted, thumbnails: thumbnails)
-        if short && !planWasShort { shortfalls += 1 }
-        planWasShort = short
+        if short && !planning.planWasShort { planning.shortfalls += 1 }
+        planning.planWasShort = short
         return result
     }
 
@@ -68,8 +68,8 @@ extension TilePipeline {
     /// largest tier that fits (the tile is enlarged from it, a little soft).
     func planned(_ request: TileRequest) -> (key: TierKey, size: Int) {
         let size = request.neededSize
-        if TilePipeline.imageBytes(covering: size) <= imageCap { return (request.tierKey, size) }
-        let fitting = Tier.allCases.last { $0 < request.tier && TilePipeline.imageBytes(covering: $0.size) <= imageCap } ?? .t64
+        if TilePipeline.imageBytes(covering: size) <= planning.imageCap { return (request.tierKey, size) }
+        let fitting = Tier.allCases.last { $0 < request.tier && TilePipeline.imageBytes(covering: $0.size) <= planning.imageCap } ?? .t64
         return (TierKey(photo: request.photo, tier: fitting), min(size, fitting.size))
     }
 
@@ -82,7 +82,7 @@ extension TilePipeline {
 
     /// What a tile not made yet will take, from the bytes per pixel of the tiles made so far.
     func estimatedBytes(_ request: TileRequest) -> Int {
-        Int(Double(request.width * min(request.keptRows, request.height)) * (encodedBytesPerPixel[request.mode] ?? request.mode.format.bytesPerPixelGuess))
+        Int(Double(request.width * min(request.keptRows, request.height)) * (planning.encodedBytesPerPixel[request.mode] ?? request.mode.format.bytesPerPixelGuess))
     }
 
     /// Learns from a tile just made: the estimate rises at once to a larger tile and comes down
@@ -91,8 +91,8 @@ extension TilePipeline {
         guard !request.isPreview else { return }
         let pixels = max(1, request.width * min(request.keptRows, request.height))
         let measured = Double(tile.byteCount) / Double(pixels)
-        let current = encodedBytesPerPixel[request.mode] ?? measured
-        encodedBytesPerPixel[request.mode] = max(measured, current * 0.95 + measured * 0.05)
+        let current = planning.encodedBytesPerPixel[request.mode] ?? measured
+        planning.encodedBytesPerPixel[request.mode] = max(measured, current * 0.95 + measured * 0.05)
     }
 
     /// The most that new tier images waiting for the disk cache may take: an eighth of the
@@ -125,12 +125,12 @@ extension TilePipeline {
             images[key] = (task.urgency, max(size, images[key]?.size ?? 0))
         }
         images = images.filter { photos.indices.contains($0.key.photo) }
-        if !wishChanged && images.allSatisfy({ key, image in lastExpectedSizes[key].map { $0 >= image.size } ?? false }) { return }
+        if !wishChanged && images.allSatisfy({ key, image in planning.lastExpectedSizes[key].map { $0 >= image.size } ?? false }) { return }
         let expected = images.map { key, image in (image.urgency, ExpectedImage(photo: photos[key.photo], size: image.size)) }
             .sorted { $0.0 > $1.0 }.map(\.1)
-        lastExpectedSizes = images.mapValues(\.size)
-        guard expected != lastExpected else { return }
-        lastExpected = expected
+        planning.lastExpectedSizes = images.mapValues(\.size)
+        guard expected != planning.lastExpected else { return }
+        planning.lastExpected = expected
         decoder.expect(expected)
     }
 }

@@ -22,61 +22,86 @@ package final class TilePipeline: @unchecked Sendable {
     let condition = Condition()
     var encodeTasks = KeyedJobs<TileRequest, Task>()
     var fetchTasks = KeyedJobs<Source, Task>()
-    var storeQueue: [(TierKey, DecodedImage)] = []
-    var storeQueueBytes = 0
     /// Fetched images whose encodes have not all run yet: held here, outside the cache's
     /// eviction, and let go as soon as no planned tile waits for them.
     var inFlight: [TierKey: DecodedImage] = [:]
-    /// Every tile of the current plan, made or not: what a finished encode is kept for.
-    var planned: Set<TileRequest> = []
-    /// Bytes per tile pixel of encoded tiles, per mode, as last measured (`TilePipeline+Plan`).
-    var encodedBytesPerPixel: [RenderMode: Double] = [:]
-    /// How often the budget could not hold what the screen needs, so that tiles were made
-    /// softer or left as previews.
-    var shortfalls = 0
-    var planWasShort = false
-    /// The most one source image may take (`TilePipeline+Plan`), set with each plan.
-    var imageCap: Int
-    var storesRunning = 0
-    var failures: [Int: DecodeError] = [:]
-    /// Photos whose files ended before their pictures did, at their last decode.
-    var incomplete: Set<Int> = []
-    var noThumbnail: Set<Int> = []
     /// Running tier fetches' flags: set when no tile of their photo is wanted any more.
     var cancelFlags: [TierKey: CancelFlag] = [:]
     /// Final tiles looked for in the disk cache and not found there: made from a tier image now.
     var notOnDisk: Set<TileRequest> = []
-    /// What each photo's file says about itself, once read (nil: not a JPEG, or unreadable).
-    var infos: [Int: PhotoInfo?] = [:]
-    var wantedInfos: [Int: Task] = [:]
-    /// Photos to look at again (Ctrl-R), and the file stamps they were last made from.
-    var rechecks: [Int] = []
-    var stamps: [Int: FileStamp] = [:]
-    var stopped = false
+    var planning: PlanState
+    var records = PhotoRecords()
+    var stores = StoreQueue()
+    var activity = Activity()
     var counters = Counters()
-    /// What the decoder was last told to expect (`tellDecoder`), and those images' sizes.
-    var lastExpected: [ExpectedImage] = []
-    var lastExpectedSizes: [TierKey: Int] = [:]
-    /// What `want` was last given.
-    var lastWish: [WantedTile] = []
 
     let photos: [Photo]
     let cache: TileCache
     let workers: Int
-    /// Workers not started yet (`init`).
-    var idleExtraWorkers = 0
     let decoder: PhotoDecoding
     let encoder: TileEncoding
     let tierStore: TierStoring?
-    let onFinish: @Sendable (TileRequest) -> Void
-    let onInfo: @Sendable (Int) -> Void
-    /// Called on a worker once the last job has ended and nothing has come for `idleDelay`
-    /// (`Allocator`: the pages kept for the next decode go back then).
-    let onIdle: (@Sendable () -> Void)?
+    let tell: Callbacks
     static let idleDelay = 1000
-    /// Jobs under way, and whether `onIdle` was called since the last one ended.
-    var running = 0
-    var idleTold = true
+
+    /// What the plan is and what it learnt (`TilePipeline+Plan`).
+    struct PlanState {
+        /// Every tile of the current plan, made or not: what a finished encode is kept for.
+        var planned: Set<TileRequest> = []
+        /// Bytes per tile pixel of encoded tiles, per mode, as last measured.
+        var encodedBytesPerPixel: [RenderMode: Double] = [:]
+        /// How often the budget could not hold what the screen needs, so that tiles were made
+        /// softer or left as previews.
+        var shortfalls = 0
+        var planWasShort = false
+        /// The most one source image may take, set with each plan.
+        var imageCap: Int
+        /// What `want` was last given.
+        var lastWish: [WantedTile] = []
+        /// What the decoder was last told to expect (`tellDecoder`), and those images' sizes.
+        var lastExpected: [ExpectedImage] = []
+        var lastExpectedSizes: [TierKey: Int] = [:]
+    }
+
+    /// What is known of each photo: why it failed, whether its file ended early or has no
+    /// thumbnail, its details, and the file stamps its pictures were made from.
+    struct PhotoRecords {
+        var failures: [Int: DecodeError] = [:]
+        /// Photos whose files ended before their pictures did, at their last decode.
+        var incomplete: Set<Int> = []
+        var noThumbnail: Set<Int> = []
+        /// What each photo's file says about itself, once read (nil: not a JPEG, or unreadable).
+        var infos: [Int: PhotoInfo?] = [:]
+        var wantedInfos: [Int: Task] = [:]
+        /// Photos to look at again (Ctrl-R), and the file stamps they were last made from.
+        var rechecks: [Int] = []
+        var stamps: [Int: FileStamp] = [:]
+    }
+
+    /// New tier images waiting for the disk cache, and the stores under way.
+    struct StoreQueue {
+        var storeQueue: [(TierKey, DecodedImage)] = []
+        var storeQueueBytes = 0
+        var storesRunning = 0
+    }
+
+    /// The workers: stopped, jobs under way, whether `onIdle` was called since the last one
+    /// ended, and the workers not started yet (`init`).
+    struct Activity {
+        var stopped = false
+        var running = 0
+        var idleTold = true
+        var idleExtraWorkers = 0
+    }
+
+    /// Who is told what: a tile made, a photo's details read, and, on a worker once the last
+    /// job has ended and nothing has come for `idleDelay`, idleness (`Allocator`: the pages kept
+    /// for the next decode go back then).
+    struct Callbacks {
+        let onFinish: @Sendable (TileRequest) -> Void
+        let onInfo: @Sendable (Int) -> Void
+        let onIdle: (@Sendable () -> Void)?
+    }
 
     enum Source: Hashable { case tier(TierKey), thumbnail(Int), info(Int) }
 
@@ -99,21 +124,19 @@ package final class TilePipeline: @unchecked Sendable {
                 onInfo: @escaping @Sendable (Int) -> Void = { _ in },
                 onFinish: @escaping @Sendable (TileRequest) -> Void, onIdle: (@Sendable () -> Void)? = nil) {
         self.photos = photos
-        self.onIdle = onIdle
         self.cache = cache
         self.decoder = decoder
         self.encoder = encoder
         self.tierStore = tierStore
-        self.onFinish = onFinish
-        self.onInfo = onInfo
+        tell = Callbacks(onFinish: onFinish, onInfo: onInfo, onIdle: onIdle)
         self.workers = max(1, workers)
-        imageCap = Int(Double(cache.limitBytes) * TilePipeline.largestImageShare)
-        for (index, photo) in photos.enumerated() { if let stamp = photo.stamp { stamps[index] = stamp } }
+        planning = PlanState(imageCap: Int(Double(cache.limitBytes) * TilePipeline.largestImageShare))
+        for (index, photo) in photos.enumerated() { if let stamp = photo.stamp { records.stamps[index] = stamp } }
         // Threads past one a core wait for downloads: started with the first fetch, so that a
         // screen read whole from the disk cache does not start (and share two cores with) six
         // threads it never uses.
         let first = min(self.workers, WorkerThreads.cores)
-        idleExtraWorkers = self.workers - first
+        activity.idleExtraWorkers = self.workers - first
         for _ in 0..<first {
             WorkerThreads.start { [self] in work() }
         }
@@ -123,34 +146,34 @@ package final class TilePipeline: @unchecked Sendable {
 
     /// How many times the memory budget was too small for the screen (tiles softer, or left as
     /// previews): the status line says so.
-    package var budgetShortfalls: Int { locked { shortfalls } }
+    package var budgetShortfalls: Int { locked { planning.shortfalls } }
 
     /// Why the photo could not be decoded, once a decode has failed.
-    package func failure(forPhoto index: Int) -> DecodeError? { locked { failures[index] } }
+    package func failure(forPhoto index: Int) -> DecodeError? { locked { records.failures[index] } }
 
     /// Whether the photo's file ended before its picture did when it was decoded (being copied):
     /// its tiles show what there was, marked. A reload (Ctrl-R) once the file changes decodes it again.
-    package func isIncomplete(photo index: Int) -> Bool { locked { incomplete.contains(index) } }
+    package func isIncomplete(photo index: Int) -> Bool { locked { records.incomplete.contains(index) } }
 
     /// What the photo's file says about itself, once read; asked for with `want(_:infos:)`.
-    package func info(_ index: Int) -> PhotoInfo? { locked { infos[index] ?? nil } }
+    package func info(_ index: Int) -> PhotoInfo? { locked { records.infos[index] ?? nil } }
 
     /// Whether the photo's details have been read, even if there were none to read.
-    package func hasReadInfo(_ index: Int) -> Bool { locked { infos[index] != nil } }
+    package func hasReadInfo(_ index: Int) -> Bool { locked { records.infos[index] != nil } }
 
     /// Replaces what is wanted. Earlier entries of equal priority are done first; a request listed
     /// twice keeps its highest priority and its first place. `infos` are photos whose metadata is
     /// wanted (for the details panel, the grid's badges, the zoom view's shape): a short read each.
     package func want(_ requests: [WantedTile], infos photos: [WantedInfo] = []) {
         locked {
-            wantedInfos = [:]
-            for (order, wanted) in photos.enumerated() where infos[wanted.photo] == nil && wantedInfos[wanted.photo] == nil {
-                wantedInfos[wanted.photo] = Task(priority: wanted.priority, order: order)
+            records.wantedInfos = [:]
+            for (order, wanted) in photos.enumerated() where records.infos[wanted.photo] == nil && records.wantedInfos[wanted.photo] == nil {
+                records.wantedInfos[wanted.photo] = Task(priority: wanted.priority, order: order)
             }
             // A photo its source could not give for a reason that may pass is tried again once it
             // has left the screen and comes back (not over and over while it is on screen).
             let photosWanted = Set(requests.map(\.request.photo))
-            failures = failures.filter { photo, error in
+            records.failures = records.failures.filter { photo, error in
                 if case .unavailable(_, retryable: true) = error { return photosWanted.contains(photo) }
                 return true
             }
@@ -171,8 +194,8 @@ package final class TilePipeline: @unchecked Sendable {
             notOnDisk.formIntersection(wanted.keys)
             // The grid asks at every frame, mostly for the same list: only a new one is news to
             // a batching decoder (`tellDecoder`).
-            rebuildFetchTasks(wishChanged: requests != lastWish)
-            lastWish = requests
+            rebuildFetchTasks(wishChanged: requests != planning.lastWish)
+            planning.lastWish = requests
             condition.broadcast()
         }
     }
@@ -180,13 +203,13 @@ package final class TilePipeline: @unchecked Sendable {
     /// Nothing wanted is left to make and nothing is being written: for the benchmark, which
     /// measures a scroll once everything prefetched is in.
     package var isIdle: Bool {
-        locked { encodeTasks.isEmpty && fetchTasks.isEmpty && storeQueue.isEmpty && storesRunning == 0 }
+        locked { encodeTasks.isEmpty && fetchTasks.isEmpty && stores.storeQueue.isEmpty && stores.storesRunning == 0 }
     }
 
     /// Waits until every new tier image has been written to the disk cache: before `--print` exits.
     package func waitForStores() {
         condition.lock()
-        while !stopped && (!storeQueue.isEmpty || storesRunning > 0) { condition.wait() }
+        while !activity.stopped && (!stores.storeQueue.isEmpty || stores.storesRunning > 0) { condition.wait() }
         condition.unlock()
     }
 
@@ -195,7 +218,7 @@ package final class TilePipeline: @unchecked Sendable {
     /// frame asks for it anew and shows the new picture, or why there is none. Ctrl-R.
     package func recheck(_ photos: [Int]) {
         locked {
-            rechecks += photos.filter { self.photos.indices.contains($0) }
+            records.rechecks += photos.filter { self.photos.indices.contains($0) }
             condition.broadcast()
         }
     }
@@ -204,14 +227,14 @@ package final class TilePipeline: @unchecked Sendable {
     /// wanted: its sidecar's caption was just changed.
     package func forgetInfo(_ index: Int) {
         locked {
-            infos[index] = nil
+            records.infos[index] = nil
             condition.broadcast()
         }
     }
 
     /// Stops the workers after their current job.
     package func stop() {
-        locked { stopped = true; condition.broadcast() }
+        locked { activity.stopped = true; condition.broadcast() }
     }
 
     func locked<T>(_ body: () -> T) -> T {
@@ -290,7 +313,7 @@ package final class TilePipeline: @unchecked Sendable {
                 needed[source(of: request)] = existing
             }
         }
-        for (photo, task) in wantedInfos { needed[.info(photo)] = task }
+        for (photo, task) in records.wantedInfos { needed[.info(photo)] = task }
         // A running fetch goes on, at the size and priority now needed if it is still needed.
         fetchTasks.replace(with: needed)
         // A decode whose photo nothing wants any more (the zoom view stepped past it, the grid
@@ -354,9 +377,9 @@ package final class TilePipeline: @unchecked Sendable {
                 consider(.encode(request), task)
             }
         }
-        if !rechecks.isEmpty {
-            defer { rechecks = [] }
-            return .recheck(rechecks)
+        if !records.rechecks.isEmpty {
+            defer { records.rechecks = [] }
+            return .recheck(records.rechecks)
         }
         // A photo wanted at two grid tiers (the screen's and a neighbouring column count's) is
         // decoded once, at the larger: the smaller is then cut from it in memory. Most of a decode
@@ -364,9 +387,9 @@ package final class TilePipeline: @unchecked Sendable {
         // JPEG: 1.1 s at 1024 and 1.1 s again at 2048 on this machine, 1.1 s once merged). The
         // zoom view's tiers are left apart: a grid tile does not wait for a whole photo.
         if case .fetch(.tier(let key), _)? = best?.job, let urgency = best?.urgency, let larger = largerFetch(than: key, urgency: urgency) { return larger }
-        if best == nil, let (key, image) = storeQueue.first {
-            storeQueue.removeFirst()
-            storeQueueBytes -= image.image.byteCount
+        if best == nil, let (key, image) = stores.storeQueue.first {
+            stores.storeQueue.removeFirst()
+            stores.storeQueueBytes -= image.image.byteCount
             return .store(key, image)
         }
         return best?.job
