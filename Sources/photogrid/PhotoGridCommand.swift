@@ -33,14 +33,7 @@ struct PhotoGridCommand: ParsableCommand {
         }
     }
 
-    @Option(help: "Browse the gallery at this http or https URL instead: a photogrid manifest, a web directory listing, or `photogrid serve`.")
-    var url: String?
-
-    @Option(help: "With --url: at most this many connections to the server.")
-    var connections = 6
-
-    @Option(name: .customLong("ca-cert"), help: "With an https --url: also trust the certificates in this PEM file (a server's own, self-signed one).")
-    var caCertificate: String?
+    @OptionGroup var remote: RemoteArguments
 
     @Option(help: "Columns, 1-6 (default: the fewest at which every photo fits on one screen, else 4).")
     var columns: Int?
@@ -72,11 +65,7 @@ struct PhotoGridCommand: ParsableCommand {
     @Flag(help: "Show hidden files and folders (names starting with a dot) too.")
     var hidden = false
 
-    @Flag(name: .customShort("o"), help: "At quit, write the marked photos' paths (else the focused one's) to stdout, one a line; the grid goes to the terminal (/dev/tty).")
-    var outputPaths = false
-
-    @Flag(name: .customShort("0"), help: "As -o, each path ended by a NUL (for xargs -0).")
-    var outputPathsNul = false
+    @OptionGroup var paths: PathArguments
 
     @Flag(name: .customLong("read-only"), help: "Write nothing but photogrid's cache: e does not save captions to sidecars.")
     var readOnly = false
@@ -108,11 +97,7 @@ struct PhotoGridCommand: ParsableCommand {
         if size != nil && !print { throw ValidationError("--size goes with --print") }
         if !(1...3600).contains(slideshow) { throw ValidationError("--slideshow must be between 1 and 3600 seconds") }
         if labels && !print { throw ValidationError("--labels goes with --print") }
-        if (outputPaths || outputPathsNul) && (print || probe) { throw ValidationError("-o and -0 go with the interactive grid, not --print or --probe") }
-        if !(1...32).contains(connections) { throw ValidationError("--connections must be between 1 and 32") }
-        if let caCertificate, !RawPath(caCertificate).isReadable {
-            throw ValidationError("--ca-cert \(caCertificate): \(SystemError.lastMessage())")
-        }
+        if paths.output != nil && (print || probe) { throw ValidationError("-o and -0 go with the interactive grid, not --print or --probe") }
     }
 
     func run() throws {
@@ -135,14 +120,14 @@ struct PhotoGridCommand: ParsableCommand {
         options.labels = labels
         options.slideshowSeconds = slideshow
         options.readOnly = readOnly
-        options.pathOutput = outputPathsNul ? .nul : outputPaths ? .lines : nil
+        options.pathOutput = paths.output
         options.probe = probe
-        options.url = url
-        options.connections = connections
-        options.trustedCertificates = caCertificate
+        options.remote.url = remote.url
+        options.remote.connections = remote.connections
+        options.remote.trustedCertificates = remote.caCertificate
         options.size = size.flatMap(PhotoGridCommand.pair).map { (columns: $0.0, rows: $0.1) }
         options.cellSize = cellSize.flatMap(PhotoGridCommand.pair).map { (width: $0.0, height: $0.1) }
-        ThisProcess.exit(url == nil ? PhotoGrid.main(options) : RemoteCommand.run(options))
+        ThisProcess.exit(remote.url == nil ? PhotoGrid.main(options) : RemoteCommand.run(options))
     }
 
     /// "120x40" as (120, 40); positive numbers only.
@@ -235,4 +220,34 @@ struct ExportSubcommand: ParsableCommand {
         configuration.force = force
         ThisProcess.exit(ExportCommand.run(configuration))
     }
+}
+
+/// `--url` and what goes with it.
+struct RemoteArguments: ParsableArguments {
+    @Option(help: "Browse the gallery at this http or https URL instead: a photogrid manifest, a web directory listing, or `photogrid serve`.")
+    var url: String?
+
+    @Option(help: "With --url: at most this many connections to the server.")
+    var connections = 6
+
+    @Option(name: .customLong("ca-cert"), help: "With an https --url: also trust the certificates in this PEM file (a server's own, self-signed one).")
+    var caCertificate: String?
+
+    func validate() throws {
+        if !(1...32).contains(connections) { throw ValidationError("--connections must be between 1 and 32") }
+        if let caCertificate, !RawPath(caCertificate).isReadable {
+            throw ValidationError("--ca-cert \(caCertificate): \(SystemError.lastMessage())")
+        }
+    }
+}
+
+/// `-o` and `-0`: the chosen photos' paths on stdout at quit.
+struct PathArguments: ParsableArguments {
+    @Flag(name: .customShort("o"), help: "At quit, write the marked photos' paths (else the focused one's) to stdout, one a line; the grid goes to the terminal (/dev/tty).")
+    var outputPaths = false
+
+    @Flag(name: .customShort("0"), help: "As -o, each path ended by a NUL (for xargs -0).")
+    var outputPathsNul = false
+
+    var output: Options.PathOutput? { outputPathsNul ? .nul : outputPaths ? .lines : nil }
 }

@@ -11,13 +11,8 @@ package struct Options: Sendable {
     package var print = false
     /// `--probe`: report what the terminal answered and what photogrid would do, then exit.
     package var probe = false
-    /// `--url`: a remote gallery instead of a folder.
-    package var url: String?
-    /// `--connections`: at most this many connections to the gallery's server.
-    package var connections = 6
-    /// `--ca-cert`: a PEM file of certificates to trust for an https gallery (a server's own,
-    /// self-signed one), besides the system's.
-    package var trustedCertificates: String?
+    /// `--url` and what goes with it.
+    package var remote = RemoteOptions()
     /// `--size COLSxROWS` for `--print`.
     package var size: (columns: Int, rows: Int)?
     /// `--cell-size WxH`: pixels of a cell, for sixel.
@@ -43,6 +38,22 @@ package struct Options: Sendable {
     package var readOnly = false
 
     package init(path: String) { self.path = path }
+
+    /// `--url`: a remote gallery instead of a folder.
+    package var url: String? { remote.url }
+}
+
+/// A remote gallery's options.
+package struct RemoteOptions: Sendable {
+    /// `--url`: the gallery.
+    package var url: String?
+    /// `--connections`: at most this many connections to the gallery's server.
+    package var connections = 6
+    /// `--ca-cert`: a PEM file of certificates to trust for an https gallery (a server's own,
+    /// self-signed one), besides the system's.
+    package var trustedCertificates: String?
+
+    package init() {}
 }
 
 /// A failure that ends the program with a message and a status.

@@ -11,8 +11,8 @@ package enum RemoteCommand {
             return 2
         }
         var configuration = HTTPFetcher.Configuration()
-        configuration.connections = options.connections
-        configuration.trustedCertificates = options.trustedCertificates
+        configuration.connections = options.remote.connections
+        configuration.trustedCertificates = options.remote.trustedCertificates
         let cache = options.diskCacheMegabytes > 0 ? HTTPCache.standard(limitBytes: options.diskCacheMegabytes * 1024 * 1024) : nil
         let fetcher = HTTPFetcher(configuration: configuration, cache: cache)
         // A manifest shown from the cache is checked once the first screen is drawn (or after
@@ -41,7 +41,7 @@ package enum RemoteCommand {
             if let opening {
                 if let batches, batches.endpoint == opening.endpoint { batches.adopt(opening, photos: loaded.photos) } else { opening.cancel() }
             }
-            var gallery = source(loaded, fetcher: fetcher, connections: options.connections, batches: batches)
+            var gallery = source(loaded, fetcher: fetcher, connections: options.remote.connections, batches: batches)
             if let decoder = gallery.decoder as? RemoteDecoder {
                 // Tiles are kept on disk as a folder's are, under their renditions' validators.
                 let (store, problem) = Caches.tierStoreOrProblem(options) { decoder.identity(of: $0, for: $1) }
