@@ -34,14 +34,14 @@ let package = Package(
         // libavif decodes AVIF's pictures, loaded on first use too (Sources/CAvif/include/avif_loader.h).
         .target(name: "CAvif"),
         .systemLibrary(name: "CGif", providers: [.apt(["libgif-dev"])]),
-        // zlib compresses pictures for the kitty graphics protocol.
+        // zlib: deflated pictures (kitty's canvas) and PNG's image data.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        // glibc's malloc.h (not in Swift's Glibc module): how much memory malloc keeps.
-        .systemLibrary(name: "CMalloc"),
+        // What glibc has that Swift's Glibc module leaves out: malloc.h (how much memory malloc keeps) and pipe2.
+        .systemLibrary(name: "CGlibc"),
         // libjpeg needs setjmp/longjmp for its errors, which Swift cannot do: a thin C layer does.
         .target(name: "CJPEGShim", dependencies: ["CLibJPEG"]),
 
-        .target(name: "PhotoGridCore", dependencies: ["CNcursesw", "CJPEGShim", "CSixel", "CSPNG", "CWebP", "CHeif", "CAvif", "CGif", "CZlib", "CMalloc"], swiftSettings: metadataByAccessor),
+        .target(name: "PhotoGridCore", dependencies: ["CNcursesw", "CJPEGShim", "CSixel", "CSPNG", "CWebP", "CHeif", "CAvif", "CGif", "CZlib", "CGlibc"], swiftSettings: metadataByAccessor),
         // What remote galleries are made of, without networking and without the core: manifests
         // (read and written), web directory listings, URLs and percent-encoding.
         .target(name: "GalleryFormats", swiftSettings: metadataByAccessor),
@@ -71,7 +71,7 @@ let package = Package(
         ]),
 
         // Procedural scenes and EXIF writing: makes sample-gallery/ and the test fixtures.
-        .target(name: "PhotoGridSamples", dependencies: ["PhotoGridCore"]),
+        .target(name: "PhotoGridSamples", dependencies: ["PhotoGridCore", "CSPNG", "CWebP", "CGif", "CHeif"]),
         // What the tests, the benchmark and the soak drive photogrid with: processes, tmux, a pty
         // that answers like a terminal, and a model screen to play its output on.
         .target(name: "PhotoGridTestSupport", dependencies: ["PhotoGridCore"]),

@@ -8,7 +8,7 @@ import PhotoGridTestSupport
 /// 240x67 cells of 10x20 pixels, over 10,000 photos (hard links to DIR's), at 1, 3 and 6 columns
 /// and budgets of 32 MB, 64 MB and the default: 40 page-downs 100 ms apart, the CPU used in the
 /// 3 s after the 3 s that follow the last key, then a memory-pressure halving (through
-/// PHOTOGRID_TEST_PRESSURE) and the same again. Peak memory is the kernel's (VmHWM).
+/// PHOTOGRID_MEMORY_EVENTS) and the same again. Peak memory is the kernel's (VmHWM).
 ///
 /// `photogrid-bench hold DIR [MINUTES]`: a key held down (bursts of a key every 30-100 ms)
 /// over the same folder in each mode with `--cache-mb 64`, resident memory sampled every second.
@@ -59,7 +59,7 @@ enum MemoryReport {
         try PtyTerminal([photogrid, folder] + arguments, columns: columns, rows: rows,
                         kind: sixel ? .sixelXterm(columns: columns, rows: rows) : .text,
                         environment: ["TERM": "xterm-256color", "COLORTERM": "truecolor", "PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": cache,
-                                      "PHOTOGRID_STATS": stats, "PHOTOGRID_TEST_PRESSURE": pressure,
+                                      "PHOTOGRID_STATS": stats, "PHOTOGRID_MEMORY_EVENTS": pressure,
                                       "SWIFT_BACKTRACE": "interactive=no"])
     }
 

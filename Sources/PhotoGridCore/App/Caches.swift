@@ -25,11 +25,12 @@ package enum Caches {
 
     /// Halves the memory budget when the system runs short, as the iOS apps empty caches on a memory
     /// warning; the pipeline then plans for the smaller budget instead of remaking what it lost.
-    /// PHOTOGRID_TEST_PRESSURE names a file read as the cgroup's `memory.events`, so that the
-    /// memory benchmark can cause a halving by raising its `high` count.
+    /// PHOTOGRID_MEMORY_EVENTS names the cgroup v2 `memory.events` file to watch, for a process
+    /// limited by a cgroup other than its own (a container's parent); the memory benchmark points
+    /// it at a file of its own and raises its `high` count to cause a halving.
     static func watchPressure(on cache: @escaping @Sendable () -> TileCache?) -> MemoryPressureWatcher {
         var sources = MemoryPressureWatcher.Sources.system()
-        if let path = PhotoGrid.environment(["PHOTOGRID_TEST_PRESSURE"])["PHOTOGRID_TEST_PRESSURE"] {
+        if let path = PhotoGrid.environment(["PHOTOGRID_MEMORY_EVENTS"])["PHOTOGRID_MEMORY_EVENTS"] {
             sources = MemoryPressureWatcher.Sources(cgroupEventsPath: path)
         }
         return MemoryPressureWatcher(sources: sources) { _ in

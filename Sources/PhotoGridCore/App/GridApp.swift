@@ -28,10 +28,8 @@ final class GridApp {
 
     /// Runs until `q` or a signal; the caller gives the terminal back.
     func run() throws(TTY.WriteError) -> Int32 {
-        var painted = false
         while running {
             try paint()
-            if !painted { painted = true; GridApp.crashIfAsked() }
             wait()
             for event in mailbox.drain() { handle(event) }
             while running, let key = curses.readKey() {
@@ -61,19 +59,6 @@ final class GridApp {
         try? TTY.writeAll(capabilities.enterSequence)
         controller.resumed()
         controller.notice = failure
-    }
-
-    /// For the crash tests (docs/reliability.md): with PHOTOGRID_TEST_CRASH set, dies for real
-    /// once the grid is on screen, the way a bug would: a Swift runtime trap, a write through a
-    /// bad pointer, or abort().
-    static func crashIfAsked() {
-        guard let value = Environment.value("PHOTOGRID_TEST_CRASH") else { return }
-        switch value {
-        case "trap": fatalError("PHOTOGRID_TEST_CRASH=trap")
-        case "segv": UnsafeMutablePointer<UInt8>(bitPattern: 16)!.pointee = 1
-        case "abort": ThisProcess.abort()
-        default: break
-        }
     }
 
     private func paint() throws(TTY.WriteError) {

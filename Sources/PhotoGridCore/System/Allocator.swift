@@ -1,4 +1,4 @@
-import CMalloc
+import CGlibc
 import Glibc
 
 /// How photogrid asks glibc's malloc to give memory back.

@@ -1,3 +1,4 @@
+import CGlibc
 import Glibc
 
 /// An open file by its descriptor: how the rest of photogrid opens, reads, writes and closes
@@ -53,7 +54,7 @@ package struct FileDescriptor: Sendable, Hashable {
         var ends: [Int32] = [-1, -1]
         // Close-on-exec from the start: a program another thread starts meanwhile (the opener,
         // ffmpeg) must not inherit an end and keep a read from ever ending.
-        guard systemPipe2(&ends, O_CLOEXEC | (nonBlocking ? O_NONBLOCK : 0)) == 0 else { throw .last }
+        guard pg_pipe2(&ends, O_CLOEXEC | (nonBlocking ? O_NONBLOCK : 0)) == 0 else { throw .last }
         return (FileDescriptor(raw: ends[0]), FileDescriptor(raw: ends[1]))
     }
 
@@ -215,10 +216,6 @@ package struct FileDescriptor: Sendable, Hashable {
         return RawPath(Array(buffer[..<length]))
     }
 }
-
-/// glibc's pipe2, which Swift's Glibc module leaves out (it is declared under _GNU_SOURCE only).
-@_silgen_name("pipe2")
-private func systemPipe2(_ fds: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32
 
 /// poll(2) over a few descriptors: which of them are ready, after at most `milliseconds` (-1: no
 /// limit). The event loop's and the memory watcher's only way to sleep until something happens.
