@@ -89,7 +89,7 @@ package struct SixelFormat: TileFormat {
 
 extension SixelFormat {
     /// Past this many pixels a sixel picture (the zoom view's) is encoded as bands, one per core,
-    /// at the same time: libsixel takes about 60 ms a megapixel, and a full-screen picture on a
+    /// at the same time: libsixel takes about 115 ms a megapixel (docs/benchmarks.md), and a full-screen picture on a
     /// large terminal is three.
     static let bandedPixels = 1_000_000
 
