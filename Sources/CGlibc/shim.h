@@ -8,3 +8,8 @@ static inline int pg_pipe2(int fds[2], int flags) {
     extern int pipe2(int fds[2], int flags);
     return pipe2(fds, flags);
 }
+
+/* A flag set by one thread and read by another (CancelFlag.swift): C11 atomics, which the JPEG
+   shim reads the same flag with. */
+static inline void pg_flag_set(int *flag) { __atomic_store_n(flag, 1, __ATOMIC_RELEASE); }
+static inline int pg_flag_get(const int *flag) { return __atomic_load_n(flag, __ATOMIC_ACQUIRE); }

@@ -106,8 +106,6 @@ package enum JPEG {
     }
 
     /// Sets a `CancelFlag`'s word for the shim, atomically.
-    static func cancel(_ flag: UnsafeMutablePointer<Int32>) { pg_jpeg_cancel(flag) }
-    static func isCancelled(_ flag: UnsafeMutablePointer<Int32>) -> Bool { pg_jpeg_is_cancelled(flag) != 0 }
 
     private static func check(_ status: pg_jpeg_status, _ message: [CChar]) throws(DecodeError) {
         let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

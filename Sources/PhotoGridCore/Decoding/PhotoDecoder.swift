@@ -1,11 +1,3 @@
-/// How a photo fills its tile.
-package enum FitMode: String, Hashable, Sendable {
-    /// Covers the whole tile, centre cropped (the default: a grid of edge-to-edge squares).
-    case fill
-    /// The whole photo, letterboxed.
-    case fit
-}
-
 /// A photo decoded for the caches: upright, its short side at least what was asked for (unless
 /// the photo is smaller) and at most the limit given.
 package struct DecodedImage: Sendable {

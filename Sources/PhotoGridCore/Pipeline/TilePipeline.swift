@@ -408,3 +408,14 @@ package final class TilePipeline: @unchecked Sendable {
         return found.map { .fetch(.tier($0.0), size: $0.1) }
     }
 }
+
+/// Which of two queued jobs goes first: the higher priority, then the one asked for earlier.
+struct Urgency: Comparable {
+    var priority: Priority
+    /// Place in the list it was wanted in: earlier is more urgent.
+    var order: Int
+
+    static func < (a: Urgency, b: Urgency) -> Bool {
+        a.priority != b.priority ? a.priority < b.priority : a.order > b.order
+    }
+}

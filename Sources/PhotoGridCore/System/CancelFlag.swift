@@ -1,3 +1,4 @@
+import CGlibc
 import Glibc
 
 /// Set when nothing wants a running decode any more (the zoom view stepped past its photo, the
@@ -7,8 +8,8 @@ import Glibc
 /// The pipeline makes one per tier fetch and makes it the worker thread's `current` while the
 /// decode runs; the decoders that can stop (libjpeg's, through its progress hook) read it.
 package final class CancelFlag: @unchecked Sendable {
-    /// Read and written atomically by the JPEG shim.
-    let pointer: UnsafeMutablePointer<Int32>
+    /// Read and written atomically, by the JPEG shim too (`JPEG.DecodeOptions.cancel`).
+    package let pointer: UnsafeMutablePointer<Int32>
 
     package init() {
         pointer = .allocate(capacity: 1)
@@ -17,9 +18,9 @@ package final class CancelFlag: @unchecked Sendable {
 
     deinit { pointer.deallocate() }
 
-    package func cancel() { JPEG.cancel(pointer) }
+    package func cancel() { pg_flag_set(pointer) }
 
-    package var isCancelled: Bool { JPEG.isCancelled(pointer) }
+    package var isCancelled: Bool { pg_flag_get(pointer) != 0 }
 
     /// The flag of the fetch running on this thread, if any.
     package static var current: CancelFlag? {

@@ -55,24 +55,6 @@ enum TmuxClient {
                         passthrough: ["1", "on", "all"].contains(option), knowsPassthrough: !option.isEmpty)
     }
 
-    /// Whether this process's pane (`TMUX_PANE`) is on a terminal's screen, asked each time it is
-    /// called (shown when tmux does not answer); nil outside tmux.
-    static func watchThisPane() -> (() -> Bool)? {
-        guard let pane = Environment.value("TMUX_PANE"), !pane.isEmpty else { return nil }
-        return { paneShown(pane) ?? true }
-    }
-
-    /// Whether tmux pane `pane` is on a terminal's screen now: its session attached to a
-    /// client and its window the current one. nil when tmux does not answer within 200 ms.
-    static func paneShown(_ pane: String) -> Bool? {
-        guard let text = run(["tmux", "display-message", "-p", "-t", pane, "#{window_active} #{session_attached}"],
-                             timeoutMilliseconds: 200)
-        else { return nil }
-        let fields = text.split(whereSeparator: { $0 == " " || $0 == "\n" })
-        guard fields.count >= 2 else { return nil }
-        return fields[0] == "1" && (Int(fields[1]) ?? 0) > 0
-    }
-
     /// The version of a kitty tmux is shown in, from its type ("kitty(0.32.2)"): nil for any
     /// other terminal.
     static func kittyVersion(_ termType: String) -> (major: Int, minor: Int)? {

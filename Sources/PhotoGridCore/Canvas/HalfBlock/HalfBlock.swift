@@ -1,12 +1,7 @@
 /// Draws pixels with U+2580 UPPER HALF BLOCK: each cell shows two pixels, the upper one in the
 /// foreground colour and the lower one in the background colour.
 package enum HalfBlock {
-    package enum Colors: String, Hashable, Sendable {
-        /// `38;2;r;g;b`, when COLORTERM says truecolor or 24bit.
-        case trueColor
-        /// The xterm 256-colour palette, everywhere else.
-        case palette256
-    }
+    package typealias Colors = TextColors
 
     static let upperHalf: [UInt8] = [0xE2, 0x96, 0x80]
     static let reset: [UInt8] = Array("\u{1B}[0m".utf8)

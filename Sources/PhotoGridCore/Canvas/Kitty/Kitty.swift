@@ -16,13 +16,7 @@ package struct KittyPicture: Sendable {
 /// sequences photogrid sends, each an APC `ESC _ G keys ; payload ESC \`. Every command is
 /// quiet (`q=2`): an answer would arrive on stdin among the keys.
 package enum Kitty {
-    /// How pictures reach the terminal: through the pty (zlib, base64, in chunks), or, when the
-    /// terminal runs on this machine, as a file in /dev/shm that it reads and deletes (`t=t`):
-    /// a tile is then written to memory once instead of compressed, encoded and pushed through
-    /// the pty (docs/benchmarks.md has both).
-    /// Through tmux, pictures go as through the pty, each command inside tmux's passthrough, and
-    /// are drawn with Unicode placeholders (`KittyPlaceholders`).
-    package enum Transfer: Hashable, Sendable { case inline, file, tmux }
+    package typealias Transfer = KittyTransfer
 
     /// Payload bytes per chunk: the protocol's limit for a chunk sent over the terminal.
     static let chunkSize = 4096

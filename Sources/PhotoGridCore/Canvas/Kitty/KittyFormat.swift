@@ -45,7 +45,7 @@ package struct KittyFormat: TileFormat {
     }
 
     package func makeCanvas() -> any Canvas {
-        transfer == .tmux ? KittyTmuxCanvas(format: self, paneShown: TmuxClient.watchThisPane()) : KittyCanvas(format: self)
+        transfer == .tmux ? KittyTmuxCanvas(format: self, paneShown: TmuxPane.watchThisPane()) : KittyCanvas(format: self)
     }
 
     static func isBase64(_ byte: UInt8) -> Bool {

@@ -120,8 +120,8 @@ package enum ImageFormat: Hashable, Sendable {
     /// that is not a picture.
     package init?(content head: [UInt8]) {
         if head.count >= 3 && head[0] == 0xFF && head[1] == 0xD8 && head[2] == 0xFF { self = .jpeg; return }
-        if PNG.isPNG(head) { self = .png; return }
-        if WebP.isWebP(head) { self = .webp; return }
+        if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { self = .png; return }
+        if head.count >= 12, head.starts(with: Array("RIFF".utf8)), head[8..<12].elementsEqual("WEBP".utf8) { self = .webp; return }
         // Only signatures no other kind of file starts with: "BM" begins text too, and "ftyp"
         // begins every MP4 video, so a HEIF is known by its brand.
         func starts(_ text: String, at offset: Int = 0) -> Bool {

@@ -1,18 +1,12 @@
-/// How tiles are drawn.
-/// Which protocol: the probe's choice (`Capabilities`), and part of every tile's key. What each
-/// one does lives behind `format` (`TileFormat`, `Canvas`).
-package enum RenderMode: Hashable, Sendable, CustomStringConvertible {
-    /// Real pixels with an adaptive palette of this many colour registers.
-    case sixel(colors: Int)
-    /// Real pixels in 24 bits through the kitty graphics protocol, each tile sent once: through
-    /// the pty, or as files the terminal reads when it runs on this machine.
-    case kitty(Kitty.Transfer)
-    /// Real pixels as JPEG in iTerm2's inline images (OSC 1337), drawn and overwritten like sixel.
-    case iterm
-    case halfBlock(HalfBlock.Colors)
-
+/// How a tile fills its box.
+package enum FitMode: String, Hashable, Sendable {
+    /// Covers the whole tile, centre cropped (the default: a grid of edge-to-edge squares).
+    case fill
+    /// The whole photo, letterboxed.
+    case fit
 }
 
+/// How tiles are drawn.
 /// Size classes of decoded photos: a tier's image is the photo upright with its short side at
 /// most that many pixels. A tile takes the smallest tier that covers it; a smaller tier is made
 /// from a larger one in memory by downsampling, never by decoding again. The grid uses 64 to 1024;
@@ -150,16 +144,5 @@ package struct WantedInfo: Hashable, Sendable {
     package init(_ photo: Int, _ priority: Priority) {
         self.photo = photo
         self.priority = priority
-    }
-}
-
-/// Which of two queued jobs goes first: the higher priority, then the one asked for earlier.
-struct Urgency: Comparable {
-    var priority: Priority
-    /// Place in the list it was wanted in: earlier is more urgent.
-    var order: Int
-
-    static func < (a: Urgency, b: Urgency) -> Bool {
-        a.priority != b.priority ? a.priority < b.priority : a.order > b.order
     }
 }
