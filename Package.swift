@@ -41,7 +41,25 @@ let package = Package(
         // libjpeg needs setjmp/longjmp for its errors, which Swift cannot do: a thin C layer does.
         .target(name: "CJPEGShim", dependencies: ["CLibJPEG"]),
 
-        .target(name: "PhotoGridCore", dependencies: ["CNcursesw", "CJPEGShim", "CSixel", "CSPNG", "CWebP", "CHeif", "CAvif", "CGif", "CZlib", "CGlibc"], swiftSettings: metadataByAccessor),
+        // The stages of a photo's journey, each a target that sees only the ones below it
+        // (docs/architecture.md draws the graph): the layer over libc; the shared vocabulary;
+        // decoding; the gallery (folders, order, sidecars); the canvases (a terminal protocol
+        // each); the pipeline and its caches; the terminal (ncurses, the probe); the app.
+        .target(name: "PhotoGridSystem", dependencies: ["CGlibc"], swiftSettings: metadataByAccessor),
+        .target(name: "PhotoGridModel", dependencies: ["PhotoGridSystem"], swiftSettings: metadataByAccessor),
+        .target(name: "PhotoGridDecoding", dependencies: ["PhotoGridSystem", "PhotoGridModel", "CJPEGShim", "CSPNG", "CWebP", "CHeif",
+                                                          "CAvif", "CGif", "CZlib"], swiftSettings: metadataByAccessor),
+        .target(name: "PhotoGridGallery", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridDecoding"],
+                swiftSettings: metadataByAccessor),
+        .target(name: "PhotoGridCanvas", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridDecoding", "CSixel"],
+                swiftSettings: metadataByAccessor),
+        .target(name: "PhotoGridPipeline", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridDecoding", "PhotoGridGallery",
+                                                          "PhotoGridCanvas"], swiftSettings: metadataByAccessor),
+        .target(name: "PhotoGridTerminal", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridCanvas", "CNcursesw"],
+                swiftSettings: metadataByAccessor),
+        .target(name: "PhotoGridCore", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridDecoding", "PhotoGridGallery",
+                                                      "PhotoGridCanvas", "PhotoGridPipeline", "PhotoGridTerminal"],
+                swiftSettings: metadataByAccessor),
         // What remote galleries are made of, without networking and without the core: manifests
         // (read and written), web directory listings, URLs and percent-encoding.
         .target(name: "GalleryFormats", swiftSettings: metadataByAccessor),

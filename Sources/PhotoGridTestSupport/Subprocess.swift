@@ -173,7 +173,7 @@ package enum Subprocess {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    static func now() -> Double { SystemClock.seconds() }
+    package static func now() -> Double { SystemClock.seconds() }
 
     /// Reads two pipes to their ends at once, so that neither fills up and blocks the child.
     private static func drain(_ a: Int32, _ b: Int32, into outA: inout [UInt8], _ outB: inout [UInt8], outputEnd: inout Double) {

@@ -4,7 +4,7 @@ import PhotoGridCore
 /// scale a SIZE-pixel tile needs against photogrid's (fast IDCT, partial progressive scans), and
 /// how far apart their pixels are. Shows what the shortcuts buy and what they cost.
 enum DecodeReport {
-    static func run(folder: String, size: Int) throws {
+    package static func run(folder: String, size: Int) throws {
         let photos = try FolderScanner().scan(RawPath(folder)).filter { $0.format == .jpeg }
         print("decode \(photos.count) photos of \(folder) for \(size)-pixel tiles")
         print(Table.row(["photo", "pixels", "prog", "scale", "full ms", "fast ms", "scans", "mean error"]))

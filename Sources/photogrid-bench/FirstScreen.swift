@@ -46,12 +46,12 @@ struct FirstScreen {
     /// One run. Its peak memory comes from /usr/bin/time, a small process that forks photogrid:
     /// a child spawned straight from this one would inherit this process's own peak (Linux keeps
     /// the high-water mark across exec).
-    func run(_ folder: String, mode: String, cacheHome: String) throws -> Subprocess.Result {
+    package func run(_ folder: String, mode: String, cacheHome: String) throws -> Subprocess.Result {
         try run(target: [folder], mode: mode, cacheHome: cacheHome)
     }
 
     /// One run on `target`: a folder, or `--url` and a URL.
-    func run(target: [String], mode: String, cacheHome: String, measuringMemory: Bool = true) throws -> Subprocess.Result {
+    package func run(target: [String], mode: String, cacheHome: String, measuringMemory: Bool = true) throws -> Subprocess.Result {
         let arguments = [photogrid] + FirstScreen.arguments + ["--mode", mode] + target
         let environment = ["XDG_CACHE_HOME": cacheHome, "PATH": "/usr/bin:/bin"].merging(self.environment) { $1 }
         let result = measuringMemory && Subprocess.which("/usr/bin/time") ? try Subprocess.runMeasuringMemory(arguments, environment: environment)

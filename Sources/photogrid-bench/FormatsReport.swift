@@ -30,7 +30,7 @@ enum FormatsReport {
         Format(name: "GIF (1024 px)", suffix: "gif") { input, output in ["convert", input, "-resize", "1024x1024>", output] },
     ]
 
-    static func run(source: String, photogrid: String, runs: Int, timg: String?, chafa: String?) throws {
+    package static func run(source: String, photogrid: String, runs: Int, timg: String?, chafa: String?) throws {
         print("# photogrid first screen per format\n")
         for line in Machine.describe() { print("- \(line)") }
         let jpegs = try FolderScanner().scan(RawPath(source)).filter { $0.format == .jpeg }.prefix(18).map(\.source.description)

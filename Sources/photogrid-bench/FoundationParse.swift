@@ -10,7 +10,7 @@ enum FoundationParse {
 
     struct Manifest: Decodable {
         struct Renditions: Decodable { var template: String; var sizes: [Int] }
-        struct Photo: Decodable {
+        package struct Photo: Decodable {
             var id: String
             var width: Int?, height: Int?, bytes: Int?
             var taken: String?

@@ -66,7 +66,7 @@ struct Inputs {
                    + "\(progressiveCount) progressive, \(bytes / 1_000_000) MB as shipped"]
     }
 
-    func remove() { _ = system("rm -rf '\(root)'") }
+    package func remove() { _ = system("rm -rf '\(root)'") }
 
     /// The JPEG with an APP1 Exif segment in front, holding a 160x120 thumbnail of `image`
     /// (letterboxed, as cameras do for photos that are not 4:3) and the usual camera fields.
@@ -87,7 +87,7 @@ struct Inputs {
 }
 
 struct BenchError: Error, CustomStringConvertible {
-    let description: String
+    package let description: String
     init(_ description: String) { self.description = description }
 }
 

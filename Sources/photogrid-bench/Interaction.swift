@@ -61,7 +61,7 @@ struct Interaction {
 
 /// Thumbnails per second: every photo of a folder made into a 6-column tile, from cold.
 enum Throughput {
-    static func run(folder: String, mode: RenderMode) throws -> (photos: Int, seconds: Double) {
+    package static func run(folder: String, mode: RenderMode) throws -> (photos: Int, seconds: Double) {
         let photos = try FolderScanner().scan(RawPath(folder))
         let done = DispatchSemaphore(value: 0)
         let session = GridSession(photos: photos, mode: mode, fit: .fill, cacheBytes: 1 << 30) { done.signal() }
@@ -103,7 +103,7 @@ struct ZoomTimes {
     }
 
     /// Opens the zoom view on the focused photo, then steps `steps` times; medians.
-    func run(steps: Int) -> (open: Figure, zoomIn: Figure, step: Figure) {
+    package func run(steps: Int) -> (open: Figure, zoomIn: Figure, step: Figure) {
         interaction.settle()
         let open = timeToPictures(after: .enter)
         interaction.settle()

@@ -13,7 +13,7 @@ enum KittyReport {
 
     struct Run { var first = 0.0, firstBytes = 0, firstPictures = 0, down = 0.0, downBytes = 0, up = 0.0, upBytes = 0, upPictures = 0 }
 
-    static func run(source: String, photogrid: String, runs: Int, timg: String?, chafa: String?) throws {
+    package static func run(source: String, photogrid: String, runs: Int, timg: String?, chafa: String?) throws {
         print("# photogrid in kitty mode\n")
         for line in Machine.describe() { print("- \(line)") }
         print("- \(source), 6 columns on 240x67 cells of 10x20, disk cache cold, median of \(runs) runs; times to the last byte written\n")

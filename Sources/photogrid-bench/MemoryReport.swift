@@ -21,7 +21,7 @@ enum MemoryReport {
     static let columns = 240, rows = 67
     static let pageDown = "\u{1B}[6~"
 
-    static func run(source: String, photogrid: String, terminals: [Bool] = [true, false], columnCounts: [Int] = [1, 3, 6],
+    package static func run(source: String, photogrid: String, terminals: [Bool] = [true, false], columnCounts: [Int] = [1, 3, 6],
                     budgets: [Int] = [32, 64, 512]) throws {
         print("# photogrid memory and idle CPU against the budget\n")
         for line in Machine.describe() { print("- \(line)") }
@@ -132,7 +132,7 @@ enum HoldSoak {
     /// Mostly paging down, as someone looking for a photo far down a folder does; sometimes back.
     static let keys = [MemoryReport.pageDown, MemoryReport.pageDown, MemoryReport.pageDown, "j", "j", "\u{1B}[5~", "k"]
 
-    static func run(source: String, photogrid: String, minutes: Double) throws {
+    package static func run(source: String, photogrid: String, minutes: Double) throws {
         print("# photogrid with a key held down\n")
         for line in Machine.describe() { print("- \(line)") }
         let (folder, originals) = try Soak.tenThousand(source)

@@ -6,7 +6,7 @@ import PhotoGridTestSupport
 /// odd sizes. Prints a line a walk (frames and pictures checked, the time it took) and the
 /// first finding of any walk that found one, with the seed that plays it again.
 enum OracleReport {
-    static func run(keys: Int, seeds: Int) throws {
+    package static func run(keys: Int, seeds: Int) throws {
         print("screen oracle: \(keys) keys a walk, \(seeds) seeds a kind, on \(WorkerThreads.cores) cores")
         print("walk | frames | pictures checked | seconds | found")
         print("--- | --- | --- | --- | ---")

@@ -11,7 +11,7 @@ enum ParseReport {
     static let cases = ["table", "json", "json-foundation", "listing", "minimal", "typical", "typical-foundation",
                         "urls", "urls-foundation"]
 
-    static func run(program: String, runs: Int) throws {
+    package static func run(program: String, runs: Int) throws {
         for line in Machine.describe() { print("- " + line) }
         print("")
         print(Table.row(["input", "bytes", "parse (best of \(runs))", "MB/s", "resident before", "held after", "peak during"]))

@@ -8,7 +8,7 @@ import PhotoGridTestSupport
 /// server), once answering at once and once 50 ms late on every response (`--delay-ms`), as a
 /// far-away server would; and python's http.server, which has only the originals.
 enum RemoteReport {
-    static func run(source: String, photogrid: String, runs: Int) throws {
+    package static func run(source: String, photogrid: String, runs: Int) throws {
         print("# photogrid benchmark: remote galleries\n")
         for line in Machine.describe() { print("- \(line)") }
         let inputs = try Inputs(from: source)

@@ -2,7 +2,7 @@ import PhotoGridCore
 
 /// `photogrid-bench run DIR`: every figure of docs/benchmarks.md, as one Markdown report.
 enum Report {
-    static func run(source: String, photogrid: String, runs: Int) throws {
+    package static func run(source: String, photogrid: String, runs: Int) throws {
         print("# photogrid benchmark\n")
         for line in Machine.describe() { print("- \(line)") }
         let inputs = try Inputs(from: source)

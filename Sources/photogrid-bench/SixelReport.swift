@@ -3,7 +3,7 @@ import PhotoGridCore
 /// `photogrid-bench sixel DIR [SIZE]`: libsixel's diffusion methods on real tiles: bytes written
 /// (what the terminal must parse), encode time, and the mean error against the tile's pixels.
 enum SixelReport {
-    static func run(folder: String, size: Int) throws {
+    package static func run(folder: String, size: Int) throws {
         let photos = try FolderScanner().scan(RawPath(folder)).filter { $0.format == .jpeg }.prefix(18)
         let decoded = photos.compactMap { try? PhotoDecoder().image(of: $0, covering: size, atMost: size).image }
         // The resampling from the decoded image to the tile, best of 5 each: what photogrid adds

@@ -22,7 +22,7 @@ enum Soak {
         var leftRunning = false, crashed = false
     }
 
-    static func run(source: String, photogrid: String, minutes: Double) throws {
+    package static func run(source: String, photogrid: String, minutes: Double) throws {
         print("# photogrid soak\n")
         for line in Machine.describe() { print("- \(line)") }
         let (folder, originals) = try tenThousand(source)

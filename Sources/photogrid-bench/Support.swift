@@ -3,7 +3,7 @@ import PhotoGridCore
 
 /// Monotonic time for measurements.
 enum Clock {
-    static func now() -> Double { SystemClock.seconds() }
+    package static func now() -> Double { SystemClock.seconds() }
 
     /// Seconds one run of `body` takes.
     static func time(_ body: () throws -> Void) rethrows -> Double {

@@ -5,7 +5,7 @@ import PhotoGridSamples
 /// `photogrid-samples --bench`: how long each scene takes to paint and encode at full camera size,
 /// printed as a table with the machine it ran on (the house rule: benchmarks are programs).
 enum RenderBenchmark {
-    static func run(width: Int = 4000, height: Int = 3000) throws {
+    package static func run(width: Int = 4000, height: Int = 3000) throws {
         var name = utsname()
         uname(&name)
         let machine = withUnsafeBytes(of: name.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }

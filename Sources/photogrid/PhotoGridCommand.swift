@@ -16,7 +16,7 @@ struct PhotoGridCommand: ParsableCommand {
         version: PhotoGridVersion.text)
 
     @Argument(help: "A folder of photos, searched recursively; or a photo, to open its folder with it focused (default: the current folder).")
-    var path: String = "."
+    package var path: String = "."
 
     /// `serve` or `export` first is that command's line; anything else the browser's. (A folder
     /// argument and subcommands in one ArgumentParser command read `serve` as the folder.)
@@ -100,7 +100,7 @@ struct PhotoGridCommand: ParsableCommand {
         if paths.output != nil && (print || probe) { throw ValidationError("-o and -0 go with the interactive grid, not --print or --probe") }
     }
 
-    func run() throws {
+    package func run() throws {
         // Image buffers mapped apart and unmapped when freed keep a browsing process small at
         // rest (Allocator). --print ends once its frame is written, so its buffers are left to
         // malloc's heaps and reused: a third of the page faults, 8% off a cold frame of 18
@@ -178,7 +178,7 @@ struct ServeSubcommand: ParsableCommand {
     @Option(help: "The access token the gallery's URL must carry (16 to 128 letters, digits, - or _). Made up for any address but loopback; printed inside the URL to give to --url.")
     var token: String?
 
-    func run() throws {
+    package func run() throws {
         let cache = noCache ? nil : DiskCache.defaultDirectory(environment: Environment.values(Environment.cacheNames)).map { $0 + "/serve" }
         var configuration = GalleryServer.Configuration(folder: folder, host: host, port: port, cacheDirectory: cache,
                                                         delayMilliseconds: delayMilliseconds, log: log)
@@ -202,7 +202,7 @@ struct ExportSubcommand: ParsableCommand {
     var folder: String
 
     @Argument(help: "Where the gallery goes: a new or empty folder, or an earlier export of the same folder.")
-    var output: String
+    package var output: String
 
     @Option(name: .customLong("sizes"), help: "The renditions' long sides in pixels, comma-separated.")
     var sizes = "256,512,1024,2048"
@@ -210,7 +210,7 @@ struct ExportSubcommand: ParsableCommand {
     @Flag(help: "Make every file again, even those that are up to date.")
     var force = false
 
-    func run() throws {
+    package func run() throws {
         var configuration = GalleryExport.Configuration(folder: folder, output: output)
         let parsed = sizes.split(separator: ",").map { Int($0.filter { $0 != " " }) }
         guard !parsed.isEmpty, parsed.allSatisfy({ $0 != nil }) else {
@@ -249,5 +249,5 @@ struct PathArguments: ParsableArguments {
     @Flag(name: .customShort("0"), help: "As -o, each path ended by a NUL (for xargs -0).")
     var outputPathsNul = false
 
-    var output: Options.PathOutput? { outputPathsNul ? .nul : outputPaths ? .lines : nil }
+    package var output: Options.PathOutput? { outputPathsNul ? .nul : outputPaths ? .lines : nil }
 }

@@ -1,5 +1,12 @@
 import Testing
 @testable import PhotoGridCore
+@testable import PhotoGridCanvas
+@testable import PhotoGridDecoding
+@testable import PhotoGridGallery
+@testable import PhotoGridModel
+@testable import PhotoGridPipeline
+@testable import PhotoGridSystem
+@testable import PhotoGridTerminal
 
 /// AVIF's pictures through libavif (and dav1d), checked against the source and against libheif,
 /// which reads the same files and stays for what libavif cannot. The files are made with

@@ -1,6 +1,13 @@
 import Foundation
 import Testing
 @testable import PhotoGridCore
+@testable import PhotoGridCanvas
+@testable import PhotoGridDecoding
+@testable import PhotoGridGallery
+@testable import PhotoGridModel
+@testable import PhotoGridPipeline
+@testable import PhotoGridSystem
+@testable import PhotoGridTerminal
 import PhotoGridSamples
 import PhotoGridTestSupport
 

@@ -1,6 +1,13 @@
 import Glibc
 import Testing
 @testable import PhotoGridCore
+@testable import PhotoGridCanvas
+@testable import PhotoGridDecoding
+@testable import PhotoGridGallery
+@testable import PhotoGridModel
+@testable import PhotoGridPipeline
+@testable import PhotoGridSystem
+@testable import PhotoGridTerminal
 
 /// Programs run for their output (`ChildProcess.output`): what they wrote when they exit 0, and
 /// each way of stopping one.

@@ -3,6 +3,13 @@ import PhotoGridTestSupport
 import Foundation
 import Testing
 @testable import PhotoGridCore
+@testable import PhotoGridCanvas
+@testable import PhotoGridDecoding
+@testable import PhotoGridGallery
+@testable import PhotoGridModel
+@testable import PhotoGridPipeline
+@testable import PhotoGridSystem
+@testable import PhotoGridTerminal
 
 /// The built binary, run for real: in tmux for the interactive grid, and with --print.
 @Suite(.serialized) struct EndToEndTests {

@@ -1,5 +1,12 @@
 import Testing
 @testable import PhotoGridCore
+@testable import PhotoGridCanvas
+@testable import PhotoGridDecoding
+@testable import PhotoGridGallery
+@testable import PhotoGridModel
+@testable import PhotoGridPipeline
+@testable import PhotoGridSystem
+@testable import PhotoGridTerminal
 
 /// kitty pictures through tmux: Unicode placeholders (`KittyPlaceholders`), the screen that
 /// sends each picture once and frees only its own, and the choice of the mode from what tmux

@@ -3,6 +3,13 @@ import PhotoGridSamples
 import PhotoGridTestSupport
 import Testing
 @testable import PhotoGridCore
+@testable import PhotoGridCanvas
+@testable import PhotoGridDecoding
+@testable import PhotoGridGallery
+@testable import PhotoGridModel
+@testable import PhotoGridPipeline
+@testable import PhotoGridSystem
+@testable import PhotoGridTerminal
 
 /// The built binary in a pseudo-terminal that answers like kitty, counting what it is sent.
 @Suite(.serialized) struct KittyTerminalTests {

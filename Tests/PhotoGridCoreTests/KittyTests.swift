@@ -1,6 +1,13 @@
 import Glibc
 import Testing
 @testable import PhotoGridCore
+@testable import PhotoGridCanvas
+@testable import PhotoGridDecoding
+@testable import PhotoGridGallery
+@testable import PhotoGridModel
+@testable import PhotoGridPipeline
+@testable import PhotoGridSystem
+@testable import PhotoGridTerminal
 
 /// The kitty graphics protocol: what is sent, when, and what the start-up probe makes of answers.
 @Suite struct KittyTests {

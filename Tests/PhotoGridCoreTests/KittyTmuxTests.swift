@@ -3,6 +3,13 @@ import PhotoGridTestSupport
 import Foundation
 import Testing
 @testable import PhotoGridCore
+@testable import PhotoGridCanvas
+@testable import PhotoGridDecoding
+@testable import PhotoGridGallery
+@testable import PhotoGridModel
+@testable import PhotoGridPipeline
+@testable import PhotoGridSystem
+@testable import PhotoGridTerminal
 
 /// kitty pictures through tmux, end to end: the built binary in a real tmux with
 /// `allow-passthrough` on, what it writes to the pane kept with `pipe-pane` (the pictures, which

@@ -1,4 +1,11 @@
 @testable import PhotoGridCore
+@testable import PhotoGridCanvas
+@testable import PhotoGridDecoding
+@testable import PhotoGridGallery
+@testable import PhotoGridModel
+@testable import PhotoGridPipeline
+@testable import PhotoGridSystem
+@testable import PhotoGridTerminal
 import PhotoGridSamples
 
 /// JPEG files with known metadata for the metadata tests, made with the sample generator's writers.

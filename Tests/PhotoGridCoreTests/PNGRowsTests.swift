@@ -1,5 +1,12 @@
 import Testing
 @testable import PhotoGridCore
+@testable import PhotoGridCanvas
+@testable import PhotoGridDecoding
+@testable import PhotoGridGallery
+@testable import PhotoGridModel
+@testable import PhotoGridPipeline
+@testable import PhotoGridSystem
+@testable import PhotoGridTerminal
 
 /// 8-bit RGB and RGBA PNGs have their rows inflated and unfiltered by photogrid (PNG.readRows),
 /// not libspng. The files here are written byte by byte, each row with the filter a case names,

@@ -1,6 +1,13 @@
 import Foundation
 import Testing
 @testable import PhotoGridCore
+@testable import PhotoGridCanvas
+@testable import PhotoGridDecoding
+@testable import PhotoGridGallery
+@testable import PhotoGridModel
+@testable import PhotoGridPipeline
+@testable import PhotoGridSystem
+@testable import PhotoGridTerminal
 
 /// PNG through libspng: files are made with libspng's own encoder (`PNG.encode`), as sixel tests
 /// read back through libsixel.

@@ -1,6 +1,13 @@
 import Dispatch
 import Testing
 @testable import PhotoGridCore
+@testable import PhotoGridCanvas
+@testable import PhotoGridDecoding
+@testable import PhotoGridGallery
+@testable import PhotoGridModel
+@testable import PhotoGridPipeline
+@testable import PhotoGridSystem
+@testable import PhotoGridTerminal
 
 /// What the pipeline tells a decoder that takes batches (a remote gallery's), and the threads it
 /// runs for one whose downloads wait on the network.

@@ -2,6 +2,13 @@ import Dispatch
 import Glibc
 import Testing
 @testable import PhotoGridCore
+@testable import PhotoGridCanvas
+@testable import PhotoGridDecoding
+@testable import PhotoGridGallery
+@testable import PhotoGridModel
+@testable import PhotoGridPipeline
+@testable import PhotoGridSystem
+@testable import PhotoGridTerminal
 
 /// A decoder that records what it was asked for, can hold a photo until released, can fail,
 /// and has EXIF thumbnails for some photos.

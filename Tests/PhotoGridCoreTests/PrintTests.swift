@@ -3,6 +3,13 @@ import PhotoGridTestSupport
 import Foundation
 import Testing
 @testable import PhotoGridCore
+@testable import PhotoGridCanvas
+@testable import PhotoGridDecoding
+@testable import PhotoGridGallery
+@testable import PhotoGridModel
+@testable import PhotoGridPipeline
+@testable import PhotoGridSystem
+@testable import PhotoGridTerminal
 
 /// `--print` on sample-gallery, read back: half-block text parsed to pixels, sixel decoded by libsixel.
 @Suite(.serialized) struct PrintTests {

@@ -1,5 +1,12 @@
 import Testing
 @testable import PhotoGridCore
+@testable import PhotoGridCanvas
+@testable import PhotoGridDecoding
+@testable import PhotoGridGallery
+@testable import PhotoGridModel
+@testable import PhotoGridPipeline
+@testable import PhotoGridSystem
+@testable import PhotoGridTerminal
 import PhotoGridTestSupport
 
 /// Random key walks played on a model terminal, every cell checked against the layout

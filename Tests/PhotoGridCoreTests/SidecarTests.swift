@@ -2,6 +2,13 @@ import Foundation
 import Glibc
 import Testing
 @testable import PhotoGridCore
+@testable import PhotoGridCanvas
+@testable import PhotoGridDecoding
+@testable import PhotoGridGallery
+@testable import PhotoGridModel
+@testable import PhotoGridPipeline
+@testable import PhotoGridSystem
+@testable import PhotoGridTerminal
 
 /// Captions put into XMP packets (`XMPCaptionEdit`) and sidecars written beside photos (`Sidecar`):
 /// the caption reads back with `XMPReader`, every other byte of a packet stays as it was, and a

@@ -1,6 +1,13 @@
 import Dispatch
 import Testing
 @testable import PhotoGridCore
+@testable import PhotoGridCanvas
+@testable import PhotoGridDecoding
+@testable import PhotoGridGallery
+@testable import PhotoGridModel
+@testable import PhotoGridPipeline
+@testable import PhotoGridSystem
+@testable import PhotoGridTerminal
 
 /// photogrid's sixel writer draws, pixel for pixel, what libsixel's does from the same palette and
 /// dithering: each read back through libsixel's decoder, the oracle.

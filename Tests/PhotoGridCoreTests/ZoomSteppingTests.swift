@@ -1,6 +1,13 @@
 import Glibc
 import Testing
 @testable import PhotoGridCore
+@testable import PhotoGridCanvas
+@testable import PhotoGridDecoding
+@testable import PhotoGridGallery
+@testable import PhotoGridModel
+@testable import PhotoGridPipeline
+@testable import PhotoGridSystem
+@testable import PhotoGridTerminal
 
 /// A decoder as slow as a very large photo: each decode runs until the pipeline cancels it (or
 /// ten seconds pass), counting both.

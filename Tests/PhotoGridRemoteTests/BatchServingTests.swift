@@ -3,6 +3,13 @@ import Glibc
 import Testing
 import GalleryFormats
 @testable import PhotoGridCore
+@testable import PhotoGridCanvas
+@testable import PhotoGridDecoding
+@testable import PhotoGridGallery
+@testable import PhotoGridModel
+@testable import PhotoGridPipeline
+@testable import PhotoGridSystem
+@testable import PhotoGridTerminal
 @testable import PhotoGridRemote
 
 /// `photogrid serve`'s batches (docs/remote-gallery.md, "Batches"): each item answered as its

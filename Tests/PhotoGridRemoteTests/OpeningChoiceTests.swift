@@ -1,6 +1,13 @@
 import Testing
 import GalleryFormats
 @testable import PhotoGridCore
+@testable import PhotoGridCanvas
+@testable import PhotoGridDecoding
+@testable import PhotoGridGallery
+@testable import PhotoGridModel
+@testable import PhotoGridPipeline
+@testable import PhotoGridSystem
+@testable import PhotoGridTerminal
 @testable import PhotoGridRemote
 
 /// The opening batch is asked for before the gallery's size is known; the server answers it for

@@ -1,3 +1,7 @@
+import PhotoGridCanvas
+import PhotoGridGallery
+import PhotoGridModel
+import PhotoGridSystem
 
 /// A folder read on a thread of its own for the interactive grid: photos are found in the order
 /// they are shown (`FolderScanner` walks in natural order), so the grid starts as soon as a first

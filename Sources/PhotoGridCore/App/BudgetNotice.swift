@@ -1,3 +1,6 @@
+import PhotoGridModel
+import PhotoGridSystem
+
 /// The status line says once that the memory budget (`--cache-mb`) is too small for the screen,
 /// when the pipeline first has to make tiles softer or leave them as previews: from then until
 /// a key pressed at least three seconds later, and not again that run. It is a setting to

@@ -1,3 +1,7 @@
+import PhotoGridDecoding
+import PhotoGridModel
+import PhotoGridPipeline
+import PhotoGridSystem
 
 /// The caches a run of photogrid uses besides memory: the disk cache of tier images, and the
 /// watch on the kernel's memory pressure that halves the memory cache.

@@ -1,3 +1,9 @@
+import PhotoGridDecoding
+import PhotoGridGallery
+import PhotoGridModel
+import PhotoGridPipeline
+import PhotoGridSystem
+
 /// The capture dates of a list of photos, read on a thread of their own for the date order:
 /// from the disk cache's record where a photo has not changed, else from the photo's own header
 /// (`PhotoDecoding.info`: EXIF's DateTimeOriginal). The grid goes on meanwhile; the status line

@@ -1,3 +1,6 @@
+import PhotoGridModel
+import PhotoGridSystem
+
 /// What the grid's first screen will ask of a gallery, known from the terminal before the
 /// gallery's photos are: how many tiles, and the short side their pictures need. A remote
 /// gallery asks its server for those pictures beside its list of photos (the opening batch,

@@ -1,3 +1,6 @@
+import PhotoGridModel
+import PhotoGridSystem
+
 /// Word between the grid and a gallery read from elsewhere (a remote one), which the loop must
 /// never wait for: the gallery says it has changed (its manifest, revalidated in the background
 /// after a second visit started from the cached one) or has been read again (Ctrl-R, asked of

@@ -1,3 +1,7 @@
+import PhotoGridGallery
+import PhotoGridModel
+import PhotoGridSystem
+
 /// The gallery as the app shows it: its photos (in a `GridSession` with their caches and
 /// pipeline), their order, hidden files, the capture dates read so far, sections, marks, and
 /// where the list comes from (a folder read in the background, a rescan, news of a remote

@@ -1,3 +1,8 @@
+import PhotoGridDecoding
+import PhotoGridGallery
+import PhotoGridModel
+import PhotoGridPipeline
+import PhotoGridSystem
 
 /// What a grid shows: the photos, where their pixels come from, and a title. A folder on disk
 /// here; `PhotoGridRemote` makes one from a URL.

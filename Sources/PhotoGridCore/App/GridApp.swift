@@ -1,3 +1,7 @@
+import PhotoGridModel
+import PhotoGridSystem
+import PhotoGridTerminal
+
 /// The interactive grid: one event loop on the main thread that owns the terminal. Keys,
 /// finished tiles and signals arrive as events; the loop hands them to the `GridController` and
 /// paints one frame for however many events arrived: ncurses' status line first, then the
@@ -27,7 +31,7 @@ final class GridApp {
     }
 
     /// Runs until `q` or a signal; the caller gives the terminal back.
-    func run() throws(TTY.WriteError) -> Int32 {
+    package func run() throws(TTY.WriteError) -> Int32 {
         while running {
             try paint()
             wait()

@@ -1,3 +1,6 @@
+import PhotoGridCanvas
+import PhotoGridModel
+import PhotoGridSystem
 
 /// The details panel (`i`), for the focused photo in the grid or the photo in the zoom view.
 extension GridController {

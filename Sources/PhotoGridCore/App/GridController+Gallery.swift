@@ -1,3 +1,7 @@
+import PhotoGridGallery
+import PhotoGridModel
+import PhotoGridSystem
+
 /// The gallery's photos changing under the views: another order (`s`, `r`), hidden files shown
 /// or not (`.`), sections (`S`), a rescan (Ctrl-R), a folder read in the background, dates read
 /// for the date order. The pipeline and caches know photos by their index, so a new list gets a

@@ -1,3 +1,9 @@
+import PhotoGridDecoding
+import PhotoGridGallery
+import PhotoGridModel
+import PhotoGridSystem
+import PhotoGridTerminal
+
 /// Keys go down the view stack: the top layer first (the help closes on any key and lets most
 /// through; a prompt takes them all; the details panel takes Esc and `q`; a kept search its
 /// `n`, `N` and Esc), then the top screen, the photo view or the grid, whose keys follow less,

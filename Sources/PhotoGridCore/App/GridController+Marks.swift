@@ -1,3 +1,7 @@
+import PhotoGridCanvas
+import PhotoGridModel
+import PhotoGridSystem
+
 /// Acting on photos, as nsxiv does: marks (`m`, `M`), the paths for the shell (`-o`, printed at
 /// quit), another program (`o`), and the clipboard (`y`, OSC 52). Marks go by the photo's file (or
 /// address), so a new order or a rescan keeps them.

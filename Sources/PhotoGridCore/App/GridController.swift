@@ -1,3 +1,8 @@
+import PhotoGridCanvas
+import PhotoGridGallery
+import PhotoGridModel
+import PhotoGridSystem
+
 /// The app without a terminal: the gallery, the view stack, and what a frame is. The event loop
 /// (`GridApp`) feeds it keys and sizes and writes out its frames; the benchmark and the screen
 /// oracle drive it the same way.

@@ -1,3 +1,9 @@
+import PhotoGridCanvas
+import PhotoGridDecoding
+import PhotoGridModel
+import PhotoGridPipeline
+import PhotoGridSystem
+
 /// The photos of one gallery with their caches and pipeline, and how a screen of them is asked
 /// for and painted. Shared by the interactive grid and `--print`.
 package final class GridSession {

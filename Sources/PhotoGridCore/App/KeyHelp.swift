@@ -1,3 +1,7 @@
+import PhotoGridCanvas
+import PhotoGridModel
+import PhotoGridSystem
+
 /// What `?` shows: every key of the view it is pressed in, as a panel over the screen. The
 /// README's key tables say the same at more length; a key added to `handle` belongs here too.
 enum KeyHelp {

@@ -1,3 +1,6 @@
+import PhotoGridModel
+import PhotoGridSystem
+
 /// Events for the event loop from other threads (workers, signal handlers), with a pipe the
 /// loop polls beside the keyboard so that it sleeps until something happens.
 package final class Mailbox: Sendable {

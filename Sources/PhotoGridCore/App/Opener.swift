@@ -1,3 +1,6 @@
+import PhotoGridModel
+import PhotoGridSystem
+
 /// `o`: the focused or marked photos handed to another program: `$PHOTOGRID_OPENER` with the
 /// paths (a remote photo's address) as its arguments (words split as a shell splits them, so
 /// "gimp -n" works), else `xdg-open` once a photo. The program runs in a session of its own, its

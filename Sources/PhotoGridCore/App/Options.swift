@@ -1,3 +1,8 @@
+import PhotoGridGallery
+import PhotoGridModel
+import PhotoGridSystem
+import PhotoGridTerminal
+
 /// Everything the command line decides, parsed by the executable and handed over here.
 package struct Options: Sendable {
     /// A folder, or for `--print` a single photo.

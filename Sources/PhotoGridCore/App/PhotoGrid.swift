@@ -1,3 +1,10 @@
+import PhotoGridCanvas
+import PhotoGridGallery
+import PhotoGridModel
+import PhotoGridPipeline
+import PhotoGridSystem
+import PhotoGridTerminal
+
 /// Start-up: what the executable hands its parsed options to.
 package enum PhotoGrid {
     /// Runs photogrid and returns the exit status; messages for the user go to stderr. `source`

@@ -1,3 +1,6 @@
+import PhotoGridModel
+import PhotoGridSystem
+
 /// Enter on a video: `$PHOTOGRID_PLAYER` (words split as a shell splits them), else `mpv`, else
 /// `xdg-open`, run in the foreground with the terminal handed over (`GridApp.play`), photogrid
 /// waiting for it. Ctrl-C then stops the player, not photogrid: photogrid ignores SIGINT and

@@ -1,3 +1,9 @@
+import PhotoGridCanvas
+import PhotoGridDecoding
+import PhotoGridModel
+import PhotoGridPipeline
+import PhotoGridSystem
+import PhotoGridTerminal
 
 /// `--print`: a contact sheet of what the grid would show first, written to stdout once every
 /// tile in it has loaded. A single photo instead of a folder is fitted to the whole area.
@@ -5,7 +11,7 @@ struct PrintCommand {
     let options: Options
     let load: (FirstScreen?) throws -> GallerySource
 
-    func run() throws -> Int32 {
+    package func run() throws -> Int32 {
         let (screen, mode) = try terminalSetup()
         if options.url == nil, RawPath(options.path).isRegularFile {
             try TTY.writeAll(try singlePhoto(screen: screen, mode: mode))

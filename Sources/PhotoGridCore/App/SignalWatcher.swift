@@ -1,3 +1,6 @@
+import PhotoGridModel
+import PhotoGridSystem
+
 /// Turns signals into mailbox events, so that the event loop, and only it, restores the terminal.
 final class SignalWatcher {
     private let sources: SignalSources

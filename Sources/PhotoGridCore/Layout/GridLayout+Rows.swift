@@ -1,3 +1,6 @@
+import PhotoGridModel
+import PhotoGridSystem
+
 /// Which tile row and column each photo is in. Without sections photo `i` is at row
 /// `i / columns`; with them each group starts a row of its own, as in the phone apps' grids, and
 /// the last row of a group may be short. Groups are found by binary search, so a 100,000-photo

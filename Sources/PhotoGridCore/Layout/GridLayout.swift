@@ -1,3 +1,6 @@
+import PhotoGridModel
+import PhotoGridSystem
+
 /// The geometry of the grid at one column count: where tiles go and how large they are.
 ///
 /// Tiles are square in pixels (their cell height follows the cell's pixel aspect), fill the width

@@ -1,3 +1,6 @@
+import PhotoGridModel
+import PhotoGridSystem
+
 /// Where the user is in the grid: the focused photo and the first tile row on screen.
 /// Every move keeps the focused tile whole on screen.
 package struct GridPosition: Hashable, Sendable {

@@ -1,3 +1,6 @@
+import PhotoGridModel
+import PhotoGridSystem
+
 /// Where the zoom view stands: which photo, how far in, and which point of it is at the centre
 /// of the screen (in fractions of the photo's width and height).
 package struct ZoomState: Hashable, Sendable {

@@ -52,12 +52,12 @@ package final class HTTPCache: Sendable {
 
     /// A response's entry: by its URL and the byte range asked for, if any; with `head`, the
     /// small record of its head alone (`head(for:range:)`).
-    struct Key: DiskCacheKey, Hashable {
+    package struct Key: DiskCacheKey, Hashable {
         let url: RemoteURL
         let range: Range<Int>?
         var head = false
 
-        var bytes: [UInt8] {
+        package var bytes: [UInt8] {
             DiskCache.keyBytes(kind: head ? "http-head" : "http", [Array(url.description.utf8)]
                 + (range.map { [DiskCache.field(Int64($0.lowerBound)), DiskCache.field(Int64($0.upperBound))] } ?? []))
         }
@@ -148,11 +148,11 @@ package final class HTTPCache: Sendable {
     }
 
     /// Wall-clock seconds: what freshness is counted in.
-    static func now() -> Int64 { SystemClock.wallNanoseconds() / 1_000_000_000 }
+    package static func now() -> Int64 { SystemClock.wallNanoseconds() / 1_000_000_000 }
 
     // The payload: fields as (length, bytes) after a version byte, then the body. Version 2
     // added the stale window after the freshness; version 1 entries are read as without one.
-    static func encode(_ entry: Entry) -> [UInt8] {
+    package static func encode(_ entry: Entry) -> [UInt8] {
         var out: [UInt8] = [2]
         func number(_ value: Int64) { withUnsafeBytes(of: value.littleEndian) { out += $0 } }
         func text(_ value: String?) {

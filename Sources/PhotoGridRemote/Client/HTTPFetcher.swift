@@ -37,7 +37,7 @@ package final class HTTPFetcher: Fetching, Sendable {
         }
     }
     let configuration: Configuration
-    let cache: HTTPCache?
+    package let cache: HTTPCache?
     let flights = SharedJobs<FlightKey, Flight>()
     /// Cached responses the server confirmed (or sent) during this run: used again without
     /// asking, as a browser does with the images of the page it shows. Without it, a gallery

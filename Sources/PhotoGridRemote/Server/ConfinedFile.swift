@@ -9,7 +9,7 @@ import PhotoGridCore
 /// through the descriptor held here.
 final class ConfinedFile: Sendable {
     /// Why a file cannot be served.
-    enum Failure: Error, Equatable {
+    package enum Failure: Error, Equatable {
         /// Gone, not a regular file, or outside the folder: all look the same from outside.
         case notFound
         case unreadable(String)

@@ -101,5 +101,5 @@ struct GalleryIndex: Sendable {
     }
 
 
-    static func lastError() -> String { SystemError.lastMessage() }
+    package static func lastError() -> String { SystemError.lastMessage() }
 }

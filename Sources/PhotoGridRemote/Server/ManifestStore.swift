@@ -70,5 +70,5 @@ final class ManifestStore: Sendable {
         }
     }
 
-    static func now() -> Double { SystemClock.seconds() }
+    package static func now() -> Double { SystemClock.seconds() }
 }

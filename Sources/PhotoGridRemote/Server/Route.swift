@@ -27,7 +27,7 @@ enum Route: Equatable {
     }
 
     /// The target without its query or fragment: what `requestCount(path:)` counts by.
-    static func path(of target: String) -> Substring {
+    package static func path(of target: String) -> Substring {
         let end = target.firstIndex { $0 == "?" || $0 == "#" } ?? target.endIndex
         return target[..<end]
     }

@@ -5,7 +5,7 @@ import PhotoGridCore
 /// (no Foundation). The only place in PhotoGridSamples that touches the file system.
 enum GalleryFiles {
     /// A file operation that failed, with the path and the system's reason.
-    struct Failure: Error, CustomStringConvertible {
+    package struct Failure: Error, CustomStringConvertible {
         var path: String
         var reason: String
         var description: String { "\(path): \(reason)" }
@@ -27,7 +27,7 @@ enum GalleryFiles {
         return DirectoryEntry.names(dir).map { String(decoding: $0, as: UTF8.self) }.sorted()
     }
 
-    static func remove(_ path: String) throws(Failure) {
+    package static func remove(_ path: String) throws(Failure) {
         if unlink(path) != 0 { throw Failure(path: path, reason: reason(errno)) }
     }
 

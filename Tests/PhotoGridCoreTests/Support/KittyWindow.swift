@@ -3,6 +3,13 @@ import Glibc
 import PhotoGridSamples
 import PhotoGridTestSupport
 @testable import PhotoGridCore
+@testable import PhotoGridCanvas
+@testable import PhotoGridDecoding
+@testable import PhotoGridGallery
+@testable import PhotoGridModel
+@testable import PhotoGridPipeline
+@testable import PhotoGridSystem
+@testable import PhotoGridTerminal
 
 /// A real kitty on a virtual X display (Xvfb, Mesa's software OpenGL) running a command, typed
 /// into with xdotool and photographed with xwd: what a kitty user sees, pixel for pixel.

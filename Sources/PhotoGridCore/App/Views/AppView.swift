@@ -1,3 +1,7 @@
+import PhotoGridModel
+import PhotoGridSystem
+import PhotoGridTerminal
+
 /// One screen or panel of the app on the view stack (the grid, the photo view, the details and
 /// help panels, the search and caption prompts): it owns its state, its keys and its part of the
 /// frame. The controller hands each key to the top view, which takes it or passes it to the view

@@ -1,3 +1,9 @@
+import PhotoGridDecoding
+import PhotoGridGallery
+import PhotoGridModel
+import PhotoGridSystem
+import PhotoGridTerminal
+
 /// Editing a photo's caption (`e`), in the grid or the photo view: typed on the status line as a
 /// search is, saved with Enter into the photo's XMP sidecar (`Sidecar`), Esc leaves it as it was.
 /// Nothing is written with `--read-only`, in a remote gallery, or where the sidecar or its folder

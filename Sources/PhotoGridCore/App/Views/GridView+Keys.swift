@@ -1,3 +1,8 @@
+import PhotoGridCanvas
+import PhotoGridModel
+import PhotoGridSystem
+import PhotoGridTerminal
+
 /// Keys of the grid, after less, vim and the file managers; and the mouse, where the terminal
 /// reports it: a click focuses a photo, a double click opens it, the wheel scrolls by rows.
 extension GridView {

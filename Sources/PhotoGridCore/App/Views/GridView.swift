@@ -1,3 +1,9 @@
+import PhotoGridCanvas
+import PhotoGridDecoding
+import PhotoGridGallery
+import PhotoGridModel
+import PhotoGridSystem
+
 /// The grid: the photos as tiles at one to six columns, the focus framed, sections' headers in
 /// the gap rows. It owns the layout, the focus and the scrolling, the direction of travel (where
 /// prefetching looks), and the painter that brings the screen up to date.

@@ -1,3 +1,8 @@
+import PhotoGridCanvas
+import PhotoGridModel
+import PhotoGridSystem
+import PhotoGridTerminal
+
 /// The details panel (`i`): what the photo in view says about itself, over the top right of the
 /// screen. Esc and `q` close it; it closes with the photo view when it was opened there.
 final class DetailsView: AppView {

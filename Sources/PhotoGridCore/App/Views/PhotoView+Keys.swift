@@ -1,3 +1,7 @@
+import PhotoGridModel
+import PhotoGridSystem
+import PhotoGridTerminal
+
 /// Keys of the photo view; the mouse's wheel steps between photos, a double click goes back.
 extension PhotoView {
     func handle(_ key: Key) -> KeyOutcome {

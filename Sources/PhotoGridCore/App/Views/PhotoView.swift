@@ -1,3 +1,7 @@
+import PhotoGridCanvas
+import PhotoGridModel
+import PhotoGridSystem
+
 /// The photo view: one photo fitted to the whole screen, drawn at once from the best image in
 /// memory and replaced by a sharp one decoded for the screen (or for the zoom) when that
 /// arrives; zoomed in, panned, stepped through the folder, or played as a slideshow.

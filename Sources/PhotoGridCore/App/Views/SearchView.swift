@@ -1,3 +1,7 @@
+import PhotoGridModel
+import PhotoGridSystem
+import PhotoGridTerminal
+
 /// The name search (`/`), as in less and vim: typed text in the status line, the focus jumping to
 /// the first match as it is typed, Enter to keep it, `n`/`N` to the next and previous match
 /// (wrapping round), Esc to clear it. A match is a photo whose path below the gallery holds the

@@ -1,0 +1,372 @@
+import PhotoGridModel
+import PhotoGridSystem
+
+/// A photo decoded for the caches: upright, its short side at least what was asked for (unless
+/// the photo is smaller) and at most the limit given.
+package struct DecodedImage: Sendable {
+    package enum Origin: Equatable, Sendable {
+        /// The thumbnail embedded in the file (EXIF's, HEIF's) was large enough: the photo itself was not read.
+        case embeddedThumbnail
+        /// Decoded from the file at this DCT scale, reading this many scans.
+        case file(scaleEighths: Int, scans: Int)
+        /// Read back from the disk cache.
+        case diskCache
+    }
+
+    package var image: RGBImage
+    package var origin: Origin
+    /// The photo at its full size: no larger image of it exists.
+    package var isComplete: Bool
+    /// The file ends before the picture does (still being copied or synced): this is what
+    /// decoded of it, the rest left grey; its tiles carry a mark saying so.
+    package var isPartial: Bool
+
+    package init(image: RGBImage, origin: Origin, isComplete: Bool = false, isPartial: Bool = false) {
+        self.image = image
+        self.origin = origin
+        self.isComplete = isComplete && !isPartial
+        self.isPartial = isPartial
+    }
+
+    /// Whether tiles `size` pixels wide and tall can be cut from it without enlarging.
+    package func covers(_ size: Int) -> Bool { isComplete || min(image.width, image.height) >= size }
+}
+
+/// Makes images of photos for the pipeline. The seam where tests put a fake.
+package protocol PhotoDecoding: Sendable {
+    /// The photo upright, its short side at least `size` pixels (its own size, when smaller) and
+    /// at most `limit`: decoded for `size`, kept up to `limit` so that larger tiles can use it too.
+    func image(of photo: Photo, covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage
+    /// The photo's embedded EXIF thumbnail, upright and cut to the photo's shape; nil when there is none.
+    func thumbnail(of photo: Photo) -> RGBImage?
+    /// What the photo's file says about itself (size, date, camera, caption...); nil if it is no picture photogrid reads.
+    func info(of photo: Photo) -> PhotoInfo?
+    /// Whether the pipeline should hold `CPUGate` around `image(of:)`: true for a decoder that
+    /// only computes; a network decoder takes the gate itself, after its download.
+    var computesOnly: Bool { get }
+    /// The gate its decodes pass (`MemoryGate.decodes` for libjpeg's), if any: the pipeline
+    /// leaves room in the budget for the largest of its recent decodes.
+    var memoryGate: MemoryGate? { get }
+    /// Whether it wants to hear of the images about to be asked for (`expect`).
+    var expects: Bool { get }
+    /// The images the pipeline is about to ask for, most urgent first, each time what is wanted
+    /// changes or the list gains an image (not as images leave it, tile by tile): a remote
+    /// gallery asks for them in one batch. Must return at once.
+    func expect(_ images: [ExpectedImage])
+}
+
+/// An image the pipeline will ask a decoder for: a photo, decoded to cover `size`.
+package struct ExpectedImage: Sendable, Equatable {
+    package var photo: Photo
+    package var size: Int
+
+    package init(photo: Photo, size: Int) {
+        self.photo = photo
+        self.size = size
+    }
+}
+
+extension PhotoDecoding {
+    /// The file's own details, with the caption of its XMP sidecar first where it has one.
+    package func info(of photo: Photo) -> PhotoInfo? {
+        if let info = PhotoDecoder.readInfo(photo) { return info.withSidecar(of: photo) }
+        // A file photogrid does not read (a video) has for details only its sidecar's caption.
+        let sidecarOnly = PhotoInfo().withSidecar(of: photo)
+        return sidecarOnly.caption == nil ? nil : sidecarOnly
+    }
+    package var computesOnly: Bool { true }
+    package var memoryGate: MemoryGate? { nil }
+    package var expects: Bool { false }
+    package func expect(_ images: [ExpectedImage]) {}
+}
+
+/// Decodes photo files with libjpeg-turbo, doing as little work as the size asked for allows:
+/// the EXIF thumbnail when it is large enough; else the smallest DCT scale whose output still
+/// covers the size, with the fast IDCT and plain upsampling at the two smallest scales, and for
+/// progressive files at those scales only the scans that carry the coefficients they use. The
+/// result is turned upright and resampled to size.
+package struct PhotoDecoder: PhotoDecoding {
+    package var memoryGate: MemoryGate? { gate }
+    /// What its decodes pass: a session's own (`fit` to its budget), else the process's.
+    package let gate: MemoryGate
+    /// Off for benchmarks that measure decoding itself.
+    package var usesThumbnails: Bool
+    /// Off for benchmarks that measure libjpeg's full decode.
+    package var usesShortcuts: Bool
+
+    package init(usesThumbnails: Bool = true, usesShortcuts: Bool = true, gate: MemoryGate = .decodes) {
+        self.usesThumbnails = usesThumbnails
+        self.usesShortcuts = usesShortcuts
+        self.gate = gate
+    }
+
+    /// Bytes read first: enough for the markers before the image data of nearly every file, the
+    /// EXIF segment (at most 64 KB) with its thumbnail among them.
+    static let headLength = 128 * 1024
+
+    /// A photo's file: this decoder reads files only (a remote gallery brings its own decoder).
+    static func file(of photo: Photo) throws(DecodeError) -> RawPath {
+        guard let path = photo.file else { throw .unreadable("not a file: " + photo.source.description) }
+        return path
+    }
+
+    package func image(of photo: Photo, covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
+        // Opened without the size limit first: a 4 GB video is a video, not a file too large.
+        let file = try OpenFile(try PhotoDecoder.file(of: photo), limit: .max)
+        // The content says what the file is, whatever its name.
+        let magic = try file.head(16)
+        let content = ImageFormat(content: magic)
+        // A video: a frame from ffmpeg when it is there, else a tile that says what it is.
+        if content?.isVideo == true || (content == nil && photo.format.isVideo) {
+            return try PhotoDecoder.videoFrame(photo, name: (content ?? photo.format).name, atMost: limit)
+        }
+        // A picture format photogrid does not decode: said at once, nothing more read.
+        if let content, !content.isDecoded { throw .unsupportedFormat(content.name) }
+        guard file.size <= FileReader.defaultLimit else { throw .tooLarge }
+        if let content, content != .jpeg {
+            return try PhotoDecoder.decodeOther(content, try file.all(), covering: size, atMost: limit, thumbnails: usesThumbnails, gate: gate)
+        }
+        if content == nil { try PhotoDecoder.checkFormat(photo, head: magic) }
+        let (head, header) = try PhotoDecoder.header(of: file)
+        // A file still being copied shows what it has, marked, not its thumbnail: whole it is not.
+        let reachesEnd = { () throws(DecodeError) -> Bool in
+            if JPEGSegments.endsWithEOI(try file.tail(2)) { return true }
+            return JPEGSegments.reachesEnd(try file.all())
+        }
+        if usesThumbnails, let thumbnail = PhotoDecoder.thumbnail(header: header, data: head),
+           min(thumbnail.width, thumbnail.height) >= min(size, header.width, header.height), try reachesEnd() {
+            return DecodedImage(image: PhotoDecoder.scaled(thumbnail, shortSide: limit), origin: .embeddedThumbnail)
+        }
+        // libjpeg reads the file itself, in chunks: no copy of it all in memory.
+        return try decode(header: header, covering: size, atMost: limit, whole: { () throws(DecodeError) in try file.all() },
+                          reachesEnd: reachesEnd) { options throws(DecodeError) in
+            try file.withDescriptor { fd throws(DecodeError) in try JPEG.decode(descriptor: fd, options: options) }
+        }
+    }
+
+    /// Past this, markers before the frame header are not read on: no real file has this much.
+    static let longestHead = 16 * 1024 * 1024
+
+    /// The file's first bytes and the header they hold. When the markers run past them (huge
+    /// ICC or XMP segments), four times as much is read, up to `longestHead`; any other failure
+    /// is the answer already, so a file of random bytes is never read whole.
+    static func header(of file: OpenFile) throws(DecodeError) -> (head: [UInt8], header: JPEG.Header) {
+        var length = headLength
+        while true {
+            let head = try file.head(length)
+            if let format = sniffOtherFormat(head) { throw .unsupportedFormat(format) }
+            do throws(DecodeError) {
+                return (head, try JPEG.readHeader(head))
+            } catch .truncated where head.count < file.size {
+                guard length < longestHead else { throw .corrupt("no frame header in the first 16 MB") }
+                length *= 4
+            }
+        }
+    }
+
+    /// The head of the file, and more of it when large segments (ICC, XMP) push the frame header
+    /// past the first read: at most 2 MB.
+    package static func readInfo(_ photo: Photo) -> PhotoInfo? {
+        // A video: its size and length, from ffprobe where ffmpeg is installed.
+        if photo.format.isVideo, let path = photo.file { return VideoFrame.info(of: path) }
+        guard photo.format.isDecoded, let path = photo.file, let file = try? OpenFile(path) else { return nil }
+        if let head = try? file.head(16), let content = ImageFormat(content: head), content != .jpeg {
+            return otherInfo(content, file)
+        }
+        var length = headLength
+        while true {
+            guard let head = try? file.head(length), let info = PhotoInfo.read(head) else { return nil }
+            if info.width != nil || head.count < length || length >= 2 * 1024 * 1024 { return info }
+            length *= 4
+        }
+    }
+
+    package func thumbnail(of photo: Photo) -> RGBImage? {
+        if photo.format == .heif || photo.format == .avif {
+            return photo.file.flatMap { try? FileReader.read($0) }.flatMap { try? HEIF.decode($0, thumbnail: true) }
+        }
+        guard photo.format == .jpeg, let path = photo.file,
+              let head = try? FileReader.read(path, limit: FileReader.defaultLimit, prefix: PhotoDecoder.headLength),
+              let header = try? JPEG.readHeader(head) else { return nil }
+        return PhotoDecoder.thumbnail(header: header, data: head)
+    }
+
+    /// A video's frame (`VideoFrame`), its short side at most `limit`; where there is no ffmpeg
+    /// or it gives no frame, the video's name as the failure, which its tile shows.
+    static func videoFrame(_ photo: Photo, name: String, atMost limit: Int) throws(DecodeError) -> DecodedImage {
+        guard VideoFrame.isInstalled else { throw .unsupportedFormat(name) }
+        let frame: RGBImage?
+        do { frame = try VideoFrame.frame(of: try file(of: photo), shortSide: limit, format: name) } catch .cancelled {
+            throw .cancelled
+        } catch .corruptFile(let format, let detail) {
+            // A broken (or fake) video says so: Enter would play nothing.
+            throw .corruptFile(format: format, detail)
+        } catch { frame = nil }
+        guard let frame else { throw .unsupportedFormat(name) }
+        // Asked for at most `limit`: a smaller frame is the video's own size.
+        return DecodedImage(image: scaled(frame, shortSide: limit), origin: .file(scaleEighths: 8, scans: 1),
+                            isComplete: min(frame.width, frame.height) < min(limit, VideoFrame.maxShortSide))
+    }
+
+    /// Decodes JPEG data upright, its short side between `size` and `limit` where the photo allows.
+    package func decode(_ data: [UInt8], covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
+        if let content = ImageFormat(content: Array(data.prefix(16))), content != .jpeg {
+            return try PhotoDecoder.decodeOther(content, data, covering: size, atMost: limit, thumbnails: usesThumbnails, gate: gate)
+        }
+        if let format = PhotoDecoder.sniffOtherFormat(data) { throw .unsupportedFormat(format) }
+        return try decode(header: try JPEG.readHeader(data), covering: size, atMost: limit, whole: { () throws(DecodeError) in data },
+                          reachesEnd: { () throws(DecodeError) in JPEGSegments.reachesEnd(data) }) { options throws(DecodeError) in
+            try JPEG.decodeCountingScans(data, options: options)
+        }
+    }
+
+    /// The decode itself, from whichever source: the scale, the shortcuts, orientation and size.
+    /// `reachesEnd` says whether the file runs to its end, asked when the decode did not read that
+    /// far (a progressive file's first scans only).
+    private func decode(header: JPEG.Header, covering size: Int, atMost limit: Int, whole: () throws(DecodeError) -> [UInt8],
+                        reachesEnd: () throws(DecodeError) -> Bool,
+                        _ source: (JPEG.DecodeOptions) throws(DecodeError) -> (image: RGBImage, scans: Int)) throws(DecodeError) -> DecodedImage {
+        let orientation = header.exif.map { ExifInfo.parse($0).orientation } ?? .up
+        let short = min(header.width, header.height)
+        let scale = PhotoDecoder.scaleEighths(forFactor: Double(size) / Double(short))
+        var options = JPEG.DecodeOptions(scaleEighths: scale)
+        options.cancel = CancelFlag.current
+        if usesShortcuts {
+            options.fast = scale <= 2
+            options.partialScans = scale <= 2
+        }
+        let (kept, uprightWidth, scans, partial) = try gate.run(bytes: PhotoDecoder.decodeBytes(header, scale: scale)) {
+            () throws(DecodeError) in
+            // A file cut short (still being copied) is decoded again for what it has: libjpeg
+            // then ends the data where the file does and leaves the rest grey.
+            var partial = false
+            let (decoded, scans): (RGBImage, Int)
+            do throws(DecodeError) {
+                (decoded, scans) = try source(options)
+            } catch .truncated {
+                options.allowTruncated = true
+                partial = true
+                do throws(DecodeError) {
+                    (decoded, scans) = try source(options)
+                } catch .corrupt {
+                    // Cut inside a marker segment (a progressive file's tables between scans):
+                    // what comes before that marker is whole.
+                    let data = try whole()
+                    guard let end = JPEGSegments.lastMarker(in: data) else { throw .truncated }
+                    (decoded, scans) = try JPEG.decodeCountingScans(Array(data[..<end]), options: options)
+                }
+            }
+            // Its first scans were enough: the rest of the file, cut or not, was never read.
+            if !partial, options.partialScans, header.isProgressive, try !reachesEnd() { partial = true }
+            let upright = orientation.apply(to: decoded)
+            return (PhotoDecoder.scaled(upright, shortSide: limit), upright.width, scans, partial)
+        }
+        let complete = scale == 8 && kept.width == uprightWidth
+        return DecodedImage(image: kept, origin: .file(scaleEighths: scale, scans: scans), isComplete: complete, isPartial: partial)
+    }
+
+    /// What a decode at `scale` eighths uses while it runs, at most: a progressive file's
+    /// coefficients (two bytes each: three bytes a pixel at 4:2:0, six with three full-size
+    /// components; the header does not say which, so six), libjpeg's output, our copy of it and
+    /// the turned and shrunk images made from it.
+    static func decodeBytes(_ header: JPEG.Header, scale: Int) -> Int {
+        let pixels = header.width * header.height
+        let coefficients = header.isProgressive ? pixels * 2 * (header.components >= 3 ? 3 : 1) : 0
+        let output = (header.width * scale / 8) * (header.height * scale / 8) * 3
+        return coefficients + 3 * output
+    }
+
+    /// `image` shrunk so that its short side is `shortSide`; never enlarged.
+    package static func scaled(_ image: RGBImage, shortSide: Int) -> RGBImage {
+        let short = min(image.width, image.height)
+        guard short > shortSide, shortSide > 0 else { return image }
+        let factor = Double(shortSide) / Double(short)
+        let width = max(1, Int((Double(image.width) * factor).rounded()))
+        let height = max(1, Int((Double(image.height) * factor).rounded()))
+        let whole = Resampler.Region(x: 0, y: 0, width: Double(image.width), height: Double(image.height))
+        return Resampler.resample(image, region: whole, width: width, height: height)
+    }
+
+    /// The smallest libjpeg scale k/8 (k in 1...8) at which an image needs no enlarging to be
+    /// shown at `factor` times its size; never above 8/8: enlarging is left to the resampler.
+    package static func scaleEighths(forFactor factor: Double) -> Int {
+        max(1, min(8, Int((factor * 8 - 1e-9).rounded(.up))))
+    }
+
+    /// The factor by which a `width` x `height` image (as displayed) is scaled into the box.
+    package static func factor(width: Int, height: Int, box: (width: Int, height: Int), fit: FitMode) -> Double {
+        let fx = Double(box.width) / Double(width), fy = Double(box.height) / Double(height)
+        return fit == .fill ? max(fx, fy) : min(fx, fy)
+    }
+
+    /// A tile's pixels from an upright image: centre-cropped (fill) or letterboxed (fit).
+    package static func shape(_ upright: RGBImage, width: Int, height: Int, fit: FitMode) -> RGBImage {
+        fit == .fill ? Resampler.fill(upright, width: width, height: height)
+                     : Resampler.fit(upright, width: width, height: height)
+    }
+
+    /// JPEG data decoded large enough for `box`, upright: for `--print` of a single photo.
+    package static func decodeUpright(_ data: [UInt8], atLeast box: (width: Int, height: Int), fit: FitMode) throws(DecodeError) -> RGBImage {
+        if let content = ImageFormat(content: Array(data.prefix(16))), content != .jpeg {
+            // The short side the box needs, through the same decode (and its limits) as tiles.
+            let (width, height) = try displaySize(content, data)
+            let size = Int((Double(min(width, height)) * min(1, factor(width: width, height: height, box: box, fit: fit))).rounded(.up))
+            return try decodeOther(content, data, covering: size, atMost: .max, thumbnails: false).image
+        }
+        if let format = sniffOtherFormat(data) { throw .unsupportedFormat(format) }
+        let header = try JPEG.readHeader(data)
+        let orientation = header.exif.map { ExifInfo.parse($0).orientation } ?? .up
+        let shown = orientation.displaySize(width: header.width, height: header.height)
+        let scale = scaleEighths(forFactor: factor(width: shown.width, height: shown.height, box: box, fit: fit))
+        return orientation.apply(to: try JPEG.decode(data, options: JPEG.DecodeOptions(scaleEighths: scale)))
+    }
+
+    package static func decodeUpright(_ photo: Photo, atLeast box: (width: Int, height: Int), fit: FitMode) throws(DecodeError) -> RGBImage {
+        // The content says what the file is (`--print IMG_0001` included); the name only when it
+        // says nothing, to say why the file is not shown.
+        let path = try file(of: photo)
+        let content = ImageFormat(content: try OpenFile(path, limit: .max).head(16))
+        // A video: its frame, as its tile shows it.
+        if content?.isVideo == true || (content == nil && photo.format.isVideo) {
+            let name = (content ?? photo.format).name
+            guard VideoFrame.isInstalled else {
+                throw .unavailable("\(name): photogrid takes its frames with ffmpeg, which is not installed (apt install ffmpeg)", retryable: false)
+            }
+            guard let frame = try VideoFrame.frame(of: path, shortSide: max(box.width, box.height), format: name) else {
+                throw .unavailable("\(name): ffmpeg found no frame in it", retryable: false)
+            }
+            return frame
+        }
+        let data = try FileReader.read(path)
+        let head = Array(data.prefix(16))
+        if ImageFormat(content: head) == nil { try checkFormat(photo, head: head) }
+        return try decodeUpright(data, atLeast: box, fit: fit)
+    }
+
+    /// Why a file whose content is no format photogrid knows is not shown, by what its name says
+    /// it is; a name that says JPEG is left to libjpeg, which says what is wrong.
+    static func checkFormat(_ photo: Photo, head: [UInt8]) throws(DecodeError) {
+        guard !head.isEmpty else { throw .empty }
+        switch photo.format {
+        case .jpeg: return
+        case .png, .webp, .gif, .heif, .avif: throw .corruptFile(format: photo.format.name, "not a \(photo.format.name) file")
+        case .other(let name): throw .unsupportedFormat(name)
+        case .notAnImage: throw .unsupportedFormat("")
+        }
+    }
+
+    /// Names the format of data that is plainly not JPEG, for files with a .jpg name.
+    package static func sniffOtherFormat(_ data: [UInt8]) -> String? {
+        func starts(_ prefix: [UInt8], at offset: Int = 0) -> Bool {
+            data.count >= offset + prefix.count && Array(data[offset..<(offset + prefix.count)]) == prefix
+        }
+        if starts([0xFF, 0xD8]) { return nil }
+        if starts([0x89, 0x50, 0x4E, 0x47]) { return "PNG" }
+        if starts(Array("GIF8".utf8)) { return "GIF" }
+        if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return "WebP" }
+        if starts(Array("ftyp".utf8), at: 4) { return "HEIF" }
+        if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return "TIFF" }
+        if starts(Array("BM".utf8)) { return "BMP" }
+        return nil
+    }
+}

@@ -1,0 +1,123 @@
+import PhotoGridDecoding
+import PhotoGridModel
+import PhotoGridSystem
+
+/// A photo's XMP sidecar, named as darktable and digiKam name theirs: `photo.jpg.xmp` beside
+/// `photo.jpg`. It is the only file photogrid ever writes outside its cache, and only when a
+/// caption is saved with `e` (not with `--read-only`); the photo's own file is never opened for
+/// writing.
+///
+/// A sidecar is read only when it is a regular file of at most `maxBytes`, never through a
+/// symbolic link (which could point anywhere, out of the folder too); one that is not, or does
+/// not scan as XMP, is left exactly as it is and the user is told why.
+package struct Sidecar: Sendable {
+    package let path: RawPath
+    /// XMP packets of real sidecars are a few KB; darktable's with a long history some tens.
+    package static let maxBytes = XMPReader.maxPacketBytes
+
+    package init(photo: RawPath) { path = RawPath(photo.bytes + Array(".xmp".utf8)) }
+
+    package var name: String { path.lastComponent.description }
+
+    /// Why a sidecar is not read or not written, in the words the status line uses.
+    package enum Problem: Error, Equatable {
+        case link, notAFile, tooLarge, malformed
+        case readOnlyFile
+        case folderNotWritable(String)
+        case failed(String)
+    }
+
+    package func message(_ problem: Problem) -> String {
+        switch problem {
+        case .link: return name + " is a symbolic link: photogrid does not follow it"
+        case .notAFile: return name + " is not a file"
+        case .tooLarge: return name + " is larger than 1 MB: left as it is"
+        case .malformed: return name + " is not XMP photogrid can edit: left as it is"
+        case .readOnlyFile: return name + " is read-only"
+        case .folderNotWritable(let reason): return "cannot write in " + path.parent.lastComponent.description + ": " + reason
+        case .failed(let reason): return name + ": " + reason
+        }
+    }
+
+    /// The sidecar's bytes; nil when there is none.
+    package func read() -> Result<[UInt8]?, Problem> {
+        let status: FileStatus
+        do throws(SystemError) { status = try path.checkedStatus(followingLink: false) } catch {
+            return error.isNotFound ? .success(nil) : .failure(.failed(error.description))
+        }
+        if status.kind == .symbolicLink { return .failure(.link) }
+        guard status.isRegular else { return .failure(.notAFile) }
+        guard status.size <= Sidecar.maxBytes else { return .failure(.tooLarge) }
+        // noFollow: a link put there since the look above is not followed either.
+        let file: FileDescriptor
+        do throws(SystemError) { file = try FileDescriptor.open(path, .read, options: [.noFollow, .nonBlocking]) } catch {
+            return .failure(error.isLink ? .link : .failed(error.description))
+        }
+        return file.closing { file in
+            // One byte past the limit is enough to know it is too large.
+            do throws(SystemError) {
+                let bytes = try file.readToEnd(limit: Sidecar.maxBytes + 1)
+                return bytes.count > Sidecar.maxBytes ? .failure(.tooLarge) : .success(bytes)
+            } catch {
+                return .failure(.failed(error.description))
+            }
+        }
+    }
+
+    /// The sidecar's caption, for the details panel: nil when there is none or it is not read.
+    package func caption() -> String? {
+        guard case .success(let bytes?) = read() else { return nil }
+        return XMPReader.description(bytes)
+    }
+
+    /// Whether a caption could be saved here now: said before the user types one.
+    package func checkWritable() -> Problem? {
+        if !(path.parent.bytes.isEmpty ? RawPath(".") : path.parent).isWritable {
+            return .folderNotWritable(SystemError.lastMessage())
+        }
+        switch read() {
+        case .failure(let problem): return problem
+        case .success(nil): return nil
+        case .success(let bytes?):
+            if !path.isWritable { return .readOnlyFile }
+            return XMPCaptionEdit.merge("", into: bytes) == nil ? .malformed : nil
+        }
+    }
+
+    /// Saves `caption` (empty: takes it out): merged into the sidecar as it is now, written to a
+    /// new file beside it and renamed over it, so that a reader sees the old sidecar or the new
+    /// one and never half of one, and a crash leaves the old one whole.
+    package func save(caption: String) -> Problem? {
+        if let problem = checkWritable() { return problem }
+        let existing: [UInt8]?
+        switch read() {
+        case .failure(let problem): return problem
+        case .success(let bytes): existing = bytes
+        }
+        let content: [UInt8]
+        // A sidecar photogrid made for a caption alone, that caption taken out: nothing is left
+        // to keep, and the file goes (a file of someone else's, however little it holds, stays).
+        if caption.isEmpty, let existing, let old = self.caption(), existing == XMPCaptionEdit.fresh(old) {
+            guard path.remove() else { return .failed(FileReader.lastError()) }
+            return nil
+        }
+        if let existing {
+            guard let merged = XMPCaptionEdit.merge(caption, into: existing) else { return .malformed }
+            if merged == existing { return nil }
+            content = merged
+        } else {
+            // Nothing to take out of a sidecar that is not there: no file is made for it.
+            if caption.isEmpty { return nil }
+            content = XMPCaptionEdit.fresh(caption)
+        }
+        do throws(AtomicFile.Failure) {
+            try AtomicFile.write(content, to: path, permissions: existing == nil ? nil : path.linkStatus()?.permissions)
+            return nil
+        } catch {
+            switch error {
+            case .cannotCreate(let reason): return .folderNotWritable(reason.description)
+            case .failed(let reason): return .failed(reason.description)
+            }
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import PhotoGridModel
+import PhotoGridSystem
+
+/// What a reading of a folder could not take in: folders it could not enter (with the system's
+/// reason) and folders deeper than it goes. Said once, on the status line and in `--print`'s
+/// stderr, so that a tree shown with fewer photos than it has never looks whole.
+package struct LeftOut: Equatable, Sendable {
+    package struct Folder: Equatable, Sendable {
+        /// Below the folder read, as shown on the status line.
+        package var path: String
+        package var reason: String
+    }
+
+    package private(set) var unreadable: [Folder] = []
+    /// Folders below the deepest level read.
+    package private(set) var tooDeep = 0
+    package var depthLimit = 0
+
+    package init() {}
+
+    package var isEmpty: Bool { unreadable.isEmpty && tooDeep == 0 }
+
+    mutating func cannotRead(_ path: String, because reason: String) {
+        unreadable.append(Folder(path: path.isEmpty ? "." : path, reason: reason))
+    }
+
+    mutating func deeper(than limit: Int) {
+        tooDeep += 1
+        depthLimit = limit
+    }
+
+    /// "left out: 1 folder photogrid cannot read (Private: permission denied)"; nil when
+    /// nothing was left out.
+    package var summary: String? {
+        var parts: [String] = []
+        if let first = unreadable.first {
+            let count = unreadable.count == 1 ? "1 folder" : "\(unreadable.count) folders"
+            let more = unreadable.count > 1 ? ", \(unreadable[1].path)" + (unreadable.count > 2 ? "..." : "") : ""
+            parts.append("\(count) photogrid cannot read (\(first.path): \(first.reason.lowercased())\(more))")
+        }
+        if tooDeep > 0 { parts.append("\(tooDeep == 1 ? "1 folder" : "\(tooDeep) folders") deeper than \(depthLimit) levels") }
+        return parts.isEmpty ? nil : "left out: " + parts.joined(separator: "; ")
+    }
+}

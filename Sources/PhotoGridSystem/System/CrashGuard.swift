@@ -1,0 +1,62 @@
+import Glibc
+
+/// Gives the terminal back when photogrid dies of a signal: a Swift runtime trap (SIGILL or
+/// SIGTRAP), a memory error (SIGSEGV, SIGBUS), `abort()` (SIGABRT) or SIGFPE. The handler does
+/// only what is safe in a signal handler: it writes bytes prepared at start-up (leave the alternate
+/// screen, show the cursor, reset colours and the private modes photogrid set), restores the
+/// terminal modes saved before ncurses started, then puts back the handler that was there before
+/// (the Swift runtime's backtracer, or the default) and raises the signal again.
+package enum CrashGuard {
+    static let signals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE]
+
+    // Set up before the handler is installed, then only read by it. Raw memory, not Swift
+    // arrays: the handler must not reach into the Swift runtime (generic code in a debug build
+    // does), which may be in any state when a signal arrives.
+    nonisolated(unsafe) private static var reset: UnsafeMutablePointer<UInt8>? = nil
+    nonisolated(unsafe) private static var resetCount = 0
+    nonisolated(unsafe) private static var modes: UnsafeMutablePointer<termios>? = nil
+    nonisolated(unsafe) private static var previous: UnsafeMutablePointer<sigaction>? = nil
+
+    /// The terminal's modes as they are now, before ncurses changes them.
+    package static func saveModes() {
+        let saved = UnsafeMutablePointer<termios>.allocate(capacity: 1)
+        saved.initialize(to: termios())
+        modes = tcgetattr(0, saved) == 0 ? saved : nil
+    }
+
+    package static func install(resetSequence: [UInt8]) {
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, resetSequence.count))
+        resetSequence.withUnsafeBufferPointer { buffer.initialize(from: $0.baseAddress!, count: $0.count) }
+        reset = buffer
+        resetCount = resetSequence.count
+        let actions = UnsafeMutablePointer<sigaction>.allocate(capacity: 65)
+        actions.initialize(repeating: sigaction(), count: 65)
+        previous = actions
+        for number in signals {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { signal in CrashGuard.handle(signal) }
+            sigemptyset(&action.sa_mask)
+            // Not blocked while handled: raising it again below must reach the next handler now.
+            action.sa_flags = Int32(bitPattern: UInt32(SA_RESETHAND) | UInt32(SA_NODEFER))
+            sigaction(number, &action, actions + Int(number))
+        }
+    }
+
+    /// After a normal exit: the handlers that were there before.
+    package static func uninstall() {
+        guard let previous else { return }
+        for number in signals { sigaction(number, previous + Int(number), nil) }
+    }
+
+    private static func handle(_ signal: Int32) {
+        if let reset { _ = write(1, reset, resetCount) }
+        if let modes { tcsetattr(0, TCSANOW, modes) }
+        // The handler before ours (the Swift runtime's backtracer prints where it crashed).
+        if let previous, signal > 0, signal < 65 { sigaction(signal, previous + Int(signal), nil) }
+        raise(signal)
+        // Still here (a signal sent with kill, which returning would not repeat): die of it.
+        Glibc.signal(signal, SIG_DFL)
+        raise(signal)
+        _exit(128 + signal)
+    }
+}
