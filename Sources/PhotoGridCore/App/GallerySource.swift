@@ -88,7 +88,7 @@ package struct GallerySource: Sendable {
                                    tierStore: tierStore)
         source.leftOut = leftOut
         source.notices = cacheProblem.map { [$0] } ?? []
-        source.dateStore = (tierStore as? DiskTierStore).map { CaptureDateStore(cache: $0.cache, gallery: folder) }
+        source.dateStore = tierStore.map { CaptureDateStore(cache: $0.cache, gallery: folder) }
         source.focus = focus
         source.rescan = scan
         source.reading = reading

@@ -1,4 +1,3 @@
-import PhotoGridDecoding
 import PhotoGridModel
 import PhotoGridSystem
 
