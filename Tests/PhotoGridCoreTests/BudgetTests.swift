@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import PhotoGridTestSupport
 @testable import PhotoGridCore
 @testable import PhotoGridCanvas
 @testable import PhotoGridDecoding
@@ -27,28 +28,24 @@ final class CountingEncoder: TileEncoding {
         let gallery = try FolderScanner().scan(RawPath(Paths.gallery))
         let photos = (0..<2000).map { gallery[$0 % gallery.count] }
         let encoder = CountingEncoder()
-        let session = GridSession(photos: photos, mode: mode, fit: .fill, cacheBytes: budget, encoder: encoder) {}
+        let waiter = Waiter()
+        let session = GridSession(photos: photos, mode: mode, fit: .fill, cacheBytes: budget, encoder: encoder) { waiter.signal() }
         defer { session.pipeline.stop() }
         let grid = GridController(title: "budget", session: session, screen: ScreenMetrics(columns: 120, rows: 40),
                                   columns: columns, modeName: "\(mode)")
         for visit in 0..<6 {
             if visit > 0 { grid.handle(.pageDown) }
             let before = encoder.counts.withLock { $0 }
-            var complete = false
-            for _ in 0..<3000 where !complete {                       // at most 30 s
-                _ = grid.frame()
-                complete = grid.contents().loading == 0
-                if !complete { usleep(10_000) }
-            }
+            let complete = waiter.wait(seconds: 30) { _ = grid.frame(); return grid.contents().loading == 0 }
             #expect(complete, "visit \(visit): the screen never completed")
-            // A second after the screen is complete the pipeline has nothing left to do, and
-            // does nothing more while frames keep asking for the same screen.
-            let second = TTY.now() + 1000
-            while TTY.now() < second { _ = grid.frame(); usleep(20_000) }
-            #expect(session.pipeline.isIdle, "visit \(visit): still working a second after the screen was complete")
+            // Within a second of the screen being complete the pipeline has nothing left to do,
+            // and frames asking for the same screen again start nothing.
+            _ = grid.frame()
+            #expect(session.pipeline.waitUntilIdle(milliseconds: 1000), "visit \(visit): still working a second after the screen was complete")
             let work = session.pipeline.workDone
-            for _ in 0..<25 { _ = grid.frame(); usleep(20_000) }
-            #expect(session.pipeline.workDone == work, "visit \(visit): work went on with nothing new wanted")
+            for _ in 0..<25 { _ = grid.frame() }
+            #expect(session.pipeline.waitUntilIdle(milliseconds: 5000) && session.pipeline.workDone == work,
+                    "visit \(visit): work went on with nothing new wanted")
             let after = encoder.counts.withLock { $0 }
             let onScreen = grid.contents().tiles.compactMap { tile -> TileRequest? in
                 if case .image(let request, _) = tile.content { return request } else { return nil }

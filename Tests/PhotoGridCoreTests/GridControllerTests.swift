@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import PhotoGridTestSupport
 @testable import PhotoGridCore
 @testable import PhotoGridCanvas
 @testable import PhotoGridDecoding
@@ -11,21 +12,19 @@ import Testing
 
 /// The grid and zoom view driven without a terminal, on the sample gallery.
 @Suite struct GridControllerTests {
+    /// Told whenever a tile or a photo's details are ready.
+    let waiter = Waiter()
+
     func controller(columns: Int, rows: Int = 40) throws -> GridController {
         let photos = try FolderScanner().scan(RawPath(Paths.gallery))
-        let session = GridSession(photos: photos, mode: .halfBlock(.trueColor), fit: .fill, cacheBytes: 256 << 20) {}
+        let session = GridSession(photos: photos, mode: .halfBlock(.trueColor), fit: .fill, cacheBytes: 256 << 20) { [waiter] in waiter.signal() }
         return GridController(title: "sample-gallery", session: session, screen: ScreenMetrics(columns: 120, rows: rows),
                               columns: columns, modeName: "half-block")
     }
 
-    /// Frames until `done`, at most 20 s.
+    /// A frame each time something is ready, until `done`, at most 20 s.
     func settle(_ controller: GridController, until done: () -> Bool) -> Bool {
-        for _ in 0..<2000 {
-            _ = controller.frame()
-            if done() { return true }
-            usleep(10_000)
-        }
-        return false
+        waiter.wait { _ = controller.frame(); return done() }
     }
 
     /// Plain xterm's hint stays on the status line until the first key.
@@ -56,7 +55,7 @@ import Testing
     /// a one-column grid send pictures in pieces no larger, which together cover the view.
     @Test func sixelPicturesStayWithinWhatTheTerminalDraws() throws {
         let photos = try FolderScanner().scan(RawPath(Paths.gallery))
-        let session = GridSession(photos: photos, mode: .sixel(colors: 256), fit: .fill, cacheBytes: 256 << 20) {}
+        let session = GridSession(photos: photos, mode: .sixel(colors: 256), fit: .fill, cacheBytes: 256 << 20) { [waiter] in waiter.signal() }
         defer { session.pipeline.stop() }
         var screen = ScreenMetrics(columns: 160, rows: 60)
         (screen.maxImageWidth, screen.maxImageHeight) = (1000, 800)
@@ -66,12 +65,11 @@ import Testing
         }
         for view in ["grid", "zoom"] {
             if view == "zoom" { grid.handle(.enter) }
-            var drawn: [UInt8] = [], finished = false
-            for _ in 0..<2000 where !finished {              // at most 20 s
+            var drawn: [UInt8] = []
+            let finished = waiter.wait {
                 let frame = grid.frame()
                 drawn += frame.bytes
-                finished = frame.tilesLoading == 0 && !pictures(drawn).isEmpty
-                usleep(10_000)
+                return frame.tilesLoading == 0 && !pictures(drawn).isEmpty
             }
             #expect(finished, "\(view): never finished")
             let sizes = pictures(drawn)

@@ -60,8 +60,8 @@ final class FailingNetwork: PhotoDecoding {
         pipeline.want([WantedTile(request, .visible)])
         #expect(decoder.calls.withLock { $0 } == 1)
         pipeline.recheck([0, 1, 2])
-        let deadline = SystemClock.milliseconds() + 5000
-        while pipeline.failure(forPhoto: 1) != nil && SystemClock.milliseconds() < deadline { SystemClock.sleep(milliseconds: 5) }
+        // The recheck runs on a worker: done once the pipeline is idle again.
+        #expect(pipeline.waitUntilIdle(milliseconds: 5000) && pipeline.failure(forPhoto: 1) == nil)
         pipeline.want([WantedTile(request, .visible)])
         #expect(finished.wait(for: 1))
         #expect(decoder.calls.withLock { $0 } == 2)

@@ -298,9 +298,7 @@ final class Finished: Sendable {
                      WantedTile(sixel(4), .visible), WantedTile(sixel(5), .visible)])
         #expect(finished.wait(for: 2))
         // Nothing else may still be running: the pipeline goes idle with both tiles read.
-        let deadline = ContinuousClock.now + .seconds(5)
-        while !second.isIdle && ContinuousClock.now < deadline { usleep(1000) }
-        #expect(second.isIdle)
+        #expect(second.waitUntilIdle(milliseconds: 5000))
         #expect(second.workDone.tileDiskHits == 2 && second.workDone.encodes == 0, "\(second.workDone)")
         #expect(again.thumbnailCalls.withLock { $0 }.isEmpty)
         #expect(second.cache.encoded(sixel(4).preview) == nil && second.cache.encoded(sixel(5).preview) == nil)

@@ -15,26 +15,30 @@ import PhotoGridTestSupport
 /// to one cell, in every view, nothing lands outside the screen or on the status line, and a
 /// view that loses its picture leaves none of it behind.
 @Suite struct ScreenBoundsTests {
+    /// Told whenever a tile is ready.
+    let waiter = Waiter()
+
     static let sizes = [(1, 1), (1, 2), (2, 1), (1, 30), (30, 1), (2, 2), (3, 5), (7, 3), (12, 4), (20, 6), (41, 13),
                         (80, 24), (3, 60), (150, 5), (200, 60)]
 
     func controller(mode: RenderMode) throws -> GridController {
         let photos = try FolderScanner().scan(RawPath(Paths.gallery))
-        let session = GridSession(photos: photos, mode: mode, fit: .fill, cacheBytes: 256 << 20) {}
+        let session = GridSession(photos: photos, mode: mode, fit: .fill, cacheBytes: 256 << 20) { [waiter] in waiter.signal() }
         return GridController(title: "sample-gallery", session: session,
                               screen: ScreenMetrics(columns: 80, rows: 24, cellWidth: 10, cellHeight: 20),
                               columns: 4, modeName: "test")
     }
 
-    /// Frames until nothing on screen is loading (or 5 s), played on `screen`.
+    /// A frame each time a tile is ready, until nothing on screen is loading (or 5 s), played on `screen`.
     func settle(_ grid: GridController, on screen: inout ScreenModel) {
-        for _ in 0..<500 {
+        var model = screen
+        _ = waiter.wait(seconds: 5) {
             let frame = grid.frame()
-            if frame.clear { screen = ScreenModel(columns: screen.columns, rows: screen.rows) }
-            screen.feed(frame.bytes)
-            if frame.tilesLoading == 0 { return }
-            usleep(10_000)
+            if frame.clear { model = ScreenModel(columns: model.columns, rows: model.rows) }
+            model.feed(frame.bytes)
+            return frame.tilesLoading == 0
         }
+        screen = model
     }
 
     @Test(arguments: [RenderMode.halfBlock(.trueColor), .sixel(colors: 256)])

@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import PhotoGridTestSupport
 @testable import PhotoGridCore
 @testable import PhotoGridCanvas
 @testable import PhotoGridDecoding
@@ -14,13 +15,17 @@ import Testing
 final class StallingDecoder: PhotoDecoding {
     let started = Locked<[String]>([])
     let cancelled = Locked<[String]>([])
+    /// Told when a decode starts and when one is cancelled.
+    let waiter = Waiter()
 
     func image(of photo: Photo, covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
         started.withLock { $0.append(photo.name) }
+        waiter.signal()
         let flag = CancelFlag.current
         for _ in 0..<1000 {
             if flag?.isCancelled == true {
                 cancelled.withLock { $0.append(photo.name) }
+                waiter.signal()
                 throw .cancelled
             }
             usleep(10_000)
@@ -38,9 +43,10 @@ final class StallingDecoder: PhotoDecoding {
 /// at once what memory has of the photo, the status line and the placeholder name the same
 /// photo, and the decodes of photos passed are dropped, not finished.
 @Suite struct ZoomSteppingTests {
-    func controller(_ decoder: PhotoDecoding) throws -> GridController {
+    func controller(_ decoder: StallingDecoder) throws -> GridController {
         let photos = try FolderScanner().scan(RawPath(Paths.gallery))
-        let session = GridSession(photos: photos, mode: .halfBlock(.trueColor), fit: .fill, cacheBytes: 256 << 20, decoder: decoder) {}
+        let session = GridSession(photos: photos, mode: .halfBlock(.trueColor), fit: .fill, cacheBytes: 256 << 20,
+                                  decoder: decoder) { [waiter = decoder.waiter] in waiter.signal() }
         return GridController(title: "sample-gallery", session: session, screen: ScreenMetrics(columns: 120, rows: 40),
                               columns: 4, modeName: "half-block")
     }
@@ -52,8 +58,7 @@ final class StallingDecoder: PhotoDecoding {
         let photos = grid.session.photos
         grid.openZoom(0)
         // Its shape first (a short read of the file): the view asks for the photo at fit.
-        for _ in 0..<2000 where !decoder.started.withLock({ $0.contains(photos[0].name) }) { _ = grid.frame(); usleep(10_000) }
-        #expect(decoder.started.withLock { $0.contains(photos[0].name) })
+        #expect(decoder.waiter.wait { _ = grid.frame(); return decoder.started.withLock { $0.contains(photos[0].name) } })
         var last = grid.frame()
         for step in 1...3 {
             grid.handle(.character("n"))
@@ -63,12 +68,7 @@ final class StallingDecoder: PhotoDecoding {
             #expect(String(decoding: last.bytes, as: UTF8.self).contains("loading " + photos[step].name), "step \(step)")
         }
         // Photo 0 is two steps behind, no neighbour of photo 3: its decode stops.
-        var stopped = false
-        for _ in 0..<2000 where !stopped {
-            _ = grid.frame()
-            stopped = decoder.cancelled.withLock { $0.contains(photos[0].name) }
-            usleep(10_000)
-        }
+        let stopped = decoder.waiter.wait { _ = grid.frame(); return decoder.cancelled.withLock { $0.contains(photos[0].name) } }
         #expect(stopped, "started \(decoder.started.withLock { $0 }), cancelled \(decoder.cancelled.withLock { $0 })")
         #expect(grid.session.pipeline.workDone.cancelled >= 1)
         // Nothing that was cancelled is shown as a failure.

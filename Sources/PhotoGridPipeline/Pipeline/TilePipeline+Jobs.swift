@@ -9,7 +9,11 @@ extension TilePipeline {
         var ended = false
         while true {
             condition.lock()
-            if ended { activity.running -= 1 }
+            if ended {
+                activity.running -= 1
+                // Whoever waits for the pipeline to go idle (`waitUntilIdle`) looks again.
+                if activity.running == 0 { condition.broadcast() }
+            }
             var job = nextJob()
             while !activity.stopped && job == nil {
                 if activity.running == 0 && !activity.idleTold, let onIdle = tell.onIdle {

@@ -210,6 +210,21 @@ package final class TilePipeline: @unchecked Sendable {
         locked { encodeTasks.isEmpty && fetchTasks.isEmpty && stores.storeQueue.isEmpty && stores.storesRunning == 0 }
     }
 
+    /// Waits until the pipeline has nothing to do (`isIdle`), at most `milliseconds`; whether it has.
+    /// For tests and benchmarks, which wait on it rather than sleep.
+    package func waitUntilIdle(milliseconds: Int) -> Bool {
+        let deadline = SystemClock.milliseconds() + milliseconds
+        condition.lock()
+        defer { condition.unlock() }
+        while !(encodeTasks.isEmpty && fetchTasks.isEmpty && stores.storeQueue.isEmpty && stores.storesRunning == 0 && records.rechecks.isEmpty
+                && activity.running == 0) {
+            let left = deadline - SystemClock.milliseconds()
+            guard left > 0, !activity.stopped else { return false }
+            _ = condition.wait(milliseconds: left)
+        }
+        return true
+    }
+
     /// Waits until every new tier image has been written to the disk cache: before `--print` exits.
     package func waitForStores() {
         condition.lock()
