@@ -36,6 +36,8 @@ package final class PtyTerminal: @unchecked Sendable {
     package let pid: pid_t
     private let master: Int32
     private let state = Locked(State())
+    /// Signalled whenever the program writes.
+    private let output = Waiter()
 
     private struct State {
         var bytes = 0
@@ -100,12 +102,12 @@ package final class PtyTerminal: @unchecked Sendable {
     /// Waits until the program has written nothing for `quiet` seconds, at most `limit` seconds.
     @discardableResult
     package func waitForQuiet(_ quiet: Double, limit: Double) -> Bool {
-        let deadline = PtyTerminal.now() + limit
-        while PtyTerminal.now() < deadline {
-            if quietFor >= quiet { return true }
-            usleep(20_000)
-        }
-        return false
+        output.waitForQuiet(quiet, limit: limit)
+    }
+
+    /// Waits until the program has written more than `count` bytes in all, at most `seconds`.
+    package func waitForBytes(beyond count: Int, seconds: Double) -> Bool {
+        output.wait(seconds: seconds) { bytesWritten > count }
     }
 
     /// Sends `q`, then SIGTERM if it has not gone within `seconds`; reaps it.
@@ -133,6 +135,7 @@ package final class PtyTerminal: @unchecked Sendable {
                 if count < 0 && errno == EINTR { continue }
                 return
             }
+            defer { output.signal() }
             let reply: Bool = state.withLock { s in
                 s.bytes += count
                 s.lastOutput = PtyTerminal.now()

@@ -18,6 +18,21 @@ package final class Waiter: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Waits until no signal has come for `quiet` seconds (whatever signals was quiet that long),
+    /// at most `limit` seconds; whether it was.
+    package func waitForQuiet(_ quiet: Double, limit: Double) -> Bool {
+        let deadline = SystemClock.milliseconds() + Int(limit * 1000)
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            let seen = signals
+            let left = deadline - SystemClock.milliseconds()
+            guard left > 0 else { return false }
+            let timedOut = !condition.wait(milliseconds: min(left, Int(quiet * 1000)))
+            if timedOut && signals == seen { return left >= Int(quiet * 1000) }
+        }
+    }
+
     /// Waits until `done` is true, asked now and after each signal, for at most `seconds`;
     /// whether it came true.
     package func wait(seconds: Double = 20, until done: () -> Bool) -> Bool {

@@ -21,9 +21,7 @@ import Testing
     func press(_ terminal: PtyTerminal, _ keys: String) -> Bool {
         let before = terminal.bytesWritten
         terminal.send(keys)
-        let deadline = PtyTerminal.now() + 20
-        while terminal.bytesWritten == before, PtyTerminal.now() < deadline { usleep(10_000) }
-        return terminal.bytesWritten > before && terminal.waitForQuiet(1.0, limit: 60)
+        return terminal.waitForBytes(beyond: before, seconds: 20) && terminal.waitForQuiet(1.0, limit: 60)
     }
 
     @Test func pagingDownAndBackSendsNoPictureAgain() throws {
