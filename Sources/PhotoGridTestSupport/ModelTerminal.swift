@@ -194,34 +194,7 @@ package struct ModelTerminal {
     }
 
     private mutating func colours(_ numbers: [Int]) {
-        var i = 0
-        let numbers = numbers.isEmpty ? [0] : numbers
-        while i < numbers.count {
-            switch numbers[i] {
-            case 0: foreground = nil; background = nil; reverse = false
-            // Reverse video shows the default foreground as the background: a colour that is not
-            // the default background (Konsole draws it over a picture).
-            case 7: reverse = true
-            case 27: reverse = false
-            case 39: foreground = nil
-            case 49: background = nil
-            case 38, 48:
-                let code = numbers[i]
-                var colour: RGB?
-                if i + 4 < numbers.count, numbers[i + 1] == 2 {
-                    colour = RGB(UInt8(clamping: numbers[i + 2]), UInt8(clamping: numbers[i + 3]), UInt8(clamping: numbers[i + 4]))
-                    i += 4
-                } else if i + 2 < numbers.count, numbers[i + 1] == 5 {
-                    colour = XtermPalette.color(numbers[i + 2])
-                    i += 2
-                }
-                if code == 38 { foreground = colour } else { background = colour }
-            case 30...37, 90...97: foreground = XtermPalette.color(16 + numbers[i] % 10)
-            case 40...47, 100...107: background = XtermPalette.color(16 + numbers[i] % 10)
-            default: break
-            }
-            i += 1
-        }
+        SGRColours.apply(numbers, foreground: &foreground, background: &background, reverse: &reverse)
     }
 
     /// A sixel picture at the cursor: each cell it covers takes its colour at the cell's centre.

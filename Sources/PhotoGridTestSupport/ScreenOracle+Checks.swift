@@ -1,4 +1,5 @@
 import PhotoGridCore
+import PhotoGridSamples
 
 /// What the layout says the screen shows, taken from the controller's state (not from what
 /// its painter drew): the tiles' cells and photos, the panel, the header rows, the focus.
@@ -174,17 +175,8 @@ struct SolidColourDecoder: PhotoDecoding {
     }
 }
 
-/// splitmix64: the same keys for the same seed on every machine.
-struct SeededRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+/// The samples' generator (SplitMix64): the same keys for the same seed on every machine.
+extension SeededRandom {
     mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(1, n))) }
 }
 

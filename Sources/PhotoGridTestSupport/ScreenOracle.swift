@@ -1,4 +1,5 @@
 import PhotoGridCore
+import PhotoGridSamples
 
 /// The screen oracle: random key walks through the grid, each frame played on a model terminal
 /// (`ModelTerminal`), and after every picture written and every frame, each cell checked against

@@ -45,28 +45,9 @@ package struct ScreenPixels {
     }
 
     private static func apply(_ parameters: String, _ foreground: inout RGB?, _ background: inout RGB?) {
-        let numbers = parameters.split(separator: ";", omittingEmptySubsequences: false).map { Int($0) ?? 0 }
-        var i = 0
-        while i < numbers.count {
-            let code = numbers[i]
-            switch code {
-            case 0: foreground = nil; background = nil
-            case 39: foreground = nil
-            case 49: background = nil
-            case 38, 48:
-                var colour: RGB? = nil
-                if i + 4 < numbers.count, numbers[i + 1] == 2 {
-                    colour = RGB(UInt8(clamping: numbers[i + 2]), UInt8(clamping: numbers[i + 3]), UInt8(clamping: numbers[i + 4]))
-                    i += 4
-                } else if i + 2 < numbers.count, numbers[i + 1] == 5 {
-                    colour = XtermPalette.color(numbers[i + 2])
-                    i += 2
-                }
-                if code == 38 { foreground = colour } else { background = colour }
-            default: break
-            }
-            i += 1
-        }
+        var reverse = false
+        SGRColours.apply(parameters.split(separator: ";", omittingEmptySubsequences: false).map { Int($0) ?? 0 },
+                         foreground: &foreground, background: &background, reverse: &reverse)
     }
 
     /// A rectangle of cells.

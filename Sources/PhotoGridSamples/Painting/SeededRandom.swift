@@ -3,12 +3,12 @@
 /// The scenes must come out byte-identical on every run, so they cannot use the system generator,
 /// and they do not go through `RandomNumberGenerator` either: the standard library does not
 /// promise that `Float.random(in:using:)` keeps its algorithm across releases.
-struct SeededRandom {
+package struct SeededRandom {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
