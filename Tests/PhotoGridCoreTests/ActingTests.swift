@@ -220,14 +220,8 @@ import PhotoGridTestSupport
         #expect(ok, "the slideshow did not go round: \(status(screen))")
         try tmux.send("s")
         (ok, screen) = try tmux.waitFor { self.status($0).contains("slideshow stopped") }
-        // "N of 7" where it stopped, still there two seconds later.
-        func position(_ line: String) -> String? {
-            line.split(separator: "·").map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasSuffix(" of 7") }
-        }
-        let stopped = position(status(screen))
-        sleep(2)
-        let later = position(status(try tmux.screen()))
-        #expect(ok && stopped != nil && later == stopped, "the slideshow did not stop")
+        #expect(ok, "\(status(screen))")
+        // That it then stays put is timed: GridControllerTests checks it on a clock it moves.
         try tmux.send("q", "q")
         (ok, _) = try tmux.waitFor { $0.contains("[exit 0]") }
         #expect(ok)

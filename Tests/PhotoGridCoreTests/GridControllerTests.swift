@@ -37,6 +37,37 @@ import PhotoGridTestSupport
         #expect(!grid.frame().status.contains("vt340"))
     }
 
+    /// The slideshow on a clock the test moves: a photo each `slideshowSeconds`, round to the
+    /// first after the last, and nothing more once `s` stops it, however long it waits.
+    @Test func theSlideshowStepsOnItsClockAndStopsWhenAsked() throws {
+        let photos = try FolderScanner().scan(RawPath(Paths.gallery))
+        let clock = ManualClock()
+        let session = GridSession(photos: photos, mode: .halfBlock(.trueColor), fit: .fill, cacheBytes: 64 << 20) {}
+        defer { session.pipeline.stop() }
+        let grid = GridController(title: "t", session: session, screen: ScreenMetrics(columns: 120, rows: 40), columns: 4,
+                                  modeName: "half-block", clock: clock)
+        grid.slideshowSeconds = 3
+        grid.handle(.end)
+        grid.handle(.character("h"))
+        grid.handle(.enter)
+        grid.handle(.character("s"))
+        #expect(grid.zoom?.photo == photos.count - 2)
+        clock.advance(milliseconds: 2999)
+        grid.advanceSlideshow()
+        #expect(grid.zoom?.photo == photos.count - 2, "too soon")
+        clock.advance(milliseconds: 1)
+        grid.advanceSlideshow()
+        #expect(grid.zoom?.photo == photos.count - 1)
+        clock.advance(milliseconds: 3000)
+        grid.advanceSlideshow()
+        #expect(grid.zoom?.photo == 0, "round to the first")
+        grid.handle(.character("s"))
+        #expect(grid.slideshowDue == nil)
+        clock.advance(milliseconds: 60_000)
+        grid.advanceSlideshow()
+        #expect(grid.zoom?.photo == 0, "stopped, it stays")
+    }
+
     /// The status line names the order once: "by date", not "by date · sorted by date".
     @Test func theStatusLineSaysTheOrderOnce() throws {
         let grid = try controller(columns: 4)

@@ -43,7 +43,7 @@ final class GridApp {
                 // again (resizeterm) would queue another KEY_RESIZE.
                 case .resize:
                     controller.resize(to: GridApp.metrics(curses: curses, capabilities: capabilities))
-                    settleRepaintAt = TTY.now() + GridApp.settleMilliseconds
+                    settleRepaintAt = controller.clock.now() + GridApp.settleMilliseconds
                 case .play(let video): play(video)
                 case .none: break
                 }
@@ -92,11 +92,11 @@ final class GridApp {
 
     private func wait() {
         // The earlier of the settle repaint and the slideshow's next photo; else wait for input.
-        let due = [settleRepaintAt, controller.slideshowDue, controller.picturesHeld ? TTY.now() + 300 : nil].compactMap { $0 }.min()
-        let timeout = due.map { Int32(max(0, min(1000, $0 - TTY.now()))) } ?? -1
+        let due = [settleRepaintAt, controller.slideshowDue, controller.picturesHeld ? controller.clock.now() + 300 : nil].compactMap { $0 }.min()
+        let timeout = due.map { Int32(max(0, min(1000, $0 - controller.clock.now()))) } ?? -1
         mailbox.wait(milliseconds: timeout, orInputOn: 0)
-        controller.advanceSlideshow(now: TTY.now())
-        if let due = settleRepaintAt, TTY.now() >= due {
+        controller.advanceSlideshow()
+        if let due = settleRepaintAt, controller.clock.now() >= due {
             settleRepaintAt = nil
             if let size = TTY.windowSize(), size.columns != curses.size.columns || size.rows != curses.size.rows {
                 curses.resize(columns: size.columns, rows: size.rows)
@@ -112,7 +112,7 @@ final class GridApp {
         case .resize:
             if let size = TTY.windowSize() { curses.resize(columns: size.columns, rows: size.rows) }
             controller.resize(to: GridApp.metrics(curses: curses, capabilities: capabilities))
-            settleRepaintAt = TTY.now() + GridApp.settleMilliseconds
+            settleRepaintAt = controller.clock.now() + GridApp.settleMilliseconds
         case .resume: controller.resumed()
         case .quit(let signal):
             running = false

@@ -14,7 +14,7 @@ extension GridController {
 
     @discardableResult
     package func handle(_ key: Key) -> KeyEffect {
-        budgetNotice.keyPressed(now: TTY.now())
+        budgetNotice.keyPressed(now: clock.now())
         startHint = nil
         notice = nil
         if key == .resize { return .resize }

@@ -48,6 +48,8 @@ package final class GridController {
     package var synchronizedOutput = false
     /// The slideshow's pace, in seconds.
     package var slideshowSeconds = 4
+    /// What the app's timing reads (`Clock`).
+    package let clock: any Clock
     /// `--read-only`: no caption is saved; photogrid writes nothing but its cache.
     package var readOnly = false
     /// The panel as last written, so that an unchanged one is not written again.
@@ -66,8 +68,10 @@ package final class GridController {
     /// What starts and ends a synchronized update.
     package static let beginSynchronized = Array("\u{1B}[?2026h".utf8), endSynchronized = Array("\u{1B}[?2026l".utf8)
 
-    package init(title: String, session: GridSession, screen: ScreenMetrics, columns: Int?, modeName: String) {
+    package init(title: String, session: GridSession, screen: ScreenMetrics, columns: Int?, modeName: String,
+                 clock: any Clock = MonotonicClock()) {
         gallery = GalleryModel(title: title, session: session)
+        self.clock = clock
         self.modeName = modeName
         self.screen = screen
         canvas = session.mode.format.makeCanvas()
@@ -79,7 +83,7 @@ package final class GridController {
 
     /// Asks the pipeline for what the state needs and says what to draw now.
     package func frame() -> Frame {
-        if canvas.beforeFrame(now: TTY.now()) { repaint() }
+        if canvas.beforeFrame(now: clock.now()) { repaint() }
         finishReading()
         takeGalleryNews()
         finishDateReading()
@@ -92,7 +96,7 @@ package final class GridController {
             before += canvas.startOver(lost: picturesMayBeLost, areaRows: grid.layout.areaRows)
             picturesMayBeLost = false
         }
-        budgetNotice.update(shortfalls: session.pipeline.budgetShortfalls, now: TTY.now())
+        budgetNotice.update(shortfalls: session.pipeline.budgetShortfalls, now: clock.now())
         canvas.panel = overlayArea.map { CellRect(row: 0, column: $0.column, columns: screen.columns - $0.column, rows: $0.rows) }
         var frame = topScreen.frame(clear: clear)
         // Written first: what the canvas frees or hides, a path for the clipboard (`y`).
@@ -194,7 +198,7 @@ extension GridController {
     package var picturesHeld: Bool { canvas.picturesHeld }
     /// The slideshow's next step (TTY.now ms), while one runs in the photo view.
     package var slideshowDue: Int? { photoView?.slideshowDue }
-    package func advanceSlideshow(now: Int) { photoView?.advanceSlideshow(now: now) }
+    package func advanceSlideshow() { photoView?.advanceSlideshow(now: clock.now()) }
     package var zoomShowsPicture: Bool { photoView?.showsPicture ?? false }
     package func contents() -> (tiles: [PaintTile], marker: FocusMarker?, loading: Int) { grid.contents() }
     package func setColumns(_ columns: Int) { grid.setColumns(columns) }

@@ -26,6 +26,8 @@ package final class KittyTmuxCanvas: Canvas {
     var shownAgainAt: Int?
     var picturesSentAt: Int?
     var sentBytesSeen = 0
+    /// The time the last frame began (`beforeFrame`): when pictures sent in it were sent.
+    var frameTime = 0
     package private(set) var picturesHeld = false
 
     package init(format: KittyFormat, paneShown: (() -> Bool)? = nil) {
@@ -57,7 +59,7 @@ package final class KittyTmuxCanvas: Canvas {
         let out = screen.endFrame()
         if screen.withheld { picturesHeld = true; screen.withheld = false }
         if screen.sentBytes != sentBytesSeen {
-            picturesSentAt = TTY.now()
+            picturesSentAt = frameTime
             sentBytesSeen = screen.sentBytes
         }
         return out
@@ -71,6 +73,7 @@ package final class KittyTmuxCanvas: Canvas {
     package var losesPicturesOnRepaint: Bool { true }
 
     package func beforeFrame(now: Int) -> Bool {
+        frameTime = now
         guard let paneShown else { return false }
         if paneAskedAt.map({ now - $0 >= 300 }) ?? true {
             let shown = paneShown()

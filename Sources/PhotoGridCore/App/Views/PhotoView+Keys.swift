@@ -62,7 +62,7 @@ extension PhotoView {
     /// again or the view closes.
     func toggleSlideshow() {
         let seconds = app.slideshowSeconds
-        slideshowDue = slideshowDue == nil ? TTY.now() + seconds * 1000 : nil
+        slideshowDue = slideshowDue == nil ? app.clock.now() + seconds * 1000 : nil
         app.notice = slideshowDue == nil ? "slideshow stopped" : "slideshow: a photo every \(seconds) s (s stops)"
     }
 
