@@ -84,8 +84,7 @@ import PhotoGridTestSupport
         try tmux.send("l", "m", "l", "m", "o")
         (ok, screen) = try tmux.waitFor { self.status($0).contains("opened 2 photos") }
         #expect(ok, "\(status(screen))")
-        var logged = ""
-        for _ in 0..<50 where logged.isEmpty { usleep(100_000); logged = (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+        let logged = FileWatch.wait(for: log) { $0.hasSuffix("\n") && $0.split(separator: "\n").count == 3 } ?? ""
         #expect(logged == "--new-window\n\(root)/IMG_2.jpg\n\(root)/img_3.jpg\n", "\(logged)")
         try tmux.send("y")
         (ok, screen) = try tmux.waitFor { self.status($0).contains("copied the path") }
@@ -113,11 +112,8 @@ import PhotoGridTestSupport
         try tmux.send("o")
         (ok, screen) = try tmux.waitFor { self.status($0).contains("opened") }
         #expect(ok, "\(status(screen))")
-        var pid: pid_t = 0
-        for _ in 0..<50 where pid == 0 {
-            usleep(100_000)
-            pid = pid_t(((try? String(contentsOfFile: started, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
-        }
+        let written = FileWatch.wait(for: started) { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) != nil } ?? ""
+        let pid = pid_t(written.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
         #expect(pid > 0, "the opener did not start")
         defer { if pid > 0 { kill(pid, SIGKILL) } }
         #expect(kill(pid, 0) == 0, "the opener is not running")
@@ -175,8 +171,13 @@ import PhotoGridTestSupport
         (ok, screen) = try tmux.waitFor { self.status($0).contains("2 of \(count)") }
         #expect(ok, "a click did not focus the photo: \(status(screen))")
         try tmux.run(["send-keys", "-t", tmux.session, "-l", Self.click(second.column - 1, 2)])
-        usleep(500_000)
-        #expect(status(try tmux.screen()).contains("2 of \(count)"), "a click in a gap moved the focus")
+        // Keys are taken in order: once the details a key after it opens are up, the click has been
+        // handled, and the focus must not have moved.
+        try tmux.send("i")
+        (ok, screen) = try tmux.waitFor { $0.contains("Details") }
+        #expect(ok && status(screen).contains("2 of \(count)"), "a click in a gap moved the focus: \(status(screen))")
+        try tmux.send("Escape")
+        (ok, screen) = try tmux.waitFor { !$0.contains("Details") }
         // The wheel: a row down, the focus kept on screen in its column.
         try tmux.run(["send-keys", "-t", tmux.session, "-l", Self.wheel(down: true, 10, 2)])
         (ok, screen) = try tmux.waitFor { self.status($0).contains("5 of \(count)") }
