@@ -17,8 +17,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
-        // Already built for AsyncHTTPClient; named for `photogrid serve --tls-cert`.
+        // `photogrid serve --tls-cert`.
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
@@ -38,26 +37,31 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // What glibc has that Swift's Glibc module leaves out: malloc.h (how much memory malloc keeps) and pipe2.
         .systemLibrary(name: "CGlibc"),
+        // libcurl: remote galleries over HTTP/1.1, HTTP/2, TLS and SFTP (through libssh2), with netrc.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // libjpeg needs setjmp/longjmp for its errors, which Swift cannot do: a thin C layer does.
         .target(name: "CJPEGShim", dependencies: ["CLibJPEG"]),
 
         // The stages of a photo's journey, each a target that sees only the ones below it
         // (docs/architecture.md draws the graph): the layer over libc; the shared vocabulary;
-        // decoding; the gallery (folders, order, sidecars); the canvases (a terminal protocol
-        // each); the pipeline and its caches; the terminal (ncurses, the probe); the app.
+        // decoding (bytes to pictures); loading (where bytes come from); the gallery (folders,
+        // order, sidecars); the canvases (a terminal protocol each); the pipeline and its caches;
+        // the terminal (ncurses, the probe); the app.
         .target(name: "PhotoGridSystem", dependencies: ["CGlibc"], swiftSettings: metadataByAccessor),
         .target(name: "PhotoGridModel", dependencies: ["PhotoGridSystem"], swiftSettings: metadataByAccessor),
         .target(name: "PhotoGridDecoding", dependencies: ["PhotoGridSystem", "PhotoGridModel", "CJPEGShim", "CSPNG", "CWebP", "CHeif",
                                                           "CAvif", "CGif", "CZlib"], swiftSettings: metadataByAccessor),
+        .target(name: "PhotoGridLoading", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridDecoding"],
+                swiftSettings: metadataByAccessor),
         .target(name: "PhotoGridGallery", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridDecoding"],
                 swiftSettings: metadataByAccessor),
         .target(name: "PhotoGridCanvas", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridDecoding", "CSixel"],
                 swiftSettings: metadataByAccessor),
-        .target(name: "PhotoGridPipeline", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridDecoding", "PhotoGridGallery",
+        .target(name: "PhotoGridPipeline", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridDecoding", "PhotoGridLoading", "PhotoGridGallery",
                                                           "PhotoGridCanvas"], swiftSettings: metadataByAccessor),
         .target(name: "PhotoGridTerminal", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridCanvas", "CNcursesw"],
                 swiftSettings: metadataByAccessor),
-        .target(name: "PhotoGridCore", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridDecoding", "PhotoGridGallery",
+        .target(name: "PhotoGridCore", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridDecoding", "PhotoGridLoading", "PhotoGridGallery",
                                                       "PhotoGridCanvas", "PhotoGridPipeline", "PhotoGridTerminal"],
                 swiftSettings: metadataByAccessor),
         // What remote galleries are made of, without networking and without the core: manifests
@@ -66,8 +70,7 @@ let package = Package(
         // Remote galleries: the HTTP client (--url) and `photogrid serve`, apart from the core so that
         // the core, its tests and tools need no networking packages.
         .target(name: "PhotoGridRemote", dependencies: [
-            "PhotoGridCore", "GalleryFormats",
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            "PhotoGridCore", "GalleryFormats", "CCurl",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -82,10 +85,6 @@ let package = Package(
             // symbol lookups across eleven shared libraries). Release only: debug builds serve
             // the tests and the sanitizers, which link their own runtimes.
             .unsafeFlags(["-static-stdlib"], .when(configuration: .release)),
-            // What FoundationEssentials (through AsyncHTTPClient) calls, which its shared library
-            // brings along and its static one does not.
-            .linkedLibrary("_FoundationCShims", .when(configuration: .release)),
-            .linkedLibrary("_FoundationCollections", .when(configuration: .release)),
         ]),
 
         // Procedural scenes and EXIF writing: makes sample-gallery/ and the test fixtures.

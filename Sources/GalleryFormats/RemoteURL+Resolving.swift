@@ -29,16 +29,17 @@ extension RemoteURL {
         reference = reference[..<(reference.firstIndex(of: UInt8(ascii: "#")) ?? reference.endIndex)]
 
         if let colon = RemoteURL.schemeEnd(reference) {
-            guard let secure = RemoteURL.isSecure(scheme: reference[..<colon]) else { return nil }
+            // A web page links to web pages; an SFTP folder's names stay on its server.
+            guard let other = Scheme(reference[..<colon]), other.isWeb == scheme.isWeb, scheme.isWeb || other == scheme else { return nil }
             let rest = reference[(colon + 1)...]
-            if secure == isSecure && !rest.starts(with: [UInt8(ascii: "/"), UInt8(ascii: "/")]) {
+            if other == scheme && !rest.starts(with: [UInt8(ascii: "/"), UInt8(ascii: "/")]) {
                 reference = rest
             } else {
                 return RemoteURL.absolute(reference)
             }
         }
         if reference.starts(with: [UInt8(ascii: "/"), UInt8(ascii: "/")]) {
-            return RemoteURL.absolute(ArraySlice((isSecure ? "https:" : "http:").utf8) + reference)
+            return RemoteURL.absolute(ArraySlice((scheme.name + ":").utf8) + reference)
         }
 
         let (referencePath, referenceQuery) = RemoteURL.pathAndQuery(reference)
@@ -46,7 +47,7 @@ extension RemoteURL {
         let base = parts
         let path: [UInt8]
         if referencePath.isEmpty {
-            return RemoteURL(secure: isSecure, host: base.host, port: portValue, path: base.path,
+            return RemoteURL(scheme: scheme, host: base.host, port: portValue, path: base.path,
                              query: query.map { $0[...] } ?? base.query)
         } else if referencePath.first == UInt8(ascii: "/") {
             path = RemoteURL.normalized(referencePath, inQuery: false)
@@ -55,7 +56,7 @@ extension RemoteURL {
             let directory = base.path[...(base.path.lastIndex(of: UInt8(ascii: "/")) ?? base.path.startIndex)]
             path = RemoteURL.normalized(directory + referencePath, inQuery: false)
         }
-        return RemoteURL(secure: isSecure, host: base.host, port: portValue, path: RemoteURL.removingDotSegments(path), query: query)
+        return RemoteURL(scheme: scheme, host: base.host, port: portValue, path: RemoteURL.removingDotSegments(path), query: query)
     }
 
     /// The common case of a manifest, `originals/a.jpg` or `originals/IMG%200001.jpg`: a relative
@@ -97,7 +98,7 @@ extension RemoteURL {
                     (buffer.baseAddress! + kept).initialize(from: bytes.baseAddress!, count: bytes.count)
                     return count
                 }
-                return RemoteURL(text: joined, hostEnd: hostEnd, pathStart: pathStart, queryStart: Int32(count), port: portValue)
+                return RemoteURL(text: joined, scheme: scheme, hostEnd: hostEnd, pathStart: pathStart, queryStart: Int32(count), port: portValue)
             }
         }
     }

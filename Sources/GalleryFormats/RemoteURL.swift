@@ -1,4 +1,4 @@
-/// An absolute `http` or `https` URL, kept in the one normal form photogrid compares, hashes,
+/// An absolute `http`, `https` or `sftp` URL, kept in the one normal form photogrid compares, hashes,
 /// caches by and requests.
 ///
 /// The text is normalised as RFC 3986 section 6.2.2-6.2.3 allows: scheme and host in lower case,
@@ -26,6 +26,40 @@ package struct RemoteURL: Hashable, Sendable, CustomStringConvertible {
     let queryStart: Int32
     /// An explicit port other than the scheme's default; 0 when there is none.
     private let portNumber: UInt16
+    package let scheme: Scheme
+
+    /// The schemes photogrid reads galleries over.
+    package enum Scheme: UInt8, Sendable {
+        case http, https, sftp
+
+        /// From a URL's scheme, in any case; nil for any other.
+        init?(_ bytes: ArraySlice<UInt8>) {
+            let lower = bytes.map { $0 | 0x20 }
+            if lower.elementsEqual("http".utf8) { self = .http }
+            else if lower.elementsEqual("https".utf8) { self = .https }
+            else if lower.elementsEqual("sftp".utf8) { self = .sftp }
+            else { return nil }
+        }
+
+        package var name: String {
+            switch self {
+            case .http: "http"
+            case .https: "https"
+            case .sftp: "sftp"
+            }
+        }
+
+        var defaultPort: Int {
+            switch self {
+            case .http: 80
+            case .https: 443
+            case .sftp: 22
+            }
+        }
+
+        /// http and https: what a web page may link between.
+        package var isWeb: Bool { self != .sftp }
+    }
 
     package init?(_ string: String) {
         let bytes = Array(string.utf8)
@@ -34,8 +68,8 @@ package struct RemoteURL: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Assembles the normal form from parts already checked and normalised.
-    init(secure: Bool, host: some Collection<UInt8>, port: UInt16, path: some Collection<UInt8>, query: (some Collection<UInt8>)?) {
-        var text: [UInt8] = Array((secure ? "https://" : "http://").utf8)
+    init(scheme: Scheme, host: some Collection<UInt8>, port: UInt16, path: some Collection<UInt8>, query: (some Collection<UInt8>)?) {
+        var text: [UInt8] = Array((scheme.name + "://").utf8)
         text.reserveCapacity(text.count + host.count + 6 + path.count + (query?.count ?? 0) + 2)
         text.append(contentsOf: host)
         let hostEnd = text.count
@@ -49,41 +83,35 @@ package struct RemoteURL: Hashable, Sendable, CustomStringConvertible {
         self.pathStart = Int32(pathStart)
         self.queryStart = Int32(queryStart)
         portNumber = port
+        self.scheme = scheme
     }
 
     /// A text already in the normal form, with its parts' offsets.
-    init(text: String, hostEnd: Int32, pathStart: Int32, queryStart: Int32, port: UInt16) {
+    init(text: String, scheme: Scheme, hostEnd: Int32, pathStart: Int32, queryStart: Int32, port: UInt16) {
         description = text
         self.hostEnd = hostEnd
         self.pathStart = pathStart
         self.queryStart = queryStart
         portNumber = port
+        self.scheme = scheme
     }
 
     /// Parses `scheme://authority[path][?query][#fragment]` with the scheme already known to be
     /// there; spaces are encoded, since `init` has already refused them where they are not wanted.
     static func absolute(_ input: ArraySlice<UInt8>) -> RemoteURL? {
         guard let colon = input.firstIndex(of: UInt8(ascii: ":")),
-              let secure = RemoteURL.isSecure(scheme: input[..<colon]) else { return nil }
+              let scheme = Scheme(input[..<colon]) else { return nil }
         let rest = input[(colon + 1)...]
         guard rest.starts(with: [UInt8(ascii: "/"), UInt8(ascii: "/")]) else { return nil }
         let authorityStart = rest.startIndex + 2
         let authorityEnd = rest[authorityStart...].firstIndex {
             $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#")
         } ?? rest.endIndex
-        guard let (host, port) = RemoteURL.authority(rest[authorityStart..<authorityEnd], secure: secure) else { return nil }
+        guard let (host, port) = RemoteURL.authority(rest[authorityStart..<authorityEnd], scheme: scheme) else { return nil }
         let (path, query) = RemoteURL.pathAndQuery(rest[authorityEnd...])
-        return RemoteURL(secure: secure, host: host, port: port,
+        return RemoteURL(scheme: scheme, host: host, port: port,
                          path: RemoteURL.removingDotSegments(RemoteURL.normalized(path, inQuery: false)),
                          query: query.map { RemoteURL.normalized($0, inQuery: true) })
-    }
-
-    /// true for https, false for http, nil for anything else; case-insensitive.
-    static func isSecure(scheme: ArraySlice<UInt8>) -> Bool? {
-        let lower = scheme.map { $0 | 0x20 }
-        if lower.elementsEqual("http".utf8) { return false }
-        if lower.elementsEqual("https".utf8) { return true }
-        return nil
     }
 
     /// Splits what follows the authority at `?` and drops the fragment.
@@ -95,7 +123,7 @@ package struct RemoteURL: Hashable, Sendable, CustomStringConvertible {
 
     /// The host (lower case) and the port (0 for the default) of `host[:port]`; nil when either
     /// is not acceptable.
-    static func authority(_ bytes: ArraySlice<UInt8>, secure: Bool) -> (host: [UInt8], port: UInt16)? {
+    static func authority(_ bytes: ArraySlice<UInt8>, scheme: Scheme) -> (host: [UInt8], port: UInt16)? {
         guard !bytes.contains(UInt8(ascii: "@")) else { return nil }
         let host: ArraySlice<UInt8>
         let portText: ArraySlice<UInt8>
@@ -122,7 +150,7 @@ package struct RemoteURL: Hashable, Sendable, CustomStringConvertible {
             port = port * 10 + Int(digit - UInt8(ascii: "0"))
         }
         guard portText.isEmpty || (1...65535).contains(port) else { return nil }
-        if port == (secure ? 443 : 80) { port = 0 }
+        if port == scheme.defaultPort { port = 0 }
         return (host.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }, UInt16(port))
     }
 
@@ -134,16 +162,16 @@ package struct RemoteURL: Hashable, Sendable, CustomStringConvertible {
         return description[utf8.index(utf8.startIndex, offsetBy: Int(from))..<utf8.index(utf8.startIndex, offsetBy: Int(to))]
     }
 
-    /// "http" or "https".
-    package var scheme: String { isSecure ? "https" : "http" }
-    /// Whether the scheme is https: the fifth character of the text is its "s".
-    package var isSecure: Bool { description.utf8.dropFirst(4).first == UInt8(ascii: "s") }
+    /// Whether the scheme is https.
+    package var isSecure: Bool { scheme == .https }
+    /// Where the host starts: after "scheme://".
+    private var hostStart: Int32 { Int32(scheme.name.utf8.count + 3) }
     /// The host in lower case; an IPv6 literal keeps its brackets, as in a `Host` header.
-    package var host: String { String(text(isSecure ? 8 : 7, hostEnd)) }
+    package var host: String { String(text(hostStart, hostEnd)) }
     /// The port written in the URL, unless it was the scheme's default.
     package var port: Int? { portNumber == 0 ? nil : Int(portNumber) }
     /// The port to connect to.
-    package var effectivePort: Int { portNumber != 0 ? Int(portNumber) : isSecure ? 443 : 80 }
+    package var effectivePort: Int { portNumber != 0 ? Int(portNumber) : scheme.defaultPort }
     /// The path, percent-encoded, starting with "/".
     package var path: String { String(text(pathStart, queryStart)) }
     /// The query without its "?", percent-encoded; nil when there is no "?".
@@ -178,9 +206,8 @@ package struct RemoteURL: Hashable, Sendable, CustomStringConvertible {
     /// The text's bytes with the host, path and query as slices of them, for building another URL.
     var parts: (host: ArraySlice<UInt8>, path: ArraySlice<UInt8>, query: ArraySlice<UInt8>?) {
         let bytes = Array(description.utf8)
-        let hostStart = isSecure ? 8 : 7
         let query = Int(queryStart) < bytes.count ? bytes[(Int(queryStart) + 1)...] : nil
-        return (bytes[hostStart..<Int(hostEnd)], bytes[Int(pathStart)..<Int(queryStart)], query)
+        return (bytes[Int(hostStart)..<Int(hostEnd)], bytes[Int(pathStart)..<Int(queryStart)], query)
     }
 
     var pathBytes: ArraySlice<UInt8> { parts.path }

@@ -4,6 +4,7 @@
 @_exported import PhotoGridCanvas
 @_exported import PhotoGridDecoding
 @_exported import PhotoGridGallery
+@_exported import PhotoGridLoading
 @_exported import PhotoGridModel
 @_exported import PhotoGridPipeline
 @_exported import PhotoGridSystem

@@ -159,15 +159,15 @@ struct SolidColourDecoder: PhotoDecoding {
 
     static func index(_ photo: Photo) -> Int { Int(photo.name.prefix { $0.isNumber }) ?? 0 }
 
-    func image(of photo: Photo, covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
+    func image(of photo: Photo, from bytes: PhotoBytes, covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
         let side = max(1, min(max(size, 16), min(limit, 2048)))
         return DecodedImage(image: RGBImage(width: side, height: side, fill: colours.colour(of: SolidColourDecoder.index(photo))),
                             origin: .file(scaleEighths: 8, scans: 1), isComplete: side == 2048)
     }
 
-    func thumbnail(of photo: Photo) -> RGBImage? { RGBImage(width: 32, height: 32, fill: colours.colour(of: SolidColourDecoder.index(photo))) }
+    func thumbnail(of photo: Photo, from bytes: PhotoBytes) -> RGBImage? { RGBImage(width: 32, height: 32, fill: colours.colour(of: SolidColourDecoder.index(photo))) }
 
-    func info(of photo: Photo) -> PhotoInfo? {
+    func info(of photo: Photo, from bytes: PhotoBytes) -> PhotoInfo? {
         var info = PhotoInfo()
         info.width = 2048
         info.height = 2048

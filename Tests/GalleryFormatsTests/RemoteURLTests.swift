@@ -62,7 +62,7 @@ import Testing
 
     @Test func givesItsParts() throws {
         let url = try #require(RemoteURL("HTTPS://Photos.Example:8443/summer%202024/Alps/lake%2001.jpg?size=256"))
-        #expect(url.scheme == "https")
+        #expect(url.scheme == .https)
         #expect(url.isSecure)
         #expect(url.host == "photos.example")
         #expect(url.port == 8443)
@@ -76,7 +76,7 @@ import Testing
         #expect(!url.hasDirectoryPath)
 
         let folder = try #require(RemoteURL("http://[::1]/a/b%2Fc/"))
-        #expect(folder.scheme == "http" && !folder.isSecure)
+        #expect(folder.scheme == .http && !folder.isSecure)
         #expect(folder.host == "[::1]")
         #expect(folder.port == nil)
         #expect(folder.effectivePort == 80)

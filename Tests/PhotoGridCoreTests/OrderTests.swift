@@ -5,6 +5,7 @@ import Testing
 @testable import PhotoGridCanvas
 @testable import PhotoGridDecoding
 @testable import PhotoGridGallery
+@testable import PhotoGridLoading
 @testable import PhotoGridModel
 @testable import PhotoGridPipeline
 @testable import PhotoGridSystem
@@ -119,7 +120,7 @@ struct OrderTests {
         let cache = try #require(DiskCache(directory: home, limitBytes: 1 << 20))
         let store = CaptureDateStore(cache: cache, gallery: RawPath(root))
         let photos = try FolderScanner().scan(RawPath(root))
-        let dates = CaptureDates(readingNow: photos, decoder: PhotoDecoder(), store: store)
+        let dates = CaptureDates(readingNow: photos, reader: InfoReader(loader: FileLoader(), decoder: PhotoDecoder()), store: store)
         #expect(PhotoOrder(.date).apply(photos, dates: dates.dates).map(\.name) == ["d-unset-2000.jpg", "c-2010.jpg", "b-none-2015.jpg", "a-2020.jpg"])
         #expect(PhotoOrder(.date, reversed: true).apply(photos, dates: dates.dates).first?.name == "a-2020.jpg")
         // Kept: a second reading finds every photo in the record, with the same dates.
@@ -128,7 +129,7 @@ struct OrderTests {
         #expect(kept[RawPath(root + "/b-none-2015.jpg")].map { $0.date == nil } == true)
         // A photo changed since is read again, not taken from the record.
         TestImages.write(try MetadataFixtures.jpeg(exif: ExifFields(dateTimeOriginal: "1999:01:01 00:00:00")), to: root + "/a-2020.jpg")
-        let again = CaptureDates(readingNow: try FolderScanner().scan(RawPath(root)), decoder: PhotoDecoder(), store: store)
+        let again = CaptureDates(readingNow: try FolderScanner().scan(RawPath(root)), reader: InfoReader(loader: FileLoader(), decoder: PhotoDecoder()), store: store)
         #expect(again.dates[.file(RawPath(root + "/a-2020.jpg"))] == .some(CaptureDate.parse("1999:01:01 00:00:00")))
     }
 

@@ -33,7 +33,7 @@ final class FakeDecoder: PhotoDecoding {
     static func index(_ photo: Photo) -> Int { Int(photo.name.prefix { $0.isNumber })! }
 
     /// A large photo, "decoded" to exactly the size asked for (as a DCT scale would, roughly).
-    func image(of photo: Photo, covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
+    func image(of photo: Photo, from bytes: PhotoBytes, covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
         let index = FakeDecoder.index(photo)
         calls.withLock { $0.append(index) }
         sizes.withLock { $0.append(size) }
@@ -45,7 +45,7 @@ final class FakeDecoder: PhotoDecoding {
         return DecodedImage(image: image, origin: .file(scaleEighths: 1, scans: 1))
     }
 
-    func thumbnail(of photo: Photo) -> RGBImage? {
+    func thumbnail(of photo: Photo, from bytes: PhotoBytes) -> RGBImage? {
         let index = FakeDecoder.index(photo)
         thumbnailCalls.withLock { $0.append(index) }
         return withThumbnails.contains(index) ? RGBImage(width: 24, height: 16, fill: RGB(0, UInt8(index), 0)) : nil

@@ -188,7 +188,7 @@ struct SidecarTests {
         #expect(info.caption == "From the sidecar" && info.captionSource == .sidecar)
         // A photo that is not a file (a remote one) has no sidecar to read, even where its name
         // ends like this one's.
-        let remote = Photo(address: "http://127.0.0.1:9/p.jpg", relativePath: photo.relativePath, format: .jpeg)
+        let remote = Photo.remote("http://127.0.0.1:9/p.jpg", relativePath: photo.relativePath)
         #expect(PhotoInfo().withSidecar(of: remote).caption == nil)
         #expect(PhotoInfo().withSidecar(of: photo).caption == "From the sidecar")
         // The photo's own details stay beside the sidecar's caption.

@@ -18,7 +18,7 @@ final class StallingDecoder: PhotoDecoding {
     /// Told when a decode starts and when one is cancelled.
     let waiter = Waiter()
 
-    func image(of photo: Photo, covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
+    func image(of photo: Photo, from bytes: PhotoBytes, covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
         started.withLock { $0.append(photo.name) }
         waiter.signal()
         let flag = CancelFlag.current
@@ -33,10 +33,7 @@ final class StallingDecoder: PhotoDecoding {
         throw .corrupt("never cancelled")
     }
 
-    func thumbnail(of photo: Photo) -> RGBImage? { nil }
-    /// It waits rather than computes: not behind the process-wide CPU gate, whose permits it
-    /// would hold from every other test in the run.
-    var computesOnly: Bool { false }
+    func thumbnail(of photo: Photo, from bytes: PhotoBytes) -> RGBImage? { nil }
 }
 
 /// Stepping through photos in the zoom view faster than they decode (issue 13): each step shows

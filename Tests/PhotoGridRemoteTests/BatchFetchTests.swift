@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import GalleryFormats
 @testable import PhotoGridCore
+@testable import PhotoGridLoading
 @testable import PhotoGridCanvas
 @testable import PhotoGridDecoding
 @testable import PhotoGridGallery
@@ -16,17 +17,14 @@ import PhotoGridTestSupport
 /// or are too slow for a user who moves on: the tiles get their bytes from one request, or say
 /// what went wrong, or are asked for alone.
 @Suite struct BatchFetchTests {
-    static func fetcher() -> HTTPFetcher {
-        var configuration = HTTPFetcher.Configuration()
-        configuration.connectTimeout = 2
-        configuration.requestTimeout = 10
-        return HTTPFetcher(configuration: configuration, cache: nil)
+    static func fetcher() -> Fetcher {
+        Fetcher.forTests()
     }
 
     /// A server answering with `handler`, a fetcher and a batch fetcher for its `/batch`: all
     /// stopped after `body`.
     static func with(_ handler: @escaping @Sendable (TestServer.Request) -> TestServer.Behavior,
-                     _ body: (TestServer, HTTPFetcher, BatchFetcher) throws -> Void) throws {
+                     _ body: (TestServer, Fetcher, BatchFetcher) throws -> Void) throws {
         let server = try TestServer(handler: handler)
         defer { server.stop() }
         let http = fetcher()
@@ -147,8 +145,8 @@ import PhotoGridTestSupport
             let json = #"{"photogrid": 1, "renditions": {"template": "r/{id}/{size}.jpg", "sizes": [256, 512]}, "#
                 + #""photos": [{"id": "a.jpg", "width": 4000, "height": 3000, "original": "o/a.jpg"}]}"#
             let manifest = try GalleryManifest.parse(Array(json.utf8), url: Self.url(server, "/"))
-            let decoder = RemoteDecoder(fetcher: http, photos: manifest.photos, batches: batches)
-            let photo = Photo(address: RemoteDecoder.address(of: manifest.photos[0]), relativePath: RawPath("a.jpg"), format: .jpeg)
+            let decoder = RemoteLoader(fetcher: http, batches: batches)
+            let photo = RemoteLoader.photo(manifest.photos[0])
             decoder.expect([ExpectedImage(photo: photo, size: 3000), ExpectedImage(photo: photo, size: 200)])
             batches.catchUp()
             #expect(try http.get(Self.url(server, "/r/a.jpg/512.jpg"), range: nil, limit: 1 << 20).body == Array("bytes of /r/a.jpg/512.jpg".utf8))
@@ -157,31 +155,37 @@ import PhotoGridTestSupport
         }
     }
 
-    /// A tile whose photo the grid has left (its fetch's flag cancelled, as the pipeline does
-    /// when nothing wants the photo any more) asks nothing alone: the batch that was to bring
-    /// it was cancelled with the move. Wanted again, it asks.
-    @Test func aTileTheGridLeftAsksNothingAlone() throws {
-        try Self.with({ request in Self.honest(request) }) { server, http, batches throws in
+    /// A tile whose photo the grid has left asks nothing: the batch that was to bring it is
+    /// cancelled with the move, and its own load, cancelled as the pipeline does when nothing
+    /// wants the photo any more, hears nothing. Wanted again, it asks, and gets its bytes.
+    @Test func aTileTheGridLeftAsksNothing() throws {
+        try Self.with({ request in
+            request.path == "/batch" ? Self.honest(request) : .slow(milliseconds: 300, Self.honest(request))
+        }) { server, http, batches throws in
             let json = #"{"photogrid": 1, "renditions": {"template": "r/{id}/{size}.jpg", "sizes": [256, 512]}, "#
                 + #""photos": [{"id": "a.jpg", "width": 4000, "height": 3000, "original": "o/a.jpg"}]}"#
             let manifest = try GalleryManifest.parse(Array(json.utf8), url: Self.url(server, "/"))
-            let decoder = RemoteDecoder(fetcher: http, photos: manifest.photos, batches: batches)
-            let photo = Photo(address: RemoteDecoder.address(of: manifest.photos[0]), relativePath: RawPath("a.jpg"), format: .jpeg)
-            let decode = { () -> Result<DecodedImage, DecodeError> in
-                Result { () throws(DecodeError) -> DecodedImage in try decoder.image(of: photo, covering: 150, atMost: 4000) }
-            }
-            let left = CancelFlag()
-            left.cancel()
-            switch CancelFlag.with(left, decode) {
-            case .failure(.cancelled): break
-            case let other: Issue.record("a tile the grid left gave \(other)")
-            }
-            #expect(server.count("/r/a.jpg/256.jpg") == 0)
+            let loader = RemoteLoader(fetcher: http, batches: batches)
+            let photo = RemoteLoader.photo(manifest.photos[0])
+            loader.expect([ExpectedImage(photo: photo, size: 150)])
+            loader.expect([])
+            batches.catchUp()
             #expect(server.count("/batch") == 0)
-            guard case .failure(let error) = CancelFlag.with(CancelFlag(), decode) else { return }
-            // The honest server's rendition is not a JPEG: what matters is that it was asked.
-            #expect(error != .cancelled)
-            #expect(server.count("/r/a.jpg/256.jpg") == 1)
+            let left = Pending<Result<PhotoBytes, DecodeError>>()
+            guard case .pending(let ticket) = loader.load(photo, .picture(covering: 150), then: { left.fulfil($0) }) else {
+                Issue.record("a rendition not yet fetched was at hand")
+                return
+            }
+            ticket.cancel()
+            // The server answers in 300 ms: the load the grid left is not told.
+            #expect(left.wait(milliseconds: 1000) == nil)
+            let again = loader.waitForLoad(photo, .picture(covering: 150))
+            guard case .success(.whole(let bytes)) = again else {
+                Issue.record("wanted again: \(again)")
+                return
+            }
+            #expect(bytes == Array("bytes of /r/a.jpg/256.jpg".utf8))
+            #expect(server.count("/batch") == 0)
         }
     }
 

@@ -3,6 +3,7 @@ import Glibc
 import Testing
 import GalleryFormats
 @testable import PhotoGridCore
+@testable import PhotoGridLoading
 @testable import PhotoGridCanvas
 @testable import PhotoGridDecoding
 @testable import PhotoGridGallery

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 @testable import PhotoGridCore
+@testable import PhotoGridLoading
 @testable import PhotoGridCanvas
 @testable import PhotoGridDecoding
 @testable import PhotoGridGallery
@@ -14,12 +15,8 @@ import GalleryFormats
 
 /// The HTTP client against the suite's own fault-injecting server.
 @Suite(.serialized) struct FetcherTests {
-    func fetcher(cache: HTTPCache? = nil, retries: Int = 2, requestTimeout: Int64 = 5) -> HTTPFetcher {
-        var configuration = HTTPFetcher.Configuration()
-        configuration.retries = retries
-        configuration.connectTimeout = 2
-        configuration.requestTimeout = requestTimeout
-        return HTTPFetcher(configuration: configuration, cache: cache)
+    func fetcher(cache: HTTPCache? = nil, retries: Int = 2, stallSeconds: Int = 5) -> Fetcher {
+        Fetcher.forTests(cache: cache, retries: retries, stallSeconds: stallSeconds)
     }
 
     func url(_ server: TestServer, _ path: String) -> RemoteURL { RemoteURL(server.url.dropLast() + path)! }
@@ -106,7 +103,7 @@ import GalleryFormats
     @Test func aSlowServerTimesOut() throws {
         let server = try TestServer { _ in .slow(milliseconds: 3000, .respond(status: 200, headers: [], body: [1])) }
         defer { server.stop() }
-        let http = fetcher(retries: 0, requestTimeout: 1)
+        let http = fetcher(retries: 0, stallSeconds: 1)
         defer { http.shutdown() }
         let start = Date()
         #expect(throws: FetchError.self) { try http.get(url(server, "/slow"), range: nil, limit: 1000) }
@@ -284,6 +281,6 @@ import GalleryFormats
                 try http.get(secure, range: nil, limit: 1 << 20)
             }
         }
-        #expect(HTTPFetcher.gist(of: "sslError([Error: 1 WRONG at /work/.build/checkouts/x.cc:127])\nmore") == "sslError([Error: 1 WRONG")
+        #expect(Transfer.gist(of: "SSL routines::wrong version number\nmore") == "SSL routines::wrong version number")
     }
 }

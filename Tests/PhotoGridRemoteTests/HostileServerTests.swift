@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PhotoGridCore
+@testable import PhotoGridLoading
 @testable import PhotoGridCanvas
 @testable import PhotoGridDecoding
 @testable import PhotoGridGallery
@@ -17,11 +18,8 @@ import PhotoGridTestSupport
 /// a gzip bomb, a gallery larger than photogrid takes. Each is refused or bounded, with a
 /// message that says which, and in bounded time.
 @Suite struct HostileServerTests {
-    func fetcher() -> HTTPFetcher {
-        var configuration = HTTPFetcher.Configuration()
-        configuration.connectTimeout = 2
-        configuration.requestTimeout = 10
-        return HTTPFetcher(configuration: configuration, cache: nil)
+    func fetcher() -> Fetcher {
+        Fetcher.forTests()
     }
 
     func url(_ server: TestServer, _ path: String) -> RemoteURL { RemoteURL(server.url.dropLast() + path)! }
@@ -89,7 +87,7 @@ import PhotoGridTestSupport
         let loaded = try RemoteGalleryLoader(fetcher: http, limits: limits).load(url(server, "/gallery.json"))
         #expect(loaded.photos.count == 1000 && loaded.cut)
         #expect(loaded.photos.last?.id == "p999")
-        let source = RemoteCommand.source(loaded, fetcher: http, connections: 2)
+        let source = RemoteCommand.source(loaded, fetcher: http)
         #expect(source.title == "Huge (its first 1000 photos)")
     }
 }

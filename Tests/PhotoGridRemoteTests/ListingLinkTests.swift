@@ -41,7 +41,7 @@ import Testing
     static let expected = ["top.jpg", "Camera/a.jpg", "Camera/b.jpg", "Copy/a.jpg", "Copy/b.jpg"]
 
     func load(_ url: String) throws -> [String] {
-        let http = HTTPFetcher(cache: nil)
+        let http = Fetcher.forTests()
         defer { http.shutdown() }
         return try RemoteGalleryLoader(fetcher: http).load(try #require(RemoteURL(url))).photos.map(\.id)
     }

@@ -30,7 +30,7 @@ import Testing
     }
 
     func load(_ url: String) throws -> RemoteGalleryLoader.Loaded {
-        let http = HTTPFetcher(cache: nil)
+        let http = Fetcher.forTests()
         defer { http.shutdown() }
         return try RemoteGalleryLoader(fetcher: http).load(try #require(RemoteURL(url)))
     }

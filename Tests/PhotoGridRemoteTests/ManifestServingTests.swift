@@ -1,6 +1,7 @@
 import Foundation
 import GalleryFormats
 @testable import PhotoGridCore
+@testable import PhotoGridLoading
 @testable import PhotoGridCanvas
 @testable import PhotoGridDecoding
 @testable import PhotoGridGallery
@@ -139,13 +140,13 @@ import Testing
             let body = try await served.request("/manifest.json").body
             let base = try #require(RemoteURL("http://127.0.0.1:9/"))
             let manifest = try GalleryManifest.parse(body, url: try #require(base.resolving("manifest.json")))
-            let http = HTTPFetcher(cache: nil)
+            let http = Fetcher.forTests()
             defer { http.shutdown() }
-            let decoder = RemoteDecoder(fetcher: http, photos: manifest.photos)
+            let reader = InfoReader(loader: RemoteLoader(fetcher: http), decoder: PhotoDecoder())
             var cameras = 0
             for remote in manifest.photos {
-                let photo = Photo(address: RemoteDecoder.address(of: remote), relativePath: RawPath(remote.id), format: .jpeg)
-                let there = try #require(decoder.info(of: photo))
+                let photo = RemoteLoader.photo(remote)
+                let there = try #require(reader.info(of: photo))
                 let local = try #require(try FolderScanner().scan(RawPath(served.fixture.folder)).first { $0.relativePath.description == remote.id })
                 let here = try #require(PhotoDecoder().info(of: local))
                 #expect(there.dateTaken == here.dateTaken, "\(remote.id)")
@@ -176,14 +177,15 @@ import Testing
             #expect(try await served.request("/renditions/clip.mp4/256.jpg").status == 404)
             #expect(try await served.request("/originals/clip.mp4").body == clip)
             let loaded = RemoteGalleryLoader.Loaded(title: "g", photos: manifest.photos, others: [])
-            let http = HTTPFetcher(cache: nil)
+            let http = Fetcher.forTests()
             defer { http.shutdown() }
-            let source = RemoteCommand.source(loaded, fetcher: http, connections: 1)
+            let source = RemoteCommand.source(loaded, fetcher: http)
             let tile = try #require(source.photos.first { $0.name == "clip.mp4" })
             #expect(tile.format.isVideo)
             let before = served.server.totalRequests
-            #expect(throws: DecodeError.unsupportedFormat("MP4 video")) { try source.decoder.image(of: tile, covering: 64, atMost: 64) }
-            #expect(source.decoder.info(of: tile) == nil && source.decoder.thumbnail(of: tile) == nil)
+            #expect(throws: DecodeError.unsupportedFormat("MP4 video")) { try source.loader.waitForLoad(tile, .picture(covering: 64)).get() }
+            #expect(source.infoReader.info(of: tile) == nil)
+            #expect(throws: DecodeError.unsupportedFormat("MP4 video")) { try source.loader.waitForLoad(tile, .thumbnail).get() }
             #expect(served.server.totalRequests == before)
         }
     }

@@ -1,6 +1,7 @@
 import Testing
 import GalleryFormats
 @testable import PhotoGridCore
+@testable import PhotoGridLoading
 @testable import PhotoGridCanvas
 @testable import PhotoGridDecoding
 @testable import PhotoGridGallery

@@ -51,25 +51,25 @@ import GalleryFormats
 
     /// A remote photo is an address, not a path: the core never opens it as a file, and what the
     /// user is handed for it (`-o`, `o`, `y`) is the original's URL.
-    @Test func remotePhotosAreAddressesTheirDecoderResolves() throws {
+    @Test func remotePhotosAreAddressesTheirLoaderResolves() throws {
         let base = try #require(RemoteURL("http://127.0.0.1:9/gallery/"))
         let original = try #require(RemoteURL("http://127.0.0.1:9/gallery/a%20b.jpg"))
         let loaded = RemoteGalleryLoader.Loaded(title: "G", photos: [RemotePhoto(id: "a b.jpg", original: original, width: 40, height: 30)],
                                                 others: [(name: "c.mp4", url: try #require(base.resolving("c.mp4")), format: .other("MP4 video"))])
-        let http = HTTPFetcher(cache: nil)
+        let http = Fetcher.forTests()
         defer { http.shutdown() }
-        let source = RemoteCommand.source(loaded, fetcher: http, connections: 1)
-        #expect(source.photos.map(\.source) == [.address(original.description), .address("http://127.0.0.1:9/gallery/c.mp4")])
+        let source = RemoteCommand.source(loaded, fetcher: http)
+        #expect(source.photos.map(\.source.description) == [original.description, "http://127.0.0.1:9/gallery/c.mp4"])
         #expect(source.photos.allSatisfy { $0.file == nil && $0.stamp == nil })
         #expect(source.photos[1].format.isVideo && source.photos[0].name == "a b.jpg")
         // A listing's video says what it is, as locally (Enter plays it from its URL).
         #expect(throws: DecodeError.unsupportedFormat("MP4 video")) {
-            try source.decoder.image(of: source.photos[1], covering: 64, atMost: 64)
+            try source.loader.waitForLoad(source.photos[1], .picture(covering: 64)).get()
         }
-        // The gallery's decoder knows the address; the file decoder refuses it without opening anything.
-        #expect(source.decoder.info(of: source.photos[0])?.width == 40)
+        // The gallery's loader knows the address; the file loader refuses it without opening anything.
+        #expect(source.infoReader.info(of: source.photos[0])?.width == 40)
         #expect(throws: DecodeError.unreadable("not a file: " + original.description)) {
-            try PhotoDecoder().image(of: source.photos[0], covering: 64, atMost: 64)
+            try FileLoader().waitForLoad(source.photos[0], .picture(covering: 64)).get()
         }
     }
 }

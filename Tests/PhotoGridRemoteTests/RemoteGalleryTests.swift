@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 @testable import PhotoGridCore
+@testable import PhotoGridLoading
 @testable import PhotoGridCanvas
 @testable import PhotoGridDecoding
 @testable import PhotoGridGallery

@@ -1,19 +1,18 @@
 import PhotoGridDecoding
 import PhotoGridGallery
+import PhotoGridLoading
 import PhotoGridModel
 import PhotoGridPipeline
 import PhotoGridSystem
 
-/// What a grid shows: the photos, where their pixels come from, and a title. A folder on disk
-/// here; `PhotoGridRemote` makes one from a URL.
+/// What a grid shows: the photos, where their bytes come from and what makes pictures of them,
+/// and a title. A folder on disk here; `PhotoGridRemote` makes one from a URL.
 package struct GallerySource: Sendable {
     package var title: String
     package var photos: [Photo]
+    package var loader: PhotoLoading
     package var decoder: PhotoDecoding
     package var tierStore: TierStoring?
-    /// Pipeline threads: the cores for a folder; more for a network gallery, whose threads wait
-    /// on downloads (decoding and encoding still take at most one core each, `CPUGate`).
-    package var workers: Int
     /// The photo to focus first (`photogrid PHOTO`): its relative path.
     package var focus: RawPath?
     /// Reads the gallery again (Ctrl-R, the hidden-files key): the photos now there, hidden ones
@@ -34,13 +33,17 @@ package struct GallerySource: Sendable {
     /// Said once at the start: what does not work as it should (a disk cache that cannot be written).
     package var notices: [String] = []
 
-    package init(title: String, photos: [Photo], decoder: PhotoDecoding, tierStore: TierStoring?, workers: Int = WorkerThreads.cores) {
+    package init(title: String, photos: [Photo], loader: PhotoLoading = FileLoader(), decoder: PhotoDecoding = PhotoDecoder(gate: MemoryGate()),
+                 tierStore: TierStoring?) {
         self.title = title
         self.photos = photos
+        self.loader = loader
         self.decoder = decoder
         self.tierStore = tierStore
-        self.workers = workers
     }
+
+    /// Details read outside the pipeline, through this gallery's loader and decoder.
+    package var infoReader: InfoReader { InfoReader(loader: loader, decoder: decoder) }
 
     /// The photos below a folder, with the disk cache unless turned off; a clear error when the
     /// folder cannot be read or holds no photos. A photo instead of a folder opens its folder
@@ -84,8 +87,7 @@ package struct GallerySource: Sendable {
             throw ExitError("\(options.path): not a picture photogrid shows")
         }
         let (tierStore, cacheProblem) = Caches.tierStoreOrProblem(options)
-        var source = GallerySource(title: folder.title, photos: photos, decoder: PhotoDecoder(gate: MemoryGate()),
-                                   tierStore: tierStore)
+        var source = GallerySource(title: folder.title, photos: photos, tierStore: tierStore)
         source.leftOut = leftOut
         source.notices = cacheProblem.map { [$0] } ?? []
         source.dateStore = tierStore.map { CaptureDateStore(cache: $0.cache, gallery: folder) }

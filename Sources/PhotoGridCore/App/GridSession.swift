@@ -1,5 +1,6 @@
 import PhotoGridCanvas
 import PhotoGridDecoding
+import PhotoGridLoading
 import PhotoGridModel
 import PhotoGridPipeline
 import PhotoGridSystem
@@ -15,7 +16,7 @@ package final class GridSession {
 
     /// `onFinish` is called, on a worker, whenever something new can be drawn: a tile or a photo's details.
     package init(photos: [Photo], mode: RenderMode, fit: FitMode, cacheBytes: Int,
-                decoder: PhotoDecoding = PhotoDecoder(gate: MemoryGate()), encoder: TileEncoding = TileEncoder(), tierStore: TierStoring? = nil,
+                loader: PhotoLoading = FileLoader(), decoder: PhotoDecoding = PhotoDecoder(gate: MemoryGate()), encoder: TileEncoding = TileEncoder(), tierStore: TierStoring? = nil,
                 workers: Int = WorkerThreads.cores, onFinish: @escaping @Sendable () -> Void) {
         self.photos = photos
         self.mode = mode
@@ -28,14 +29,14 @@ package final class GridSession {
             cache?.reserve(bytes)
             if let cache { Allocator.decodesUse(bytes, budget: cache.limitBytes) }
         }
-        pipeline = TilePipeline(photos: photos, cache: cache, decoder: decoder, encoder: encoder, tierStore: tierStore, workers: workers,
+        pipeline = TilePipeline(photos: photos, cache: cache, loader: loader, decoder: decoder, encoder: encoder, tierStore: tierStore, workers: workers,
                                 onInfo: { _ in onFinish() }, onFinish: { _ in onFinish() }, onIdle: Allocator.returnFreePagesWhenKept)
     }
 
     package convenience init(source: GallerySource, mode: RenderMode, fit: FitMode, cacheBytes: Int,
                             onFinish: @escaping @Sendable () -> Void) {
-        self.init(photos: source.photos, mode: mode, fit: fit, cacheBytes: cacheBytes, decoder: source.decoder,
-                  tierStore: source.tierStore, workers: source.workers, onFinish: onFinish)
+        self.init(photos: source.photos, mode: mode, fit: fit, cacheBytes: cacheBytes, loader: source.loader, decoder: source.decoder,
+                  tierStore: source.tierStore, onFinish: onFinish)
     }
 
     /// At this many columns or fewer, tiles show badges for a caption and a position.

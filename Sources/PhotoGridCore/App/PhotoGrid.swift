@@ -139,8 +139,8 @@ package enum PhotoGrid {
         let makeSession = { (photos: [Photo]) -> GridSession in
             // A lone photo is shown whole: a square crop of the only photo hides part of it for nothing.
             let session = GridSession(photos: photos, mode: capabilities.mode, fit: photos.count == 1 ? .fit : options.fit,
-                                      cacheBytes: options.cacheMegabytes * 1024 * 1024, decoder: source.decoder,
-                                      tierStore: source.tierStore, workers: source.workers) { mailbox.post(.tileReady) }
+                                      cacheBytes: options.cacheMegabytes * 1024 * 1024, loader: source.loader, decoder: source.decoder,
+                                      tierStore: source.tierStore) { mailbox.post(.tileReady) }
             currentCache.withLock { $0 = session.cache }
             return session
         }
@@ -150,7 +150,7 @@ package enum PhotoGrid {
                                         columns: options.columns, modeName: capabilities.mode.description)
         controller.allowChanges(order: source.rescan == nil && !options.sortGiven ? nil : options.order, showHidden: options.showHidden,
                                 makeSession: makeSession, rescan: source.rescan) { photos in
-            CaptureDates(photos: photos, decoder: source.decoder, store: source.dateStore) { mailbox.post(.tileReady) }
+            CaptureDates(photos: photos, reader: source.infoReader, store: source.dateStore) { mailbox.post(.tileReady) }
         }
         controller.leftOut = source.leftOut.map { box in { box.withLock { $0 } } }
         controller.notice = ([source.leftOut?.withLock { $0.summary }] + source.notices.map { $0 }).compactMap { $0 }.first

@@ -32,52 +32,33 @@ package struct DecodedImage: Sendable {
     package func covers(_ size: Int) -> Bool { isComplete || min(image.width, image.height) >= size }
 }
 
-/// Makes images of photos for the pipeline. The seam where tests put a fake.
+/// Makes images of photos for the pipeline from what a loader hands it (`PhotoBytes`): pure
+/// work on the per-core pool, never a wait for bytes. The seam where tests put a fake.
 package protocol PhotoDecoding: Sendable {
     /// The photo upright, its short side at least `size` pixels (its own size, when smaller) and
     /// at most `limit`: decoded for `size`, kept up to `limit` so that larger tiles can use it too.
-    func image(of photo: Photo, covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage
+    func image(of photo: Photo, from bytes: PhotoBytes, covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage
     /// The photo's embedded EXIF thumbnail, upright and cut to the photo's shape; nil when there is none.
-    func thumbnail(of photo: Photo) -> RGBImage?
-    /// What the photo's file says about itself (size, date, camera, caption...); nil if it is no picture photogrid reads.
-    func info(of photo: Photo) -> PhotoInfo?
-    /// Whether the pipeline should hold `CPUGate` around `image(of:)`: true for a decoder that
-    /// only computes; a network decoder takes the gate itself, after its download.
-    var computesOnly: Bool { get }
+    func thumbnail(of photo: Photo, from bytes: PhotoBytes) -> RGBImage?
+    /// What the photo's bytes say about it (size, date, camera, caption...); nil if it is no picture photogrid reads.
+    func info(of photo: Photo, from bytes: PhotoBytes) -> PhotoInfo?
     /// The gate its decodes pass (`MemoryGate.decodes` for libjpeg's), if any: the pipeline
     /// leaves room in the budget for the largest of its recent decodes.
     var memoryGate: MemoryGate? { get }
-    /// Whether it wants to hear of the images about to be asked for (`expect`).
-    var expects: Bool { get }
-    /// The images the pipeline is about to ask for, most urgent first, each time what is wanted
-    /// changes or the list gains an image (not as images leave it, tile by tile): a remote
-    /// gallery asks for them in one batch. Must return at once.
-    func expect(_ images: [ExpectedImage])
-}
-
-/// An image the pipeline will ask a decoder for: a photo, decoded to cover `size`.
-package struct ExpectedImage: Sendable, Equatable {
-    package var photo: Photo
-    package var size: Int
-
-    package init(photo: Photo, size: Int) {
-        self.photo = photo
-        self.size = size
-    }
 }
 
 extension PhotoDecoding {
-    /// The file's own details, with the caption of its XMP sidecar first where it has one.
-    package func info(of photo: Photo) -> PhotoInfo? {
-        if let info = PhotoDecoder.readInfo(photo) { return info.withSidecar(of: photo) }
+    /// The file's own details, with the caption of its XMP sidecar first where it has one; the
+    /// details in the bytes in memory for a photo that is not a file.
+    package func info(of photo: Photo, from bytes: PhotoBytes) -> PhotoInfo? {
+        guard case .file(let path) = bytes else { return bytes.inMemory.flatMap(PhotoDecoder.readInfo(inMemory:)) }
+        if let info = PhotoDecoder.readInfo(photo, path: path) { return info.withSidecar(of: photo) }
         // A file photogrid does not read (a video) has for details only its sidecar's caption.
         let sidecarOnly = PhotoInfo().withSidecar(of: photo)
         return sidecarOnly.caption == nil ? nil : sidecarOnly
     }
-    package var computesOnly: Bool { true }
+
     package var memoryGate: MemoryGate? { nil }
-    package var expects: Bool { false }
-    package func expect(_ images: [ExpectedImage]) {}
 }
 
 /// Decodes photo files with libjpeg-turbo, doing as little work as the size asked for allows:
@@ -104,15 +85,28 @@ package struct PhotoDecoder: PhotoDecoding {
     /// EXIF segment (at most 64 KB) with its thumbnail among them.
     static let headLength = 128 * 1024
 
-    /// A photo's file: this decoder reads files only (a remote gallery brings its own decoder).
+    /// A photo's file, for what only a file can do (a video's frame, `--print`'s single photo).
     static func file(of photo: Photo) throws(DecodeError) -> RawPath {
         guard let path = photo.file else { throw .unreadable("not a file: " + photo.source.description) }
         return path
     }
 
+    package func image(of photo: Photo, from bytes: PhotoBytes, covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
+        switch bytes {
+        case .file(let path): return try image(of: photo, file: path, covering: size, atMost: limit)
+        case .whole(let data): return try decode(data, covering: size, atMost: limit)
+        case .head(let data, _): return try decodeHead(data, covering: size, atMost: limit)
+        }
+    }
+
+    /// A photo that is a file, read in place.
     package func image(of photo: Photo, covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
+        try image(of: photo, file: try PhotoDecoder.file(of: photo), covering: size, atMost: limit)
+    }
+
+    private func image(of photo: Photo, file path: RawPath, covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
         // Opened without the size limit first: a 4 GB video is a video, not a file too large.
-        let file = try OpenFile(try PhotoDecoder.file(of: photo), limit: .max)
+        let file = try OpenFile(path, limit: .max)
         // The content says what the file is, whatever its name.
         let magic = try file.head(16)
         let content = ImageFormat(content: magic)
@@ -167,9 +161,24 @@ package struct PhotoDecoder: PhotoDecoding {
     /// The head of the file, and more of it when large segments (ICC, XMP) push the frame header
     /// past the first read: at most 2 MB.
     package static func readInfo(_ photo: Photo) -> PhotoInfo? {
+        photo.file.flatMap { readInfo(photo, path: $0) }
+    }
+
+    /// The details in a photo's bytes in memory (downloaded whole, or its head).
+    static func readInfo(inMemory data: [UInt8]) -> PhotoInfo? {
+        if let content = ImageFormat(content: Array(data.prefix(16))), content != .jpeg {
+            guard let size = try? displaySize(content, data) else { return nil }
+            var info = PhotoInfo()
+            (info.width, info.height) = (size.width, size.height)
+            return info
+        }
+        return PhotoInfo.read(data)
+    }
+
+    static func readInfo(_ photo: Photo, path: RawPath) -> PhotoInfo? {
         // A video: its size and length, from ffprobe where ffmpeg is installed.
-        if photo.format.isVideo, let path = photo.file { return VideoFrame.info(of: path) }
-        guard photo.format.isDecoded, let path = photo.file, let file = try? OpenFile(path) else { return nil }
+        if photo.format.isVideo { return VideoFrame.info(of: path) }
+        guard photo.format.isDecoded, let file = try? OpenFile(path) else { return nil }
         if let head = try? file.head(16), let content = ImageFormat(content: head), content != .jpeg {
             return otherInfo(content, file)
         }
@@ -181,14 +190,43 @@ package struct PhotoDecoder: PhotoDecoding {
         }
     }
 
-    package func thumbnail(of photo: Photo) -> RGBImage? {
+    package func thumbnail(of photo: Photo, from bytes: PhotoBytes) -> RGBImage? {
         if photo.format == .heif || photo.format == .avif {
-            return photo.file.flatMap { try? FileReader.read($0) }.flatMap { try? HEIF.decode($0, thumbnail: true) }
+            let data: [UInt8]?
+            switch bytes {
+            case .file(let path): data = try? FileReader.read(path)
+            case .whole(let whole): data = whole
+            case .head: data = nil
+            }
+            return data.flatMap { try? HEIF.decode($0, thumbnail: true) }
         }
-        guard photo.format == .jpeg, let path = photo.file,
-              let head = try? FileReader.read(path, limit: FileReader.defaultLimit, prefix: PhotoDecoder.headLength),
-              let header = try? JPEG.readHeader(head) else { return nil }
+        let head: [UInt8]?
+        switch bytes {
+        case .file(let path): head = try? FileReader.read(path, limit: FileReader.defaultLimit, prefix: PhotoDecoder.headLength)
+        case .whole(let data), .head(let data, _): head = data
+        }
+        guard photo.format == .jpeg, let head, let header = try? JPEG.readHeader(head) else { return nil }
         return PhotoDecoder.thumbnail(header: header, data: head)
+    }
+
+    /// A photo that is a file: its EXIF thumbnail.
+    package func thumbnail(of photo: Photo) -> RGBImage? {
+        photo.file.flatMap { thumbnail(of: photo, from: .file($0)) }
+    }
+
+    /// A photo that is a file: its details.
+    package func info(of photo: Photo) -> PhotoInfo? {
+        photo.file.flatMap { info(of: photo, from: .file($0)) }
+    }
+
+    /// What a photo's first bytes show of it: its EXIF thumbnail when that covers `size` (or the
+    /// photo is no larger). Else the head is too little: `truncated`, and the loader brings more.
+    func decodeHead(_ data: [UInt8], covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
+        if let format = PhotoDecoder.sniffOtherFormat(data) { throw .unsupportedFormat(format) }
+        let header = try JPEG.readHeader(data)
+        guard let thumbnail = PhotoDecoder.thumbnail(header: header, data: data),
+              min(thumbnail.width, thumbnail.height) >= min(size, header.width, header.height) else { throw .truncated }
+        return DecodedImage(image: PhotoDecoder.scaled(thumbnail, shortSide: limit), origin: .embeddedThumbnail)
     }
 
     /// A video's frame (`VideoFrame`), its short side at most `limit`; where there is no ffmpeg

@@ -2,7 +2,7 @@ import PhotoGridSystem
 
 /// One image file of a gallery.
 package struct Photo: Hashable, Sendable {
-    /// Where its bytes are: a file, or an address its gallery's decoder knows.
+    /// Where its bytes are: a file, or a place its gallery's loader knows.
     package let source: PhotoSource
     /// The path below the gallery folder, for the status line.
     package let relativePath: RawPath
@@ -22,9 +22,9 @@ package struct Photo: Hashable, Sendable {
         self.stamp = stamp
     }
 
-    /// A photo only its gallery's decoder can reach, by `address`; its format as the gallery says.
-    package init(address: String, relativePath: RawPath, fileSize: Int = 0, format: ImageFormat) {
-        source = .address(address)
+    /// A photo only its gallery's loader can reach; its format as the gallery says.
+    package init(remote place: any RemotePlace, relativePath: RawPath, fileSize: Int = 0, format: ImageFormat) {
+        source = .remote(place)
         self.relativePath = relativePath
         self.format = format
         self.fileSize = fileSize

@@ -1,9 +1,11 @@
 import PhotoGridDecoding
+import PhotoGridLoading
 import PhotoGridModel
 import PhotoGridSystem
 
-/// The jobs the worker threads run (`work`): fetching tier images, thumbnails and details,
-/// encoding and loading tiles, storing tier images to disk, and rechecking files for Ctrl-R.
+/// The jobs the worker threads run (`work`): fetching tier images, thumbnails and details (their
+/// bytes from the loader, decoded here), encoding and loading tiles, storing tier images to
+/// disk, and rechecking files for Ctrl-R.
 extension TilePipeline {
     func work() {
         var ended = false
@@ -34,12 +36,14 @@ extension TilePipeline {
             activity.running += 1
             activity.idleTold = false
             ended = true
+            var arrived: Result<PhotoBytes, DecodeError>?
             switch job {
             case .fetch(let source, _):
                 fetchTasks.take(source)
                 if case .tier(let key) = source { cancelFlags[key] = CancelFlag() }
-                for _ in 0..<activity.idleExtraWorkers { WorkerThreads.start { [self] in work() } }
-                activity.idleExtraWorkers = 0
+            case .decode(let source, _):
+                arrived = loads.arrived.removeValue(forKey: source)
+                if case .tier(let key) = source { cancelFlags[key] = CancelFlag() }
             case .encode(let request), .loadTile(let request): encodeTasks.take(request)
             case .store: stores.storesRunning += 1; counters.stores += 1
             case .recheck: break
@@ -48,8 +52,14 @@ extension TilePipeline {
             switch job {
             case .fetch(.tier(let key), let size):
                 if let flag = locked({ cancelFlags[key] }) { CancelFlag.with(flag) { fetchTier(key, size: size) } } else { fetchTier(key, size: size) }
-            case .fetch(.thumbnail(let photo), _): fetchThumbnail(photo)
-            case .fetch(.info(let photo), _): fetchInfo(photo)
+            case .fetch(let source, _): load(source, size: 0)
+            case .decode(let source, let size):
+                guard let bytes = arrived else { break }
+                if case .tier(let key) = source, let flag = locked({ cancelFlags[key] }) {
+                    CancelFlag.with(flag) { decoded(source, bytes, size: size) }
+                } else {
+                    decoded(source, bytes, size: size)
+                }
             case .encode(let request): encode(request)
             case .loadTile(let request): loadTile(request)
             case .store(let key, let image):
@@ -63,8 +73,7 @@ extension TilePipeline {
     /// A tier image whose short side is at least `size`: from a larger tier in memory, else the
     /// disk cache, else the decoder (which decodes for `size` and keeps up to the tier's size).
     func fetchTier(_ key: TierKey, size: Int) {
-        var result: Result<DecodedImage, DecodeError>
-        var worthStoring = false
+        let result: Result<DecodedImage, DecodeError>
         let larger = key.tier.larger.lazy.compactMap { self.cache.tier(TierKey(photo: key.photo, tier: $0)) }.first { $0.covers(size) }
         if let larger {
             let image = PhotoDecoder.scaled(larger.image, shortSide: key.tier.size)
@@ -75,19 +84,95 @@ extension TilePipeline {
             result = .success(image)
             locked { counters.diskHits += 1 }
         } else if photos.indices.contains(key.photo) {
-            locked { counters.decodes += 1 }
-            do throws(DecodeError) {
-                let photo = photos[key.photo]
-                let decoded = decoder.computesOnly
-                    ? try CPUGate.shared.run { () throws(DecodeError) in try decoder.image(of: photo, covering: size, atMost: key.tier.size) }
-                    : try decoder.image(of: photo, covering: size, atMost: key.tier.size)
-                result = .success(decoded)
-                // What a half-written file has so far is not kept for the next run.
-                worthStoring = !decoded.isPartial
-            } catch { result = .failure(error) }
+            // Its bytes from the loader: at once for a file, else later, decoded then (`decoded`).
+            return load(.tier(key), size: size)
         } else {
             result = .failure(.unreadable("no such photo"))
         }
+        finishTier(key, result, worthStoring: false)
+    }
+
+    /// Asks the loader for what `source` needs: decoded here when it is at hand, else when it
+    /// comes (`loaded`), by whichever worker is free then.
+    func load(_ source: Source, size: Int) {
+        let photo: Int, want: LoadWant
+        switch source {
+        case .tier(let key): (photo, want) = (key.photo, .picture(covering: size))
+        case .thumbnail(let index): (photo, want) = (index, .thumbnail)
+        case .info(let index):
+            if photos.indices.contains(index), let known = loader.knownInfo(of: photos[index]) { return finishInfo(index, known) }
+            (photo, want) = (index, .details)
+        }
+        guard photos.indices.contains(photo) else { return decoded(source, .failure(.unreadable("no such photo")), size: size) }
+        locked { loads.pending[source] = .some(nil) }
+        let start = loader.load(photos[photo], want) { [self] result in loaded(source, result, size: size) }
+        switch start {
+        case .ready(let result):
+            locked { _ = loads.pending.removeValue(forKey: source) }
+            decoded(source, result, size: size)
+        case .pending(let ticket):
+            // The bytes may have come already (a load answered on the loader's thread at once).
+            let kept = locked { () -> Bool in
+                guard loads.pending[source] != nil else { return false }
+                loads.pending[source] = ticket
+                return true
+            }
+            if !kept && locked({ loads.arrived[source] == nil && fetchTasks[source] == nil }) { ticket.cancel() }
+        }
+    }
+
+    /// A loader's bytes for `source`, on its thread: kept for a worker to decode, unless the
+    /// load was let go meanwhile.
+    func loaded(_ source: Source, _ result: Result<PhotoBytes, DecodeError>, size: Int) {
+        locked {
+            guard loads.pending.removeValue(forKey: source) != nil, !activity.stopped else { return }
+            loads.arrived[source] = result
+            condition.broadcast()
+        }
+    }
+
+    /// What a worker makes of a source's bytes: the tier image, the thumbnail or the details.
+    func decoded(_ source: Source, _ bytes: Result<PhotoBytes, DecodeError>, size: Int) {
+        switch source {
+        case .tier(let key):
+            locked { counters.decodes += 1 }
+            let result = bytes.flatMap { bytes in
+                Result { () throws(DecodeError) in try decoder.image(of: photos[key.photo], from: bytes, covering: size, atMost: key.tier.size) }
+            }
+            // What a half-written file has so far is not kept for the next run.
+            finishTier(key, result, worthStoring: (try? result.get())?.isPartial == false)
+        case .thumbnail(let photo):
+            finishThumbnail(photo, (try? bytes.get()).flatMap { decoder.thumbnail(of: photos[photo], from: $0) })
+        case .info(let photo):
+            finishInfo(photo, (try? bytes.get()).flatMap { decoder.info(of: photos[photo], from: $0) })
+        }
+    }
+
+    /// Lets go of loads whose photos no tile (or details) wants any more: under way, or come and
+    /// not decoded yet. Their fetches end, as cancelled; if wanted again, they are asked again.
+    func dropUnwantedLoads() {
+        let photosWanted = Set(encodeTasks.keys.map(\.photo)).union(records.wantedInfos.keys)
+        func unwanted(_ source: Source) -> Bool {
+            switch source {
+            case .tier(let key): return !photosWanted.contains(key.photo)
+            case .thumbnail(let photo), .info(let photo): return !photosWanted.contains(photo)
+            }
+        }
+        for (source, ticket) in loads.pending where unwanted(source) {
+            loads.pending[source] = nil
+            ticket?.cancel()
+            fetchTasks.finish(source)
+            counters.cancelled += 1
+        }
+        for source in loads.arrived.keys where unwanted(source) {
+            loads.arrived[source] = nil
+            fetchTasks.finish(source)
+            counters.cancelled += 1
+        }
+    }
+
+    /// A tier image fetched, or why not: kept for the tiles waiting on it.
+    func finishTier(_ key: TierKey, _ result: Result<DecodedImage, DecodeError>, worthStoring: Bool) {
         var failed: [TileRequest] = []
         locked {
             fetchTasks.finish(.tier(key))
@@ -165,8 +250,7 @@ extension TilePipeline {
         changed.forEach(tell.onInfo)
     }
 
-    func fetchInfo(_ photo: Int) {
-        let info = photos.indices.contains(photo) ? decoder.info(of: photos[photo]) : nil
+    func finishInfo(_ photo: Int, _ info: PhotoInfo?) {
         locked {
             records.infos[photo] = .some(info)
             records.wantedInfos[photo] = nil
@@ -176,8 +260,7 @@ extension TilePipeline {
         tell.onInfo(photo)
     }
 
-    func fetchThumbnail(_ photo: Int) {
-        let thumbnail = photos.indices.contains(photo) ? decoder.thumbnail(of: photos[photo]) : nil
+    func finishThumbnail(_ photo: Int, _ thumbnail: RGBImage?) {
         locked {
             counters.thumbnails += 1
             fetchTasks.finish(.thumbnail(photo))
@@ -208,7 +291,7 @@ extension TilePipeline {
             }
             return
         }
-        let tile = CPUGate.shared.run { encoder.encode(image, for: request, incomplete: partial) }
+        let tile = encoder.encode(image, for: request, incomplete: partial)
         // Written at once (a file write, a small part of the encode), so that a run quit before
         // its workers were ever idle still leaves its screens for the next. What a half-written
         // file has so far is not kept.

@@ -1,5 +1,6 @@
 import PhotoGridCanvas
 import PhotoGridDecoding
+import PhotoGridLoading
 import PhotoGridModel
 import PhotoGridSystem
 
@@ -104,18 +105,18 @@ extension TilePipeline {
     /// budget, at most 32 MB.
     var storeQueueLimit: Int { min(cache.limitBytes / 8, 32 << 20) }
 
-    /// Tells the decoder the tier images about to be fetched, most urgent first, when that list
+    /// Tells the loader the tier images about to be fetched, most urgent first, when that list
     /// changed since last told: those with a fetch task, and those whose tiles are still to be
     /// looked for on disk (a miss fetches them; a remote tile can be on disk only while its
     /// rendition is in the HTTP cache, so asking costs nothing then). A fetch already running
-    /// whose photo no tile wants any more is left out: the decoder may let it go (a remote batch
+    /// whose photo no tile wants any more is left out: the loader may let it go (a remote batch
     /// cancels it, and its worker is free).
     ///
     /// A job that ended only takes images off the list (its tile is made, or found on disk):
-    /// the decoder hears of that with the next change of wish or the next image added. Telling
+    /// the loader hears of that with the next change of wish or the next image added. Telling
     /// it at every tile cost a second visit's screen, 18 tiles read from disk, 0.6 ms of its 6
     /// under the pipeline's lock (the list rebuilt, compared and turned into URLs 18 times).
-    func tellDecoder(wishChanged: Bool) {
+    func tellLoader(wishChanged: Bool) {
         // Tiles left behind mid-way (a disk read under way when the grid moved on) expect
         // nothing: told to a remote gallery, their images would be fetched for no one.
         let photosWanted = Set(encodeTasks.all.filter(\.job.wanted).map(\.key.photo))
@@ -136,6 +137,6 @@ extension TilePipeline {
         planning.lastExpectedSizes = images.mapValues(\.size)
         guard expected != planning.lastExpected else { return }
         planning.lastExpected = expected
-        decoder.expect(expected)
+        loader.expect(expected)
     }
 }

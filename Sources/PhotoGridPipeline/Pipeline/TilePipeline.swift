@@ -1,11 +1,13 @@
 import PhotoGridDecoding
+import PhotoGridLoading
 import PhotoGridModel
 import PhotoGridSystem
 
 /// Makes tiles in the background on a fixed pool of worker threads, never on the event loop.
 ///
 /// Three kinds of task, each keyed: *fetch* a tier image (derived from a larger tier in memory,
-/// else loaded from the disk cache, else decoded) or a photo's EXIF thumbnail; *encode* a tile
+/// else loaded from the disk cache, else its bytes loaded and decoded) or a photo's EXIF
+/// thumbnail; *encode* a tile
 /// from one of those, or first read it from the disk cache where tiles of its kind are kept
 /// (and write it there once made); and, when nothing else is left, *store* new tier images to
 /// the disk cache.
@@ -31,6 +33,8 @@ package final class TilePipeline: @unchecked Sendable {
     var inFlight: [TierKey: DecodedImage] = [:]
     /// Running tier fetches' flags: set when no tile of their photo is wanted any more.
     var cancelFlags: [TierKey: CancelFlag] = [:]
+    /// Fetches whose bytes a loader is bringing (`PhotoLoading`): no worker waits for them.
+    var loads = Loads()
     /// Final tiles looked for in the disk cache and not found there: made from a tier image now.
     var notOnDisk: Set<TileRequest> = []
     var planning: PlanState
@@ -42,6 +46,7 @@ package final class TilePipeline: @unchecked Sendable {
     let photos: [Photo]
     package let cache: TileCache
     let workers: Int
+    let loader: PhotoLoading
     let decoder: PhotoDecoding
     let encoder: TileEncoding
     let tierStore: TierStoring?
@@ -62,7 +67,7 @@ package final class TilePipeline: @unchecked Sendable {
         var imageCap: Int
         /// What `want` was last given.
         var lastWish: [WantedTile] = []
-        /// What the decoder was last told to expect (`tellDecoder`), and those images' sizes.
+        /// What the loader was last told to expect (`tellLoader`), and those images' sizes.
         var lastExpected: [ExpectedImage] = []
         var lastExpectedSizes: [TierKey: Int] = [:]
     }
@@ -89,13 +94,18 @@ package final class TilePipeline: @unchecked Sendable {
         var storesRunning = 0
     }
 
-    /// The workers: stopped, jobs under way, whether `onIdle` was called since the last one
-    /// ended, and the workers not started yet (`init`).
+    /// The workers: stopped, jobs under way, whether `onIdle` was called since the last one ended.
     struct Activity {
         var stopped = false
         var running = 0
         var idleTold = true
-        var idleExtraWorkers = 0
+    }
+
+    /// Bytes on their way from a loader, and bytes arrived that wait for a worker to decode them.
+    struct Loads {
+        /// A fetch's load under way, with the ticket that lets it go (nil until `load` returns).
+        var pending: [Source: LoadTicket?] = [:]
+        var arrived: [Source: Result<PhotoBytes, DecodeError>] = [:]
     }
 
     /// Who is told what: a tile made, a photo's details read, and, on a worker once the last
@@ -120,15 +130,21 @@ package final class TilePipeline: @unchecked Sendable {
         var urgency: Urgency { Urgency(priority: priority, order: order) }
     }
 
-    enum Job { case fetch(Source, size: Int), encode(TileRequest), loadTile(TileRequest), store(TierKey, DecodedImage), recheck([Int]) }
+    enum Job {
+        case fetch(Source, size: Int)
+        /// A fetch's bytes have come from its loader: decoded now.
+        case decode(Source, size: Int)
+        case encode(TileRequest), loadTile(TileRequest), store(TierKey, DecodedImage), recheck([Int])
+    }
 
-    package init(photos: [Photo], cache: TileCache, decoder: PhotoDecoding = PhotoDecoder(),
+    package init(photos: [Photo], cache: TileCache, loader: PhotoLoading = FileLoader(), decoder: PhotoDecoding = PhotoDecoder(),
                 encoder: TileEncoding = TileEncoder(), tierStore: TierStoring? = nil,
                 workers: Int = WorkerThreads.cores,
                 onInfo: @escaping @Sendable (Int) -> Void = { _ in },
                 onFinish: @escaping @Sendable (TileRequest) -> Void, onIdle: (@Sendable () -> Void)? = nil) {
         self.photos = photos
         self.cache = cache
+        self.loader = loader
         self.decoder = decoder
         self.encoder = encoder
         self.tierStore = tierStore
@@ -136,12 +152,7 @@ package final class TilePipeline: @unchecked Sendable {
         self.workers = max(1, workers)
         planning = PlanState(imageCap: Int(Double(cache.limitBytes) * TilePipeline.largestImageShare))
         for (index, photo) in photos.enumerated() { if let stamp = photo.stamp { records.stamps[index] = stamp } }
-        // Threads past one a core wait for downloads: started with the first fetch, so that a
-        // screen read whole from the disk cache does not start (and share two cores with) six
-        // threads it never uses.
-        let first = min(self.workers, WorkerThreads.cores)
-        activity.idleExtraWorkers = self.workers - first
-        for _ in 0..<first {
+        for _ in 0..<self.workers {
             WorkerThreads.start { [self] in work() }
         }
     }
@@ -197,7 +208,7 @@ package final class TilePipeline: @unchecked Sendable {
             // have written it meanwhile); the set stays as small as what is wanted.
             notOnDisk.formIntersection(wanted.keys)
             // The grid asks at every frame, mostly for the same list: only a new one is news to
-            // a batching decoder (`tellDecoder`).
+            // a batching loader (`tellLoader`).
             rebuildFetchTasks(wishChanged: requests != planning.lastWish)
             planning.lastWish = requests
             condition.broadcast()
@@ -251,9 +262,15 @@ package final class TilePipeline: @unchecked Sendable {
         }
     }
 
-    /// Stops the workers after their current job.
+    /// Stops the workers after their current job, and lets the loads under way go.
     package func stop() {
-        locked { activity.stopped = true; condition.broadcast() }
+        let tickets = locked { () -> [LoadTicket] in
+            activity.stopped = true
+            condition.broadcast()
+            defer { loads = Loads() }
+            return loads.pending.values.compactMap { $0 }
+        }
+        tickets.forEach { $0.cancel() }
     }
 
     func locked<T>(_ body: () -> T) -> T {
@@ -342,10 +359,12 @@ package final class TilePipeline: @unchecked Sendable {
             let photosWanted = Set(encodeTasks.keys.map(\.photo))
             for (key, flag) in cancelFlags where !photosWanted.contains(key.photo) { flag.cancel() }
         }
+        // So does a load no one waits for any more: its bytes would come for nothing.
+        if !loads.pending.isEmpty || !loads.arrived.isEmpty { dropUnwantedLoads() }
         // An image held for encodes no longer planned is let go.
         let waiting = Set(encodeTasks.keys.lazy.filter { !$0.isPreview }.map { self.planned($0).key })
         inFlight = inFlight.filter { waiting.contains($0.key) }
-        if decoder.expects { tellDecoder(wishChanged: wishChanged) }
+        if loader.expects { tellLoader(wishChanged: wishChanged) }
     }
 
     /// The size a fetch decodes for, given the tiles waiting on it: the largest of those as
@@ -388,6 +407,10 @@ package final class TilePipeline: @unchecked Sendable {
         for (source, task) in fetchTasks.waiting {
             if case .tier(let key) = source, let larger = decoding[key.photo], larger > key.tier { continue }
             consider(.fetch(source, size: task.size), task)
+        }
+        for source in loads.arrived.keys {
+            let task = fetchTasks[source] ?? Task(priority: .visible, order: 0)
+            consider(.decode(source, size: task.size), task)
         }
         for (request, task) in encodeTasks.waiting {
             if awaitsDiskRead(request) {

@@ -1,7 +1,4 @@
-import AsyncHTTPClient
 import Dispatch
-import NIOCore
-import NIOHTTP1
 import PhotoGridCore
 import GalleryFormats
 
@@ -19,8 +16,8 @@ package final class BatchFetcher: Sendable {
     static let maxItems = 64
 
     let endpoint: RemoteURL
-    let fetcher: HTTPFetcher
-    /// Where wishes are looked at and parts handed out, in order, off the event loops and off
+    let fetcher: Fetcher
+    /// Where wishes are looked at and parts handed out, in order, off the transfer loop and off
     /// the pipeline's lock.
     private let queue = DispatchQueue(label: "photogrid.batches")
     private let state = Locked(State())
@@ -44,15 +41,15 @@ package final class BatchFetcher: Sendable {
 
     struct Outstanding {
         var items: [RemoteURL]
-        var flights: [RemoteURL: HTTPFetcher.Flight]
-        var task: HTTPClient.Task<Void>?
+        var flights: [RemoteURL: Fetcher.Flight]
+        var task: Transfer?
         var cancelled = false
         /// An opening batch's parts must say which rendition they are; what it leaves out is
         /// asked for alone, with no fault found (the server's manifest may have changed since).
         var opening: OpeningBatch?
     }
 
-    package init(endpoint: RemoteURL, fetcher: HTTPFetcher) {
+    package init(endpoint: RemoteURL, fetcher: Fetcher) {
         self.endpoint = endpoint
         self.fetcher = fetcher
     }
@@ -96,11 +93,11 @@ package final class BatchFetcher: Sendable {
     /// as a batch's items do, so that the first screen's tiles wait for their parts.
     package func adopt(_ opening: OpeningBatch, photos: [RemotePhoto]) {
         queue.sync {
-            var items: [RemoteURL] = [], claimed: [RemoteURL: HTTPFetcher.Flight] = [:]
+            var items: [RemoteURL] = [], claimed: [RemoteURL: Fetcher.Flight] = [:]
             let screen = opening.opening.screen(forPhotos: photos.count)
             for photo in photos.prefix(screen.count) {
                 items.append(photo.original)        // what no part of this batch stands for
-                guard photo.hasRenditions, !RemoteDecoder.format(of: photo).isVideo else { continue }
+                guard photo.hasRenditions, !RemoteLoader.format(of: photo).isVideo else { continue }
                 let url = photo.source(coveringShortSide: screen.covering)
                 guard url != photo.original, url.origin == endpoint.origin, claimed[url] == nil,
                       !state.withLock({ $0.owner[url] != nil }), !fetcher.isInFlight(url), !fetcher.isAtHand(url),
@@ -146,8 +143,8 @@ package final class BatchFetcher: Sendable {
         // with them. One that lost a few (the plan's prefetches come and go as tiles are made)
         // goes on: cancelling it would throw away the renditions the server is making for the
         // screen, and ask for them again.
-        var carried: [RemoteURL: HTTPFetcher.Flight] = [:], dropped: [(RemoteURL, HTTPFetcher.Flight)] = []
-        var cancelled: [HTTPClient.Task<Void>] = []
+        var carried: [RemoteURL: Fetcher.Flight] = [:], dropped: [(RemoteURL, Fetcher.Flight)] = []
+        var cancelled: [Transfer] = []
         state.withLock { state in
             for (id, batch) in state.batches where !batch.cancelled {
                 let open = batch.items.filter { state.owner[$0] == id }
@@ -160,7 +157,7 @@ package final class BatchFetcher: Sendable {
                 }
             }
         }
-        for task in cancelled { task.cancel() }
+        for task in cancelled { fetcher.loop.cancel(task) }
         for (url, flight) in dropped { fetcher.abandon(url, flight, error: .interrupted("no longer wanted")) }
 
         // While a batch is under way, what comes after all of its items in the wish (the rows
@@ -168,7 +165,7 @@ package final class BatchFetcher: Sendable {
         // and goes in one batch then; anything more urgent goes now.
         let lastOpen = state.withLock { state in wish.lastIndex { state.owner[$0] != nil } }
         var held = false
-        var items: [(url: RemoteURL, flight: HTTPFetcher.Flight)] = []
+        var items: [(url: RemoteURL, flight: Fetcher.Flight)] = []
         for (position, url) in wish.enumerated() where items.count < BatchFetcher.maxItems {
             if let flight = carried.removeValue(forKey: url) {
                 items.append((url, flight))
@@ -193,7 +190,7 @@ package final class BatchFetcher: Sendable {
         if !items.isEmpty { send(items) }
     }
 
-    private func send(_ items: [(url: RemoteURL, flight: HTTPFetcher.Flight)]) {
+    private func send(_ items: [(url: RemoteURL, flight: Fetcher.Flight)]) {
         let id = state.withLock { state -> Int in
             let id = state.nextID
             state.nextID += 1
@@ -203,18 +200,15 @@ package final class BatchFetcher: Sendable {
             for item in items { state.owner[item.url] = id }
             return id
         }
-        guard let task = fetcher.sendBatch(to: endpoint, body: Batch.requestBody(items.map(\.url.pathAndQuery)), items: items.count,
-                                           onParts: { parts in self.queue.async { self.received(parts, batch: id) } }) else {
-            ended(id, .failure(FetchError.badURL(endpoint.description)))
-            return
-        }
+        let task = fetcher.sendBatch(to: endpoint, body: Batch.requestBody(items.map(\.url.pathAndQuery)), items: items.count,
+                                     onParts: { parts in self.queue.async { self.received(parts, batch: id) } },
+                                     ended: { result in self.queue.async { self.ended(id, result) } })
         state.withLock { $0.batches[id]?.task = task }
-        task.futureResult.whenComplete { result in self.queue.async { self.ended(id, result) } }
     }
 
     private func received(_ parts: [BatchReader.Part], batch id: Int) {
         for part in parts {
-            let flight = state.withLock { state -> (RemoteURL, HTTPFetcher.Flight)? in
+            let flight = state.withLock { state -> (RemoteURL, Fetcher.Flight)? in
                 guard let batch = state.batches[id], batch.items.indices.contains(part.index) else { return nil }
                 let url = batch.items[part.index]
                 guard state.owner[url] == id, let flight = batch.flights[url] else { return nil }
@@ -232,8 +226,8 @@ package final class BatchFetcher: Sendable {
     /// The batch's response ended: items it did not answer fail (the server broke the format,
     /// or left them out) or are released to be asked for alone (the connection broke, or the
     /// server takes no batches after all).
-    private func ended(_ id: Int, _ result: Result<Void, Error>) {
-        let (open, wasCancelled, flights, opening) = state.withLock { state -> ([RemoteURL], Bool, [RemoteURL: HTTPFetcher.Flight], Bool) in
+    private func ended(_ id: Int, _ result: Result<Void, BatchEnd>) {
+        let (open, wasCancelled, flights, opening) = state.withLock { state -> ([RemoteURL], Bool, [RemoteURL: Fetcher.Flight], Bool) in
             guard let batch = state.batches.removeValue(forKey: id) else { return ([], true, [:], false) }
             let open = batch.items.filter { state.owner[$0] == id }
             for url in open { state.owner[url] = nil }
@@ -247,10 +241,10 @@ package final class BatchFetcher: Sendable {
         case .success where !open.isEmpty:
             error = .badBatch("it left out \(open.count) of the photos asked for")
             state.withLock { $0.off = true }
-        case .failure(let failure as BatchError):
+        case .failure(.broken(let failure)):
             error = .badBatch(failure.description)
             state.withLock { $0.off = true }
-        case .failure(is BatchDelegate.Refused):
+        case .failure(.refused):
             state.withLock { $0.off = true }
         default:
             break                                   // the connection broke: each is asked for alone
@@ -268,41 +262,5 @@ package final class BatchFetcher: Sendable {
             return held
         }) else { return }
         look(at: wish)
-    }
-}
-
-/// Reads a batch response as it streams in, on its event loop: each part handed on the moment it
-/// is whole; the response refused if it is not a batch, cut if it breaks the format.
-final class BatchDelegate: HTTPClientResponseDelegate, @unchecked Sendable {
-    typealias Response = Void
-
-    /// The server answered the batch with something else (an old server's 404 or 405).
-    struct Refused: Error { let status: UInt }
-
-    private var reader: BatchReader
-    private let onParts: @Sendable ([BatchReader.Part]) -> Void
-
-    init(items: Int, maxPartBytes: Int, onParts: @escaping @Sendable ([BatchReader.Part]) -> Void) {
-        reader = BatchReader(items: items, maxPartBytes: maxPartBytes)
-        self.onParts = onParts
-    }
-
-    func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
-        let type = head.headers.first(name: "Content-Type")?.lowercased() ?? ""
-        guard head.status == .ok, type.hasPrefix(Batch.contentType) else {
-            return task.eventLoop.makeFailedFuture(Refused(status: head.status.code))
-        }
-        return task.eventLoop.makeSucceededVoidFuture()
-    }
-
-    func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
-        let parts = reader.feed(buffer.readableBytesView)
-        if !parts.isEmpty { onParts(parts) }
-        if let failure = reader.failure { return task.eventLoop.makeFailedFuture(failure) }
-        return task.eventLoop.makeSucceededVoidFuture()
-    }
-
-    func didFinishRequest(task: HTTPClient.Task<Void>) throws {
-        if let error = reader.finish() { throw error }
     }
 }

@@ -27,6 +27,13 @@ package enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A batch response broke its format or a limit (docs/remote-gallery.md, "Batches"): a part
     /// for a photo never asked for, a length past the limit, no end, a photo left out.
     case badBatch(String)
+    /// The server wants a login, or refused the one given (a 401, with the server's words when
+    /// it gave some; an SSH server that took no key): the place, and those words.
+    case login(String, said: String?)
+    /// An SSH server whose key `~/.ssh/known_hosts` does not hold, or holds another one for.
+    case hostKey(String, HostKeyMatch)
+    /// No longer wanted: its owner let it go.
+    case cancelled
 
     /// The response header in which `photogrid serve` says why a photo cannot be had.
     package static let reasonHeader = "Photogrid-Reason"
@@ -56,6 +63,9 @@ package enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
         case .photoUnusable(let why): return why
         case .secureConnection: return "HTTPS failed"
         case .badBatch: return "server sent a broken batch"
+        case .login: return "login needed"
+        case .hostKey: return "host key refused"
+        case .cancelled: return "cancelled"
         }
     }
 
@@ -71,6 +81,27 @@ package enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
         case .photoUnusable(let why): return "the server cannot use the photo: \(why)"
         case .secureConnection(let why): return why
         case .badBatch(let why): return "the server's batch response is broken: \(why)"
+        case .login(let place, let said):
+            let words = said.map { " (it says: \($0))" } ?? ""
+            if place.hasPrefix("sftp://") {
+                return "\(place): the server took none of the keys offered\(words): photogrid offers the ssh agent's and "
+                    + "~/.ssh/id_ed25519, id_ecdsa or id_rsa"
+            }
+            return "\(place): the server answered 401 (a login is needed)\(words): photogrid logs in with ~/.netrc "
+                + "or --user NAME"
+        case .hostKey(let place, let match):
+            switch match {
+            case .changed:
+                return "Host key verification failed: the key of \(place) is not the one ~/.ssh/known_hosts holds "
+                    + "(REMOTE HOST IDENTIFICATION HAS CHANGED: someone could be eavesdropping, or the host's key was "
+                    + "changed; ssh-keygen -R removes the old one)"
+            case .unknown:
+                return "Host key verification failed: ~/.ssh/known_hosts holds no key for \(place) "
+                    + "(connect once with ssh to check and add it)"
+            default:
+                return "Host key verification failed for \(place): ~/.ssh/known_hosts cannot be read"
+            }
+        case .cancelled: return "cancelled"
         }
     }
 
@@ -102,4 +133,50 @@ package struct FetchResult: Sendable {
     package var url: RemoteURL
     /// Served from the disk cache without asking the server.
     package var fromCache = false
+}
+
+/// What a server says with a 401, for the message that asks for a login: its realm
+/// (`WWW-Authenticate: Basic realm="Photos"`) and a plain-text body's first line, or an HTML
+/// page's title; printable ASCII only, at most 120 characters.
+enum LoginWords {
+    static func of(_ head: ResponseHead, body: [UInt8]) -> String? {
+        var words: [String] = []
+        if let challenge = head.header("WWW-Authenticate"), let realm = quoted(after: "realm=", in: challenge) {
+            words.append("realm \"\(realm)\"")
+        }
+        let text = String(decoding: body.prefix(4096), as: UTF8.self)
+        let type = head.header("Content-Type")?.lowercased() ?? ""
+        if type.hasPrefix("text/plain"), let line = text.split(whereSeparator: \.isNewline).first {
+            words.append(String(line))
+        } else if type.hasPrefix("text/html"), let title = between("<title>", "</title>", in: text) {
+            words.append(title)
+        }
+        let said = FetchError.printable(words.joined(separator: ": ")).prefix(120)
+        return said.allSatisfy({ $0 == " " }) ? nil : String(said)
+    }
+
+    static func quoted(after key: String, in text: String) -> String? {
+        let bytes = Array(text.utf8), lowered = bytes.map(lower)
+        guard let start = find(Array(key.utf8).map(lower), in: lowered, from: 0) else { return nil }
+        var rest = bytes[(start + key.utf8.count)...]
+        if rest.first == UInt8(ascii: "\"") {
+            rest = rest.dropFirst()
+            return String(decoding: rest.prefix { $0 != UInt8(ascii: "\"") }, as: UTF8.self)
+        }
+        return String(decoding: rest.prefix { $0 != UInt8(ascii: ",") }, as: UTF8.self)
+    }
+
+    static func between(_ open: String, _ close: String, in text: String) -> String? {
+        let bytes = Array(text.utf8), lowered = bytes.map(lower)
+        guard let start = find(Array(open.utf8).map(lower), in: lowered, from: 0),
+              let end = find(Array(close.utf8).map(lower), in: lowered, from: start + open.utf8.count) else { return nil }
+        return String(decoding: bytes[(start + open.utf8.count)..<end], as: UTF8.self)
+    }
+
+    static func lower(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+
+    static func find(_ needle: [UInt8], in haystack: [UInt8], from: Int) -> Int? {
+        guard !needle.isEmpty, haystack.count >= needle.count, from <= haystack.count - needle.count else { return nil }
+        return (from...(haystack.count - needle.count)).first { haystack[$0..<($0 + needle.count)].elementsEqual(needle) }
+    }
 }

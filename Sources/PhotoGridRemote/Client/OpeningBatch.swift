@@ -1,5 +1,3 @@
-import AsyncHTTPClient
-import NIOCore
 import PhotoGridCore
 import GalleryFormats
 
@@ -18,9 +16,9 @@ package final class OpeningBatch: Sendable {
         /// Parts come before the manifest: kept, up to `keptBytes`, for `adopt`.
         var parts: [BatchReader.Part] = []
         var bytes = 0
-        var result: Result<Void, Error>?
+        var result: Result<Void, BatchEnd>?
         var receiver: Receiver?
-        var task: HTTPClient.Task<Void>?
+        var task: Transfer?
         var cancelled = false
     }
 
@@ -28,29 +26,31 @@ package final class OpeningBatch: Sendable {
     /// under the lock: parts and the end reach it in the order they came.
     struct Receiver {
         let parts: @Sendable ([BatchReader.Part]) -> Void
-        let ended: @Sendable (Result<Void, Error>) -> Void
+        let ended: @Sendable (Result<Void, BatchEnd>) -> Void
     }
 
     /// What parts may take before anyone knows what they are; past it they are dropped, and
     /// their tiles ask for them alone.
     static let keptBytes = 32 << 20
 
-    private init(endpoint: RemoteURL, opening: Batch.Opening) {
+    let fetcher: Fetcher
+
+    private init(endpoint: RemoteURL, opening: Batch.Opening, fetcher: Fetcher) {
         self.endpoint = endpoint
         self.opening = opening
+        self.fetcher = fetcher
     }
 
     /// Sends the opening for `screen` beside the manifest at `manifest`; nil when there is no
     /// point: the manifest is in the cache (a second visit, whose tiles are on disk), or there
     /// is no endpoint to guess.
-    package static func start(for screen: FirstScreen, manifest: RemoteURL, fetcher: HTTPFetcher) -> OpeningBatch? {
+    package static func start(for screen: FirstScreen, manifest: RemoteURL, fetcher: Fetcher) -> OpeningBatch? {
         guard !fetcher.hasCached(manifest), let endpoint = manifest.resolving("batch") else { return nil }
         let opening = OpeningBatch.opening(for: screen)
-        let batch = OpeningBatch(endpoint: endpoint, opening: opening)
-        guard let task = fetcher.sendBatch(to: endpoint, body: opening.body, items: opening.mostPhotos,
-                                           onParts: { parts in batch.received(parts) }) else { return nil }
+        let batch = OpeningBatch(endpoint: endpoint, opening: opening, fetcher: fetcher)
+        let task = fetcher.sendBatch(to: endpoint, body: opening.body, items: opening.mostPhotos,
+                                     onParts: { parts in batch.received(parts) }, ended: { result in batch.ended(result) })
         batch.state.withLock { $0.task = task }
-        task.futureResult.whenComplete { result in batch.ended(result) }
         return batch
     }
 
@@ -76,7 +76,7 @@ package final class OpeningBatch: Sendable {
     /// Not wanted (the manifest names no batch, or another one; the user moved on): the request
     /// is cut and whatever it brings dropped.
     package func cancel() {
-        let task = state.withLock { state -> HTTPClient.Task<Void>? in
+        let task = state.withLock { state -> Transfer? in
             state.cancelled = true
             state.receiver = nil
             state.parts = []
@@ -86,7 +86,7 @@ package final class OpeningBatch: Sendable {
         task?.cancel()
     }
 
-    var task: HTTPClient.Task<Void>? { state.withLock { $0.task } }
+    var task: Transfer? { state.withLock { $0.task } }
 
     /// Whether its response has ended (whole or not).
     var hasEnded: Bool { state.withLock { $0.result != nil } }
@@ -102,7 +102,7 @@ package final class OpeningBatch: Sendable {
         }
     }
 
-    private func ended(_ result: Result<Void, Error>) {
+    private func ended(_ result: Result<Void, BatchEnd>) {
         state.withLock { state in
             state.result = result
             if !state.cancelled, let receiver = state.receiver { receiver.ended(result) }

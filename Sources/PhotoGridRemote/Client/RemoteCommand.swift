@@ -10,11 +10,11 @@ package enum RemoteCommand {
             PhotoGrid.printError("\(text): \(problem(with: text))")
             return 2
         }
-        var configuration = HTTPFetcher.Configuration()
-        configuration.connections = options.remote.connections
-        configuration.trustedCertificates = options.remote.trustedCertificates
+        var settings = TransferSettings.fromEnvironment()
+        settings.connectionsPerHost = options.remote.connections
+        settings.trustedCertificates = options.remote.trustedCertificates
         let cache = options.diskCacheMegabytes > 0 ? HTTPCache.standard(limitBytes: options.diskCacheMegabytes * 1024 * 1024) : nil
-        let fetcher = HTTPFetcher(configuration: configuration, cache: cache)
+        let fetcher = Fetcher(loop: TransferLoop(settings: settings), cache: cache)
         // A manifest shown from the cache is checked once the first screen is drawn (or after
         // two seconds): the screen is drawn from the disk first, with both cores.
         fetcher.holdRevalidations(upTo: 2)
@@ -41,10 +41,10 @@ package enum RemoteCommand {
             if let opening {
                 if let batches, batches.endpoint == opening.endpoint { batches.adopt(opening, photos: loaded.photos) } else { opening.cancel() }
             }
-            var gallery = source(loaded, fetcher: fetcher, connections: options.remote.connections, batches: batches)
-            if let decoder = gallery.decoder as? RemoteDecoder {
+            var gallery = source(loaded, fetcher: fetcher, batches: batches)
+            if let loader = gallery.loader as? RemoteLoader {
                 // Tiles are kept on disk as a folder's are, under their renditions' validators.
-                let (store, problem) = Caches.tierStoreOrProblem(options) { decoder.identity(of: $0, for: $1) }
+                let (store, problem) = Caches.tierStoreOrProblem(options) { loader.identity(of: $0, for: $1) }
                 gallery.tierStore = store
                 gallery.notices += problem.map { [$0] } ?? []
                 // The grid reads the gallery again from the cache when a manifest shown from
@@ -57,7 +57,6 @@ package enum RemoteCommand {
                     do { again = try RemoteGalleryLoader(fetcher: fetcher).load(url) } catch {
                         throw ExitError("cannot read the gallery again: \(error)")
                     }
-                    decoder.adopt(again.photos)
                     let photos = photos(of: again)
                     return sortGiven ? order.apply(photos) : photos
                 }
@@ -107,25 +106,21 @@ package enum RemoteCommand {
     }
 
     /// The loaded gallery as the grid's photos; files it does not decode keep their places.
-    static func source(_ loaded: RemoteGalleryLoader.Loaded, fetcher: Fetching, connections: Int,
-                       batches: BatchFetcher? = nil) -> GallerySource {
+    static func source(_ loaded: RemoteGalleryLoader.Loaded, fetcher: Fetching, batches: BatchFetcher? = nil) -> GallerySource {
         let photos = photos(of: loaded)
         // A gallery larger than photogrid takes says so where the user looks: the title.
         let title = loaded.cut ? loaded.title + " (its first \(loaded.photos.count) photos)" : loaded.title
-        return GallerySource(title: title, photos: photos, decoder: RemoteDecoder(fetcher: fetcher, photos: loaded.photos, batches: batches),
-                             tierStore: nil, workers: WorkerThreads.cores + max(1, connections))
+        return GallerySource(title: title, photos: photos, loader: RemoteLoader(fetcher: fetcher, batches: batches),
+                             decoder: PhotoDecoder(gate: MemoryGate()), tierStore: nil)
     }
 
     /// The loaded gallery's photos for the grid, in its order.
     static func photos(of loaded: RemoteGalleryLoader.Loaded) -> [Photo] {
-        var photos = loaded.photos.map {
-            Photo(address: RemoteDecoder.address(of: $0), relativePath: RawPath($0.id), fileSize: $0.bytes ?? 0,
-                  format: RemoteDecoder.format(of: $0))
-        }
+        var photos = loaded.photos.map { RemoteLoader.photo($0) }
         if !loaded.others.isEmpty {
             // A listing: its files in natural order, whatever their kind. (A manifest keeps its own order.)
             photos += loaded.others.map {
-                Photo(address: $0.url.description, relativePath: RawPath($0.name), format: $0.format)
+                RemoteLoader.photo(RemotePhoto(id: $0.name, name: RawPath($0.name).lastComponent.description, original: $0.url), format: $0.format)
             }
             photos = NaturalOrder.sorted(photos) { $0.relativePath.bytes }
         }

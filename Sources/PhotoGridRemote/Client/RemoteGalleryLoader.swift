@@ -69,7 +69,7 @@ package struct RemoteGalleryLoader {
 
     private func get(_ url: RemoteURL) throws(LoadError) -> FetchResult {
         do throws(FetchError) {
-            return try reloads ? fetcher.reload(url, limit: limits.documentBytes) : fetcher.get(url, range: nil, limit: limits.documentBytes)
+            return try reloads ? fetcher.waitForReload(url, limit: limits.documentBytes) : fetcher.waitFor(url, limit: limits.documentBytes)
         } catch {
             throw .fetch(url, error)
         }
@@ -148,7 +148,7 @@ package struct RemoteGalleryLoader {
     private func sniff(_ urls: [RemoteURL]) -> [ImageFormat] {
         let formats = Locked([ImageFormat](repeating: .notAnImage, count: urls.count))
         JoinableThread.forEach(urls.count, threads: limits.sniffConnections) { [fetcher] i in
-            guard let head = try? fetcher.get(urls[i], range: 0..<16, limit: RemoteDecoder.imageLimit),
+            guard let head = try? fetcher.waitFor(urls[i], range: 0..<16, limit: 16),
                   let format = ImageFormat(content: Array(head.body.prefix(16))) else { return }
             formats.withLock { $0[i] = format }
         }
@@ -172,7 +172,7 @@ package struct RemoteGalleryLoader {
         // Folders of folders only: their subfolders' listings are compared in turn.
         guard let earlier, let probe else { return false }
         func head(_ url: RemoteURL) -> [UInt8]? {
-            (try? fetcher.get(url, range: 0..<4096, limit: limits.documentBytes)).map { Array($0.body.prefix(4096)) }
+            (try? fetcher.waitFor(url, range: 0..<4096, limit: 4096)).map { Array($0.body.prefix(4096)) }
         }
         guard let mine = head(probe), !mine.isEmpty else { return false }
         return head(earlier) == mine

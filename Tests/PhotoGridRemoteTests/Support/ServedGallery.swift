@@ -1,35 +1,30 @@
 import GalleryFormats
-import AsyncHTTPClient
 import Foundation
-import NIOCore
-import NIOHTTP1
-import NIOPosix
 @testable import PhotoGridRemote
 
-/// A `GalleryFixture` served on a free port, with an AsyncHTTPClient on its own event loop group
-/// to ask it things. `with` stops the server, shuts the client and its group down and removes
-/// the folder, whatever the test did.
+/// A `GalleryFixture` served on a free port, with photogrid's own client (libcurl on its
+/// transfer loop) to ask it things. `with` stops the server and the client and removes the
+/// folder, whatever the test did.
 final class ServedGallery: Sendable {
     let fixture: GalleryFixture
     let server: GalleryServer
     let port: Int
-    private let group: MultiThreadedEventLoopGroup
-    let client: HTTPClient
+    let client = TransferLoop(settings: TransferSettings())
 
     /// One response, whole.
-    struct Reply {
+    struct Reply: Sendable {
         var status: Int
-        var headers: HTTPHeaders
+        var head: ResponseHead
         var body: [UInt8]
-        func header(_ name: String) -> String? { headers.first(name: name) }
+        func header(_ name: String) -> String? { head.header(name) }
     }
+
+    enum Method { case GET, HEAD, POST }
 
     private init(configuration: GalleryServer.Configuration, fixture: GalleryFixture) throws {
         self.fixture = fixture
         server = try GalleryServer(configuration)
         port = try server.start()
-        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        client = HTTPClient(eventLoopGroup: group)
     }
 
     static func with<T>(cache: Bool = false, _ adjust: (inout GalleryServer.Configuration) -> Void = { _ in },
@@ -51,22 +46,33 @@ final class ServedGallery: Sendable {
     }
 
     private func shutDown() async throws {
-        try await client.shutdown()
-        try await group.shutdownGracefully()
+        client.shutdown()
         server.stop()
     }
 
     var base: String { "http://127.0.0.1:\(port)" }
 
     /// `path` as it goes on the wire: percent-encode it first where needed.
-    func request(_ path: String, method: HTTPMethod = .GET, headers: [(String, String)] = [], body: [UInt8]? = nil) async throws -> Reply {
-        var request = HTTPClientRequest(url: base + path)
-        request.method = method
-        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
-        for (name, value) in headers { request.headers.add(name: name, value: value) }
-        let response = try await client.execute(request, timeout: .seconds(60))
-        let body = try await response.body.collect(upTo: 64 << 20)
-        return Reply(status: Int(response.status.code), headers: response.headers, body: Array(buffer: body))
+    func request(_ path: String, method: Method = .GET, headers: [(String, String)] = [], body: [UInt8]? = nil) async throws -> Reply {
+        guard let url = RemoteURL(base + path) else { throw FetchError.badURL(base + path) }
+        var request = TransferRequest(url: url, limit: 64 << 20)
+        request.followsRedirects = false
+        var lines = headers.map { "\($0.0): \($0.1)" }
+        switch method {
+        case .GET: break
+        case .HEAD: request.method = .head
+        case .POST:
+            let type = headers.first { $0.0.lowercased() == "content-type" }?.1 ?? "application/octet-stream"
+            lines.removeAll { $0.lowercased().hasPrefix("content-type:") }
+            request.method = .post(body: body ?? [], type: type)
+        }
+        request.headers = lines
+        let client = self.client
+        return try await withCheckedThrowingContinuation { continuation in
+            client.start(Transfer(request, .collect { outcome in
+                continuation.resume(with: outcome.map { Reply(status: $0.0.status, head: $0.0, body: $0.1) })
+            }))
+        }
     }
 
     /// The id as it appears in URLs.

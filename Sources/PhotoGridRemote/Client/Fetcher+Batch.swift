@@ -1,11 +1,9 @@
-import AsyncHTTPClient
-import NIOCore
 import PhotoGridCore
 import GalleryFormats
 
 /// What the fetcher lends a batch (`BatchFetcher`): flights it leads ahead of their askers, and a
 /// place for bodies that come before anyone asks for them.
-extension HTTPFetcher {
+extension Fetcher {
     /// What a batch brought (a body, or why there is none), until asked for or pushed out by
     /// newer ones: at most `limit` bytes.
     struct Delivered: Sendable {
@@ -48,16 +46,34 @@ extension HTTPFetcher {
     }
 
     /// Sends a batch request (docs/remote-gallery.md, "Batches") of `body` to `endpoint`, its parts
-    /// read as they stream in and handed to `onParts`, on the event loop; nil when the URL makes
-    /// no request. `items`: how many the request asks for, at most.
-    func sendBatch(to endpoint: RemoteURL, body: [UInt8], items: Int,
-                   onParts: @escaping @Sendable ([BatchReader.Part]) -> Void) -> HTTPClient.Task<Void>? {
-        guard let request = try? HTTPClient.Request(url: endpoint.description, method: .POST,
-                                                    headers: ["User-Agent": "photogrid", "Content-Type": "text/plain"],
-                                                    body: .bytes(body)) else { return nil }
-        let delegate = BatchDelegate(items: items, maxPartBytes: RemoteDecoder.imageLimit, onParts: onParts)
-        let timeout = configuration.connectTimeout + configuration.requestTimeout
-        return client.execute(request: request, delegate: delegate, deadline: .now() + .seconds(timeout))
+    /// read as they stream in and handed to `onParts`, and its end to `ended`, on the loop's
+    /// thread. `items`: how many the request asks for, at most.
+    func sendBatch(to endpoint: RemoteURL, body: [UInt8], items: Int, onParts: @escaping @Sendable ([BatchReader.Part]) -> Void,
+                   ended: @escaping @Sendable (Result<Void, BatchEnd>) -> Void) -> Transfer {
+        var request = TransferRequest(url: endpoint, limit: .max)
+        request.method = .post(body: body, type: "text/plain")
+        request.followsRedirects = false
+        let reader = Locked(BatchReader(items: items, maxPartBytes: RemoteLoader.imageLimit))
+        let isBatch: @Sendable (ResponseHead) -> Bool = { head in
+            head.status == 200 && (head.header("Content-Type")?.lowercased() ?? "").hasPrefix(Batch.contentType)
+        }
+        let transfer = Transfer(request, .stream(head: isBatch, body: { bytes in
+            let (parts, failed) = reader.withLock { reader in (reader.feed(bytes), reader.failure != nil) }
+            if !parts.isEmpty { onParts(parts) }
+            return !failed
+        }, end: { outcome in
+            if let failure = reader.withLock({ $0.failure }) { return ended(.failure(.broken(failure))) }
+            switch outcome {
+            case .success(let head) where !isBatch(head): ended(.failure(.refused))
+            case .success:
+                if let error = reader.withLock({ $0.finish() }) { ended(.failure(.broken(error))) } else { ended(.success(())) }
+            // Answered with something else than a batch (an old server's 404 or 405).
+            case .failure(.status): ended(.failure(.refused))
+            case .failure(let error): ended(.failure(.network(error)))
+            }
+        }))
+        loop.start(transfer)
+        return transfer
     }
 
     /// Whether the disk cache holds a response for `url`, fresh or not: a gallery seen before.
@@ -96,4 +112,14 @@ extension HTTPFetcher {
         if case .badBatch = error { delivered.withLock { $0.add(key, .failure(error!)) } }
         complete(key, flight, error.map { .done(.failure($0)) } ?? .released)
     }
+}
+
+/// Why a batch response ended early.
+enum BatchEnd: Error, Sendable {
+    /// The server answered the batch with something else (an old server's 404 or 405).
+    case refused
+    /// It broke the format (docs/remote-gallery.md, "Batches").
+    case broken(BatchError)
+    /// The connection broke, or it was cancelled.
+    case network(FetchError)
 }

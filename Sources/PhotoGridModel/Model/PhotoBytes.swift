@@ -1,0 +1,20 @@
+import PhotoGridSystem
+
+/// What a loader hands a decoder: where the photo's bytes are, or the bytes themselves.
+package enum PhotoBytes: Sendable {
+    /// A file on disk: the decoder reads what it needs of it, in place.
+    case file(RawPath)
+    /// The whole photo, in memory (downloaded).
+    case whole([UInt8])
+    /// The photo's first bytes only (a byte range of a remote original): enough for its details,
+    /// its EXIF thumbnail, and often for a progressive JPEG's first scans. `fileSize` when known.
+    case head([UInt8], fileSize: Int?)
+
+    /// The bytes in memory, head or whole; nil for a file.
+    package var inMemory: [UInt8]? {
+        switch self {
+        case .file: return nil
+        case .whole(let bytes), .head(let bytes, _): return bytes
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import GalleryFormats
+@testable import PhotoGridCore
+@testable import PhotoGridRemote
+
+extension Fetcher {
+    /// A fetcher on a transfer loop of its own, quick to give up on a server that does not
+    /// answer: `stallSeconds` without a byte ends a transfer.
+    static func forTests(cache: HTTPCache? = nil, retries: Int = 2, stallSeconds: Int = 10) -> Fetcher {
+        var settings = TransferSettings()
+        settings.retries = retries
+        settings.connectTimeout = 2
+        settings.stallTimeout = stallSeconds
+        // Nothing of the machine's own: no netrc login, no SSH key.
+        settings.netrcFile = "/dev/null"
+        settings.sshKey = nil
+        return Fetcher(loop: TransferLoop(settings: settings), cache: cache)
+    }
+
+    /// The body of `url`, waited for: how the tests ask.
+    func get(_ url: RemoteURL, range: Range<Int>?, limit: Int) throws(FetchError) -> FetchResult {
+        try waitFor(url, range: range, limit: limit)
+    }
+}
+
+extension PhotoLoading {
+    /// `photo`'s bytes for `want`, waited for.
+    func waitForLoad(_ photo: Photo, _ want: LoadWant) -> Result<PhotoBytes, DecodeError> {
+        let answer = Pending<Result<PhotoBytes, DecodeError>>()
+        switch load(photo, want, then: { answer.fulfil($0) }) {
+        case .ready(let result): return result
+        case .pending: return answer.wait()
+        }
+    }
+}
