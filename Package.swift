@@ -85,6 +85,10 @@ let package = Package(
             // symbol lookups across eleven shared libraries). Release only: debug builds serve
             // the tests and the sanitizers, which link their own runtimes.
             .unsafeFlags(["-static-stdlib"], .when(configuration: .release)),
+            // What FoundationEssentials (through ArgumentParser) calls, which its shared library
+            // brings along and its static one does not.
+            .linkedLibrary("_FoundationCShims", .when(configuration: .release)),
+            .linkedLibrary("_FoundationCollections", .when(configuration: .release)),
         ]),
 
         // Procedural scenes and EXIF writing: makes sample-gallery/ and the test fixtures.

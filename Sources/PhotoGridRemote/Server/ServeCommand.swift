@@ -9,9 +9,9 @@ package enum ServeCommand {
         // never death in the middle of a response or of a disk cache write. Dispatch sources
         // rather than a mask and sigwait: they work whichever thread the signal lands on, even
         // threads started before this function (the concurrency pool of an async main).
-        let quit = DispatchSemaphore(value: 0)
+        let quit = Pending<Void>()
         let signals = SignalSources([SignalSources.interrupt, SignalSources.terminate], label: "photogrid.serve.signals") { _ in
-            quit.signal()
+            quit.fulfil(())
         }
         defer { signals.cancel() }
 

@@ -116,6 +116,10 @@ final class CurlEasy {
     /// Waits for a connection that may carry it alongside others (HTTP/2) rather than opening one.
     func set(waitsForMultiplexing: Bool) { set(CURLOPT_PIPEWAIT, waitsForMultiplexing ? 1 : 0) }
 
+    /// Idle connections older than this are not used again: a server closing them at the same
+    /// moment would meet a request (`photogrid serve` closes them after 75 s).
+    func set(reuseConnectionsFor seconds: Int) { set(CURLOPT_MAXAGE_CONN, seconds) }
+
     /// A HEAD request: the head, no body expected.
     func set(headOnly: Bool) { set(CURLOPT_NOBODY, headOnly ? 1 : 0) }
 

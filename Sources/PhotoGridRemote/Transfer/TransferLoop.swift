@@ -135,6 +135,7 @@ package final class TransferLoop: @unchecked Sendable {
         // Transfers that start together wait for the first connection to a server, so that
         // over HTTP/2 they all share it instead of each opening its own.
         easy.set(waitsForMultiplexing: url.scheme == .https)
+        easy.set(reuseConnectionsFor: 60)
         easy.set(connectTimeout: settings.connectTimeout, stallTimeout: settings.stallTimeout)
         if let range = request.range { easy.set(range: range) }
         if request.range == nil { easy.set(maxFileSize: request.limit) }
