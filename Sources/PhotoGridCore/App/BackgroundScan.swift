@@ -3,10 +3,12 @@ import PhotoGridGallery
 import PhotoGridModel
 import PhotoGridSystem
 
-/// A folder read on a thread of its own for the interactive grid: photos are found in the order
-/// they are shown (`FolderScanner` walks in natural order), so the grid starts as soon as a first
-/// screenful is known, and takes the whole list when the reading is done. Until the grid starts,
-/// a tree read for more than a third of a second says on stderr how far it has got.
+/// A gallery read on a thread of its own for the interactive grid: a folder (`FolderScanner`
+/// walks in natural order) or a remote tree (crawled a few folders at a time). The reader says
+/// as it goes how many photos it has found and which of them are settled: the first ones in the
+/// order they are shown, which nothing found later can come before. The grid starts as soon as
+/// a first screenful is settled, and takes the whole list when the reading is done. Until the
+/// grid starts, a reading that takes more than a third of a second says on stderr how far it has got.
 package final class BackgroundScan: @unchecked Sendable {
     struct State {
         var count = 0
@@ -16,6 +18,10 @@ package final class BackgroundScan: @unchecked Sendable {
         var lastChange = 0
     }
 
+    /// What a reader tells as it goes: photos found so far, and the settled ones (asked for
+    /// only when the grid could start with them).
+    package typealias Progress = @Sendable (_ count: Int, _ settled: () -> [Photo]) -> Void
+
     /// Photos enough for any first screen and the rows prefetched after it.
     static let firstScreen = 200
     /// A folder read in less time starts the grid with all its photos, as before.
@@ -24,19 +30,28 @@ package final class BackgroundScan: @unchecked Sendable {
     private let state = Locked(State())
     package let title: String
 
-    package init(_ root: RawPath, maxDepth: Int, showHidden: Bool, leftOut: Locked<LeftOut>? = nil) {
-        title = root.title
-        let started = TTY.now()
-        WorkerThreads.start { [self] in
+    package convenience init(_ root: RawPath, maxDepth: Int, showHidden: Bool, leftOut: Locked<LeftOut>? = nil) {
+        self.init(title: root.title) { progress in
             var scanner = FolderScanner()
             (scanner.maxDepth, scanner.showHidden) = (maxDepth, showHidden)
-            scanner.progress = { count, photos in
+            // The scanner finds photos in the order they are shown: all it found is settled.
+            scanner.progress = { count, photos in progress(count) { photos() } }
+            return try PhotoGrid.loadPhotos(root, scanner: scanner, leftOut: leftOut)
+        }
+    }
+
+    /// Runs `read` on a thread of its own; the grid may start once `firstScreen` photos are settled.
+    package init(title: String, firstScreen: Int = BackgroundScan.firstScreen, read: @escaping @Sendable (@escaping Progress) throws -> [Photo]) {
+        self.title = title
+        let started = TTY.now()
+        WorkerThreads.start { [self] in
+            let progress: Progress = { count, settled in
                 let now = TTY.now()
+                let wantsFirst = self.state.withLock { $0.first == nil } && now - started >= BackgroundScan.patience
+                let first = wantsFirst ? settled() : nil
                 let change = self.state.withLock { state -> (@Sendable () -> Void)? in
                     state.count = count
-                    if state.first == nil, count >= BackgroundScan.firstScreen, now - started >= BackgroundScan.patience {
-                        state.first = photos()
-                    }
+                    if state.first == nil, let first, first.count >= firstScreen { state.first = first }
                     guard now - state.lastChange >= 100 else { return nil }
                     state.lastChange = now
                     return state.onChange
@@ -44,7 +59,7 @@ package final class BackgroundScan: @unchecked Sendable {
                 change?()
             }
             let result: Result<[Photo], ExitError>
-            do { result = .success(try PhotoGrid.loadPhotos(root, scanner: scanner, leftOut: leftOut)) } catch let error as ExitError {
+            do { result = .success(try read(progress)) } catch let error as ExitError {
                 result = .failure(error)
             } catch { result = .failure(ExitError("\(error)")) }
             state.withLock { $0.result = result }

@@ -15,6 +15,20 @@ package enum NaturalOrder {
     /// Whether relative path `a` comes before `b` (both `/`-separated bytes).
     package static func precedes(_ a: [UInt8], _ b: [UInt8]) -> Bool { Key(a).precedes(Key(b)) }
 
+    /// Whether the file at relative path `path` comes before every path under `folder` ("a/b/"):
+    /// a folder not yet read can bring nothing that goes before it.
+    package static func precedesAllUnder(_ folder: [UInt8], _ path: [UInt8]) -> Bool {
+        let names = folder.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
+        let parts = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
+        for i in 0..<min(names.count, parts.count) {
+            // A file in the folder or above it: before the subfolders there.
+            if i == parts.count - 1 { return true }
+            let order = compare(parts[i], names[i])
+            if order != 0 { return order < 0 }
+        }
+        return false
+    }
+
     /// A path split into its names, to be compared many times in a sort.
     package struct Key {
         let bytes: [UInt8]

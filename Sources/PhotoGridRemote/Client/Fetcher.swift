@@ -76,6 +76,18 @@ package final class Fetcher: Fetching, Sendable {
         return .pending(ticket)
     }
 
+    /// `url`'s body as last seen, when the cache holds it: handed over at once however old, and
+    /// checked with the server in the background (`onChange` hears when it changed), as a
+    /// manifest is. A tree's listings come up at once on a second visit. Else as `get`.
+    package func getLastSeen(_ url: RemoteURL, limit: Int, then: @escaping FetchCompletion) -> FetchStart {
+        let key = FlightKey(url: url, range: nil)
+        guard let cached = cache?.entry(for: url, range: nil), cached.status == 200 else {
+            return get(url, range: nil, limit: limit, then: then)
+        }
+        if !isUsable(cached, key) { revalidateInBackground(url, range: nil, limit: limit, body: cached.body) }
+        return .done(.success(cached.result(url: url)))
+    }
+
     /// `url` asked of the server again whatever the cache holds (a gallery read again, Ctrl-R).
     package func reload(_ url: RemoteURL, limit: Int, then: @escaping FetchCompletion) {
         send(FlightKey(url: url, range: nil), limit: limit, revalidate: true, then: then)
@@ -284,10 +296,15 @@ package protocol Fetching: Sendable {
     func validator(of url: RemoteURL) -> [UInt8]?
     /// `url` asked of the server again whatever the cache holds.
     func reload(_ url: RemoteURL, limit: Int, then: @escaping FetchCompletion)
+    /// `url` as last seen, checked in the background; else as `get`.
+    func getLastSeen(_ url: RemoteURL, limit: Int, then: @escaping FetchCompletion) -> FetchStart
 }
 
 extension Fetching {
     package func validator(of url: RemoteURL) -> [UInt8]? { nil }
+    package func getLastSeen(_ url: RemoteURL, limit: Int, then: @escaping FetchCompletion) -> FetchStart {
+        get(url, range: nil, limit: limit, then: then)
+    }
     package func reload(_ url: RemoteURL, limit: Int, then: @escaping FetchCompletion) {
         if case .done(let result) = get(url, range: nil, limit: limit, then: then) { then(result) }
     }

@@ -28,57 +28,104 @@ package enum RemoteCommand {
             // A first visit asks for the first screen's renditions beside the manifest, in the
             // manifest's order (a sort of photogrid's own would show others first).
             let opening = options.sortGiven ? nil : firstScreen.flatMap { OpeningBatch.start(for: $0, manifest: url, fetcher: fetcher) }
-            let loaded: RemoteGalleryLoader.Loaded
-            do { loaded = try RemoteGalleryLoader(fetcher: fetcher).load(url) } catch {
+            let first: RemoteGalleryLoader.First
+            do { first = try RemoteGalleryLoader(fetcher: fetcher).first(url) } catch {
                 opening?.cancel()
                 throw ExitError("cannot load the gallery: \(error)")
             }
+            let loaded: RemoteGalleryLoader.Loaded
+            switch first {
+            case .manifest(let manifest):
+                loaded = manifest
+            case .listing(let listing, let at):
+                opening?.cancel()
+                if options.print { loaded = RemoteGalleryLoader(fetcher: fetcher).crawl(listing, url: at) } else {
+                    return try crawling(listing, at: at, options: options, firstScreen: firstScreen, fetcher: fetcher)
+                }
+            }
             guard !loaded.photos.isEmpty || !loaded.others.isEmpty else {
                 opening?.cancel()
-                throw ExitError("no photos at \(url)")
+                throw ExitError("no photos at \(url)" + (loaded.leftOut.summary.map { " (\($0))" } ?? ""))
             }
             let batches = loaded.batch.map { BatchFetcher(endpoint: $0, fetcher: fetcher) }
             if let opening {
                 if let batches, batches.endpoint == opening.endpoint { batches.adopt(opening, photos: loaded.photos) } else { opening.cancel() }
             }
             var gallery = source(loaded, fetcher: fetcher, batches: batches)
-            if let loader = gallery.loader as? RemoteLoader {
-                // Tiles are kept on disk as a folder's are, under their renditions' validators.
-                let (store, problem) = Caches.tierStoreOrProblem(options) { loader.identity(of: $0, for: $1) }
-                gallery.tierStore = store
-                gallery.notices += problem.map { [$0] } ?? []
-                // The grid reads the gallery again from the cache when a manifest shown from
-                // there turns out to have changed, and when Ctrl-R's request, made on a thread
-                // of its own (the loop never waits for the network), has brought it.
-                let sortGiven = options.sortGiven, order = options.order
-                let changes = GalleryChanges()
-                gallery.rescan = { _ in
-                    let again: RemoteGalleryLoader.Loaded
-                    do { again = try RemoteGalleryLoader(fetcher: fetcher).load(url) } catch {
-                        throw ExitError("cannot read the gallery again: \(error)")
-                    }
-                    let photos = photos(of: again)
-                    return sortGiven ? order.apply(photos) : photos
-                }
-                changes.onAskAgain {
-                    WorkerThreads.start {
-                        var loader = RemoteGalleryLoader(fetcher: fetcher)
-                        loader.reloads = true
-                        do throws(RemoteGalleryLoader.LoadError) {
-                            _ = try loader.load(url)
-                            changes.post()
-                        } catch {
-                            changes.post(failure: "cannot read the gallery again: \(error)")
-                        }
-                    }
-                }
-                gallery.changes = changes
-                gallery.onScreenComplete = { fetcher.releaseRevalidations() }
-                fetcher.onChange.withLock { $0 = { _ in changes.post() } }
-            }
+            gallery.leftOut = Locked(loaded.leftOut)
+            keep(&gallery, url: url, options: options, fetcher: fetcher)
             if options.sortGiven { gallery.photos = options.order.apply(gallery.photos) }
             return gallery
         }
+    }
+
+    /// What a remote gallery keeps besides its photos: tiles on disk, Ctrl-R, and the reading
+    /// again when the gallery changed on the server.
+    static func keep(_ gallery: inout GallerySource, url: RemoteURL, options: Options, fetcher: Fetcher) {
+        if let loader = gallery.loader as? RemoteLoader {
+            // Tiles are kept on disk as a folder's are, under their renditions' validators.
+            let (store, problem) = Caches.tierStoreOrProblem(options) { loader.identity(of: $0, for: $1) }
+            gallery.tierStore = store
+            gallery.notices += problem.map { [$0] } ?? []
+            // The grid reads the gallery again from the cache when a manifest shown from
+            // there turns out to have changed, and when Ctrl-R's request, made on a thread
+            // of its own (the loop never waits for the network), has brought it.
+            let sortGiven = options.sortGiven, order = options.order
+            let changes = GalleryChanges()
+            gallery.rescan = { _ in
+                let again: RemoteGalleryLoader.Loaded
+                do { again = try RemoteGalleryLoader(fetcher: fetcher).load(url) } catch {
+                    throw ExitError("cannot read the gallery again: \(error)")
+                }
+                let photos = photos(of: again)
+                return sortGiven ? order.apply(photos) : photos
+            }
+            changes.onAskAgain {
+                WorkerThreads.start {
+                    var loader = RemoteGalleryLoader(fetcher: fetcher)
+                    loader.reloads = true
+                    do throws(RemoteGalleryLoader.LoadError) {
+                        _ = try loader.load(url)
+                        changes.post()
+                    } catch {
+                        changes.post(failure: "cannot read the gallery again: \(error)")
+                    }
+                }
+            }
+            gallery.changes = changes
+            gallery.onScreenComplete = { fetcher.releaseRevalidations() }
+            fetcher.onChange.withLock { $0 = { _ in changes.post() } }
+        }
+    }
+
+    /// A listing's tree, read in the background: the grid starts once a first screen of photos is
+    /// settled (or the tree is read), says on its status line how many are found, and takes the
+    /// whole tree when the crawl is done.
+    static func crawling(_ listing: DirectoryListing, at url: RemoteURL, options: Options, firstScreen: FirstScreen?,
+                         fetcher: Fetcher) throws -> GallerySource {
+        let leftOut = Locked(LeftOut())
+        let sortGiven = options.sortGiven, order = options.order
+        let arrange: @Sendable ([Photo]) -> [Photo] = { sortGiven ? order.apply($0) : $0 }
+        // Two screens: the first and the rows prefetched after it.
+        let enough = max(24, 2 * (firstScreen?.count ?? 30))
+        let title = url.lastPathSegment.isEmpty ? url.host : url.lastPathSegment
+        let scan = BackgroundScan(title: title, firstScreen: enough) { progress in
+            let loaded = RemoteGalleryLoader(fetcher: fetcher).crawl(listing, url: url) { found, settled in
+                progress(found) { photos(of: settled(enough * 2)) }
+            }
+            leftOut.withLock { $0 = loaded.leftOut }
+            guard !loaded.photos.isEmpty || !loaded.others.isEmpty else {
+                throw ExitError("no photos at \(url)" + (loaded.leftOut.summary.map { " (\($0))" } ?? ""))
+            }
+            return arrange(photos(of: loaded))
+        }
+        let (found, complete) = try scan.waitForStart()
+        var gallery = source(RemoteGalleryLoader.Loaded(title: title, photos: [], others: []), fetcher: fetcher)
+        gallery.photos = arrange(found)
+        gallery.leftOut = leftOut
+        if !complete { gallery.reading = scan }
+        keep(&gallery, url: url, options: options, fetcher: fetcher)
+        return gallery
     }
 
     /// Why `RemoteURL` refused a URL, in the words a user needs: a missing scheme gets the

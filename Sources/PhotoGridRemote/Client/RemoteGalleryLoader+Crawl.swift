@@ -1,0 +1,208 @@
+import PhotoGridCore
+import GalleryFormats
+
+/// A web directory listing and its subfolders, read a few folders at a time (a NAS over Wi-Fi
+/// answers each request in tens of milliseconds; one at a time, a year/month/event tree takes
+/// seconds). Runs on the calling thread, which waits for the answers the transfer thread hands
+/// it; says as it goes what it has found and which photos are settled in the order they are shown.
+extension RemoteGalleryLoader {
+    /// What the crawl tells as it goes: files found so far, and the gallery of the settled ones.
+    package typealias CrawlProgress = (_ found: Int, _ settled: (_ atMost: Int) -> Loaded) -> Void
+
+    /// One folder to read: where, under which path of the gallery, how deep.
+    private struct Folder {
+        var url: RemoteURL
+        var path: String
+        var depth: Int
+        /// Its path's names, for the order folders are read in.
+        var names: [ArraySlice<UInt8>]
+
+        init(url: RemoteURL, path: String, depth: Int) {
+            (self.url, self.path, self.depth) = (url, path, depth)
+            names = Array(path.utf8).split(separator: UInt8(ascii: "/"))
+        }
+
+        /// Whether it comes before `other` where the grid shows them: depth first, a folder
+        /// before the folders in it, names in natural order.
+        func precedes(_ other: Folder) -> Bool {
+            for (a, b) in zip(names, other.names) {
+                let order = NaturalOrder.compare(a, b)
+                if order != 0 { return order < 0 }
+            }
+            return names.count < other.names.count
+        }
+    }
+
+    /// Files of the listing and its subfolders, in natural order; hidden files and folders (a name
+    /// starting with a dot) left out, as in a folder on disk. No depth limit but `Limits.depth`,
+    /// which only a loop of links reaches; at most `Limits.folders` folders. What it could not
+    /// read (a 403, a page that is no listing, the cap) is in `Loaded.leftOut`.
+    func crawl(_ root: DirectoryListing, url: RemoteURL, progress: CrawlProgress? = nil) -> Loaded {
+        var found: [(path: String, url: RemoteURL)] = []
+        var leftOut = LeftOut()
+        // Folders to read, the next at the end: in the order they are shown (depth first, in
+        // natural order), so that the first screen's folders are read first, whichever
+        // answer comes first.
+        var stack: [Folder] = []
+        func push(_ folder: Folder) {
+            var low = 0, high = stack.count
+            while low < high {
+                let middle = (low + high) / 2
+                if stack[middle].precedes(folder) { high = middle } else { low = middle + 1 }
+            }
+            stack.insert(folder, at: low)
+        }
+        var visited: Set<RemoteURL> = [url]
+        var listings: [[String]: RemoteURL?] = [:]
+        var underWay: [Int: Folder] = [:]
+        let arrived = Locked<[(Int, Result<FetchResult, FetchError>)]>([])
+        let condition = Condition()
+        var tickets: [FetchTicket] = []
+        defer { tickets.forEach { $0.cancel() } }
+
+        func take(_ listing: DirectoryListing, path: String, depth: Int) {
+            if isSeenBefore(listing, in: &listings) { return }
+            for file in listing.files where !file.name.hasPrefix(".") { found.append((path + file.name, file.url)) }
+            for folder in listing.folders where !folder.name.hasPrefix(".") && visited.insert(folder.url).inserted {
+                let name = folder.name.hasSuffix("/") ? folder.name : folder.name + "/"
+                if depth + 1 > limits.depth {
+                    leftOut.deeper(than: limits.depth)
+                } else if visited.count > limits.folders {
+                    leftOut.past(cap: limits.folders)
+                } else {
+                    push(Folder(url: folder.url, path: path + name, depth: depth + 1))
+                }
+            }
+        }
+        func start(_ id: Int, _ folder: Folder) {
+            underWay[id] = folder
+            let then: FetchCompletion = { result in
+                condition.lock()
+                arrived.withLock { $0.append((id, result)) }
+                condition.broadcast()
+                condition.unlock()
+            }
+            if reloads {
+                fetcher.reload(folder.url, limit: limits.documentBytes, then: then)
+                return
+            }
+            switch fetcher.getLastSeen(folder.url, limit: limits.documentBytes, then: then) {
+            case .done(let result): then(result)
+            case .pending(let ticket): tickets.append(ticket)
+            }
+        }
+        func report() {
+            guard let progress else { return }
+            let pending = Array(underWay.values.map(\.path)) + stack.map(\.path)
+            progress(found.count) { atMost in
+                settled(found, pending: pending, atMost: atMost, url: url)
+            }
+        }
+
+        take(root, path: "", depth: 0)
+        var next = 0
+        report()
+        while !stack.isEmpty || !underWay.isEmpty {
+            while !stack.isEmpty, underWay.count < limits.crawlConnections, found.count < limits.photos {
+                start(next, stack.removeLast())
+                next += 1
+            }
+            if underWay.isEmpty { break }
+            condition.lock()
+            while arrived.withLock({ $0.isEmpty }) { condition.wait() }
+            let come = arrived.withLock { list in defer { list = [] }; return list }
+            condition.unlock()
+            for (id, result) in come {
+                guard let folder = underWay.removeValue(forKey: id) else { continue }
+                let shown = String(folder.path.dropLast())
+                switch result {
+                case .failure(let error):
+                    leftOut.cannotRead(shown, because: error.reason)
+                case .success(let response):
+                    guard let listing = DirectoryListing.parse(response.body, url: response.url, contentType: response.contentType) else {
+                        leftOut.cannotRead(shown, because: "not a folder listing")
+                        continue
+                    }
+                    take(listing, path: folder.path, depth: folder.depth)
+                }
+            }
+            report()
+        }
+        var loaded = gallery(of: NaturalOrder.sorted(found) { Array($0.path.utf8) }, url: url, sniffing: true)
+        loaded.cut = loaded.cut || found.count >= limits.photos
+        loaded.leftOut = leftOut
+        return loaded
+    }
+
+    /// The files found that nothing found later can come before, at most `atMost` of them: in
+    /// natural order, a path under a folder not yet read comes after its folder's own photos
+    /// and before those of the folders after it.
+    private func settled(_ found: [(path: String, url: RemoteURL)], pending: [String], atMost: Int, url: RemoteURL) -> Loaded {
+        let sorted = NaturalOrder.sorted(found) { Array($0.path.utf8) }
+        let folders = pending.map { Array($0.utf8) }
+        var taken: [(path: String, url: RemoteURL)] = []
+        for file in sorted {
+            guard taken.count < atMost, folders.allSatisfy({ NaturalOrder.precedesAllUnder($0, Array(file.path.utf8)) }) else { break }
+            taken.append(file)
+        }
+        return gallery(of: taken, url: url, sniffing: false)
+    }
+
+    /// The files as a gallery: pictures as photos, videos and other files photogrid names but
+    /// does not decode as others. Files whose names say nothing are asked for their first bytes
+    /// when `sniffing`, else left out until then.
+    private func gallery(of files: [(path: String, url: RemoteURL)], url: RemoteURL, sniffing: Bool) -> Loaded {
+        var formats = files.map { ImageFormat(fileExtension: RawPath($0.path).lowercasedExtension) }
+        if sniffing {
+            let unnamed = formats.indices.filter { formats[$0] == .notAnImage }.prefix(limits.sniffs)
+            for (i, format) in zip(unnamed, sniff(unnamed.map { files[$0].url })) { formats[i] = format }
+        }
+        var photos: [RemotePhoto] = [], others: [(String, RemoteURL, ImageFormat)] = []
+        for (file, format) in zip(files, formats) {
+            if format.isDecoded {
+                photos.append(RemotePhoto(id: file.path, name: RawPath(file.path).lastComponent.description, original: file.url))
+            } else if format != .notAnImage {
+                others.append((file.path, file.url, format))
+            }
+        }
+        let title = url.lastPathSegment.isEmpty ? url.host : url.lastPathSegment
+        return Loaded(title: title, photos: Array(photos.prefix(limits.photos)), others: others, cut: photos.count > limits.photos)
+    }
+
+    /// What the files at `urls` are, from their first 16 bytes, as a folder on disk is read: a
+    /// picture named `IMG_0001` or `photo.dat` is shown for what it is. A server that ignores
+    /// `Range` sends whole files (python's http.server does): they are read up to the size of a
+    /// photo and no further. A file that cannot be read is not a picture here.
+    private func sniff(_ urls: [RemoteURL]) -> [ImageFormat] {
+        let formats = Locked([ImageFormat](repeating: .notAnImage, count: urls.count))
+        JoinableThread.forEach(urls.count, threads: limits.sniffConnections) { [fetcher] i in
+            guard let head = try? fetcher.waitFor(urls[i], range: 0..<16, limit: 16),
+                  let format = ImageFormat(content: Array(head.body.prefix(16))) else { return }
+            formats.withLock { $0[i] = format }
+        }
+        return formats.withLock { $0 }
+    }
+
+    /// Whether `listing` is a folder already crawled, reached again through a link (or an exact
+    /// copy of one): a web listing says nothing of links, so a folder is taken for one seen
+    /// before when it names the same files and folders and the first of its files begins with the
+    /// same 4 KB there and here (a photo's first bytes hold its EXIF, with its times). It is then
+    /// shown once, under the path the crawl reached first. Listings are noted as they come.
+    private func isSeenBefore(_ listing: DirectoryListing, in listings: inout [[String]: RemoteURL?]) -> Bool {
+        let visible = listing.files.filter { !$0.name.hasPrefix(".") }
+        let names = (visible.map(\.name) + listing.folders.filter { !$0.name.hasPrefix(".") }.map { $0.name + "/" }).sorted()
+        let probe = visible.min { $0.name < $1.name }?.url
+        guard !names.isEmpty else { return false }
+        guard let earlier = listings[names] else {
+            listings[names] = probe
+            return false
+        }
+        // Folders of folders only: their subfolders' listings are compared in turn.
+        guard let earlier, let probe else { return false }
+        func head(_ url: RemoteURL) -> [UInt8]? {
+            (try? fetcher.waitFor(url, range: 0..<4096, limit: 4096)).map { Array($0.body.prefix(4096)) }
+        }
+        guard let mine = head(probe), !mine.isEmpty else { return false }
+        return head(earlier) == mine
+    }
+}

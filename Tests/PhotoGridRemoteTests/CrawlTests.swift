@@ -1,0 +1,87 @@
+import Foundation
+import GalleryFormats
+import Glibc
+import PhotoGridCore
+import PhotoGridTestSupport
+import Testing
+@testable import PhotoGridRemote
+
+/// A NAS's year/month/event tree behind a web listing: read whole however deep, in the order
+/// the grid shows, and whatever could not be read said (issue 36).
+@Suite(.serialized) struct CrawlTests {
+    /// a.jpg at the top; a branch six folders deep; a folder nginx may not read; two more.
+    static func makeTree() throws -> String {
+        let root = RemotePaths.scratch("crawl")
+        let files = FileManager.default
+        let photo = RemotePaths.gallery + "/travel/beach-01.jpg"
+        let deep = root + "/b/c/d/e/f/g"
+        for folder in [deep, root + "/locked", root + "/m1", root + "/m2"] { try files.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        for path in ["a.jpg", "b/b.jpg", "b/c/d/e/f/g/deep.jpg", "locked/hidden.jpg", "m1/one.jpg", "m2/two.jpg"] {
+            try files.copyItem(atPath: photo, toPath: root + "/" + path)
+        }
+        for path in try files.subpathsOfDirectory(atPath: root) { chmod(root + "/" + path, 0o755) }
+        chmod(root, 0o755)
+        // nginx's worker runs as another user: this folder answers 403.
+        chmod(root + "/locked", 0o000)
+        return root
+    }
+
+    static func remove(_ root: String) {
+        chmod(root + "/locked", 0o755)
+        try? FileManager.default.removeItem(atPath: root)
+    }
+
+    func load(_ port: Int, limits: RemoteGalleryLoader.Limits = .init()) throws -> RemoteGalleryLoader.Loaded {
+        let http = Fetcher.forTests()
+        defer { http.shutdown() }
+        return try RemoteGalleryLoader(fetcher: http, limits: limits).load(try #require(RemoteURL("http://127.0.0.1:\(port)/")))
+    }
+
+    @Test(.enabled(if: Nginx.path != nil, "nginx is not installed (scripts/setup --test installs it)"))
+    func aDeepTreeIsReadWholeAndWhatIsLeftOutIsSaid() throws {
+        let root = try Self.makeTree()
+        defer { Self.remove(root) }
+        try Nginx.serving(root, autoindex: "on") { (port: Int) throws -> Void in
+            let loaded = try load(port)
+            #expect(loaded.photos.map(\.id) == ["a.jpg", "b/b.jpg", "b/c/d/e/f/g/deep.jpg", "m1/one.jpg", "m2/two.jpg"])
+            #expect(loaded.leftOut.summary == "left out: 1 folder photogrid cannot read (locked: HTTP 403)")
+            // At most three folders: the rest are counted, and the cap said.
+            var small = RemoteGalleryLoader.Limits()
+            small.folders = 3
+            let capped = try load(port, limits: small)
+            #expect(capped.leftOut.pastCap > 0)
+            #expect(capped.leftOut.summary?.contains("past the first 3 (photogrid reads at most that many)") == true, "\(capped.leftOut)")
+            // --print says it on stderr, beside its frame.
+            let home = RemotePaths.scratch("crawl-client")
+            defer { try? FileManager.default.removeItem(atPath: home) }
+            let printed = try RemotePaths.print(RemoteGalleryTests.frame + ["--url", "http://127.0.0.1:\(port)/"], cacheHome: home)
+            #expect(printed.status == 0, "\(printed.errorText)")
+            #expect(printed.errorText.contains("left out: 1 folder photogrid cannot read (locked: HTTP 403)"), "\(printed.errorText)")
+        }
+    }
+
+    /// The order folders are read in is the grid's: a folder not yet read holds back only the
+    /// photos that come after it.
+    @Test func settledPhotosAreThoseNoFolderLeftCanComeBefore() {
+        #expect(NaturalOrder.precedesAllUnder(Array("2015/02/".utf8), Array("2015/01/e/x.jpg".utf8)))
+        #expect(NaturalOrder.precedesAllUnder(Array("2015/02/".utf8), Array("2015/z.jpg".utf8)))   // a folder's own photos first
+        #expect(!NaturalOrder.precedesAllUnder(Array("2015/02/".utf8), Array("2015/10/x.jpg".utf8)))
+        #expect(NaturalOrder.precedesAllUnder(Array("2015/".utf8), Array("2016.jpg".utf8)))        // the top's photos before any folder
+        #expect(!NaturalOrder.precedesAllUnder(Array("2015/".utf8), Array("2016/a.jpg".utf8)))
+    }
+
+    /// In the grid: every photo of the tree, and what was left out on the status line.
+    @Test(.enabled(if: Nginx.path != nil, "nginx is not installed (scripts/setup --test installs it)"))
+    func theGridHoldsTheWholeTreeAndSaysWhatIsLeftOut() throws {
+        let root = try Self.makeTree()
+        defer { Self.remove(root) }
+        try Nginx.serving(root, autoindex: "on") { (port: Int) throws -> Void in
+            let home = RemotePaths.scratch("crawl-grid")
+            defer { try? FileManager.default.removeItem(atPath: home) }
+            let tmux = try Tmux(columns: 100, rows: 30, command: "\(RemotePaths.binary) --mode halfblock --url http://127.0.0.1:\(port)/",
+                                environment: ["XDG_CACHE_HOME": home])
+            let (ok, screen) = try tmux.waitFor { $0.contains("1 of 5") && $0.contains("left out: 1 folder") }
+            #expect(ok, "\(screen)")
+        }
+    }
+}
