@@ -40,6 +40,9 @@ package enum LoadWant: Sendable, Equatable {
     /// Enough to decode it so that its short side covers `size` pixels: a rendition that covers
     /// it, or the original.
     case picture(covering: Int)
+    /// The whole original: the picture its first bytes could not give (a loader that answered
+    /// `picture` with a head, as a remote original's byte range, is asked this next).
+    case original
     /// What holds its embedded thumbnail: its first bytes (a remote original's byte range).
     case thumbnail
     /// What holds its details: its first bytes too.

@@ -94,10 +94,10 @@ extension TilePipeline {
 
     /// Asks the loader for what `source` needs: decoded here when it is at hand, else when it
     /// comes (`loaded`), by whichever worker is free then.
-    func load(_ source: Source, size: Int) {
+    func load(_ source: Source, size: Int, whole: Bool = false) {
         let photo: Int, want: LoadWant
         switch source {
-        case .tier(let key): (photo, want) = (key.photo, .picture(covering: size))
+        case .tier(let key): (photo, want) = (key.photo, whole ? .original : .picture(covering: size))
         case .thumbnail(let index): (photo, want) = (index, .thumbnail)
         case .info(let index):
             if photos.indices.contains(index), let known = loader.knownInfo(of: photos[index]) { return finishInfo(index, known) }
@@ -139,6 +139,9 @@ extension TilePipeline {
             let result = bytes.flatMap { bytes in
                 Result { () throws(DecodeError) in try decoder.image(of: photos[key.photo], from: bytes, covering: size, atMost: key.tier.size) }
             }
+            // A head (a remote original's first bytes) whose thumbnail does not cover the tile:
+            // the whole original next.
+            if case .success(.head) = bytes, case .failure(.truncated) = result { return load(source, size: size, whole: true) }
             // What a half-written file has so far is not kept for the next run.
             finishTier(key, result, worthStoring: (try? result.get())?.isPartial == false)
         case .thumbnail(let photo):

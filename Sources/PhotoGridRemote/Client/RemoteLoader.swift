@@ -83,12 +83,21 @@ package struct RemoteLoader: PhotoLoading {
         }
         guard let remote = RemoteLoader.remote(photo) else { return .ready(.failure(.unreadable("not in the gallery"))) }
         switch want {
+        case .picture where !remote.hasRenditions && photo.format == .jpeg:
+            // A listing's original: its first bytes hold its EXIF thumbnail, which may cover the
+            // tile; the decoder says when it does not, and the pipeline asks for `original`.
+            let fileSize = remote.bytes
+            return fetch(remote.original, range: 0..<RemoteLoader.headLength, then: then) { bytes in
+                bytes.count < RemoteLoader.headLength ? .whole(bytes) : .head(bytes, fileSize: fileSize)
+            }
         case .picture(let size):
             // The pipeline told the batch what it wants just before this: once the batch has
             // claimed its renditions, this one's download joins it instead of asking alone.
             let url = remote.source(coveringShortSide: size)
             batches?.need(url)
             return fetch(url, range: nil, then: then) { .whole($0) }
+        case .original:
+            return fetch(remote.original, range: nil, then: then) { .whole($0) }
         case .thumbnail where remote.hasRenditions:
             // The smallest rendition is about as quick to fetch as the head, and is the tile itself.
             return .ready(.failure(.unsupportedFormat("")))

@@ -10,8 +10,9 @@ enum Nginx {
 
     /// Runs `body` with the port nginx serves `root` on; `autoindex` "on" or "json" lists folders.
     /// With `tls` (a certificate and its key), HTTPS with HTTP/2 offered; each request is logged
-    /// to `access.log` in the folder `body` is given as "<connection> <protocol> <path>".
+    /// to `access.log` in the folder `body` is given as `log` says ("<connection> <protocol> <path>").
     static func serving<T>(_ root: String, autoindex: String? = nil, tls: (certificate: String, key: String)? = nil,
+                           log: String = "$connection $server_protocol $request_uri",
                            _ body: (_ port: Int, _ prefix: String) throws -> T) throws -> T {
         let prefix = RemotePaths.scratch("nginx")
         defer { try? FileManager.default.removeItem(atPath: prefix) }
@@ -25,7 +26,7 @@ enum Nginx {
             error_log \(prefix)/error.log;
             events { worker_connections 64; }
             http {
-                log_format requests '$connection $server_protocol $request_uri';
+                log_format requests '\(log)';
                 access_log \(prefix)/access.log requests;
                 client_body_temp_path \(prefix)/body; proxy_temp_path \(prefix)/proxy; fastcgi_temp_path \(prefix)/fastcgi;
                 uwsgi_temp_path \(prefix)/uwsgi; scgi_temp_path \(prefix)/scgi;
