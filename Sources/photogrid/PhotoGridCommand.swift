@@ -125,6 +125,7 @@ struct PhotoGridCommand: ParsableCommand {
         options.remote.url = remote.url
         options.remote.connections = remote.connections
         options.remote.trustedCertificates = remote.caCertificate
+        options.remote.user = remote.user
         options.size = size.flatMap(PhotoGridCommand.pair).map { (columns: $0.0, rows: $0.1) }
         options.cellSize = cellSize.flatMap(PhotoGridCommand.pair).map { (width: $0.0, height: $0.1) }
         ThisProcess.exit(remote.url == nil ? PhotoGrid.main(options) : RemoteCommand.run(options))
@@ -233,8 +234,15 @@ struct RemoteArguments: ParsableArguments {
     @Option(name: .customLong("ca-cert"), help: "With an https --url: also trust the certificates in this PEM file (a server's own, self-signed one).")
     var caCertificate: String?
 
+    @Option(help: ArgumentHelp("With --url: log in as this user; the password is asked on the terminal. Without it, ~/.netrc (or $NETRC) is read, as curl does.",
+                               valueName: "name"))
+    var user: String?
+
     func validate() throws {
         if !(1...32).contains(connections) { throw ValidationError("--connections must be between 1 and 32") }
+        if let user, user.isEmpty || user.contains(":") {
+            throw ValidationError("--user takes a name only: the password is asked on the terminal (or read from ~/.netrc)")
+        }
         if let caCertificate, !RawPath(caCertificate).isReadable {
             throw ValidationError("--ca-cert \(caCertificate): \(SystemError.lastMessage())")
         }

@@ -9,13 +9,12 @@ import GalleryFormats
 @Suite struct RemoteCommandTests {
     @Test func aURLThatIsRefusedSaysWhy() {
         let cases = [
-            ("ftp://example.com/", "not an http or https URL"),
-            ("file:///etc/passwd", "not an http or https URL"),
-            ("/home/me/Pictures", "not an http or https URL"),
-            ("example.com/gallery", "not an http or https URL (did you mean http://example.com/gallery?)"),
+            ("ftp://example.com/", "not an http, https or sftp URL"),
+            ("file:///etc/passwd", "not an http, https or sftp URL"),
+            ("/home/me/Pictures", "not an http, https or sftp URL"),
+            ("example.com/gallery", "not an http, https or sftp URL (did you mean http://example.com/gallery?)"),
             ("http://", "not a valid URL (no host, or a malformed one)"),
             ("HTTPS://[::1", "not a valid URL (no host, or a malformed one)"),
-            ("http://me:secret@example.com/g/", "photogrid sends no user name or password: leave them out of the URL"),
             ("http://example.com/my gallery/", "a URL cannot hold spaces or control characters (write a space as %20)"),
             ("http://example.com:99999/", "the port must be a number from 1 to 65535"),
             ("http://example.com:http/", "the port must be a number from 1 to 65535"),
@@ -26,6 +25,23 @@ import GalleryFormats
             #expect(RemoteURL(text) == nil, "\(text) was taken")
             #expect(RemoteCommand.problem(with: text) == message)
         }
+    }
+
+    /// A login typed in the URL is taken out before the URL is used: the name and password go to
+    /// the transfers, the URL without them is what is asked, cached and said.
+    @Test func aLoginInTheURLIsTakenOut() throws {
+        let typed = RemoteURL.splittingLogin("https://anna:p%40ss:w@rd@nas.local:5006/photos/?x=1")
+        #expect(typed == RemoteURL.TypedLogin(url: "https://nas.local:5006/photos/?x=1", user: "anna", password: "p@ss:w@rd"))
+        #expect(RemoteURL.splittingLogin("sftp://anna@nas/home/anna/") == RemoteURL.TypedLogin(url: "sftp://nas/home/anna/", user: "anna"))
+        #expect(RemoteURL.splittingLogin("http://nas/a@b/") == RemoteURL.TypedLogin(url: "http://nas/a@b/"))
+        #expect(RemoteURL.splittingLogin("nas/photos") == RemoteURL.TypedLogin(url: "nas/photos"))
+        let login = try RemoteCommand.login(RemoteURL.splittingLogin("http://me:secret@example.com/g/"), user: nil,
+                                            for: try #require(RemoteURL("http://example.com/g/")))
+        #expect(login?.user == "me" && login?.password == "secret" && "\(String(describing: login))".contains("secret") == false)
+        // A name alone for SFTP: the keys log in.
+        let ssh = try RemoteCommand.login(RemoteURL.splittingLogin("sftp://me@example.com/g/"), user: nil,
+                                          for: try #require(RemoteURL("sftp://example.com/g/")))
+        #expect(ssh?.user == "me" && ssh?.password == nil)
     }
 
     /// A reader that stops early (`| head`, a previewer that has enough) ends `--print` without a

@@ -57,6 +57,8 @@ package struct RemoteOptions: Sendable {
     /// `--ca-cert`: a PEM file of certificates to trust for an https gallery (a server's own,
     /// self-signed one), besides the system's.
     package var trustedCertificates: String?
+    /// `--user NAME`: log in as NAME, the password asked on the terminal (SFTP: for the keys).
+    package var user: String?
 
     package init() {}
 }

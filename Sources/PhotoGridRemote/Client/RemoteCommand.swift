@@ -5,12 +5,18 @@ import GalleryFormats
 /// error at start-up when the URL cannot be reached or read.
 package enum RemoteCommand {
     package static func run(_ options: Options) -> Int32 {
-        guard let text = options.url else { return PhotoGrid.main(options) }
+        guard let typed = options.url.map(RemoteURL.splittingLogin) else { return PhotoGrid.main(options) }
+        // From here on the URL is the one without its login: what is asked, cached and said.
+        let text = typed.url
         guard let url = RemoteURL(text) else {
             PhotoGrid.printError("\(text): \(problem(with: text))")
             return 2
         }
         var settings = TransferSettings.fromEnvironment()
+        do { settings.login = try login(typed, user: options.remote.user, for: url) } catch {
+            PhotoGrid.printError(error.description)
+            return 2
+        }
         settings.connectionsPerHost = options.remote.connections
         settings.trustedCertificates = options.remote.trustedCertificates
         let cache = options.diskCacheMegabytes > 0 ? HTTPCache.standard(limitBytes: options.diskCacheMegabytes * 1024 * 1024) : nil
@@ -128,13 +134,26 @@ package enum RemoteCommand {
         return gallery
     }
 
+    /// The login for the gallery's server: `--user`'s name (or the URL's) with the URL's password
+    /// or one asked on the terminal; for SFTP a name alone, its keys doing the rest. Nil without
+    /// a name: libcurl reads ~/.netrc for the host then.
+    static func login(_ typed: RemoteURL.TypedLogin, user given: String?, for url: RemoteURL) throws(ExitError) -> Login? {
+        guard let user = given ?? typed.user else { return nil }
+        if let password = typed.password, given == nil || given == typed.user { return Login(user: user, password: password) }
+        if url.scheme == .sftp { return Login(user: user, password: nil) }
+        guard let password = SecretPrompt.ask("Password for \(TerminalText.sanitize(user)) at \(url.host): ") else {
+            throw ExitError("--user \(TerminalText.sanitize(user)): no password given (photogrid asks for it on the terminal; "
+                            + "without one, put the login in ~/.netrc)", status: 2)
+        }
+        return Login(user: user, password: password)
+    }
+
     /// Why `RemoteURL` refused a URL, in the words a user needs: a missing scheme gets the
     /// URL it probably meant, an http URL without a usable host says so.
     static func problem(with text: String) -> String {
         let lower = text.lowercased()
-        if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
+        if lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("sftp://") {
             let authority = text.drop { $0 != ":" }.dropFirst(3).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-            if authority.contains("@") { return "photogrid sends no user name or password: leave them out of the URL" }
             if text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) {
                 return "a URL cannot hold spaces or control characters (write a space as %20)"
             }
@@ -147,9 +166,9 @@ package enum RemoteCommand {
             return "not a valid URL (no host, or a malformed one)"
         }
         if !lower.contains("://") && !text.isEmpty && !text.hasPrefix("/") {
-            return "not an http or https URL (did you mean http://\(text)?)"
+            return "not an http, https or sftp URL (did you mean http://\(text)?)"
         }
-        return "not an http or https URL"
+        return "not an http, https or sftp URL"
     }
 
     /// The loaded gallery as the grid's photos; files it does not decode keep their places.

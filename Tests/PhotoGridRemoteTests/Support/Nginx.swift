@@ -11,8 +11,9 @@ enum Nginx {
     /// Runs `body` with the port nginx serves `root` on; `autoindex` "on" or "json" lists folders.
     /// With `tls` (a certificate and its key), HTTPS with HTTP/2 offered; each request is logged
     /// to `access.log` in the folder `body` is given as `log` says ("<connection> <protocol> <path>").
+    /// `extra` goes into the server block as it is.
     static func serving<T>(_ root: String, autoindex: String? = nil, tls: (certificate: String, key: String)? = nil,
-                           log: String = "$connection $server_protocol $request_uri",
+                           log: String = "$connection $server_protocol $request_uri", extra: String = "",
                            _ body: (_ port: Int, _ prefix: String) throws -> T) throws -> T {
         let prefix = RemotePaths.scratch("nginx")
         defer { try? FileManager.default.removeItem(atPath: prefix) }
@@ -35,6 +36,7 @@ enum Nginx {
                     \(listen)
                     root \(root);
                     \(listing)
+                    \(extra)
                 }
             }
             """

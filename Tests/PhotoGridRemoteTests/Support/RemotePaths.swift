@@ -19,8 +19,9 @@ enum RemotePaths {
     }
 
     /// `photogrid --print` with its own disk cache: status, stdout, stderr.
-    static func print(_ arguments: [String], cacheHome: String) throws -> Subprocess.Result {
-        try Subprocess.run([binary, "--print"] + arguments, environment: ["XDG_CACHE_HOME": cacheHome, "PATH": "/usr/bin:/bin"])
+    static func print(_ arguments: [String], cacheHome: String, environment: [String: String] = [:]) throws -> Subprocess.Result {
+        try Subprocess.run([binary, "--print"] + arguments,
+                           environment: ["XDG_CACHE_HOME": cacheHome, "PATH": "/usr/bin:/bin"].merging(environment) { $1 })
     }
 
     /// The sixels of `--print --url` of `folder` served by a plain `photogrid serve` (no token,
