@@ -93,6 +93,23 @@ package final class Fetcher: Fetching, Sendable {
         send(FlightKey(url: url, range: nil), limit: limit, revalidate: true, then: then)
     }
 
+    /// A WebDAV folder's members (`PROPFIND` with `Depth: 1`), asked of the server each time:
+    /// the multistatus is not kept (a GET of the same URL may be kept, and means something else).
+    package func propfind(_ url: RemoteURL, limit: Int, then: @escaping FetchCompletion) {
+        var request = TransferRequest(url: url, limit: limit)
+        request.method = .propfind(body: DirectoryListing.propfindBody)
+        request.retries = retries
+        loop.start(Transfer(request, .collect { outcome in
+            then(outcome.flatMap { head, body in
+                if head.status == 207 || head.status == 200 {
+                    return .success(FetchResult(status: head.status, body: body, contentType: head.header("Content-Type"), url: head.url))
+                }
+                if head.status == 401 { return .failure(.login(head.url.description, said: LoginWords.of(head, body: body))) }
+                return .failure(.status(head.status, head.url.description))
+            })
+        }))
+    }
+
     /// Joins `flight` as a waiter; the ticket lets the waiter go.
     func wait(on flight: Flight, key: FlightKey, limit: Int, then: @escaping FetchCompletion) -> FetchTicket {
         let id = flight.state.withLock { state -> Int in
@@ -298,12 +315,17 @@ package protocol Fetching: Sendable {
     func reload(_ url: RemoteURL, limit: Int, then: @escaping FetchCompletion)
     /// `url` as last seen, checked in the background; else as `get`.
     func getLastSeen(_ url: RemoteURL, limit: Int, then: @escaping FetchCompletion) -> FetchStart
+    /// A WebDAV folder's members.
+    func propfind(_ url: RemoteURL, limit: Int, then: @escaping FetchCompletion)
 }
 
 extension Fetching {
     package func validator(of url: RemoteURL) -> [UInt8]? { nil }
     package func getLastSeen(_ url: RemoteURL, limit: Int, then: @escaping FetchCompletion) -> FetchStart {
         get(url, range: nil, limit: limit, then: then)
+    }
+    package func propfind(_ url: RemoteURL, limit: Int, then: @escaping FetchCompletion) {
+        then(.failure(.status(405, url.description)))
     }
     package func reload(_ url: RemoteURL, limit: Int, then: @escaping FetchCompletion) {
         if case .done(let result) = get(url, range: nil, limit: limit, then: then) { then(result) }

@@ -43,7 +43,8 @@ package struct RemoteGalleryLoader {
     /// (whose tree `crawl` reads).
     package enum First {
         case manifest(Loaded)
-        case listing(DirectoryListing, RemoteURL)
+        /// A listing; `webDAV` when it came from PROPFIND, as its subfolders' will.
+        case listing(DirectoryListing, RemoteURL, webDAV: Bool)
     }
 
     package enum LoadError: Error, CustomStringConvertible {
@@ -74,21 +75,39 @@ package struct RemoteGalleryLoader {
     package func load(_ url: RemoteURL) throws(LoadError) -> Loaded {
         switch try first(url) {
         case .manifest(let loaded): return loaded
-        case .listing(let listing, let at): return crawl(listing, url: at)
+        case .listing(let listing, let at, let webDAV): return crawl(listing, url: at, webDAV: webDAV)
         }
     }
 
-    /// The document at `url`, and a manifest's pages after it.
+    /// The document at `url`, and a manifest's pages after it. A URL whose GET gives neither
+    /// (a WebDAV share refuses GET on a folder, or answers it with a page of its own) is asked
+    /// with PROPFIND; if that gives no listing either, the GET's failure is what is said.
     package func first(_ url: RemoteURL) throws(LoadError) -> First {
-        let first = try get(url)
+        let first: FetchResult
+        do { first = try get(url) } catch {
+            guard case .fetch(_, .status) = error, let listing = webDAVListing(url) else { throw error }
+            return .listing(listing.listing, listing.url, webDAV: true)
+        }
         let document: RemoteDocument
         do { document = try RemoteDocument.classify(body: first.body, contentType: first.contentType, url: first.url) } catch {
+            if let listing = webDAVListing(first.url) { return .listing(listing.listing, listing.url, webDAV: true) }
             throw .document("\(first.url): \(error)")
         }
         switch document {
         case .manifest(let manifest): return .manifest(try pages(from: manifest, url: first.url))
-        case .listing(let listing): return .listing(listing, first.url)
+        case .listing(let listing): return .listing(listing, first.url, webDAV: false)
         }
+    }
+
+    /// The WebDAV listing of the folder at `url` (with a `/` added: a collection's URL ends in
+    /// one), if the server answers PROPFIND with one.
+    private func webDAVListing(_ url: RemoteURL) -> (listing: DirectoryListing, url: RemoteURL)? {
+        let folder = url.hasDirectoryPath ? url : (url.resolving(url.lastPathSegment.isEmpty ? "./" : RemoteURL.percentEncode(path: url.lastPathSegment) + "/") ?? url)
+        let answer = Pending<Result<FetchResult, FetchError>>()
+        fetcher.propfind(folder, limit: limits.documentBytes) { answer.fulfil($0) }
+        guard let response = try? answer.wait().get(),
+              let listing = DirectoryListing.webDAV(response.body, url: response.url) else { return nil }
+        return (listing, response.url)
     }
 
     private func get(_ url: RemoteURL) throws(LoadError) -> FetchResult {

@@ -96,9 +96,10 @@ final class CurlEasy {
         set(CURLOPT_REDIR_PROTOCOLS_STR, protocols)
     }
 
-    func set(follow: Bool, maxRedirects: Int) {
-        set(CURLOPT_FOLLOWLOCATION, follow ? 1 : 0)
-        set(CURLOPT_MAXREDIRS, maxRedirects)
+    /// No redirects followed by libcurl (the transfer loop follows them); its own second request
+    /// with a login (Digest's challenge answered) still goes.
+    func setNoRedirects() {
+        set(CURLOPT_FOLLOWLOCATION, 0)
     }
 
     /// Seconds to connect; seconds without a byte before the transfer counts as stalled.
@@ -239,13 +240,17 @@ struct CurlFailure: Error, Sendable {
     /// libcurl's own words, for what photogrid has no words of its own for.
     let text: String
 
-    init(code: CURLcode, detail: String) {
+    /// `systemError`: the errno of the last failed system call (`CURLINFO_OS_ERRNO`), which
+    /// says why a connection failed where libcurl's words do not.
+    init(code: CURLcode, detail: String, systemError: Int = 0) {
         let words = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
         text = words
         switch code {
         case CURLE_COULDNT_CONNECT:
             let lowered = words.lowercased()
-            kind = lowered.contains("refused") ? .refused : lowered.contains("timed out") ? .timedOut : .noRoute
+            if systemError == Int(ECONNREFUSED) || lowered.contains("refused") { kind = .refused }
+            else if systemError == Int(ETIMEDOUT) || lowered.contains("timed out") { kind = .timedOut }
+            else { kind = .noRoute }
         case CURLE_COULDNT_RESOLVE_HOST: kind = .unknownHost
         case CURLE_OPERATION_TIMEDOUT: kind = .timedOut
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE: kind = .certificate
@@ -318,7 +323,9 @@ final class CurlMulti: @unchecked Sendable {
             guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle else { continue }
             let code = message.pointee.data.result
             let detail = errors[handle].map { String(cString: $0) } ?? ""
-            ended.append((handle, code == CURLE_OK ? nil : CurlFailure(code: code, detail: detail)))
+            var systemError = 0
+            if code != CURLE_OK { pg_curl_get_long(handle, CURLINFO_OS_ERRNO, &systemError) }
+            ended.append((handle, code == CURLE_OK ? nil : CurlFailure(code: code, detail: detail, systemError: systemError)))
         }
         return ended
     }

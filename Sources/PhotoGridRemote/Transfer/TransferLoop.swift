@@ -131,7 +131,7 @@ package final class TransferLoop: @unchecked Sendable {
         easy.set(protocols: url.scheme == .sftp ? "sftp" : "http,https")
         // Redirects are followed here (`follow`), not by libcurl: a loop is refused when it
         // closes, and a login goes only to the server it was given for.
-        easy.set(follow: false, maxRedirects: 0)
+        easy.setNoRedirects()
         // Transfers that start together wait for the first connection to a server, so that
         // over HTTP/2 they all share it instead of each opening its own.
         easy.set(waitsForMultiplexing: url.scheme == .https)
