@@ -43,10 +43,10 @@ package enum RemoteCommand {
             switch first {
             case .manifest(let manifest):
                 loaded = manifest
-            case .listing(let listing, let at, let webDAV):
+            case .listing(let listing, let at, let kind):
                 opening?.cancel()
-                if options.print { loaded = RemoteGalleryLoader(fetcher: fetcher).crawl(listing, url: at, webDAV: webDAV) } else {
-                    return try crawling(listing, at: at, webDAV: webDAV, options: options, firstScreen: firstScreen, fetcher: fetcher)
+                if options.print { loaded = RemoteGalleryLoader(fetcher: fetcher).crawl(listing, url: at, kind: kind) } else {
+                    return try crawling(listing, at: at, kind: kind, options: options, firstScreen: firstScreen, fetcher: fetcher)
                 }
             }
             guard !loaded.photos.isEmpty || !loaded.others.isEmpty else {
@@ -107,7 +107,8 @@ package enum RemoteCommand {
     /// A listing's tree, read in the background: the grid starts once a first screen of photos is
     /// settled (or the tree is read), says on its status line how many are found, and takes the
     /// whole tree when the crawl is done.
-    static func crawling(_ listing: DirectoryListing, at url: RemoteURL, webDAV: Bool, options: Options, firstScreen: FirstScreen?,
+    static func crawling(_ listing: DirectoryListing, at url: RemoteURL, kind: RemoteGalleryLoader.ListingKind, options: Options,
+                         firstScreen: FirstScreen?,
                          fetcher: Fetcher) throws -> GallerySource {
         let leftOut = Locked(LeftOut())
         let sortGiven = options.sortGiven, order = options.order
@@ -116,7 +117,7 @@ package enum RemoteCommand {
         let enough = max(24, 2 * (firstScreen?.count ?? 30))
         let title = url.lastPathSegment.isEmpty ? url.host : url.lastPathSegment
         let scan = BackgroundScan(title: title, firstScreen: enough) { progress in
-            let loaded = RemoteGalleryLoader(fetcher: fetcher).crawl(listing, url: url, webDAV: webDAV) { found, settled in
+            let loaded = RemoteGalleryLoader(fetcher: fetcher).crawl(listing, url: url, kind: kind) { found, settled in
                 progress(found) { photos(of: settled(enough * 2)) }
             }
             leftOut.withLock { $0 = loaded.leftOut }

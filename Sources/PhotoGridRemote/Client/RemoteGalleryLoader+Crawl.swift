@@ -37,7 +37,7 @@ extension RemoteGalleryLoader {
     /// starting with a dot) left out, as in a folder on disk. No depth limit but `Limits.depth`,
     /// which only a loop of links reaches; at most `Limits.folders` folders. What it could not
     /// read (a 403, a page that is no listing, the cap) is in `Loaded.leftOut`.
-    func crawl(_ root: DirectoryListing, url: RemoteURL, webDAV: Bool = false, progress: CrawlProgress? = nil) -> Loaded {
+    func crawl(_ root: DirectoryListing, url: RemoteURL, kind: ListingKind = .web, progress: CrawlProgress? = nil) -> Loaded {
         var found: [(path: String, url: RemoteURL)] = []
         var leftOut = LeftOut()
         // Folders to read, the next at the end: in the order they are shown (depth first, in
@@ -82,7 +82,7 @@ extension RemoteGalleryLoader {
                 condition.broadcast()
                 condition.unlock()
             }
-            if webDAV {
+            if kind == .webDAV {
                 fetcher.propfind(folder.url, limit: limits.documentBytes, then: then)
                 return
             }
@@ -123,8 +123,12 @@ extension RemoteGalleryLoader {
                 case .failure(let error):
                     leftOut.cannotRead(shown, because: error.reason)
                 case .success(let response):
-                    let parsed = webDAV ? DirectoryListing.webDAV(response.body, url: response.url)
-                        : DirectoryListing.parse(response.body, url: response.url, contentType: response.contentType)
+                    let parsed: DirectoryListing?
+                    switch kind {
+                    case .web: parsed = DirectoryListing.parse(response.body, url: response.url, contentType: response.contentType)
+                    case .webDAV: parsed = DirectoryListing.webDAV(response.body, url: response.url)
+                    case .sftp: parsed = DirectoryListing.sftp(response.body, url: response.url)
+                    }
                     guard let listing = parsed else {
                         leftOut.cannotRead(shown, because: "not a folder listing")
                         continue

@@ -43,8 +43,13 @@ package struct RemoteGalleryLoader {
     /// (whose tree `crawl` reads).
     package enum First {
         case manifest(Loaded)
-        /// A listing; `webDAV` when it came from PROPFIND, as its subfolders' will.
-        case listing(DirectoryListing, RemoteURL, webDAV: Bool)
+        /// A listing, and how its subfolders are listed too.
+        case listing(DirectoryListing, RemoteURL, ListingKind)
+    }
+
+    /// How a tree's folders are listed: a web server's page, WebDAV's PROPFIND, SFTP's long listing.
+    package enum ListingKind: Sendable {
+        case web, webDAV, sftp
     }
 
     package enum LoadError: Error, CustomStringConvertible {
@@ -75,7 +80,7 @@ package struct RemoteGalleryLoader {
     package func load(_ url: RemoteURL) throws(LoadError) -> Loaded {
         switch try first(url) {
         case .manifest(let loaded): return loaded
-        case .listing(let listing, let at, let webDAV): return crawl(listing, url: at, webDAV: webDAV)
+        case .listing(let listing, let at, let kind): return crawl(listing, url: at, kind: kind)
         }
     }
 
@@ -86,16 +91,23 @@ package struct RemoteGalleryLoader {
         let first: FetchResult
         do { first = try get(url) } catch {
             guard case .fetch(_, .status) = error, let listing = webDAVListing(url) else { throw error }
-            return .listing(listing.listing, listing.url, webDAV: true)
+            return .listing(listing.listing, listing.url, .webDAV)
+        }
+        if url.scheme == .sftp {
+            // A folder's URL lists it (a file's gives its bytes, which are no listing).
+            guard let listing = DirectoryListing.sftp(first.body, url: first.url) else {
+                throw .document("\(first.url): not a folder (an SFTP gallery's URL ends with /)")
+            }
+            return .listing(listing, first.url, .sftp)
         }
         let document: RemoteDocument
         do { document = try RemoteDocument.classify(body: first.body, contentType: first.contentType, url: first.url) } catch {
-            if let listing = webDAVListing(first.url) { return .listing(listing.listing, listing.url, webDAV: true) }
+            if let listing = webDAVListing(first.url) { return .listing(listing.listing, listing.url, .webDAV) }
             throw .document("\(first.url): \(error)")
         }
         switch document {
         case .manifest(let manifest): return .manifest(try pages(from: manifest, url: first.url))
-        case .listing(let listing): return .listing(listing, first.url, webDAV: false)
+        case .listing(let listing): return .listing(listing, first.url, .web)
         }
     }
 
