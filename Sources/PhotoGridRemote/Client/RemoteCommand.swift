@@ -139,7 +139,9 @@ package enum RemoteCommand {
     /// or one asked on the terminal; for SFTP a name alone, its keys doing the rest. Nil without
     /// a name: libcurl reads ~/.netrc for the host then.
     static func login(_ typed: RemoteURL.TypedLogin, user given: String?, for url: RemoteURL) throws(ExitError) -> Login? {
-        guard let user = given ?? typed.user else { return nil }
+        // SFTP without a name logs in as the local user, as ssh does.
+        let local = url.scheme == .sftp ? Environment.value("USER") ?? Environment.value("LOGNAME") : nil
+        guard let user = given ?? typed.user ?? local else { return nil }
         if let password = typed.password, given == nil || given == typed.user { return Login(user: user, password: password) }
         if url.scheme == .sftp { return Login(user: user, password: nil) }
         guard let password = SecretPrompt.ask("Password for \(TerminalText.sanitize(user)) at \(url.host): ") else {

@@ -14,6 +14,8 @@ extension RemoteGalleryLoader {
         var url: RemoteURL
         var path: String
         var depth: Int
+        /// Times it was asked for and failed in a way that may pass.
+        var failures = 0
         /// Its path's names, for the order folders are read in.
         var names: [ArraySlice<UInt8>]
 
@@ -120,6 +122,12 @@ extension RemoteGalleryLoader {
                 guard let folder = underWay.removeValue(forKey: id) else { continue }
                 let shown = String(folder.path.dropLast())
                 switch result {
+                case .failure(let error) where error.isTransient && folder.failures < 2:
+                    // A server busy with the crawl's other requests (a small accept queue, a
+                    // 503): asked again once the others are under way.
+                    var again = folder
+                    again.failures += 1
+                    stack.insert(again, at: 0)
                 case .failure(let error):
                     leftOut.cannotRead(shown, because: error.reason)
                 case .success(let response):
