@@ -98,14 +98,27 @@ package struct DirectoryListing: Sendable {
             let name = RemoteURL.percentDecoded(String(decoding: folder ? below.dropLast() : below, as: UTF8.self))
             if folder { listing.folders.append((name, target)) } else { listing.files.append((name, target)) }
         }
-        if listing.files.isEmpty && listing.folders.isEmpty {
-            let index = [page.title, page.heading].contains { text in
-                guard let text else { return false }
-                return text.hasPrefix("Index of ") || text.hasPrefix("Directory listing for ")
-            }
-            guard index else { return nil }
-        }
+        // A page that names itself for the folder, as every server's listing does; a site's
+        // front page or a blog post links below its folder too, but is titled for its site.
+        guard isIndex(title: page.title, heading: page.heading, url: url) else { return nil }
         return listing
+    }
+
+    /// Whether a page's title or first heading reads as a folder's listing: "Index of /x/"
+    /// (nginx, Apache, lighttpd), "Directory listing for /x/" (python), the folder's path
+    /// (rclone: "/x") or name (Caddy: "x"). A page with neither is a bare list of links, read as
+    /// one.
+    static func isIndex(title: String?, heading: String?, url: RemoteURL) -> Bool {
+        guard title != nil || heading != nil else { return true }
+        let path = RemoteURL.percentDecoded(url.path)
+        let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        let name = url.pathSegments.last { !$0.isEmpty } ?? "/"
+        return [title, heading].contains { text in
+            guard let text = text?.trimmingWhitespace else { return false }
+            let squeezed = String(text.unicodeScalars.filter { $0 != " " && $0 != "\n" && $0 != "\t" }.map(Character.init))
+            return text.hasPrefix("Index of ") || text.hasPrefix("Directory listing for ")
+                || [path, trimmed, name].contains(text) || [path, trimmed].contains(squeezed)
+        }
     }
 
     // MARK: - Content types

@@ -27,6 +27,19 @@ import Testing
                                 "first.jpg", "unknown&copy;.jpg", "\u{FFFD}\u{FFFD}.jpg", "sub dir/", "a.jpg/"])
     }
 
+    /// A site's front page and a blog post link below their folder too, but are titled for their
+    /// site: not listings. Every server's listing is titled for its folder (issue 36).
+    @Test func aPageTitledForItsSiteIsNoListing() {
+        let front = #"<html><head><title>Anna's photo blog</title></head><body><h1>Welcome</h1><a href="about/">About</a> <a href="2024/trip.jpg">Trip</a></body></html>"#
+        #expect(names(front) == ["(not a listing)"])
+        // Caddy's browse page (the folder's name), rclone's (its path), lighttpd's and Apache's.
+        #expect(names(#"<title>photos</title><h1><a href="../">/</a><a href="">photos</a>/</h1><a href="a.jpg">a.jpg</a>"#) == ["a.jpg"])
+        #expect(names(#"<title>/photos</title><a href="a.jpg">a.jpg</a>"#) == ["a.jpg"])
+        #expect(names(#"<title>Index of /photos/</title><a href="a.jpg">a.jpg</a>"#) == ["a.jpg"])
+        // A bare list of links, with neither title nor heading: a listing made by a script.
+        #expect(names(#"<a href="a.jpg">a.jpg</a>"#) == ["a.jpg"])
+    }
+
     @Test func keepsOnlyLinksBelowTheDirectory() {
         let html = """
         <a href="../">up</a> <a href="./">self</a> <a href="">self</a> <a href="/photos/">self</a> <a href="/">root</a>
