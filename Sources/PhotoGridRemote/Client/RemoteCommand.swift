@@ -34,10 +34,17 @@ package enum RemoteCommand {
             // A first visit asks for the first screen's renditions beside the manifest, in the
             // manifest's order (a sort of photogrid's own would show others first).
             let opening = options.sortGiven ? nil : firstScreen.flatMap { OpeningBatch.start(for: $0, manifest: url, fetcher: fetcher) }
-            let first: RemoteGalleryLoader.First
+            var first: RemoteGalleryLoader.First
             do { first = try RemoteGalleryLoader(fetcher: fetcher).first(url) } catch {
                 opening?.cancel()
                 throw ExitError("cannot load the gallery: \(error)")
+            }
+            // A photo's URL: its folder's gallery, on that photo.
+            var focus: RawPath?, url = url
+            if case .focused(let folder, let photo) = first {
+                opening?.cancel()
+                (first, focus) = (folder, RawPath(photo))
+                url = url.resolving("./") ?? url
             }
             let loaded: RemoteGalleryLoader.Loaded
             switch first {
@@ -46,8 +53,11 @@ package enum RemoteCommand {
             case .listing(let listing, let at, let kind):
                 opening?.cancel()
                 if options.print { loaded = RemoteGalleryLoader(fetcher: fetcher).crawl(listing, url: at, kind: kind) } else {
-                    return try crawling(listing, at: at, kind: kind, options: options, firstScreen: firstScreen, fetcher: fetcher)
+                    var gallery = try crawling(listing, at: at, kind: kind, options: options, firstScreen: firstScreen, fetcher: fetcher)
+                    gallery.focus = focus
+                    return gallery
                 }
+            case .focused: throw ExitError("cannot load the gallery: \(url): a photo's folder is a photo")
             }
             guard !loaded.photos.isEmpty || !loaded.others.isEmpty else {
                 opening?.cancel()
@@ -61,6 +71,7 @@ package enum RemoteCommand {
             gallery.leftOut = Locked(loaded.leftOut)
             keep(&gallery, url: url, options: options, fetcher: fetcher)
             if options.sortGiven { gallery.photos = options.order.apply(gallery.photos) }
+            gallery.focus = focus
             return gallery
         }
     }

@@ -41,10 +41,13 @@ package struct RemoteGalleryLoader {
 
     /// The first document at a URL: a manifest (read with its pages at once) or a listing
     /// (whose tree `crawl` reads).
-    package enum First {
+    package indirect enum First {
         case manifest(Loaded)
         /// A listing, and how its subfolders are listed too.
         case listing(DirectoryListing, RemoteURL, ListingKind)
+        /// A photo's URL: its folder's gallery, the grid on that photo (its id), as
+        /// `photogrid PHOTO` opens its folder.
+        case focused(First, photo: String)
     }
 
     /// How a tree's folders are listed: a web server's page, WebDAV's PROPFIND, SFTP's long listing.
@@ -54,14 +57,15 @@ package struct RemoteGalleryLoader {
 
     package enum LoadError: Error, CustomStringConvertible {
         case fetch(RemoteURL, FetchError)
-        case document(String)
+        /// What the document is not; `photo`, the name of a photo the URL turned out to be.
+        case document(String, photo: String? = nil)
         package var description: String {
             switch self {
             case .fetch(let url, let error):
                 // A status already names the URL that answered (the last one, after redirects).
                 if case .status = error { return error.description }
                 return "\(url): \(error)"
-            case .document(let text): return text
+            case .document(let text, _): return text
             }
         }
     }
@@ -78,20 +82,48 @@ package struct RemoteGalleryLoader {
 
     /// The whole gallery at `url`, waited for.
     package func load(_ url: RemoteURL) throws(LoadError) -> Loaded {
-        switch try first(url) {
+        return try load(try first(url))
+    }
+
+    /// The whole gallery of what `first` found.
+    package func load(_ first: First) throws(LoadError) -> Loaded {
+        switch first {
         case .manifest(let loaded): return loaded
         case .listing(let listing, let at, let kind): return crawl(listing, url: at, kind: kind)
+        case .focused(let inner, _): return try load(inner)
         }
     }
 
-    /// The document at `url`, and a manifest's pages after it. A URL whose GET gives neither
-    /// (a WebDAV share refuses GET on a folder, or answers it with a page of its own) is asked
-    /// with PROPFIND; if that gives no listing either, the GET's failure is what is said.
+    /// The document at `url`, and a manifest's pages after it. When the URL's GET gives
+    /// neither, what else it may have meant is tried, and if nothing answers, the GET's failure
+    /// is what is said: a folder given without its `/`; an export folder whose server lists no
+    /// folders (its `manifest.json`); a WebDAV share, which refuses GET on a folder or answers
+    /// it with a page of its own (PROPFIND); a photo's URL (its folder, on that photo).
     package func first(_ url: RemoteURL) throws(LoadError) -> First {
-        let first: FetchResult
-        do { first = try get(url) } catch {
-            guard case .fetch(_, .status) = error, let listing = webDAVListing(url) else { throw error }
-            return .listing(listing.listing, listing.url, .webDAV)
+        let failure: LoadError
+        do { return try document(at: url) } catch { failure = error }
+        if case .fetch(_, .status) = failure {} else if case .document = failure {} else { throw failure }
+        if case .document(_, let photo?) = failure, let folder = url.resolving("./") {
+            if let inFolder = try? first(folder) { return .focused(inFolder, photo: RemoteURL.percentDecoded(photo)) }
+            throw failure
+        }
+        if url.scheme.isWeb, !url.hasDirectoryPath, !url.lastPathSegment.isEmpty,
+           let folder = url.resolving(RemoteURL.percentEncode(path: url.lastPathSegment) + "/"), let found = try? document(at: folder) {
+            return found
+        }
+        if url.scheme.isWeb, url.hasDirectoryPath, let manifest = url.resolving("manifest.json"),
+           case .manifest(let loaded)? = try? document(at: manifest) {
+            return .manifest(loaded)
+        }
+        if url.scheme.isWeb, let listing = webDAVListing(url) { return .listing(listing.listing, listing.url, .webDAV) }
+        throw failure
+    }
+
+    /// What the document at `url` is, without guessing what else the URL meant.
+    private func document(at url: RemoteURL) throws(LoadError) -> First {
+        let first = try get(url)
+        if ImageFormat(content: Array(first.body.prefix(16))) != nil {
+            throw .document("\(first.url): a picture, not a gallery", photo: first.url.lastPathSegment)
         }
         if url.scheme == .sftp {
             // A folder's URL lists it (a file's gives its bytes, which are no listing).
@@ -100,14 +132,19 @@ package struct RemoteGalleryLoader {
             }
             return .listing(listing, first.url, .sftp)
         }
-        let document: RemoteDocument
-        do { document = try RemoteDocument.classify(body: first.body, contentType: first.contentType, url: first.url) } catch {
-            if let listing = webDAVListing(first.url) { return .listing(listing.listing, listing.url, .webDAV) }
+        let kind: RemoteDocument
+        do { kind = try RemoteDocument.classify(body: first.body, contentType: first.contentType, url: first.url) } catch {
             throw .document("\(first.url): \(error)")
         }
-        switch document {
+        switch kind {
         case .manifest(let manifest): return .manifest(try pages(from: manifest, url: first.url))
-        case .listing(let listing): return .listing(listing, first.url, .web)
+        case .listing(let listing):
+            // An export folder listed by its server: its manifest, not its renditions as photos.
+            if listing.files.contains(where: { $0.name == "manifest.json" }), let manifest = first.url.resolving("manifest.json"),
+               case .manifest(let loaded)? = try? document(at: manifest) {
+                return .manifest(loaded)
+            }
+            return .listing(listing, first.url, .web)
         }
     }
 
