@@ -36,6 +36,7 @@ extension ManifestReader {
         var taken: String?, caption: String?, section: String?
         var latitude: Double?, longitude: Double?
         var camera: RemotePhoto.Camera?
+        var partial = false
 
         for member in document.memberNames(index) {
             let value = member + 1
@@ -58,6 +59,7 @@ extension ManifestReader {
             case "latitude": latitude = try number(value, path(), in: -90...90)
             case "longitude": longitude = try number(value, path(), in: -180...180)
             case "camera": camera = try self.camera(value, path())
+            case "partial": partial = try flag(value, path())
             case "section":
                 let text = try string(value, path())
                 guard sections.contains(text) else {
@@ -78,7 +80,7 @@ extension ManifestReader {
         }
         return (RemotePhoto(id: id, name: name, original: original, renditions: renditions, template: template, width: width, height: height,
                            bytes: bytes, taken: taken, caption: caption, latitude: latitude, longitude: longitude, section: section,
-                           camera: camera), idIndex)
+                           camera: camera, partial: partial), idIndex)
     }
 
     private func explicitRenditions(_ index: Int, _ path: String) throws(ManifestError) -> [RemotePhoto.Rendition] {

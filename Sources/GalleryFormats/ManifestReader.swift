@@ -109,6 +109,14 @@ struct ManifestReader {
         throw fail(index, path(), "expected \(wanted), found \(describe(index))")
     }
 
+    func flag(_ index: Int, _ path: @autoclosure () -> String) throws(ManifestError) -> Bool {
+        switch document.kind(index) {
+        case .true: return true
+        case .false: return false
+        default: throw fail(index, path(), "expected true or false, found \(describe(index))")
+        }
+    }
+
     func string(_ index: Int, _ path: @autoclosure () -> String) throws(ManifestError) -> String {
         guard document.isString(index) else { throw fail(index, path(), "expected a string, found \(describe(index))") }
         return document.string(index)

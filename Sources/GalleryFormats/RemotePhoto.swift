@@ -42,6 +42,8 @@ package struct RemotePhoto: Sendable, Equatable {
     package var section: String?
     /// How it was taken, when the manifest says (the manifest's `camera`).
     package var camera: Camera?
+    /// The original ends before its picture does (`partial`): its tiles carry the damage mark.
+    package var partial = false
 
     /// The camera and its settings, as the photo's EXIF says.
     package struct Camera: Sendable, Equatable {
@@ -99,8 +101,9 @@ package struct RemotePhoto: Sendable, Equatable {
     /// With a manifest's template besides the photo's own renditions; of one size, its own wins.
     init(id: String, name: String?, original: RemoteURL, renditions: [Rendition], template: TemplateRenditions?,
          width: Int?, height: Int?, bytes: Int?, taken: String?, caption: String?,
-         latitude: Double?, longitude: Double?, section: String?, camera: Camera?) {
+         latitude: Double?, longitude: Double?, section: String?, camera: Camera?, partial: Bool = false) {
         self.id = id
+        self.partial = partial
         self.name = name ?? RemotePhoto.defaultName(id: id)
         self.original = original
         own = RemotePhoto.sortedBySize(renditions)

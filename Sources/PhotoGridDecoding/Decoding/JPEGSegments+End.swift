@@ -57,5 +57,5 @@ extension JPEGSegments {
     }
 
     /// The last two bytes are EOI: the answer for nearly every file at the cost of one small read.
-    static func endsWithEOI(_ tail: [UInt8]) -> Bool { tail.count == 2 && tail[0] == 0xFF && tail[1] == 0xD9 }
+    package static func endsWithEOI(_ tail: [UInt8]) -> Bool { tail.count == 2 && tail[0] == 0xFF && tail[1] == 0xD9 }
 }

@@ -165,7 +165,7 @@ package struct PhotoDecoder: PhotoDecoding {
     }
 
     /// The details in a photo's bytes in memory (downloaded whole, or its head).
-    static func readInfo(inMemory data: [UInt8]) -> PhotoInfo? {
+    package static func readInfo(inMemory data: [UInt8]) -> PhotoInfo? {
         if let content = ImageFormat(content: Array(data.prefix(16))), content != .jpeg {
             guard let size = try? displaySize(content, data) else { return nil }
             var info = PhotoInfo()

@@ -26,6 +26,9 @@ package protocol PhotoLoading: Sendable {
     /// when the photo is not a file (a remote rendition and its validator); nil when there is
     /// nothing usable without asking.
     func identity(of photo: Photo, for request: TileRequest) -> [UInt8]?
+    /// Whether the gallery says the photo's file ends before its picture does (a served file
+    /// still being copied): its pictures, whole renditions though they are, carry the damage mark.
+    func isPartial(_ photo: Photo) -> Bool
 }
 
 extension PhotoLoading {
@@ -33,6 +36,7 @@ extension PhotoLoading {
     package var expects: Bool { false }
     package func expect(_ images: [ExpectedImage]) {}
     package func identity(of photo: Photo, for request: TileRequest) -> [UInt8]? { nil }
+    package func isPartial(_ photo: Photo) -> Bool { false }
 }
 
 /// What the pipeline wants of a photo's bytes.

@@ -136,8 +136,13 @@ extension TilePipeline {
         switch source {
         case .tier(let key):
             locked { counters.decodes += 1 }
-            let result = bytes.flatMap { bytes in
+            var result = bytes.flatMap { bytes in
                 Result { () throws(DecodeError) in try decoder.image(of: photos[key.photo], from: bytes, covering: size, atMost: key.tier.size) }
+            }
+            if case .success(var image) = result, loader.isPartial(photos[key.photo]) {
+                image.isPartial = true
+                image.isComplete = false
+                result = .success(image)
             }
             // A head (a remote original's first bytes) whose thumbnail does not cover the tile:
             // the whole original next.

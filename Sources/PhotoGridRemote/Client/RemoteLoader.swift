@@ -61,6 +61,8 @@ package struct RemoteLoader: PhotoLoading {
 
     package var expects: Bool { batches != nil }
 
+    package func isPartial(_ photo: Photo) -> Bool { RemoteLoader.remote(photo)?.partial == true }
+
     /// The renditions the tiles about to be made need, asked for in one batch. Originals are
     /// not batched: each is a whole photo, asked for by its tile alone.
     package func expect(_ images: [ExpectedImage]) {

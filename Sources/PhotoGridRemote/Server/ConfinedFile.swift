@@ -73,6 +73,18 @@ final class ConfinedFile: Sendable {
         }
     }
 
+    /// The last `count` bytes, fewer if the file is shorter.
+    func tail(_ count: Int) throws(Failure) -> [UInt8] {
+        let fd = descriptor.withLock { $0 }
+        guard fd >= 0 else { throw .unreadable("file handed over") }
+        let length = max(0, min(count, size))
+        do throws(SystemError) {
+            return try FileDescriptor(raw: fd).read(upTo: length, at: size - length)
+        } catch {
+            throw .unreadable(error.description)
+        }
+    }
+
     /// Whether the open file lies below `root`. The kernel's name for the descriptor is read when
     /// /proc is there; without it, the path is resolved again, which leaves a window between
     /// the open and the check but is still right for every link made before the request.

@@ -14,6 +14,9 @@ enum Manifest {
         var latitude: Double?
         var longitude: Double?
         var camera = RemotePhoto.Camera()
+        /// The file ends before its picture does (still being copied, or cut): its renditions
+        /// show what there is, and the client marks its tiles as it marks a local one's.
+        var partial = false
     }
 
     /// Bytes read first. Most files keep everything before the image data well inside this; a
@@ -34,12 +37,34 @@ enum Manifest {
 
     /// The same from the photo's file already open (an export, which reads it whole next).
     static func details(of entry: GalleryIndex.Entry, in file: ConfinedFile) -> Details {
+        // Other formats say their size in their first bytes (PNG's IHDR, a HEIF's ispe box).
+        if let magic = try? file.head(16), let content = ImageFormat(content: magic), content != .jpeg {
+            guard content.isDecoded, let head = try? file.head(otherHead), let info = PhotoDecoder.readInfo(inMemory: head) else {
+                return Details()
+            }
+            return details(of: info.withSidecar(of: entry.photo))
+        }
         var length = firstHead
         while true {
             guard let head = try? file.head(length), let info = PhotoInfo.read(head) else { return Details() }
-            if info.width != nil || head.count < length || length >= lastHead { return details(of: info.withSidecar(of: entry.photo)) }
+            if info.width != nil || head.count < length || length >= lastHead {
+                var details = details(of: info.withSidecar(of: entry.photo))
+                details.partial = endsEarly(file)
+                return details
+            }
             length = min(length * headGrowth, lastHead)
         }
+    }
+
+    /// What a HEIF's or AVIF's boxes before the picture fit in, and far more than PNG, GIF and WebP need.
+    static let otherHead = 256 * 1024
+
+    /// Whether a JPEG ends before its picture does: no EOI marker at its end, and its scans run
+    /// past the last byte (the whole file read only then, for the few that end oddly).
+    static func endsEarly(_ file: ConfinedFile) -> Bool {
+        guard let tail = try? file.tail(2), !JPEGSegments.endsWithEOI(tail) else { return false }
+        guard let whole = try? file.readAll() else { return false }
+        return !JPEGSegments.reachesEnd(whole)
     }
 
     static func details(of info: PhotoInfo) -> Details {
@@ -127,6 +152,7 @@ enum Manifest {
             json.beginObject()
             json.member("id", entry.id)
             json.member("name", entry.photo.name)
+            if details.partial { json.key("partial"); json.value(true) }
             json.member("width", details.width)
             json.member("height", details.height)
             json.member("bytes", entry.photo.fileSize)
