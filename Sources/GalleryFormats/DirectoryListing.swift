@@ -39,7 +39,8 @@ package struct DirectoryListing: Sendable {
         let media = contentType.map(mediaType)
         let first = firstSignificantByte(bytes)
         if first == UInt8(ascii: "[") || media.map(isJSON) == true {
-            guard let document = try? JSONParser.parse(bytes, limits: jsonLimits) else { return nil }
+            // nginx writes names as they are on disk, UTF-8 or not.
+            guard let document = try? JSONParser.parse(RawName.keepingInvalidBytes(bytes), limits: jsonLimits) else { return nil }
             return nginx(document, url: url)
         }
         if let media {
@@ -69,8 +70,9 @@ package struct DirectoryListing: Sendable {
             guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !name.contains("\0") else { continue }
             let folder = type == "directory"
             guard folder || type == "file",
-                  let target = url.resolving(RemoteURL.relativePath(segments: [name], directory: folder)) else { continue }
-            if folder { listing.folders.append((name, target)) } else { listing.files.append((name, target)) }
+                  let target = url.resolving(RawName.pathSegment(name) + (folder ? "/" : "")) else { continue }
+            let shown = RawName.shown(name)
+            if folder { listing.folders.append((shown, target)) } else { listing.files.append((shown, target)) }
         }
         return listing
     }

@@ -17,6 +17,19 @@ import Testing
         entries.map { "\($0.name) -> \($0.url)" }
     }
 
+    /// A name in Latin-1 (`caf\xE9.jpg`), as nginx writes it into its JSON (raw) and HTML (%E9):
+    /// asked for by its own bytes, shown with U+FFFD in place of the one that is not UTF-8.
+    @Test func aNameThatIsNotUTF8KeepsItsBytes() throws {
+        let base = remoteURL("http://127.0.0.1:18080/g/")
+        let json: [UInt8] = Array(#"[{"name":"caf"#.utf8) + [0xE9] + Array(#".jpg","type":"file"},{"name":"ok","type":"directory"}]"#.utf8)
+        let fromJSON = try #require(DirectoryListing.parse(json, url: base, contentType: "application/json"))
+        #expect(pairs(fromJSON.files) == ["caf\u{FFFD}.jpg -> http://127.0.0.1:18080/g/caf%E9.jpg"])
+        #expect(pairs(fromJSON.folders) == ["ok -> http://127.0.0.1:18080/g/ok/"])
+        let html: [UInt8] = Array(#"<title>Index of /g/</title><a href="caf%E9.jpg">caf"#.utf8) + [0xE9] + Array(".jpg</a>".utf8)
+        let fromHTML = try #require(DirectoryListing.parse(html, url: base, contentType: "text/html"))
+        #expect(pairs(fromHTML.files) == ["caf\u{FFFD}.jpg -> http://127.0.0.1:18080/g/caf%E9.jpg"])
+    }
+
     @Test func nginxHTML() throws {
         let listing = try listing("nginx.html", "http://127.0.0.1:18080/gallery/", contentType: "text/html")
         #expect(pairs(listing.folders) == [

@@ -220,13 +220,36 @@ package struct PhotoDecoder: PhotoDecoding {
     }
 
     /// What a photo's first bytes show of it: its EXIF thumbnail when that covers `size` (or the
-    /// photo is no larger). Else the head is too little: `truncated`, and the loader brings more.
+    /// photo is no larger); else, for a progressive JPEG decoded at an eighth or a quarter of its
+    /// size, its first scans when they are all in the head (they hold the whole picture at that
+    /// scale). Else the head is too little: `truncated`, and the loader brings more.
     func decodeHead(_ data: [UInt8], covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
+        if let content = ImageFormat(content: Array(data.prefix(16))), content != .jpeg {
+            guard content.isDecoded else { throw .unsupportedFormat(content.name) }
+            // A HEIF's thumbnail item, when the head holds it (phones put it before the picture).
+            if content == .heif || content == .avif, usesThumbnails, let thumbnail = try? HEIF.decode(data, thumbnail: true),
+               min(thumbnail.width, thumbnail.height) >= size {
+                return DecodedImage(image: PhotoDecoder.scaled(thumbnail, shortSide: limit), origin: .embeddedThumbnail)
+            }
+            throw .truncated
+        }
         if let format = PhotoDecoder.sniffOtherFormat(data) { throw .unsupportedFormat(format) }
         let header = try JPEG.readHeader(data)
-        guard let thumbnail = PhotoDecoder.thumbnail(header: header, data: data),
-              min(thumbnail.width, thumbnail.height) >= min(size, header.width, header.height) else { throw .truncated }
-        return DecodedImage(image: PhotoDecoder.scaled(thumbnail, shortSide: limit), origin: .embeddedThumbnail)
+        if let thumbnail = PhotoDecoder.thumbnail(header: header, data: data),
+           min(thumbnail.width, thumbnail.height) >= min(size, header.width, header.height) {
+            return DecodedImage(image: PhotoDecoder.scaled(thumbnail, shortSide: limit), origin: .embeddedThumbnail)
+        }
+        let scale = PhotoDecoder.scaleEighths(forFactor: Double(size) / Double(min(header.width, header.height)))
+        guard usesShortcuts, header.isProgressive, scale <= 2 else { throw .truncated }
+        var options = JPEG.DecodeOptions(scaleEighths: scale)
+        options.cancel = CancelFlag.current
+        (options.fast, options.partialScans) = (true, true)
+        // Past the scans it needs, libjpeg stops; a head that ends before them is `truncated`.
+        let (decoded, scans) = try gate.run(bytes: PhotoDecoder.decodeBytes(header, scale: scale)) { () throws(DecodeError) in
+            try JPEG.decodeCountingScans(data, options: options)
+        }
+        let orientation = header.exif.map { ExifInfo.parse($0).orientation } ?? .up
+        return DecodedImage(image: PhotoDecoder.scaled(orientation.apply(to: decoded), shortSide: limit), origin: .file(scaleEighths: scale, scans: scans))
     }
 
     /// A video's frame (`VideoFrame`), its short side at most `limit`; where there is no ffmpeg

@@ -61,6 +61,16 @@ package struct RemoteLoader: PhotoLoading {
 
     package var expects: Bool { batches != nil }
 
+    /// Whether a photo's first bytes may hold a picture of it: a JPEG's EXIF thumbnail or first
+    /// scans, a HEIF's thumbnail item. Its name says (a file whose name says nothing was found
+    /// by its first bytes, which said JPEG or something else).
+    static func hasThumbnailInHead(_ photo: RemotePhoto) -> Bool {
+        switch ImageFormat(fileExtension: RawPath(photo.name).lowercasedExtension) {
+        case .jpeg, .heif, .avif, .notAnImage: return true
+        default: return false
+        }
+    }
+
     package func isPartial(_ photo: Photo) -> Bool { RemoteLoader.remote(photo)?.partial == true }
 
     /// The renditions the tiles about to be made need, asked for in one batch. Originals are
@@ -85,7 +95,7 @@ package struct RemoteLoader: PhotoLoading {
         }
         guard let remote = RemoteLoader.remote(photo) else { return .ready(.failure(.unreadable("not in the gallery"))) }
         switch want {
-        case .picture where !remote.hasRenditions && photo.format == .jpeg:
+        case .picture where !remote.hasRenditions && RemoteLoader.hasThumbnailInHead(remote):
             // A listing's original: its first bytes hold its EXIF thumbnail, which may cover the
             // tile; the decoder says when it does not, and the pipeline asks for `original`.
             let fileSize = remote.bytes
