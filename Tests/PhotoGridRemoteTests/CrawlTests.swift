@@ -84,4 +84,50 @@ import Testing
             #expect(ok, "\(screen)")
         }
     }
+
+    /// A year/month tree behind a server that takes 250 ms a request: the grid starts before the
+    /// tree is read, its list grows as folders come (the status line counting), and ends whole.
+    @Test func aSlowTreeAppearsAsItIsRead() throws {
+        let root = RemotePaths.scratch("crawl-slow")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        var total = 0
+        for year in 2020...2023 {
+            for month in 1...12 {
+                let folder = root + "/\(year)/\(String(format: "%02d", month))"
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                for n in 0..<2 {
+                    // Names of their own: folders of the same names and bytes are taken for copies.
+                    try FileManager.default.copyItem(atPath: RemotePaths.gallery + "/travel/beach-0\(n + 1).jpg",
+                                                     toPath: folder + "/IMG_\(year)\(month)_\(n).jpg")
+                    total += 1
+                }
+            }
+        }
+        let port = Subprocess.freePort()
+        let server = try Subprocess.start(["python3", RemotePaths.root + "/scripts/lib/slow-server.py", "\(port)", root, "0.25", "0"])
+        defer { Subprocess.stop(server) }
+        #expect(Subprocess.waitForPort(port))
+        let home = RemotePaths.scratch("crawl-slow-client")
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let tmux = try Tmux(columns: 100, rows: 30, command: "\(RemotePaths.binary) --mode halfblock --url http://127.0.0.1:\(port)/",
+                            environment: ["XDG_CACHE_HOME": home])
+        // Started with part of the tree, still reading.
+        var (ok, screen) = try tmux.waitFor { $0.contains("reading the folder") }
+        #expect(ok, "\(screen)")
+        let first = Self.count(screen)
+        #expect(first.map { $0 < total } == true, "\(screen)")
+        // Grown while still reading, then whole.
+        (ok, screen) = try tmux.waitFor { screen in
+            screen.contains("reading the folder") && Self.count(screen).map { $0 > (first ?? .max) } == true
+        }
+        #expect(ok, "\(screen)")
+        (ok, screen) = try tmux.waitFor { $0.contains(" of \(total) ") && !$0.contains("reading the folder") }
+        #expect(ok, "\(screen)")
+    }
+
+    /// N in the status line's "1 of N".
+    static func count(_ screen: String) -> Int? {
+        guard let range = screen.range(of: #" of [0-9]+ "#, options: .regularExpression) else { return nil }
+        return Int(screen[range].dropFirst(4).dropLast())
+    }
 }

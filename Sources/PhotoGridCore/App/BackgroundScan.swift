@@ -13,6 +13,9 @@ package final class BackgroundScan: @unchecked Sendable {
     struct State {
         var count = 0
         var first: [Photo]?
+        /// The settled photos once more than `first` are, taken every `growEvery` ms.
+        var grown: [Photo]?
+        var lastGrowth = 0
         var result: Result<[Photo], ExitError>?
         var onChange: (@Sendable () -> Void)?
         var lastChange = 0
@@ -26,6 +29,8 @@ package final class BackgroundScan: @unchecked Sendable {
     static let firstScreen = 200
     /// A folder read in less time starts the grid with all its photos, as before.
     static let patience = 300
+    /// How often the grid may take the photos settled since it started.
+    static let growEvery = 1000
 
     private let state = Locked(State())
     package let title: String
@@ -47,11 +52,20 @@ package final class BackgroundScan: @unchecked Sendable {
         WorkerThreads.start { [self] in
             let progress: Progress = { count, settled in
                 let now = TTY.now()
-                let wantsFirst = self.state.withLock { $0.first == nil } && now - started >= BackgroundScan.patience
-                let first = wantsFirst ? settled() : nil
+                let (wantsFirst, wantsMore) = self.state.withLock { state in
+                    (state.first == nil && now - started >= BackgroundScan.patience,
+                     state.first != nil && now - state.lastGrowth >= BackgroundScan.growEvery)
+                }
+                let list = wantsFirst || wantsMore ? settled() : nil
                 let change = self.state.withLock { state -> (@Sendable () -> Void)? in
                     state.count = count
-                    if state.first == nil, let first, first.count >= firstScreen { state.first = first }
+                    if state.first == nil, let list, list.count >= firstScreen {
+                        state.first = list
+                        state.lastGrowth = now
+                    } else if wantsMore, let list {
+                        state.lastGrowth = now
+                        if list.count > (state.grown ?? state.first ?? []).count { state.grown = list }
+                    }
                     guard now - state.lastChange >= 100 else { return nil }
                     state.lastChange = now
                     return state.onChange
@@ -97,6 +111,10 @@ package final class BackgroundScan: @unchecked Sendable {
 
     /// Photos found so far.
     package var count: Int { state.withLock { $0.count } }
+
+    /// The photos settled so far, in the order they are shown, when more than the grid started
+    /// with: the grid's list, longer (`GridController.growReading`).
+    package var grown: [Photo]? { state.withLock { $0.grown } }
 
     /// The whole list once the reading is done (empty if it failed after the grid started).
     package var finished: [Photo]? { state.withLock { $0.result.map { (try? $0.get()) ?? [] } } }

@@ -13,6 +13,9 @@ package final class GalleryModel {
     /// Makes the session for another list of photos (a new order, a rescan); nil where the
     /// photos never change (`--print`, the benchmark).
     var makeSession: (([Photo]) -> GridSession)?
+    /// Makes the session for a longer list of the same photos first, keeping `cache`: their
+    /// places, and so their tiles, are the same (a gallery growing as it is read).
+    package var growSession: (([Photo], TileCache) -> GridSession)?
     /// Reads the gallery again, hidden files too when asked (`GallerySource.rescan`).
     var rescan: ((Bool) throws -> [Photo])?
     /// The order the photos are shown in; nil while they are in the gallery's own order (a

@@ -101,6 +101,24 @@ extension GridController {
         readMissingDates()
     }
 
+    /// More of a gallery still being read: the photos settled since, after the grid's own, in
+    /// the gallery's order (another order waits for the whole list). Taken when it costs
+    /// nothing seen: the pipeline has nothing under way, or the focus is within two screens of
+    /// the end. The tiles stay: the photos already shown keep their places.
+    func growReading() {
+        guard let reading = gallery.reading, let growSession = gallery.growSession, gallery.order == nil || gallery.order == PhotoOrder(),
+              let grown = reading.grown, grown.count > session.photos.count else { return }
+        let screen = grid.layout.columns * max(1, grid.layout.tileRows)
+        guard session.pipeline.isIdle || grid.position.focus >= session.photos.count - 2 * screen else { return }
+        guard grown.prefix(session.photos.count).elementsEqual(session.photos, by: { $0.source == $1.source }) else { return }
+        let cache = session.cache, fit = session.fit
+        session.pipeline.stop()
+        gallery.session = growSession(Array(grown), cache)
+        gallery.session.fit = fit
+        gallery.searchIndex = nil
+        refreshGroups()
+    }
+
     /// `.`: hidden files shown or hidden again.
     func toggleHidden() {
         guard gallery.reading == nil else { notice = "still reading the folder"; return }

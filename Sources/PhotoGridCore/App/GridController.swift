@@ -85,6 +85,7 @@ package final class GridController {
     package func frame() -> Frame {
         if canvas.beforeFrame(now: clock.now()) { repaint() }
         finishReading()
+        growReading()
         takeGalleryNews()
         finishDateReading()
         let clear = needsClear

@@ -17,11 +17,11 @@ package final class GridSession {
     /// `onFinish` is called, on a worker, whenever something new can be drawn: a tile or a photo's details.
     package init(photos: [Photo], mode: RenderMode, fit: FitMode, cacheBytes: Int,
                 loader: PhotoLoading = FileLoader(), decoder: PhotoDecoding = PhotoDecoder(gate: MemoryGate()), encoder: TileEncoding = TileEncoder(), tierStore: TierStoring? = nil,
-                workers: Int = WorkerThreads.cores, onFinish: @escaping @Sendable () -> Void) {
+                workers: Int = WorkerThreads.cores, keeping kept: TileCache? = nil, onFinish: @escaping @Sendable () -> Void) {
         self.photos = photos
         self.mode = mode
         self.fit = fit
-        cache = TileCache(limitBytes: cacheBytes)
+        cache = kept ?? TileCache(limitBytes: cacheBytes)
         // Decodes in progress are lent from this budget, up to a third of it at once.
         decoder.memoryGate?.fit(budget: cacheBytes)
         Allocator.fit(budget: cacheBytes)

@@ -136,14 +136,15 @@ package enum PhotoGrid {
         // Sessions are made again for a new order or a rescan (GridController+Gallery); the
         // memory-pressure watcher halves the budget of whichever is current.
         let currentCache = Locked<TileCache?>(nil)
-        let makeSession = { (photos: [Photo]) -> GridSession in
+        let session = { (photos: [Photo], keeping: TileCache?) -> GridSession in
             // A lone photo is shown whole: a square crop of the only photo hides part of it for nothing.
             let session = GridSession(photos: photos, mode: capabilities.mode, fit: photos.count == 1 ? .fit : options.fit,
                                       cacheBytes: options.cacheMegabytes * 1024 * 1024, loader: source.loader, decoder: source.decoder,
-                                      tierStore: source.tierStore) { mailbox.post(.tileReady) }
+                                      tierStore: source.tierStore, keeping: keeping) { mailbox.post(.tileReady) }
             currentCache.withLock { $0 = session.cache }
             return session
         }
+        let makeSession = { (photos: [Photo]) -> GridSession in session(photos, nil) }
         let pressure = Caches.watchPressure { currentCache.withLock { $0 } }
         let controller = GridController(title: source.title, session: makeSession(source.photos),
                                         screen: GridApp.metrics(curses: curses, capabilities: capabilities),
@@ -161,6 +162,7 @@ package enum PhotoGrid {
         if options.grouping != .none { controller.setGrouping(options.grouping) }
         if let reading = source.reading {
             controller.reading = reading
+            controller.gallery.growSession = { session($0, $1) }
             reading.onChange { mailbox.post(.tileReady) }
         }
         if let changes = source.changes {

@@ -129,7 +129,7 @@ package enum RemoteCommand {
         let title = url.lastPathSegment.isEmpty ? url.host : url.lastPathSegment
         let scan = BackgroundScan(title: title, firstScreen: enough) { progress in
             let loaded = RemoteGalleryLoader(fetcher: fetcher).crawl(listing, url: url, kind: kind) { found, settled in
-                progress(found) { photos(of: settled(enough * 2)) }
+                progress(found) { photos(of: settled(.max)) }
             }
             leftOut.withLock { $0 = loaded.leftOut }
             guard !loaded.photos.isEmpty || !loaded.others.isEmpty else {

@@ -55,7 +55,9 @@ extension RemoteGalleryLoader {
             stack.insert(folder, at: low)
         }
         var visited: Set<RemoteURL> = [url]
-        var listings: [[String]: RemoteURL?] = [:]
+        var seen: Seen = [:]
+        // Folders found to be copies of one that comes before them: nothing under them is kept.
+        var dropped: [String] = []
         var underWay: [Int: Folder] = [:]
         let arrived = Locked<[(Int, Result<FetchResult, FetchError>)]>([])
         let condition = Condition()
@@ -63,7 +65,14 @@ extension RemoteGalleryLoader {
         defer { tickets.forEach { $0.cancel() } }
 
         func take(_ listing: DirectoryListing, path: String, depth: Int) {
-            if isSeenBefore(listing, in: &listings) { return }
+            if dropped.contains(where: { path.hasPrefix($0) }) { return }
+            if let earlier = copy(of: listing, at: path, in: &seen) {
+                // Shown once, under the path that comes first in the grid's order, whichever
+                // answer came first: the other's photos (and folders) go.
+                guard Folder(url: url, path: path, depth: 0).precedes(Folder(url: url, path: earlier, depth: 0)) else { return }
+                dropped.append(earlier)
+                found.removeAll { $0.path.hasPrefix(earlier) }
+            }
             for file in listing.files where !file.name.hasPrefix(".") { found.append((path + file.name, file.url)) }
             for folder in listing.folders where !folder.name.hasPrefix(".") && visited.insert(folder.url).inserted {
                 let name = folder.name.hasSuffix("/") ? folder.name : folder.name + "/"
@@ -129,7 +138,7 @@ extension RemoteGalleryLoader {
                     again.failures += 1
                     stack.insert(again, at: 0)
                 case .failure(let error):
-                    leftOut.cannotRead(shown, because: error.reason)
+                    if !dropped.contains(where: { folder.path.hasPrefix($0) }) { leftOut.cannotRead(shown, because: error.reason) }
                 case .success(let response):
                     let parsed: DirectoryListing?
                     switch kind {
@@ -201,26 +210,38 @@ extension RemoteGalleryLoader {
         return formats.withLock { $0 }
     }
 
-    /// Whether `listing` is a folder already crawled, reached again through a link (or an exact
-    /// copy of one): a web listing says nothing of links, so a folder is taken for one seen
-    /// before when it names the same files and folders and the first of its files begins with the
-    /// same 4 KB there and here (a photo's first bytes hold its EXIF, with its times). It is then
-    /// shown once, under the path the crawl reached first. Listings are noted as they come.
-    private func isSeenBefore(_ listing: DirectoryListing, in listings: inout [[String]: RemoteURL?]) -> Bool {
+    /// Listings seen so far, by the names they hold: each folder's path and the URL of its first
+    /// file (none for a folder of folders).
+    private typealias Seen = [[String]: [(path: String, probe: RemoteURL?)]]
+
+    /// The folder `listing` (at `path`) is a copy of, if one was read already: a folder reached
+    /// again through a link (or an exact copy of one). A web listing says nothing of links, so a
+    /// folder is taken for one seen before when it names the same files and folders and the
+    /// first of its files begins with the same 4 KB there and here (a photo's first bytes hold
+    /// its EXIF, with its times). Listings are noted as they come, whatever order they come in.
+    private func copy(of listing: DirectoryListing, at path: String, in seen: inout Seen) -> String? {
         let visible = listing.files.filter { !$0.name.hasPrefix(".") }
         let names = (visible.map(\.name) + listing.folders.filter { !$0.name.hasPrefix(".") }.map { $0.name + "/" }).sorted()
         let probe = visible.min { $0.name < $1.name }?.url
-        guard !names.isEmpty else { return false }
-        guard let earlier = listings[names] else {
-            listings[names] = probe
-            return false
-        }
+        guard !names.isEmpty else { return nil }
+        defer { seen[names, default: []].append((path, probe)) }
         // Folders of folders only: their subfolders' listings are compared in turn.
-        guard let earlier, let probe else { return false }
-        func head(_ url: RemoteURL) -> [UInt8]? {
-            (try? fetcher.waitFor(url, range: 0..<4096, limit: 4096)).map { Array($0.body.prefix(4096)) }
+        guard let probe, let earlier = seen[names], let mine = head(probe), !mine.isEmpty else { return nil }
+        return earlier.first { $0.probe.flatMap(head) == mine }?.path
+    }
+
+    /// A file's first 4 KB, asked again when it fails in a way that may pass: a folder taken
+    /// for new when it is not shows its photos twice.
+    private func head(_ url: RemoteURL) -> [UInt8]? {
+        for _ in 0..<3 {
+            do throws(FetchError) {
+                return Array(try fetcher.waitFor(url, range: 0..<4096, limit: 4096).body.prefix(4096))
+            } catch where error.isTransient {
+                continue
+            } catch {
+                return nil
+            }
         }
-        guard let mine = head(probe), !mine.isEmpty else { return false }
-        return head(earlier) == mine
+        return nil
     }
 }

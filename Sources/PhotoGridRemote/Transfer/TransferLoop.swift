@@ -23,6 +23,9 @@ package final class TransferLoop: @unchecked Sendable {
     private var retrying: [(due: Int, transfer: Transfer)] = []
     /// Servers that offered digest and not basic on a 401: asked with digest from then on.
     private var digestOrigins: Set<String> = []
+    /// Servers that have answered this run: a connection to one that fails later (a busy
+    /// server's full accept queue) may pass, where a first one that fails means a wrong URL.
+    private var answeredOrigins: Set<String> = []
     /// Bytes received so far, headers and bodies: what the link measures read.
     private let received = Locked(0)
 
@@ -185,7 +188,10 @@ package final class TransferLoop: @unchecked Sendable {
             case .failure(let refused): return end(transfer, .failure(refused))
             }
         }
-        if transfer.attempt < transfer.request.retries, case .collect = transfer.delivery, TransferLoop.mayPass(outcome) {
+        if case .success = outcome { answeredOrigins.insert(transfer.url.origin) }
+        let answeredBefore = answeredOrigins.contains(transfer.url.origin)
+        if transfer.attempt < transfer.request.retries, case .collect = transfer.delivery,
+           TransferLoop.mayPass(outcome, serverAnsweredBefore: answeredBefore) {
             transfer.attempt += 1
             return retrying.append((SystemClock.milliseconds() + TransferLoop.pause(transfer.attempt), transfer))
         }
@@ -216,11 +222,13 @@ package final class TransferLoop: @unchecked Sendable {
     }
 
     /// A failure worth another try: a connection that broke once made, a server that said it is
-    /// busy. Never one that could not connect at all, so that a wrong URL fails at once.
-    static func mayPass(_ outcome: Result<(ResponseHead, [UInt8]), FetchError>) -> Bool {
+    /// busy, a connection to a server that has answered before. Never a first connection that
+    /// fails, so that a wrong URL fails at once.
+    static func mayPass(_ outcome: Result<(ResponseHead, [UInt8]), FetchError>, serverAnsweredBefore: Bool = false) -> Bool {
         switch outcome {
         case .success(let (head, _)): return [429, 502, 503, 504].contains(head.status)
         case .failure(.interrupted): return true
+        case .failure(.unreachable): return serverAnsweredBefore
         case .failure: return false
         }
     }
