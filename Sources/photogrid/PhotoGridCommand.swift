@@ -225,7 +225,7 @@ struct ExportSubcommand: ParsableCommand {
 
 /// `--url` and what goes with it.
 struct RemoteArguments: ParsableArguments {
-    @Option(help: "Browse the gallery at this http or https URL instead: a photogrid manifest, a web directory listing, or `photogrid serve`.")
+    @Option(help: "Browse the gallery at this http, https or sftp URL instead: a photogrid manifest, a web directory listing, a WebDAV share, an SFTP folder, or `photogrid serve`.")
     var url: String?
 
     @Option(help: "With --url: at most this many connections to the server.")
