@@ -108,9 +108,13 @@ extension RemoteGalleryLoader {
         }
         func report() {
             guard let progress else { return }
-            let pending = Array(underWay.values.map(\.path)) + stack.map(\.path)
-            progress(found.count) { atMost in
-                settled(found, pending: pending, atMost: atMost, url: url)
+            // The folders not read yet: only the first of them in the grid's order holds back
+            // any photo (the stack's last, or one under way), and only when settled photos are
+            // asked for.
+            let (waiting, reading, files) = (stack, underWay, found)
+            progress(files.count) { atMost in
+                let first = (reading.values + waiting.suffix(1)).min { $0.precedes($1) }
+                return settled(files, before: first?.path, atMost: atMost, url: url)
             }
         }
 
@@ -164,12 +168,14 @@ extension RemoteGalleryLoader {
     /// The files found that nothing found later can come before, at most `atMost` of them: in
     /// natural order, a path under a folder not yet read comes after its folder's own photos
     /// and before those of the folders after it.
-    private func settled(_ found: [(path: String, url: RemoteURL)], pending: [String], atMost: Int, url: RemoteURL) -> Loaded {
+    private func settled(_ found: [(path: String, url: RemoteURL)], before folder: String?, atMost: Int, url: RemoteURL) -> Loaded {
         let sorted = NaturalOrder.sorted(found) { Array($0.path.utf8) }
-        let folders = pending.map { Array($0.utf8) }
+        let first = folder.map { Array($0.utf8) }
         var taken: [(path: String, url: RemoteURL)] = []
         for file in sorted {
-            guard taken.count < atMost, folders.allSatisfy({ NaturalOrder.precedesAllUnder($0, Array(file.path.utf8)) }) else { break }
+            // A folder that comes after `first` in the grid's order brings only photos after
+            // those `first` brings: `first` alone decides.
+            guard taken.count < atMost, first.map({ NaturalOrder.precedesAllUnder($0, Array(file.path.utf8)) }) ?? true else { break }
             taken.append(file)
         }
         return gallery(of: taken, url: url, sniffing: false)
