@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import PhotoGridTestSupport
 import Testing
 
@@ -19,6 +20,8 @@ enum Apache {
         let port = Subprocess.freePort()
         let load = (["mpm_event", "authz_core", "dav", "dav_fs", "mime"] + loading)
             .map { "LoadModule \($0)_module \(modules)/mod_\($0).so" }.joined(separator: "\n")
+        // Run as root (as CI is), Apache's workers become www-data; otherwise they stay this user.
+        let user = getuid() == 0 ? "User www-data\nGroup www-data" : ""
         let config = """
             ServerRoot \(prefix)
             ServerName localhost
@@ -26,8 +29,7 @@ enum Apache {
             ErrorLog \(prefix)/error.log
             Listen 127.0.0.1:\(port)
             \(load)
-            User www-data
-            Group www-data
+            \(user)
             TypesConfig /etc/mime.types
             DAVLockDB \(prefix)/lock/DAVLock
             DocumentRoot \(root)
