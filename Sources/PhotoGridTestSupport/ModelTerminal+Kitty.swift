@@ -50,9 +50,15 @@ extension ModelTerminal {
 
     /// A whole picture has arrived: stored under its id, and placed at the cursor for `a=T`.
     private mutating func finishLoad(_ keys: [String: String], _ payload: [UInt8]) {
-        guard let id = keys["i"].flatMap(UInt32.init), keys["t"] == nil || keys["t"] == "d",
-              let width = keys["s"].flatMap(Int.init), let height = keys["v"].flatMap(Int.init),
-              var bytes = Base64.decode(payload) else { return }
+        guard let id = keys["i"].flatMap(UInt32.init), keys["t"] == nil || keys["t"] == "d", var bytes = Base64.decode(payload) else { return }
+        // A PNG (f=100) says its own size; kitty decodes it as any PNG.
+        if keys["f"] == "100" {
+            guard let image = try? PNG.decode(bytes) else { return }
+            images[id] = image
+            if keys["a"] == "T" { place(id, keys) }
+            return
+        }
+        guard let width = keys["s"].flatMap(Int.init), let height = keys["v"].flatMap(Int.init) else { return }
         let channels = keys["f"] == "32" ? 4 : 3
         if keys["o"] == "z" {
             guard let inflated = Zlib.decompress(bytes, limit: width * height * channels) else { return }

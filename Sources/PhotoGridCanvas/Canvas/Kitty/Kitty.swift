@@ -44,8 +44,7 @@ package enum Kitty {
         if transfer == .file {
             return KittyPicture(width: image.width, height: image.height, payload: image.pixels, isFile: true, serial: serial)
         }
-        let compressed = Zlib.compress(image.pixels) ?? []
-        return KittyPicture(width: image.width, height: image.height, payload: Base64.encode(compressed), serial: serial)
+        return KittyPicture(width: image.width, height: image.height, payload: Base64.encode(KittyPNG.encode(image) ?? []), serial: serial)
     }
 
     /// Stores the picture in the terminal as image `id` (a=t), without showing it: in chunks, or
@@ -62,7 +61,8 @@ package enum Kitty {
     static func inlined(_ picture: KittyPicture) -> KittyPicture {
         guard picture.isFile else { return picture }
         var inline = picture
-        inline.payload = Base64.encode(Zlib.compress(picture.payload) ?? [])
+        let image = RGBImage(width: picture.width, height: picture.height, pixels: picture.payload)
+        inline.payload = Base64.encode(KittyPNG.encode(image) ?? [])
         inline.isFile = false
         return inline
     }
@@ -166,7 +166,7 @@ package enum Kitty {
         repeat {
             let end = min(payload.count, start + chunkSize)
             let more = end < payload.count ? 1 : 0
-            let head = start == 0 ? "\(keys),f=24,o=z,s=\(picture.width),v=\(picture.height),q=2,m=\(more);" : "m=\(more);"
+            let head = start == 0 ? "\(keys),f=100,q=2,m=\(more);" : "m=\(more);"
             let chunk = Array("\u{1B}_G".utf8) + Array(head.utf8) + payload[start..<end] + Array("\u{1B}\\".utf8)
             out += throughTmux ? KittyPlaceholders.throughTmux(chunk) : chunk
             start = end
