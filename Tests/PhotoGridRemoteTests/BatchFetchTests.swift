@@ -89,7 +89,7 @@ import PhotoGridTestSupport
             let opening = try #require(OpeningBatch.start(for: FirstScreen(count: 3, covering: 100), manifest: manifestURL, fetcher: http))
             #expect(opening.endpoint == batches.endpoint)
             // The whole response comes before the manifest is read.
-            for _ in 0..<500 where !opening.hasEnded { Thread.sleep(forTimeInterval: 0.02) }
+            #expect(opening.waitUntilEnded(milliseconds: 10_000))
             let json = #"{"photogrid": 1, "title": "t", "renditions": {"template": "r/{id}/{size}.jpg", "sizes": [256]}, "photos": ["#
                 + (0..<4).map { #"{"id": "\#($0)", "original": "o/\#($0).jpg"}"# }.joined(separator: ", ") + "]}"
             guard case .manifest(let manifest) = try RemoteDocument.classify(body: Array(json.utf8), contentType: "application/json",
@@ -118,7 +118,7 @@ import PhotoGridTestSupport
                 : .respond(status: 200, headers: [], body: Array("bytes of \(request.path)".utf8))
         }) { server, http, _ throws in
             let opening = try #require(OpeningBatch.start(for: FirstScreen(count: 3, covering: 100), manifest: Self.url(server, "/"), fetcher: http))
-            for _ in 0..<500 where !opening.hasEnded { Thread.sleep(forTimeInterval: 0.02) }
+            #expect(opening.waitUntilEnded(milliseconds: 10_000))
             opening.cancel()
             #expect(try http.get(Self.url(server, "/r/0/256.jpg"), range: nil, limit: 1 << 20).body == Array("bytes of /r/0/256.jpg".utf8))
             #expect(server.count("/batch") == 1 && server.count("/r/0/256.jpg") == 1)

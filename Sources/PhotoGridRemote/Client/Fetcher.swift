@@ -249,6 +249,9 @@ package final class Fetcher: Fetching, Sendable {
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { self.releaseRevalidations() }
     }
 
+    /// Revalidations waiting for the first screen.
+    package var revalidationsHeld: Int { heldRevalidations.withLock { $0?.count ?? 0 } }
+
     /// Starts the revalidations held back, and any from now on at once.
     package func releaseRevalidations() {
         let held = heldRevalidations.withLock { held -> [@Sendable () -> Void] in

@@ -11,6 +11,8 @@ package final class OpeningBatch: Sendable {
     let endpoint: RemoteURL
     let opening: Batch.Opening
     private let state = Locked(State())
+    /// Given when the batch ends, however: for what waits for that (a test).
+    private let end = Pending<Void>()
 
     struct State {
         /// Parts come before the manifest: kept, up to `keptBytes`, for `adopt`.
@@ -91,6 +93,9 @@ package final class OpeningBatch: Sendable {
     /// Whether its response has ended (whole or not).
     var hasEnded: Bool { state.withLock { $0.result != nil } }
 
+    /// Waits until the batch has ended, at most `milliseconds`; whether it has.
+    func waitUntilEnded(milliseconds: Int) -> Bool { end.wait(milliseconds: milliseconds) != nil }
+
     private func received(_ parts: [BatchReader.Part]) {
         state.withLock { state in
             guard !state.cancelled else { return }
@@ -107,5 +112,6 @@ package final class OpeningBatch: Sendable {
             state.result = result
             if !state.cancelled, let receiver = state.receiver { receiver.ended(result) }
         }
+        end.fulfil(())
     }
 }
