@@ -62,11 +62,7 @@ package enum LoadStart: Sendable {
 }
 
 /// A load under way: `cancel` says it is no longer wanted (its answer may still come).
-package final class LoadTicket: Sendable {
-    private let onCancel: @Sendable () -> Void
-    package init(_ onCancel: @escaping @Sendable () -> Void) { self.onCancel = onCancel }
-    package func cancel() { onCancel() }
-}
+package typealias LoadTicket = Ticket
 
 /// An image the pipeline will ask a loader for: a photo, decoded to cover `size`.
 package struct ExpectedImage: Sendable, Equatable {

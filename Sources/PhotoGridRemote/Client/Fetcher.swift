@@ -301,11 +301,7 @@ package enum FetchStart: Sendable {
 
 /// A waiter's hold on a request under way: `cancel` lets it go (its `then` may still be
 /// called if the answer is already on its way), and the request too when no one else waits.
-package final class FetchTicket: Sendable {
-    private let onCancel: @Sendable () -> Void
-    init(_ onCancel: @escaping @Sendable () -> Void) { self.onCancel = onCancel }
-    package func cancel() { onCancel() }
-}
+package typealias FetchTicket = Ticket
 
 /// Where the remote loader, the crawl and the batches get bytes. The seam where tests put a
 /// fake source without a server.

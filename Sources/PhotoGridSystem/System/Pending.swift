@@ -36,3 +36,11 @@ package final class Pending<Value: Sendable>: @unchecked Sendable {
         return value
     }
 }
+
+/// A hold on work under way for someone who may stop waiting (a load, a download): `cancel`
+/// lets it go, and its answer may still come if it was already on its way.
+package final class Ticket: Sendable {
+    private let onCancel: @Sendable () -> Void
+    package init(_ onCancel: @escaping @Sendable () -> Void) { self.onCancel = onCancel }
+    package func cancel() { onCancel() }
+}
