@@ -180,3 +180,13 @@ enum LoginWords {
         return (from...(haystack.count - needle.count)).first { haystack[$0..<($0 + needle.count)].elementsEqual(needle) }
     }
 }
+
+extension FetchError {
+    /// What a response that is not the body asked for means: photogrid serve's reason for a
+    /// photo it cannot use, a login wanted (with the server's words), or its status.
+    static func refusal(_ head: ResponseHead, body: [UInt8]) -> FetchError {
+        if let why = serverReason(head.header(reasonHeader)) { return .photoUnusable(why) }
+        if head.status == 401 { return .login(head.url.description, said: LoginWords.of(head, body: body)) }
+        return .status(head.status, head.url.description)
+    }
+}

@@ -101,11 +101,8 @@ package final class Fetcher: Fetching, Sendable {
         request.retries = retries
         loop.start(Transfer(request, .collect { outcome in
             then(outcome.flatMap { head, body in
-                if head.status == 207 || head.status == 200 {
-                    return .success(FetchResult(status: head.status, body: body, contentType: head.header("Content-Type"), url: head.url))
-                }
-                if head.status == 401 { return .failure(.login(head.url.description, said: LoginWords.of(head, body: body))) }
-                return .failure(.status(head.status, head.url.description))
+                guard head.status == 207 || head.status == 200 else { return .failure(FetchError.refusal(head, body: body)) }
+                return .success(FetchResult(status: head.status, body: body, contentType: head.header("Content-Type"), url: head.url))
             })
         }))
     }
@@ -196,11 +193,7 @@ package final class Fetcher: Fetching, Sendable {
             confirmed.withLock { _ = $0.insert(key) }
             return .success(cached.result(url: head.url))
         }
-        guard head.status == 200 || head.status == 206 else {
-            if let why = FetchError.serverReason(head.header(FetchError.reasonHeader)) { return .failure(.photoUnusable(why)) }
-            if head.status == 401 { return .failure(.login(head.url.description, said: LoginWords.of(head, body: body))) }
-            return .failure(.status(head.status, head.url.description))
-        }
+        guard head.status == 200 || head.status == 206 else { return .failure(FetchError.refusal(head, body: body)) }
         remember(key, status: head.status, body: body) { head.header($0) }
         return .success(FetchResult(status: head.status, body: body, contentType: head.header("Content-Type"), url: head.url))
     }

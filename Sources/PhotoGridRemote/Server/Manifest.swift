@@ -37,16 +37,16 @@ enum Manifest {
 
     /// The same from the photo's file already open (an export, which reads it whole next).
     static func details(of entry: GalleryIndex.Entry, in file: ConfinedFile) -> Details {
-        // Other formats say their size in their first bytes (PNG's IHDR, a HEIF's ispe box).
-        if let magic = try? file.head(16), let content = ImageFormat(content: magic), content != .jpeg {
-            guard content.isDecoded, let head = try? file.head(otherHead), let info = PhotoDecoder.readInfo(inMemory: head) else {
-                return Details()
-            }
-            return details(of: info.withSidecar(of: entry.photo))
-        }
         var length = firstHead
         while true {
-            guard let head = try? file.head(length), let info = PhotoInfo.read(head) else { return Details() }
+            guard let head = try? file.head(length) else { return Details() }
+            // Other formats say their size in their first bytes (PNG's IHDR, a HEIF's ispe box).
+            if let content = ImageFormat(content: Array(head.prefix(16))), content != .jpeg {
+                let more = head.count < length ? head : (try? file.head(otherHead)) ?? head
+                guard content.isDecoded, let info = PhotoDecoder.readInfo(inMemory: more) else { return Details() }
+                return details(of: info.withSidecar(of: entry.photo))
+            }
+            guard let info = PhotoInfo.read(head) else { return Details() }
             if info.width != nil || head.count < length || length >= lastHead {
                 var details = details(of: info.withSidecar(of: entry.photo))
                 details.partial = endsEarly(file)
