@@ -9,7 +9,7 @@ struct PhotoGridCommand: ParsableCommand {
         commandName: "photogrid",
         abstract: "Browse a folder of photos as a grid in the terminal (kitty graphics, iTerm2 images, sixel or Unicode half-blocks).",
         discussion: """
-        Keys (? shows them in the grid): arrows or h j k l move, PgUp/PgDn/Space/b a screen, Ctrl-D/Ctrl-U half a screen, g/G (Home/End) first and last, + (or =) fewer and larger photos, - more and smaller, 1-6 that many columns, a between whole photos (fit) and square crops (fill), Enter or z the photo itself (+/- zoom, n/p next and previous, s slideshow, Esc back), i details, / find by name (n/N next and previous match, Esc clears), s sort by name, date, mtime or size, r reverse, S sections by folder, day or month, . hidden files, Ctrl-L redraw, Ctrl-R read the folder again, m mark (M all or none), o open with $PHOTOGRID_OPENER or xdg-open, y copy the path, e edit the caption (saved in photo.jpg.xmp beside the photo; not with --read-only), Esc close a panel, q quit.
+        Keys (? shows them in the grid): arrows or h j k l move, PgUp/PgDn/Space/b a screen, Ctrl-D/Ctrl-U half a screen, g/G (Home/End) first and last, + (or =) fewer and larger photos, - more and smaller, 1-6 that many columns, a between whole photos (fit) and square crops (fill), Enter or z the photo itself (+/- zoom, n/p next and previous, s slideshow, Esc back), i details, / find by name (n/N next and previous match, Esc clears), s sort by name, date, mtime or size, r reverse, S sections by folder, day or month, . hidden files, Ctrl-L redraw, Ctrl-R read the folder again, m mark (M all or none), o open with $PHOTOGRID_OPENER or xdg-open, y copy the path, e edit the caption (saved in photo.jpg.xmp beside the photo; not with --read-only), R then 1-5 rate (0 clears; 1-5 alone in the photo view), x reject, f filter by rating, d move to the trash (after y), u put back, - at 6 columns months then years, Esc close a panel, q quit.
 
         photogrid serve DIR serves a folder to `photogrid --url` (see `photogrid serve --help`); photogrid export DIR OUT writes it as a static gallery (see `photogrid export --help`); a folder named serve or export is ./serve or ./export.
         """,
@@ -59,7 +59,7 @@ struct PhotoGridCommand: ParsableCommand {
     @Flag(help: "The order reversed.")
     var reverse = false
 
-    @Option(help: "Sections with a header line: folder, day, month or none.")
+    @Option(help: "Sections with a header line: folder, day, month, year or none.")
     var group: Grouping = .none
 
     @Flag(help: "Show hidden files and folders (names starting with a dot) too.")
@@ -67,8 +67,14 @@ struct PhotoGridCommand: ParsableCommand {
 
     @OptionGroup var paths: PathArguments
 
-    @Flag(name: .customLong("read-only"), help: "Write nothing but photogrid's cache: e does not save captions to sidecars.")
+    @Flag(name: .customLong("read-only"), help: "Write nothing but photogrid's cache: no caption or rating saved to sidecars, nothing moved to the trash.")
     var readOnly = false
+
+    @Option(name: .customLong("min-rating"), help: "Show only photos with at least this many stars (1-5), as xmp:Rating in their sidecars or in them.")
+    var minRating: Int?
+
+    @Flag(help: "Show only the rejected photos (xmp:Rating -1).")
+    var rejected = false
 
     @Flag(help: "Write one frame to stdout once every visible photo has loaded, then exit.")
     var print = false
@@ -96,6 +102,8 @@ struct PhotoGridCommand: ParsableCommand {
         if diskCacheMegabytes < 1 { throw ValidationError("--disk-cache-mb must be at least 1 (--no-disk-cache turns it off)") }
         if size != nil && !print { throw ValidationError("--size goes with --print") }
         if !(1...3600).contains(slideshow) { throw ValidationError("--slideshow must be between 1 and 3600 seconds") }
+        if let minRating, !(1...5).contains(minRating) { throw ValidationError("--min-rating must be between 1 and 5") }
+        if minRating != nil && rejected { throw ValidationError("--min-rating and --rejected cannot go together") }
         if labels && !print { throw ValidationError("--labels goes with --print") }
         if paths.output != nil && (print || probe) { throw ValidationError("-o and -0 go with the interactive grid, not --print or --probe") }
     }
@@ -120,6 +128,7 @@ struct PhotoGridCommand: ParsableCommand {
         options.labels = labels
         options.slideshowSeconds = slideshow
         options.readOnly = readOnly
+        options.filter = rejected ? .rejected : minRating.map { .atLeast($0) } ?? .all
         options.pathOutput = paths.output
         options.probe = probe
         options.remote.url = remote.url

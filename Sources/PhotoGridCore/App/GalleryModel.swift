@@ -45,6 +45,25 @@ package final class GalleryModel {
     var groupStarts: [Int] = []
     /// The photos' paths in lower case for the search; nil until the first search of a list.
     var searchIndex: [String]?
+    /// Ratings known so far, and which photos are shown by them (`f`, `--min-rating`).
+    let ratings = Ratings()
+    package internal(set) var filter: RatingFilter = .all
+    /// Every photo, in order, while a filter hides some (the session holds those shown).
+    var unfiltered: [Photo]?
+    /// Starts reading the ratings of some photos (`RatingScan`); nil where there is no reader.
+    var readRatings: (([Photo]) -> RatingScan)?
+    /// Reading ratings for `pendingFilter`, the filter asked for; what was rated since it started.
+    var ratingScan: RatingScan?
+    var pendingFilter: RatingFilter?
+    var setSinceScan: Set<PhotoSource> = []
+    /// The time zoom asked for while the dates it goes by are read.
+    var pendingTime: TimeScale?
+    /// The time zoom's months or years: each photo's, and the photos that start one; made again
+    /// when the photos or the dates known change.
+    private var timeCache: (scale: TimeScale, photos: Int, dates: Int, names: [String], starts: [Int])?
+    /// The trash `d` moves photos to; nil without a home (`Trash`). What the last `d` moved.
+    var trash: Trash?
+    var lastTrashed: GridController.Trashed?
 
     init(title: String, session: GridSession) {
         self.title = title
@@ -52,6 +71,8 @@ package final class GalleryModel {
     }
 
     var photos: [Photo] { session.photos }
+    /// Every photo in order, those a filter hides too: what a new order or a rescan starts from.
+    var allPhotos: [Photo] { unfiltered ?? session.photos }
 
     /// Each photo's group again, after the photos or the known dates changed.
     func refreshGroups() {
@@ -59,10 +80,21 @@ package final class GalleryModel {
         groupStarts = groupNames.map { names in names.indices.filter { $0 == 0 || names[$0 - 1] != names[$0] } } ?? []
     }
 
+    func timeGroups(_ scale: TimeScale) -> (names: [String], starts: [Int]) {
+        if let cached = timeCache, cached.scale == scale, cached.photos == session.photos.count, cached.dates == knownDates.count,
+           cached.names.count == session.photos.count {
+            return (cached.names, cached.starts)
+        }
+        let names = scale.grouping.names(session.photos, dates: knownDates, title: title) ?? []
+        let starts = names.indices.filter { $0 == 0 || names[$0 - 1] != names[$0] }
+        timeCache = (scale, session.photos.count, knownDates.count, names, starts)
+        return (names, starts)
+    }
+
     /// Reads the capture dates not known yet, unless a reading is under way.
     func startReadingDates() {
         guard dateReader == nil, let readDates else { return }
-        let missing = session.photos.filter { knownDates[$0.source] == nil }
+        let missing = allPhotos.filter { knownDates[$0.source] == nil }
         if !missing.isEmpty { dateReader = readDates(missing) }
     }
 
@@ -88,6 +120,9 @@ package final class GalleryModel {
         if marked.remove(source) == nil { marked.insert(source) }
         return marked.contains(source)
     }
+
+    /// Takes the marks off photos that are gone.
+    func unmark(_ gone: Set<PhotoSource>) { marked.subtract(gone) }
 
     /// Marks every photo, or none when all are marked.
     func toggleMarkAll() {

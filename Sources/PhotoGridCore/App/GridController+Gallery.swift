@@ -32,17 +32,17 @@ extension GridController {
         reorder(next)
     }
 
-    private func reorder(_ next: PhotoOrder) {
+    func reorder(_ next: PhotoOrder) {
         guard gallery.makeSession != nil else { return }
         gallery.pendingOrder = nil
-        if next.key == .date, gallery.readDates != nil, session.photos.contains(where: { gallery.knownDates[$0.source] == nil }) {
+        if next.key == .date, gallery.readDates != nil, gallery.allPhotos.contains(where: { gallery.knownDates[$0.source] == nil }) {
             // Read first; the new order comes when the dates are known (`finishDateReading`).
             gallery.pendingOrder = next
             gallery.startReadingDates()
             return
         }
         gallery.order = next
-        replacePhotos(next.apply(session.photos, dates: gallery.knownDates))
+        replacePhotos(next.apply(gallery.allPhotos, dates: gallery.knownDates))
         notice = sortNotice(next)
     }
 
@@ -60,9 +60,13 @@ extension GridController {
         }
         gallery.pendingOrder = nil
         gallery.order = pending
-        replacePhotos(pending.apply(session.photos, dates: gallery.knownDates))
+        replacePhotos(pending.apply(gallery.allPhotos, dates: gallery.knownDates))
         if !keyPressed { grid.move(to: 0) }
         notice = sortNotice(pending)
+        if let scale = gallery.pendingTime {
+            gallery.pendingTime = nil
+            openTime(scale)
+        }
     }
 
     /// Said when the order changes: only for the name order, which the status line does not name
@@ -79,7 +83,7 @@ extension GridController {
     package func setGrouping(_ next: Grouping) {
         gallery.grouping = next
         refreshGroups()
-        if next == .day || next == .month { gallery.startReadingDates() }
+        if next.byDate { gallery.startReadingDates() }
         notice = next == .none ? "no sections" : "sections by \(next.rawValue)"
         repaint()
     }
@@ -89,6 +93,7 @@ extension GridController {
     func refreshGroups() {
         gallery.refreshGroups()
         grid.relayout()
+        timeView?.relayout()
     }
 
     /// The whole folder once its reading is done: the grid had the photos found first.
@@ -107,6 +112,7 @@ extension GridController {
     /// the end. The tiles stay: the photos already shown keep their places.
     func growReading() {
         guard let reading = gallery.reading, let growSession = gallery.growSession, gallery.order == nil || gallery.order == PhotoOrder(),
+              gallery.filter == .all,
               let grown = reading.grown, grown.count > session.photos.count else { return }
         let screen = grid.layout.columns * max(1, grid.layout.tileRows)
         guard session.pipeline.isIdle || grid.position.focus >= session.photos.count - 2 * screen else { return }
@@ -171,12 +177,12 @@ extension GridController {
             return
         }
         let ordered = gallery.arranged(photos)
-        if ordered.map(\.source) == session.photos.map(\.source) {
+        if ordered.map(\.source) == gallery.allPhotos.map(\.source) {
             reloadChanged()
             notice = ["no photos added or removed", gallery.leftOut?().summary].compactMap { $0 }.joined(separator: "; ")
             return
         }
-        let before = Set(session.photos.map(\.source)), after = Set(ordered.map(\.source))
+        let before = Set(gallery.allPhotos.map(\.source)), after = Set(ordered.map(\.source))
         let added = after.subtracting(before).count, removed = before.subtracting(after).count
         replacePhotos(ordered)
         readMissingDates()
@@ -187,16 +193,20 @@ extension GridController {
     /// dates read, and the order and sections are made again when they are (until then they go
     /// by their file's time).
     private func readMissingDates() {
-        let sorted = gallery.order?.key == .date, grouped = gallery.grouping == .day || gallery.grouping == .month
-        guard sorted || grouped, session.photos.contains(where: { gallery.knownDates[$0.source] == nil }) else { return }
+        let sorted = gallery.order?.key == .date, grouped = gallery.grouping.byDate
+        guard sorted || grouped, gallery.allPhotos.contains(where: { gallery.knownDates[$0.source] == nil }) else { return }
         if sorted && gallery.pendingOrder == nil { gallery.pendingOrder = gallery.order }
         gallery.startReadingDates()
     }
 
-    /// The views show `photos` now, with the focused photo still focused (else the one at its
-    /// place) and the photo view, if open, on the same photo (else closed).
-    func replacePhotos(_ photos: [Photo]) {
+    /// The views show `all` now, less what the rating filter hides, with the focused photo still
+    /// focused (else the one at its place) and the photo view, if open, on the same photo (else
+    /// closed).
+    func replacePhotos(_ all: [Photo]) {
+        let filter = gallery.filter
+        let photos = filter == .all ? all : all.filter { filter.keeps(gallery.ratings.known($0) ?? gallery.ratings.rating(of: $0, info: nil)) }
         guard let makeSession = gallery.makeSession, !photos.isEmpty else { return }
+        gallery.unfiltered = filter == .all ? nil : all
         let focused = session.photos[grid.position.focus].source
         let zoomed = photoView.map { session.photos[$0.state.photo].source }
         let fit = session.fit

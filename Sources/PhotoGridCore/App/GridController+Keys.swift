@@ -19,6 +19,8 @@ extension GridController {
         notice = nil
         if key == .resize { return .resize }
         keyPressed = true
+        // The months asked for while their dates are read: another key meanwhile is another wish.
+        if gallery.pendingTime != nil, key != .character("-") { gallery.pendingTime = nil }
         for layer in layers.reversed() {
             if case .taken(let effect) = layer.handle(key) { return finish(effect) }
         }
@@ -98,7 +100,7 @@ extension GridController {
         let photo = session.photos[index]
         if readOnly { notice = "read-only (--read-only): captions are not saved"; return }
         guard let file = photo.file else { notice = "captions can be edited in a local folder only"; return }
-        let sidecar = Sidecar(photo: file)
+        let sidecar = Sidecar.of(file)
         if let problem = sidecar.checkWritable() { notice = sidecar.message(problem); return }
         // The sidecar's caption, else the photo's own (read now if the pipeline has not yet), as
         // the text to edit: a caption is never started from nothing when there is one.

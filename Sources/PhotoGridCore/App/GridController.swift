@@ -17,8 +17,10 @@ package final class GridController {
     package let gallery: GalleryModel
     /// The grid, the bottom of the view stack (set in `init`, never nil after).
     private(set) var grid: GridView!
-    /// The photo view, over the grid while open.
+    /// The photo view, over the grid (or the time zoom) while open.
     var photoView: PhotoView?
+    /// The time zoom's months or years, over the grid while open.
+    var timeView: TimeView?
     /// Prompts and panels over the screens, the last on top.
     var layers: [AppView] = []
     package private(set) var screen: ScreenMetrics
@@ -50,7 +52,8 @@ package final class GridController {
     package var slideshowSeconds = 4
     /// What the app's timing reads (`Clock`).
     package let clock: any Clock
-    /// `--read-only`: no caption is saved; photogrid writes nothing but its cache.
+    /// `--read-only`: no caption or rating is saved, nothing is moved to the trash; photogrid
+    /// writes nothing but its cache.
     package var readOnly = false
     /// The panel as last written, so that an unchanged one is not written again.
     var drawnPanel: [UInt8]?
@@ -79,7 +82,11 @@ package final class GridController {
     }
 
     /// The screen on top: the photo view when open, else the grid.
-    var topScreen: ScreenView { photoView ?? grid }
+    var topScreen: ScreenView {
+        if let photoView { return photoView }
+        if let timeView { return timeView }
+        return grid
+    }
 
     /// Asks the pipeline for what the state needs and says what to draw now.
     package func frame() -> Frame {
@@ -88,6 +95,7 @@ package final class GridController {
         growReading()
         takeGalleryNews()
         finishDateReading()
+        finishRatingScan()
         let clear = needsClear
         var before = pendingBytes
         pendingBytes = []
@@ -123,6 +131,7 @@ package final class GridController {
     package func resize(to newScreen: ScreenMetrics) {
         screen = newScreen
         grid.relayout()
+        timeView?.relayout()
         needsClear = true
         // ncurses clears the screen after a resize, and the tiles' sizes change anyway.
         pendingBytes += canvas.forgetAll()

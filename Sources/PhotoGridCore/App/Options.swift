@@ -41,6 +41,8 @@ package struct Options: Sendable {
     package var labels = false
     /// `--read-only`: no caption is saved (no sidecar written); only the cache is written.
     package var readOnly = false
+    /// `--min-rating N`, `--rejected`: the photos shown by their rating.
+    package var filter: RatingFilter = .all
 
     package init(path: String) { self.path = path }
 

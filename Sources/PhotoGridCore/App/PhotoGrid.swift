@@ -1,4 +1,5 @@
 import PhotoGridCanvas
+import PhotoGridDecoding
 import PhotoGridGallery
 import PhotoGridModel
 import PhotoGridPipeline
@@ -159,6 +160,9 @@ package enum PhotoGrid {
         controller.blanking = capabilities.blanking
         controller.slideshowSeconds = options.slideshowSeconds
         controller.readOnly = options.readOnly
+        controller.gallery.trash = Trash(environment: PhotoGrid.environment(["XDG_DATA_HOME", "HOME"]))
+        controller.gallery.readRatings = { photos in RatingScan(photos: photos, reader: source.infoReader) { mailbox.post(.tileReady) } }
+        if options.filter != .all { controller.setFilter(options.filter) }
         if options.grouping != .none { controller.setGrouping(options.grouping) }
         if let reading = source.reading {
             controller.reading = reading

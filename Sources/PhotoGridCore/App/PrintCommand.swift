@@ -55,6 +55,14 @@ struct PrintCommand {
             let dates = CaptureDates(readingNow: source.photos, reader: source.infoReader, store: source.dateStore)
             source.photos = options.order.apply(source.photos, dates: dates.dates)
         }
+        if options.filter != .all {
+            // Read at once, as the dates are: --print has nothing to show meanwhile.
+            var ratings: [PhotoSource: Int] = [:]
+            source.infoReader.read(source.photos.filter(\.format.isDecoded)) { photo, info in ratings[photo.source] = info?.rating ?? 0; return true }
+            let kept = source.photos.filter { options.filter.keeps(ratings[$0.source] ?? $0.file.flatMap { Sidecar.of($0).rating() } ?? 0) }
+            guard !kept.isEmpty else { throw ExitError("no photo is " + (options.filter.words ?? "") + " here") }
+            source.photos = kept
+        }
         let photos = source.photos
         let mailbox = Mailbox()
         // A lone photo is shown whole, as in the grid.

@@ -35,9 +35,11 @@ package struct GridLayout: Hashable, Sendable {
     let groupedPhotos: Int
 
     /// `groupStarts` (with `sections`): the first photo of each group of `photos`, in order.
-    package init(screen: ScreenMetrics, columns: Int, sections: Bool = false, groupStarts: [Int] = [], photos: Int = 0) {
+    /// `limit`: the most columns; the time zoom's months and years go past the grid's 6.
+    package init(screen: ScreenMetrics, columns: Int, sections: Bool = false, groupStarts: [Int] = [], photos: Int = 0,
+                 limit: Int = GridLayout.columnRange.upperBound) {
         self.screen = screen
-        self.columns = max(GridLayout.columnRange.lowerBound, min(GridLayout.maxColumns(for: screen), columns))
+        self.columns = max(GridLayout.columnRange.lowerBound, min(GridLayout.maxColumns(for: screen, limit: limit), columns))
         (self.groupStarts, rowsBefore, groupedRows) = GridLayout.groupRows(sections ? groupStarts : [], photos: photos, columns: self.columns)
         groupedPhotos = photos
         // A screen of a row or two has no row to spare for a header.
@@ -70,8 +72,8 @@ package struct GridLayout: Hashable, Sendable {
     }
 
     /// The most columns whose tiles, a cell wide at least and a gap apart, fit across the screen.
-    package static func maxColumns(for screen: ScreenMetrics) -> Int {
-        max(columnRange.lowerBound, min(columnRange.upperBound, (screen.columns + gap) / (1 + gap)))
+    package static func maxColumns(for screen: ScreenMetrics, limit: Int = columnRange.upperBound) -> Int {
+        max(columnRange.lowerBound, min(limit, (screen.columns + gap) / (1 + gap)))
     }
 
     /// Whether there is a row for section headers.

@@ -41,6 +41,8 @@ package struct PhotoInfo: Sendable, Equatable {
     package var longitude: Double?
     package var caption: String?
     package var captionSource: CaptionSource?
+    /// `xmp:Rating` of the photo's own XMP: 1-5 stars, 0 none, -1 a reject (`XMPRating`).
+    package var rating: Int?
     /// A video's length, in seconds.
     package var duration: Double?
 
@@ -91,6 +93,7 @@ package struct PhotoInfo: Sendable, Equatable {
         latitude = exif.latitude
         longitude = exif.longitude
 
+        rating = xmp.flatMap(XMPRating.read)
         // EXIF first: it is what the camera or the last editor wrote into the photo itself.
         let candidates: [(CaptionSource, () -> String?)] = [
             (.exif, { exif.imageDescription }),

@@ -2,14 +2,19 @@ import PhotoGridModel
 import PhotoGridSystem
 
 extension PhotoInfo {
-    /// With the caption of the photo's sidecar in place of its own, when the sidecar has one: a
-    /// caption edited in photogrid, darktable or digiKam is newer than the one in the file. Only
-    /// photos in files have sidecars.
+    /// With the caption and the rating of the photo's sidecar in place of its own, when the
+    /// sidecar has them: an edit made in photogrid, darktable or digiKam is newer than what is in
+    /// the file. Only photos in files have sidecars.
     package func withSidecar(of photo: Photo) -> PhotoInfo {
-        guard let file = photo.file, let caption = Sidecar(photo: file).caption() else { return self }
+        guard let file = photo.file else { return self }
+        let sidecar = Sidecar.of(file)
+        guard case .success(let bytes?) = sidecar.read() else { return self }
         var info = self
-        info.caption = caption
-        info.captionSource = .sidecar
+        if let caption = XMPReader.description(bytes) {
+            info.caption = caption
+            info.captionSource = .sidecar
+        }
+        if let rating = XMPRating.read(bytes) { info.rating = rating }
         return info
     }
 }

@@ -2,9 +2,9 @@ import PhotoGridModel
 import PhotoGridSystem
 
 /// A photo's XMP sidecar, named as darktable and digiKam name theirs: `photo.jpg.xmp` beside
-/// `photo.jpg`. It is the only file photogrid ever writes outside its cache, and only when a
-/// caption is saved with `e` (not with `--read-only`); the photo's own file is never opened for
-/// writing.
+/// `photo.jpg`; where only Lightroom's `photo.xmp` is there, that one (`of(_:)`). It is the only
+/// file photogrid writes beside a photo, and only when a caption or a rating is saved (never with
+/// `--read-only`); the photo's own file is never opened for writing.
 ///
 /// A sidecar is read only when it is a regular file of at most `maxBytes`, never through a
 /// symbolic link (which could point anywhere, out of the folder too); one that is not, or does
@@ -15,6 +15,21 @@ package struct Sidecar: Sendable {
     package static let maxBytes = XMPReader.maxPacketBytes
 
     package init(photo: RawPath) { path = RawPath(photo.bytes + Array(".xmp".utf8)) }
+
+    init(path: RawPath) { self.path = path }
+
+    /// The sidecar a photo has: darktable's and digiKam's `IMG_0042.CR2.xmp` first, else
+    /// Lightroom's `IMG_0042.xmp` when that one is there (a Lightroom catalogue's edits are kept
+    /// in it, so an edit here goes to it too), else the first naming, to be made.
+    package static func of(_ photo: RawPath) -> Sidecar {
+        let own = Sidecar(photo: photo)
+        guard own.path.linkStatus() == nil else { return own }
+        let name = photo.lastComponent.bytes
+        guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > 0 else { return own }
+        let folder = photo.parent.bytes.isEmpty ? [] : photo.parent.bytes + [UInt8(ascii: "/")]
+        let lightroom = Sidecar(path: RawPath(folder + name[..<dot] + Array(".xmp".utf8)))
+        return lightroom.path.linkStatus() != nil ? lightroom : own
+    }
 
     package var name: String { path.lastComponent.description }
 
@@ -69,6 +84,12 @@ package struct Sidecar: Sendable {
         return XMPReader.description(bytes)
     }
 
+    /// The sidecar's rating (`XMPRating`): nil when there is none or it is not read.
+    package func rating() -> Int? {
+        guard case .success(let bytes?) = read() else { return nil }
+        return XMPRating.read(bytes)
+    }
+
     /// Whether a caption could be saved here now: said before the user types one.
     package func checkWritable() -> Problem? {
         if !(path.parent.bytes.isEmpty ? RawPath(".") : path.parent).isWritable {
@@ -87,6 +108,38 @@ package struct Sidecar: Sendable {
     /// new file beside it and renamed over it, so that a reader sees the old sidecar or the new
     /// one and never half of one, and a crash leaves the old one whole.
     package func save(caption: String) -> Problem? {
+        edit { existing in
+            guard let existing else {
+                // Nothing to take out of a sidecar that is not there: no file is made for it.
+                return .write(caption.isEmpty ? nil : XMPCaptionEdit.fresh(caption))
+            }
+            // A sidecar photogrid made for a caption alone, that caption taken out: nothing is
+            // left to keep, and the file goes (a file of someone else's, however little it holds, stays).
+            if caption.isEmpty, let old = XMPReader.description(existing), existing == XMPCaptionEdit.fresh(old) { return .remove }
+            return XMPCaptionEdit.merge(caption, into: existing).map { .write($0) } ?? .malformed
+        }
+    }
+
+    /// Saves a rating (-1 a reject, 0 none, 1-5 stars) the same way. A sidecar photogrid made for
+    /// a rating alone goes when the rating is cleared; in any other it becomes 0, which every
+    /// reader takes for none, so that a rating inside the photo does not show through again.
+    package func save(rating: Int) -> Problem? {
+        edit { existing in
+            guard let existing else { return .write(rating == 0 ? nil : XMPRating.fresh(rating)) }
+            if rating == 0, let old = XMPRating.read(existing), existing == XMPRating.fresh(old) { return .remove }
+            return XMPRating.merge(rating, into: existing).map { .write($0) } ?? .malformed
+        }
+    }
+
+    /// What an edit makes of the sidecar's bytes (nil: there is none).
+    enum Change {
+        /// New bytes, or nothing to write (nil).
+        case write([UInt8]?)
+        case remove
+        case malformed
+    }
+
+    private func edit(_ change: ([UInt8]?) -> Change) -> Problem? {
         if let problem = checkWritable() { return problem }
         let existing: [UInt8]?
         switch read() {
@@ -94,20 +147,13 @@ package struct Sidecar: Sendable {
         case .success(let bytes): existing = bytes
         }
         let content: [UInt8]
-        // A sidecar photogrid made for a caption alone, that caption taken out: nothing is left
-        // to keep, and the file goes (a file of someone else's, however little it holds, stays).
-        if caption.isEmpty, let existing, let old = self.caption(), existing == XMPCaptionEdit.fresh(old) {
-            guard path.remove() else { return .failed(FileReader.lastError()) }
-            return nil
-        }
-        if let existing {
-            guard let merged = XMPCaptionEdit.merge(caption, into: existing) else { return .malformed }
-            if merged == existing { return nil }
-            content = merged
-        } else {
-            // Nothing to take out of a sidecar that is not there: no file is made for it.
-            if caption.isEmpty { return nil }
-            content = XMPCaptionEdit.fresh(caption)
+        switch change(existing) {
+        case .malformed: return .malformed
+        case .remove: return path.remove() ? nil : .failed(FileReader.lastError())
+        case .write(nil): return nil
+        case .write(let bytes?):
+            if bytes == existing { return nil }
+            content = bytes
         }
         do throws(AtomicFile.Failure) {
             try AtomicFile.write(content, to: path, permissions: existing == nil ? nil : path.linkStatus()?.permissions)

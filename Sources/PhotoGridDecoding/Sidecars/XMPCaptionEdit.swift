@@ -169,7 +169,7 @@ package enum XMPCaptionEdit {
         /// The bytes of ` name="value"` inside a start tag, and of its value alone: the tag is
         /// walked attribute by attribute, as the scanner read it, so text inside another
         /// attribute's value is never taken for it.
-        private static func attributeRanges(_ name: String, in packet: [UInt8], tag: Range<Int>) -> (whole: Range<Int>, value: Range<Int>)? {
+        static func attributeRanges(_ name: String, in packet: [UInt8], tag: Range<Int>) -> (whole: Range<Int>, value: Range<Int>)? {
             func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
             let wanted = Array(name.utf8), end = tag.upperBound
             var i = tag.lowerBound + 1

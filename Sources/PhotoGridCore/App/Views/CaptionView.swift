@@ -63,7 +63,7 @@ final class CaptionView: AppView {
             app.notice = "caption not changed"
             return
         }
-        let sidecar = Sidecar(photo: edit.photo)
+        let sidecar = Sidecar.of(edit.photo)
         if let problem = sidecar.save(caption: text) {
             app.notice = sidecar.message(problem) + "; caption not saved"
             return

@@ -22,6 +22,12 @@ extension GridView {
         case .character("o"): app.openElsewhere()
         case .character("y"): app.copyPath()
         case .character("e"): app.startCaptionEdit()
+        // Culling: 1-6 are the columns here, so the stars come after R (0-5, x).
+        case .character("R"): app.askRating()
+        case .character("x"): app.toggleReject()
+        case .character("f"): app.askFilter()
+        case .character("d"): app.askTrash()
+        case .character("u"): app.undoTrash()
         case .character("."): app.toggleHidden()
         case .left, .character("h"): move(to: position.focus - 1)
         case .right, .character("l"): move(to: position.focus + 1)
@@ -38,7 +44,11 @@ extension GridView {
             app.openPhoto(position.focus)
         // Past one column, + opens the photo, as spreading the fingers does in the photo apps.
         case .character("+"), .character("="): if columns == 1 { app.openPhoto(position.focus) } else { setColumns(columns - 1) }
-        case .character("-"), .character("_"): setColumns(columns + 1)
+        // Past 6 columns, - zooms out into time: the months, then the years (`TimeView`).
+        case .character("-"), .character("_"):
+            if columns >= GridLayout.maxColumns(for: screen) { app.openTime(.months) } else { setColumns(columns + 1) }
+        case .character("{"): jumpSection(-1)
+        case .character("}"): jumpSection(1)
         case .character(let c) where ("1"..."6").contains(c): setColumns(Int(String(c))!)
         case .character("a"): session.fit = session.fit == .fill ? .fit : .fill
         case .character("i"): app.toggleDetails()
@@ -67,6 +77,19 @@ extension GridView {
     func page(_ screens: Int) {
         direction = screens > 0 ? 1 : -1
         position.page(by: screens, photos: session.photos.count, layout: layout)
+    }
+
+    /// `{` `}`, as in vim: the first photo of the section before or after (the same one, first, for
+    /// `{` inside a section); without sections, a screen.
+    func jumpSection(_ by: Int) {
+        guard let names = groupNames, layout.sections, position.focus < names.count else { page(by); return }
+        let starts = names.indices.filter { $0 == 0 || names[$0 - 1] != names[$0] }
+        let current = starts.last { $0 <= position.focus } ?? 0
+        if by > 0 {
+            if let next = starts.first(where: { $0 > position.focus }) { move(to: next) }
+        } else {
+            move(to: current < position.focus ? current : (starts.last { $0 < current } ?? 0))
+        }
     }
 
     /// Reports for cells outside the tiles (the gaps, the status line, a panel) do nothing.
@@ -98,7 +121,7 @@ extension GridView {
     /// The headers over the tiles on screen: the top row's group at the top left, and each group
     /// that starts on screen above its first photo, as far as the next header or the screen's edge.
     func headerLines(_ tiles: [PaintTile]) -> [HeaderLine] {
-        guard let groupNames = gallery.groupNames, layout.sections, let first = tiles.first, first.index < groupNames.count else { return [] }
+        guard let groupNames, layout.sections, let first = tiles.first, first.index < groupNames.count else { return [] }
         var starts: [(row: Int, column: Int, text: String)] = []
         if first.index > 0 && groupNames[first.index - 1] == groupNames[first.index] {
             starts.append((first.row - 1, 0, groupNames[first.index]))

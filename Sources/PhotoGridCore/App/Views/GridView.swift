@@ -15,25 +15,37 @@ final class GridView: ScreenView {
     private(set) var layout: GridLayout
     /// The column count the user chose: the layout has fewer while the screen is too narrow for
     /// them, and gets them back when it widens again.
-    private var chosenColumns: Int
+    private(set) var chosenColumns: Int
     var position = GridPosition()
     /// +1 after moving down, -1 after moving up: where prefetching looks.
     var direction = 1
     var painter: GridPainter
+    /// The time zoom's months or years (`TimeView`): many columns, a section per month or year.
+    let scale: TimeScale?
 
-    init(app: GridController, columns: Int?) {
+    init(app: GridController, columns: Int?, scale: TimeScale? = nil) {
         self.app = app
+        self.scale = scale
         chosenColumns = columns ?? GridLayout.startColumns(photos: app.gallery.photos.count, screen: app.screen)
         layout = GridLayout(screen: app.screen, columns: chosenColumns)
         painter = GridPainter(canvas: app.canvas)
+        if scale != nil { layout = makeLayout() }
     }
 
     var currentPhoto: Int { position.focus }
 
+    /// Each photo's section header: its month or year in the time zoom, else the grid's sections.
+    var groupNames: [String]? { scale.map { gallery.timeGroups($0).names } ?? gallery.groupNames }
+
     /// The layout for the current screen, columns and sections.
     func makeLayout() -> GridLayout {
-        GridLayout(screen: screen, columns: chosenColumns, sections: gallery.grouping != .none,
-                   groupStarts: gallery.groupStarts, photos: session.photos.count)
+        if let scale {
+            let columns = scale.columns(for: screen)
+            return GridLayout(screen: screen, columns: columns, sections: true, groupStarts: gallery.timeGroups(scale).starts,
+                              photos: session.photos.count, limit: columns)
+        }
+        return GridLayout(screen: screen, columns: chosenColumns, sections: gallery.grouping != .none,
+                          groupStarts: gallery.groupStarts, photos: session.photos.count)
     }
 
     /// The layout made again (a new screen size, sections, another list), the focused photo
@@ -82,6 +94,11 @@ final class GridView: ScreenView {
         for i in tiles.indices where session.photos[tiles[i].index].format.isVideo {
             tiles[i].badges = tiles[i].badges.isEmpty ? "video" : "video " + tiles[i].badges
         }
+        // Stars and rejects, at every column count, before the other badges.
+        for i in tiles.indices {
+            let badge = Ratings.badge(app.rating(ofPhoto: tiles[i].index))
+            if !badge.isEmpty { tiles[i].badges = tiles[i].badges.isEmpty ? badge : badge + " " + tiles[i].badges }
+        }
         if !gallery.marked.isEmpty {
             // A mark is a badge of its own, at every column count.
             for i in tiles.indices where gallery.marked.contains(session.photos[tiles[i].index].source) { tiles[i].badges = "*" + tiles[i].badges }
@@ -112,12 +129,15 @@ final class GridView: ScreenView {
         let photo = session.photos[min(position.focus, count - 1)]
         var parts = [StatusLine.Part(gallery.title, dropOrder: 3), StatusLine.Part(photo.relativePath.description),
                      StatusLine.Part("\(position.focus + 1) of \(count)"),
-                     StatusLine.Part(layout.columns == 1 ? "1 column" : "\(layout.columns) columns", dropOrder: 1),
+                     StatusLine.Part(scale?.rawValue ?? (layout.columns == 1 ? "1 column" : "\(layout.columns) columns"), dropOrder: scale == nil ? 1 : 0),
                      StatusLine.Part(app.modeName, dropOrder: 2)]
         if session.fit == .fit { parts.append(StatusLine.Part("fit", dropOrder: 1)) }
         if let order = gallery.order, order != PhotoOrder() { parts.append(StatusLine.Part(order.description, dropOrder: 1)) }
-        if let names = gallery.groupNames, position.focus < names.count { parts.insert(StatusLine.Part(names[position.focus], dropOrder: 1), at: 1) }
+        if let names = groupNames, position.focus < names.count { parts.insert(StatusLine.Part(names[position.focus], dropOrder: 1), at: 1) }
         if gallery.showHidden { parts.append(StatusLine.Part("hidden shown", dropOrder: 1)) }
+        let rating = app.rating(ofPhoto: position.focus)
+        if rating != 0 { parts.insert(StatusLine.Part(Ratings.words(rating), dropOrder: 1), at: min(3, parts.count)) }
+        if let filter = app.filterStatus { parts.append(StatusLine.Part(filter)) }
         let marked = gallery.marked
         if !marked.isEmpty {
             parts.insert(StatusLine.Part("\(marked.count) marked" + (marked.contains(photo.source) ? " (this one too)" : "")), at: min(3, parts.count))
@@ -128,5 +148,8 @@ final class GridView: ScreenView {
         return parts
     }
 
-    var hint: String? { "? keys  a " + (session.fit == .fit ? "fill" : "fit") + "  / find  q quit " }
+    var hint: String? {
+        if let scale { return scale == .months ? "+ grid  - years  q grid " : "+ months  q grid " }
+        return "? keys  a " + (session.fit == .fit ? "fill" : "fit") + "  / find  q quit "
+    }
 }

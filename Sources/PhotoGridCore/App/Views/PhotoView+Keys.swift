@@ -34,7 +34,12 @@ extension PhotoView {
         case .character("+"): state.zoomIn()
         case .character("-"), .character("_"):
             if state.isZoomedIn { state.zoomOut() } else { app.closePhoto() }
-        case .character("0"), .character("="): state.fit()
+        case .character("="): state.fit()
+        // Stars as culling tools key them; 0 takes them off.
+        case .character(let c) where ("0"..."5").contains(c): app.rate(Int(String(c))!)
+        case .character("x"): app.toggleReject()
+        case .character("d"): app.askTrash()
+        case .character("u"): app.undoTrash()
         case .character("n"), .pageDown, .character(" "): step(1)
         case .character("p"), .pageUp, .backspace: step(-1)
         case .character("g"), .home: step(-state.photo)

@@ -105,6 +105,9 @@ final class PhotoView: ScreenView {
         parts.append(StatusLine.Part(state.isZoomedIn ? "zoom \(ZoomStatus.factor(state.zoom))" : "fit", dropOrder: 1))
         parts.append(StatusLine.Part(app.modeName, dropOrder: 2))
         if app.gallery.marked.contains(photo.source) { parts.append(StatusLine.Part("marked")) }
+        let rating = app.rating(ofPhoto: state.photo)
+        if rating != 0 { parts.insert(StatusLine.Part(Ratings.words(rating)), at: 3) }
+        if let filter = app.filterStatus { parts.append(StatusLine.Part(filter, dropOrder: 1)) }
         if loading { parts.append(StatusLine.Part("loading")) }
         return parts
     }

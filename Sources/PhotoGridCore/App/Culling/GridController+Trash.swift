@@ -1,0 +1,121 @@
+import PhotoGridDecoding
+import PhotoGridGallery
+import PhotoGridModel
+import PhotoGridSystem
+import PhotoGridTerminal
+
+/// `d` and `u`: photos moved to the freedesktop.org trash (`Trash`) with their sidecars after a
+/// "y", and the last ones moved back. Nothing is ever deleted; a photo that cannot be moved stays
+/// and the status line says why.
+extension GridController {
+    /// What the last `d` moved, for `u`: each photo with its trash entries (the photo's first),
+    /// and the list of photos as it was before, for their places.
+    struct Trashed {
+        var moved: [(photo: Photo, entries: [Trash.Entry])]
+        var before: [Photo]
+    }
+
+    /// `d`: asks, then moves the culling targets to the trash.
+    func askTrash() {
+        let targets = cullingTargets
+        guard !targets.isEmpty else { return }
+        if readOnly { notice = "read-only (--read-only): nothing is moved to the trash"; return }
+        guard targets.allSatisfy({ session.photos[$0].file != nil }) else {
+            notice = "photos from elsewhere have no trash here: nothing moved"
+            return
+        }
+        let what = targets.count == 1 ? session.photos[targets[0]].name : "\(targets.count) photos"
+        let sources = targets.map { session.photos[$0].source }
+        layers.append(ChoiceView(app: self, question: "move \(what) to the trash? y/n") { [unowned self] key in
+            guard key == .character("y") || key == .character("Y") else { notice = "nothing moved"; return true }
+            moveToTrash(sources)
+            return true
+        })
+    }
+
+    /// Moves the photos (by source, as the list may have changed meanwhile) and their sidecars.
+    func moveToTrash(_ sources: [PhotoSource]) {
+        guard let trash = gallery.trash else { notice = "no trash: neither XDG_DATA_HOME nor HOME is set"; return }
+        let all = gallery.allPhotos
+        var moved: [(photo: Photo, entries: [Trash.Entry])] = [], failure: String?
+        for source in sources {
+            guard let photo = all.first(where: { $0.source == source }), let file = photo.file else { continue }
+            do throws(Trash.Failure) {
+                var entries = [try trash.move(file)]
+                for sidecar in sidecars(of: photo, among: all) {
+                    // A sidecar that will not move is left beside where the photo was: the photo
+                    // itself is in the trash, which is what was asked.
+                    if let entry = try? trash.move(sidecar) { entries.append(entry) }
+                }
+                moved.append((photo, entries))
+            } catch {
+                failure = photo.name + " stays: " + error.description
+            }
+        }
+        guard !moved.isEmpty else { notice = failure ?? "nothing moved"; return }
+        gallery.lastTrashed = Trashed(moved: moved, before: all)
+        let gone = Set(moved.map(\.photo.source))
+        gallery.unmark(gone)
+        let left = all.filter { !gone.contains($0.source) }
+        let said = (moved.count == 1 ? "moved " + moved[0].photo.name : "moved \(moved.count) photos") + " to the trash (u puts back)"
+        notice = failure.map { said + "; " + $0 } ?? said
+        if left.isEmpty {
+            // Nothing left to show: the grid keeps the last list, and says so.
+            notice! += "; the folder has no photos left"
+            return
+        }
+        // The photo view stays open, on the photo that came after the one shown.
+        let viewed = photoView.map { session.photos[$0.state.photo].source }
+        replacePhotos(left)
+        if let viewed, let place = all.firstIndex(where: { $0.source == viewed }) {
+            let next = min(left.count - 1, all[..<place].filter { !gone.contains($0.source) }.count)
+            if photoView == nil { openPhoto(next) } else { photoView?.state = ZoomState(photo: next) }
+        }
+    }
+
+    /// The sidecars that go with a photo: its own `photo.jpg.xmp`, and Lightroom's `photo.xmp`
+    /// when no other photo of the gallery in that folder shares its name (a RAW beside its JPEG).
+    private func sidecars(of photo: Photo, among all: [Photo]) -> [RawPath] {
+        guard let file = photo.file else { return [] }
+        var found: [RawPath] = []
+        let own = Sidecar(photo: file).path
+        if own.linkStatus() != nil { found.append(own) }
+        let shared = Sidecar.of(file).path
+        if shared != own, shared.linkStatus() != nil {
+            let stem = shared.bytes.dropLast(4)
+            let others = all.contains { other in
+                guard let path = other.file, path != file else { return false }
+                return path.bytes.starts(with: stem) && path.bytes.dropFirst(stem.count).first == UInt8(ascii: ".")
+                    && !path.bytes.dropFirst(stem.count + 1).contains(UInt8(ascii: "/"))
+            }
+            if !others { found.append(shared) }
+        }
+        return found
+    }
+
+    /// `u`: the photos of the last `d` put back where they were, in their places in the grid; a
+    /// photo whose name is taken again meanwhile stays in the trash, and the status line says so.
+    func undoTrash() {
+        guard let last = gallery.lastTrashed, let trash = gallery.trash else { notice = "nothing to put back"; return }
+        gallery.lastTrashed = nil
+        var back: Set<PhotoSource> = [], failure: String?
+        for (photo, entries) in last.moved {
+            do throws(Trash.Failure) {
+                try trash.restore(entries[0])
+                back.insert(photo.source)
+                for entry in entries.dropFirst() { try? trash.restore(entry) }
+            } catch {
+                failure = photo.name + " stays in the trash: " + error.description
+            }
+        }
+        guard !back.isEmpty else { notice = failure ?? "nothing put back"; return }
+        let present = Set(gallery.allPhotos.map(\.source)).union(back)
+        replacePhotos(last.before.filter { present.contains($0.source) })
+        if let first = last.moved.first(where: { back.contains($0.photo.source) }),
+           let index = session.photos.firstIndex(where: { $0.source == first.photo.source }) {
+            if let photoView { photoView.state = ZoomState(photo: index) } else { grid.move(to: index) }
+        }
+        let said = back.count == 1 ? "put back " + (last.moved.first { back.contains($0.photo.source) }!.photo.name) : "put back \(back.count) photos"
+        notice = failure.map { said + "; " + $0 } ?? said
+    }
+}

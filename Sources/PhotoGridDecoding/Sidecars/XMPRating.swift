@@ -1,0 +1,95 @@
+import PhotoGridModel
+import PhotoGridSystem
+
+/// A photo's rating as culling tools keep it: XMP Basic's `xmp:Rating`, 1 to 5 stars, 0 for none
+/// and -1 for a reject (darktable, digiKam, Lightroom and the cameras that rate all read and
+/// write it so). Read in both forms writers use, the attribute `xmp:Rating="4"` on an
+/// `rdf:Description` (darktable, Lightroom) and the element `<xmp:Rating>4</xmp:Rating>`
+/// (exiftool's, digiKam's); written where it was found, every other byte of the packet kept.
+package enum XMPRating {
+    static let namespace = "http://ns.adobe.com/xap/1.0/"
+    /// The values photogrid reads: the spec's -1...5. A value out of it (or not a number) is no rating.
+    package static let range = -1...5
+
+    /// The packet's rating, nil when it has none.
+    package static func read(_ packet: [UInt8]) -> Int? {
+        guard packet.count <= XMPReader.maxPacketBytes, let found = find(packet) else { return nil }
+        let text = String(decoding: packet[found.value], as: UTF8.self)
+        return parse(text)
+    }
+
+    /// "4", "-1", and "4.0" (the spec's type is a real number; some writers write one).
+    static func parse(_ text: String) -> Int? {
+        let trimmed = String(text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+        guard let value = Double(trimmed), value.isFinite else { return nil }
+        let rounded = Int(value.rounded())
+        return range.contains(rounded) ? rounded : nil
+    }
+
+    /// A new sidecar holding only the rating.
+    package static func fresh(_ rating: Int) -> [UInt8] {
+        Array("""
+        <?xpacket begin="\u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?>
+        <x:xmpmeta xmlns:x="adobe:ns:meta/" x:xmptk="photogrid">
+         <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+          <rdf:Description rdf:about=""
+            xmlns:xmp="\(namespace)"
+            xmp:Rating="\(rating)"/>
+         </rdf:RDF>
+        </x:xmpmeta>
+        <?xpacket end="w"?>
+
+        """.utf8)
+    }
+
+    /// `packet` with its rating made `rating`; nil when the packet cannot be edited safely (it
+    /// does not scan whole, or has no `rdf:RDF`).
+    package static func merge(_ rating: Int, into packet: [UInt8]) -> [UInt8]? {
+        guard let layout = XMPCaptionEdit.Layout.scan(packet) else { return nil }
+        var out = packet
+        if let found = find(packet) {
+            out.replaceSubrange(found.value, with: Array(String(rating).utf8))
+            return out
+        }
+        // A description of its own, which RDF allows beside the ones already there.
+        let rdf = layout.rdf
+        let description = " <\(rdf):Description \(rdf):about=\"\" xmlns:xmp=\"\(namespace)\" xmp:Rating=\"\(rating)\"/>\n "
+        out.replaceSubrange(layout.rdfEnd..<layout.rdfEnd, with: Array(description.utf8))
+        return out
+    }
+
+    /// Where the first rating's value is: the bytes between an attribute's quotes, or an
+    /// element's text. Only a prefix bound to XMP Basic's namespace counts ("xmp" in practice).
+    static func find(_ packet: [UInt8]) -> (value: Range<Int>, attribute: Bool)? {
+        var scanner = XMLScanner(packet)
+        var prefixes: Set<String> = ["xmp"]
+        var element: (name: String, contentStart: Int)?
+        while let token = scanner.next() {
+            let start = scanner.tokenStart, end = scanner.position
+            switch token {
+            case let .start(name, attributes, selfClosing):
+                for attribute in attributes where attribute.name.hasPrefix("xmlns:") && attribute.value == namespace {
+                    prefixes.insert(String(attribute.name.dropFirst(6)))
+                }
+                if let attribute = attributes.first(where: { isRating($0.name, prefixes) }),
+                   let ranges = XMPCaptionEdit.Layout.attributeRanges(attribute.name, in: packet, tag: start..<end) {
+                    return (ranges.value, true)
+                }
+                if isRating(name, prefixes) {
+                    if selfClosing { continue }
+                    element = (name, end)
+                }
+            case let .end(name):
+                if let open = element, open.name == name { return (open.contentStart..<start, false) }
+            case .text:
+                break
+            }
+        }
+        return nil
+    }
+
+    private static func isRating(_ name: String, _ prefixes: Set<String>) -> Bool {
+        guard let colon = name.firstIndex(of: ":"), name[name.index(after: colon)...] == "Rating" else { return false }
+        return prefixes.contains(String(name[..<colon]))
+    }
+}
