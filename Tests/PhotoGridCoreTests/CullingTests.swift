@@ -133,6 +133,29 @@ import PhotoGridTestSupport
         #expect(try tmux.waitFor { $0.contains("[exit 0]") }.0)
     }
 
+    @Test func markedPhotosAreComparedZoomedTogetherAndRated() throws {
+        let folder = try makeFolder("compare")
+        defer { TestImages.remove(folder) }
+        let tmux = try start(folder)
+        var (ok, screen) = try tmux.waitFor { self.status($0).contains("1 of 6") }
+        #expect(ok)
+        try tmux.send("c")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("mark 2 to 4 photos first") }
+        #expect(ok, "c with nothing marked: \(status(screen))")
+        try tmux.send("m", "l", "l", "m", "c")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("compare 2") && self.status($0).contains("a.jpg") }
+        #expect(ok, "c: \(status(screen))")
+        try tmux.send("Tab", "3", "+")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("c.jpg") && self.status($0).contains("3 stars") && self.status($0).contains("zoom") }
+        #expect(ok, "Tab 3 +: \(status(screen))")
+        #expect(rating(folder + "/photos/c.jpg.xmp") == 3 && access(folder + "/photos/a.jpg.xmp", F_OK) != 0)
+        try tmux.send("q")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("columns") && self.status($0).contains("c.jpg") }
+        #expect(ok, "q: \(status(screen))")
+        try tmux.send("q")
+        #expect(try tmux.waitFor { $0.contains("[exit 0]") }.0)
+    }
+
     @Test func minusPastSixColumnsGoesOutToMonthsAndYearsAndPlusComesBackIn() throws {
         let folder = try makeFolder("time-zoom")
         defer { TestImages.remove(folder) }

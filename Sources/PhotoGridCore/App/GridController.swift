@@ -21,6 +21,8 @@ package final class GridController {
     var photoView: PhotoView?
     /// The time zoom's months or years, over the grid while open.
     var timeView: TimeView?
+    /// Photos compared side by side, over everything else while open.
+    var compareView: CompareView?
     /// Prompts and panels over the screens, the last on top.
     var layers: [AppView] = []
     package private(set) var screen: ScreenMetrics
@@ -83,6 +85,7 @@ package final class GridController {
 
     /// The screen on top: the photo view when open, else the grid.
     var topScreen: ScreenView {
+        if let compareView { return compareView }
         if let photoView { return photoView }
         if let timeView { return timeView }
         return grid

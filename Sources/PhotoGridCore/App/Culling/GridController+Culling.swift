@@ -14,9 +14,10 @@ extension GridController {
         return gallery.ratings.rating(of: session.photos[index], info: session.pipeline.info(index))
     }
 
-    /// The photos the culling keys act on, as indexes.
+    /// The photos the culling keys act on, as indexes: in the grid the marked ones, else the
+    /// focused one; in the photo view and in compare the one shown or focused.
     var cullingTargets: [Int] {
-        if photoView == nil, !marked.isEmpty { return session.photos.indices.filter { marked.contains(session.photos[$0].source) } }
+        if photoView == nil, compareView == nil, !marked.isEmpty { return session.photos.indices.filter { marked.contains(session.photos[$0].source) } }
         let photo = topScreen.currentPhoto
         return session.photos.indices.contains(photo) ? [photo] : []
     }

@@ -28,6 +28,7 @@ extension GridView {
         case .character("f"): app.askFilter()
         case .character("d"): app.askTrash()
         case .character("u"): app.undoTrash()
+        case .character("c"): app.openCompare()
         case .character("."): app.toggleHidden()
         case .left, .character("h"): move(to: position.focus - 1)
         case .right, .character("l"): move(to: position.focus + 1)
