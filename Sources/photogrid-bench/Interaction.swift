@@ -5,7 +5,11 @@ import PhotoGridCore
 /// What a key costs once the memory cache is warm, measured in-process on the app's own
 /// controller (no terminal): the time from the key to the frame's bytes, and how many bytes.
 struct Interaction {
-    struct Figure { var seconds: Double; var bytes: Int; var tilesLoading: Int }
+    struct Figure {
+        var seconds: Double; var bytes: Int; var tilesLoading: Int
+        /// From the key until every tile on screen is drawn and the pipeline has nothing left.
+        var settled: Double = 0
+    }
 
     let controller: GridController
     let session: GridSession
@@ -23,7 +27,28 @@ struct Interaction {
         repeat {
             _ = controller.frame()
             usleep(20_000)
-        } while controller.contents().loading > 0 || !session.pipeline.isIdle
+        } while controller.contents().loading > 0 || !controller.session.pipeline.isIdle
+    }
+
+    /// The time zoom from 6 columns, the photos in the date order first (their dates read before
+    /// anything is measured): `-` out to the months, the first time and again after `q`; `j` a
+    /// row down in the months; `-` out to the years; `+` back in to the months.
+    func timeZoom() -> [(String, Figure)] {
+        let screen = controller.screen, mode = session.mode
+        controller.allowChanges(order: PhotoOrder(.date), showHidden: false, makeSession: { photos in
+            GridSession(photos: photos, mode: mode, fit: .fill, cacheBytes: 512 * 1024 * 1024) {}
+        }, rescan: nil) { photos in
+            CaptureDates(photos: photos, reader: InfoReader(loader: FileLoader(), decoder: PhotoDecoder()), store: nil) {}
+        }
+        while controller.order?.key != .date { _ = controller.frame(); usleep(20_000) }
+        controller.resize(to: screen)
+        var figures = [("6 columns to months, first (-)", measure(.character("-")))]
+        _ = measure(.character("q"))
+        figures.append(("6 columns to months, again (-)", measure(.character("-"))))
+        figures.append(("one row down in the months (j)", measure(.character("j"))))
+        figures.append(("months to years (-)", measure(.character("-"))))
+        figures.append(("years to months (+)", measure(.character("+"))))
+        return figures
     }
 
     /// One row down: the focus moved to the last whole row, then `j`, each of which scrolls by
@@ -53,7 +78,10 @@ struct Interaction {
         controller.handle(key)
         let frame = controller.frame()
         let seconds = Clock.now() - start
-        return Figure(seconds: seconds, bytes: frame.bytes.count, tilesLoading: frame.tilesLoading)
+        var figure = Figure(seconds: seconds, bytes: frame.bytes.count, tilesLoading: frame.tilesLoading)
+        settle()
+        figure.settled = Clock.now() - start
+        return figure
     }
 
     func stop() { session.pipeline.stop() }

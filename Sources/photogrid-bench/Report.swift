@@ -41,7 +41,8 @@ enum Report {
             defer { interaction.stop() }
             let scroll = interaction.scrollOneRow(times: 5)
             let (plus, minus) = interaction.columnChanges(times: 5)
-            for (key, figure) in [("one row down (j)", scroll), ("6 to 5 columns (+)", plus), ("5 to 6 columns (-)", minus)] {
+            let time = interaction.timeZoom()
+            for (key, figure) in [("one row down (j)", scroll), ("6 to 5 columns (+)", plus), ("5 to 6 columns (-)", minus)] + time {
                 print(Table.row([mode.description, key, ms(figure.seconds, digits: 2), "\(figure.bytes)", "\(figure.tilesLoading)"]))
             }
         }

@@ -2,6 +2,7 @@ import Glibc
 import PhotoGridCore
 
 // photogrid-bench run DIR [RUNS]        the figures of docs/benchmarks.md (DIR: ../shared/tools/real-photos)
+// photogrid-bench time DIR              the time zoom's keys on a folder as it is
 // photogrid-bench decode DIR [SIZE]     full libjpeg decodes against photogrid's shortcuts
 // photogrid-bench hold DIR [MINUTES]     a key held down over 10,000 photos in each mode, memory every second
 // photogrid-bench sixel DIR [SIZE]      libsixel's diffusion methods: bytes, time, error
@@ -20,6 +21,15 @@ do {
         let directory = String(CommandLine.arguments[0].reversed().drop { $0 != "/" }.reversed())
         try Report.run(source: arguments[1], photogrid: (directory.isEmpty ? "./" : directory) + "photogrid",
                        runs: arguments.count > 2 ? Int(arguments[2]) ?? 5 : 5)
+    case "time" where arguments.count >= 2:
+        // The time zoom's keys alone, on a folder as it is (the whole report runs them on its inputs).
+        for mode in [RenderMode.halfBlock(.trueColor), .sixel(colors: 256)] {
+            let interaction = try Interaction(folder: arguments[1], mode: mode)
+            defer { interaction.stop() }
+            for (key, figure) in [("one row down (j)", interaction.scrollOneRow(times: 5))] + interaction.timeZoom() {
+                print("\(mode.description)\t\(key)\t\(Table.fixed(figure.seconds * 1000, 2)) ms\t\(figure.bytes) bytes\t\(figure.tilesLoading) loading\tsettled \(Table.fixed(figure.settled * 1000, 1)) ms")
+            }
+        }
     case "remote" where arguments.count >= 2:
         let directory = String(CommandLine.arguments[0].reversed().drop { $0 != "/" }.reversed())
         try RemoteReport.run(source: arguments[1], photogrid: (directory.isEmpty ? "./" : directory) + "photogrid",
@@ -60,7 +70,7 @@ do {
     case "decode" where arguments.count >= 2:
         try DecodeReport.run(folder: arguments[1], size: arguments.count > 2 ? Int(arguments[2]) ?? 400 : 400)
     default:
-        print("usage: photogrid-bench run DIR [RUNS] | remote DIR [RUNS] | soak DIR [MINUTES] | memory DIR | hold DIR [MINUTES] | decode DIR [SIZE] | sixel DIR [SIZE] | parse [RUNS] | formats DIR [RUNS] [TIMG] [CHAFA] | kitty DIR [RUNS] [TIMG] [CHAFA] | oracle [KEYS] [SEEDS]")
+        print("usage: photogrid-bench run DIR [RUNS] | time DIR | remote DIR [RUNS] | soak DIR [MINUTES] | memory DIR | hold DIR [MINUTES] | decode DIR [SIZE] | sixel DIR [SIZE] | parse [RUNS] | formats DIR [RUNS] [TIMG] [CHAFA] | kitty DIR [RUNS] [TIMG] [CHAFA] | oracle [KEYS] [SEEDS]")
         exit(2)
     }
 } catch {

@@ -44,6 +44,8 @@ extension GridController {
             rows.append(DetailsPanel.Row("caption", caption))
             if let source = info.captionSource { rows.append(DetailsPanel.Row("from", source.rawValue.uppercased())) }
         }
+        let rating = rating(ofPhoto: index)
+        if rating != 0 { rows.append(DetailsPanel.Row("rating", Ratings.words(rating))) }
         return DetailsPanel(title: "Details", rows: rows)
     }
 
