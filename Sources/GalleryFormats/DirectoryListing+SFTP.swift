@@ -45,7 +45,7 @@ extension DirectoryListing {
 
     private static func looksLikeAPicture(_ name: String) -> Bool {
         guard let dot = name.lastIndex(of: ".") else { return false }
-        return ["jpg", "jpeg", "png", "gif", "webp", "heic", "heif", "avif", "tif", "tiff", "mp4", "mov"]
+        return ["jpg", "jpeg", "png", "gif", "webp", "heic", "heif", "avif", "tif", "tiff", "jxl", "mp4", "mov"]
             .contains(name[name.index(after: dot)...].lowercased())
     }
 }

@@ -15,6 +15,8 @@ public enum FuzzBodies {
         // AVIF's pictures go through libavif first (AVIF.swift), its thumbnails and metadata
         // through libheif: an `ftyp` box naming AVIF, for the fuzzer to spend its time past it.
         "avif": picture(signature: [0, 0, 0, 0x1C] + Array("ftypavif".utf8)),
+        "tiff": picture(signature: [0x49, 0x49, 0x2A, 0]),
+        "jxl": picture(signature: [0xFF, 0x0A]),
     ]
 
     /// The decode path of the other formats as tiles, the zoom view and the details panel use it:

@@ -18,6 +18,7 @@ extension PhotoDecoder {
         case .webp: return try decodeWebP(data, covering: size, atMost: limit, gate: gate)
         case .gif: return try decodeGIF(data, covering: size, atMost: limit, gate: gate)
         case .heif, .avif: return try decodeHEIF(data, covering: size, atMost: limit, thumbnails: thumbnails, gate: gate)
+        case .tiff, .jxl: return try decodeWhole(format, data, atMost: limit, gate: gate)
         case .jpeg: return try PhotoDecoder(gate: gate).decode(data, covering: size, atMost: limit)
         case .other(let name): throw .unsupportedFormat(name)
         case .notAnImage: throw .unsupportedFormat("")
@@ -43,6 +44,10 @@ extension PhotoDecoder {
             return orientation(of: EmbeddedMetadata.webp(data)).displaySize(width: header.width, height: header.height)
         case .gif: return try GIF.readHeader(data).size
         case .heif, .avif: return try HEIF.readHeader(data).size
+        case .tiff: return try TIFF.readHeader(data).displaySize
+        case .jxl:
+            let header = try JXL.readHeader(data)
+            return (header.width, header.height)
         case .jpeg, .other, .notAnImage: throw .unsupportedFormat(format.name)
         }
     }
@@ -65,9 +70,32 @@ extension PhotoDecoder {
             guard let data = try? file.all(), let header = try? HEIF.readHeader(data) else { return nil }
             let found = HEIF.metadata(data)
             return PhotoInfo(width: header.width, height: header.height, exif: found.exif, xmp: found.xmp, upright: true)
+        case .tiff:
+            // A TIFF's tags are its EXIF: the camera, the date and the orientation are read from
+            // the file as from a JPEG's APP1. The tags of a photo come before its pixels in
+            // practice; the whole file is read where they do not.
+            guard let data = try? file.all(), let header = try? TIFF.readHeader(data) else { return nil }
+            return PhotoInfo(width: header.width, height: header.height, exif: data, xmp: nil)
+        case .jxl:
+            guard let data = try? file.all(), let header = try? JXL.readHeader(data) else { return nil }
+            return PhotoInfo(width: header.width, height: header.height, exif: nil, xmp: nil, upright: true)
         case .jpeg, .other, .notAnImage:
             return nil
         }
+    }
+
+    /// A TIFF's first page or a JPEG XL's first frame: made whole (neither library scales while
+    /// it decodes), upright, then shrunk to `limit`. The gate counts the file, the whole picture
+    /// (four bytes a pixel while it is made, three after) and the shrunk copy.
+    static func decodeWhole(_ format: ImageFormat, _ data: [UInt8], atMost limit: Int, gate: MemoryGate = .decodes) throws(DecodeError) -> DecodedImage {
+        let size = try displaySize(format, data)
+        let pixels = size.width * size.height
+        guard pixels <= wholeDecodeMaxPixels else { throw .tooLarge }
+        let (kept, decodedWidth) = try gate.run(bytes: data.count + pixels * 7 + pixels * 3 / 4) { () throws(DecodeError) in
+            let image = format == .tiff ? try TIFF.decode(data) : try JXL.decode(data)
+            return (scaled(image, shortSide: limit), image.width)
+        }
+        return DecodedImage(image: kept, origin: .file(scaleEighths: 8, scans: 1), isComplete: kept.width == decodedWidth)
     }
 
     static func orientation(of found: EmbeddedMetadata.Found) -> Orientation {

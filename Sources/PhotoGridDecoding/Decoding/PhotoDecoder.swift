@@ -410,7 +410,7 @@ package struct PhotoDecoder: PhotoDecoding {
         guard !head.isEmpty else { throw .empty }
         switch photo.format {
         case .jpeg: return
-        case .png, .webp, .gif, .heif, .avif: throw .corruptFile(format: photo.format.name, "not a \(photo.format.name) file")
+        case .png, .webp, .gif, .heif, .avif, .tiff, .jxl: throw .corruptFile(format: photo.format.name, "not a \(photo.format.name) file")
         case .other(let name): throw .unsupportedFormat(name)
         case .notAnImage: throw .unsupportedFormat("")
         }

@@ -65,6 +65,8 @@ package enum ImageFormat: Hashable, Sendable {
     case gif
     case heif
     case avif
+    case tiff
+    case jxl
     case other(String)
     case notAnImage
 
@@ -77,6 +79,8 @@ package enum ImageFormat: Hashable, Sendable {
         case .gif: return "GIF"
         case .heif: return "HEIF"
         case .avif: return "AVIF"
+        case .tiff: return "TIFF"
+        case .jxl: return "JPEG XL"
         case .other(let name): return name
         case .notAnImage: return ""
         }
@@ -91,6 +95,8 @@ package enum ImageFormat: Hashable, Sendable {
         case .gif: return "image/gif"
         case .heif: return "image/heic"
         case .avif: return "image/avif"
+        case .tiff: return "image/tiff"
+        case .jxl: return "image/jxl"
         case .other, .notAnImage: return "application/octet-stream"
         }
     }
@@ -98,7 +104,7 @@ package enum ImageFormat: Hashable, Sendable {
     /// Formats photogrid decodes.
     package var isDecoded: Bool {
         switch self {
-        case .jpeg, .png, .webp, .gif, .heif, .avif: return true
+        case .jpeg, .png, .webp, .gif, .heif, .avif, .tiff, .jxl: return true
         case .other, .notAnImage: return false
         }
     }
@@ -113,7 +119,7 @@ package enum ImageFormat: Hashable, Sendable {
         return false
     }
     static let otherImageExtensions: Set<String> = [
-        "jxl", "tif", "tiff", "bmp", "ico", "svg",
+        "bmp", "ico", "svg",
         "dng", "cr2", "cr3", "nef", "arw", "orf", "rw2", "raf", "pef", "srw", "psd", "xcf", "tga", "jp2",
         "ppm", "pgm", "pbm", "qoi",
     ]
@@ -130,6 +136,11 @@ package enum ImageFormat: Hashable, Sendable {
             head.count >= offset + text.utf8.count && head[offset..<(offset + text.utf8.count)].elementsEqual(text.utf8)
         }
         if starts("GIF87a") || starts("GIF89a") { self = .gif; return }
+        // A TIFF by its byte order and 42 (43: BigTIFF); a raw file that is a TIFF inside is
+        // known by its name first.
+        if head.count >= 4, (starts("II") && (head[2] == 0x2A || head[2] == 0x2B) && head[3] == 0)
+            || (starts("MM") && head[2] == 0 && (head[3] == 0x2A || head[3] == 0x2B)) { self = .tiff; return }
+        if head.starts(with: [0xFF, 0x0A]) || head.starts(with: [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) { self = .jxl; return }
         if starts("ftyp", at: 4), ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1"].contains(where: { starts($0, at: 8) }) {
             self = .heif; return
         }
@@ -150,6 +161,8 @@ package enum ImageFormat: Hashable, Sendable {
         else if ext == "gif" { self = .gif }
         else if ext == "heic" || ext == "heif" || ext == "hif" { self = .heif }
         else if ext == "avif" { self = .avif }
+        else if ext == "tif" || ext == "tiff" { self = .tiff }
+        else if ext == "jxl" { self = .jxl }
         else if ImageFormat.otherImageExtensions.contains(ext) { self = .other(ext.uppercased()) }
         else if let video = ImageFormat.videoExtensions[ext] { self = .other(video) }
         else { self = .notAnImage }
