@@ -33,9 +33,13 @@ let package = Package(
         // libavif decodes AVIF's pictures, loaded on first use too (Sources/CAvif/include/avif_loader.h).
         .target(name: "CAvif"),
         .systemLibrary(name: "CGif", providers: [.apt(["libgif-dev"])]),
+        // LibRaw: raw files' previews and development, loaded on first use (Sources/CRaw/include/raw_loader.h).
+        .target(name: "CRaw"),
         // libtiff: TIFF scans and exports; libjxl: JPEG XL.
         .systemLibrary(name: "CTiff", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
         .systemLibrary(name: "CJxl", pkgConfig: "libjxl", providers: [.apt(["libjxl-dev"])]),
+        // Little CMS: embedded colour profiles converted to sRGB.
+        .systemLibrary(name: "CLcms", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         // zlib: deflated pictures (kitty's canvas) and PNG's image data.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // What glibc has that Swift's Glibc module leaves out: malloc.h (how much memory malloc keeps) and pipe2.
@@ -53,7 +57,7 @@ let package = Package(
         .target(name: "PhotoGridSystem", dependencies: ["CGlibc"], swiftSettings: metadataByAccessor),
         .target(name: "PhotoGridModel", dependencies: ["PhotoGridSystem"], swiftSettings: metadataByAccessor),
         .target(name: "PhotoGridDecoding", dependencies: ["PhotoGridSystem", "PhotoGridModel", "CJPEGShim", "CSPNG", "CWebP", "CHeif",
-                                                          "CAvif", "CGif", "CZlib", "CTiff", "CJxl"], swiftSettings: metadataByAccessor),
+                                                          "CAvif", "CGif", "CZlib", "CTiff", "CJxl", "CRaw", "CLcms"], swiftSettings: metadataByAccessor),
         .target(name: "PhotoGridLoading", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridDecoding"],
                 swiftSettings: metadataByAccessor),
         .target(name: "PhotoGridGallery", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridDecoding"],

@@ -17,7 +17,17 @@ public enum FuzzBodies {
         "avif": picture(signature: [0, 0, 0, 0x1C] + Array("ftypavif".utf8)),
         "tiff": picture(signature: [0x49, 0x49, 0x2A, 0]),
         "jxl": picture(signature: [0xFF, 0x0A]),
+        "raw": raw,
     ]
+
+    /// A raw file through LibRaw as a tile and as the photo view ask for it (preview, else the
+    /// development), and its details.
+    public static func raw(_ bytes: [UInt8]) {
+        for (covering, limit) in [(48, 64), (800, 1024)] {
+            _ = try? PhotoDecoder.decodeRAW("NEF", bytes, covering: covering, atMost: limit)
+        }
+        _ = try? RAW.readHeader(bytes)
+    }
 
     /// The decode path of the other formats as tiles, the zoom view and the details panel use it:
     /// by content, a small and a large tile (a cut file's partial decode included), and the EXIF

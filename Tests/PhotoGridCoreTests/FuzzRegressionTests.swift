@@ -14,11 +14,12 @@ import PhotoGridFuzzing
     /// The file extensions of each picture target's hostile files and sample pictures.
     static let extensions = ["png": ["png"], "webp": ["webp"], "gif": ["gif"], "heif": ["heic", "avif"], "avif": ["avif"]]
 
-    @Test(arguments: ["jpeg", "metadata", "remote", "terminal", "png", "webp", "gif", "heif", "avif"])
+    @Test(arguments: ["jpeg", "metadata", "remote", "terminal", "png", "webp", "gif", "heif", "avif", "raw"])
     func foundAndSeedInputsRunCleanly(target: String) throws {
         var files = Self.inputs(Paths.root + "/Tests/Fixtures/fuzz/" + target) + Self.inputs(Paths.root + "/Tests/Fuzz/corpus/" + target)
         if target == "jpeg" || target == "metadata" { files += Self.inputs(Paths.root + "/Tests/Fixtures/bad") }
         if target == "remote" { files += Self.inputs(Paths.root + "/Tests/Fixtures/listings") }
+        if target == "raw" { files += Self.inputs(Paths.root + "/Tests/Fixtures/raw") }
         if let extensions = Self.extensions[target] {
             let samples = (FileManager.default.enumerator(atPath: Paths.gallery)?.allObjects as? [String] ?? []).map { Paths.gallery + "/" + $0 }
             files += (Self.inputs(Paths.root + "/Tests/Fixtures/bad") + samples).filter { extensions.contains(($0 as NSString).pathExtension) }

@@ -12,6 +12,8 @@ package enum JPEG {
         package var isProgressive: Bool
         /// The TIFF structure of the Exif APP1 segment, if there is one.
         package var exif: [UInt8]?
+        /// The embedded ICC profile (APP2), if there is one whole.
+        package var icc: [UInt8]?
     }
 
     package struct DecodeOptions: Sendable {
@@ -47,7 +49,7 @@ package enum JPEG {
         try check(status, message)
         let exif = header.exif.map { Array(UnsafeBufferPointer(start: $0, count: header.exif_length)) }
         return Header(width: Int(header.width), height: Int(header.height), components: Int(header.components),
-                      isProgressive: header.progressive != 0, exif: exif)
+                      isProgressive: header.progressive != 0, exif: exif, icc: JPEGSegments.parse(data).icc)
     }
 
     package static func decode(_ data: [UInt8], options: DecodeOptions = DecodeOptions()) throws(DecodeError) -> RGBImage {

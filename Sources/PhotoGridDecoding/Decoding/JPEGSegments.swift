@@ -19,6 +19,21 @@ package struct JPEGSegments: Sendable, Equatable {
     package var width: Int?
     package var height: Int?
     package var isProgressive = false
+    /// The ICC profile's chunks (APP2 "ICC_PROFILE"), by their sequence number from 1, and how
+    /// many the file says there are.
+    var iccChunks: [Int: [UInt8]] = [:]
+    var iccCount = 0
+
+    /// The ICC profile, when every chunk of it is there.
+    package var icc: [UInt8]? {
+        guard iccCount > 0, iccChunks.count == iccCount else { return nil }
+        var profile: [UInt8] = []
+        for sequence in 1...iccCount {
+            guard let chunk = iccChunks[sequence] else { return nil }
+            profile += chunk
+        }
+        return profile
+    }
 
     package init() {}
 
@@ -28,6 +43,7 @@ package struct JPEGSegments: Sendable, Equatable {
     static let exifIdentifier: [UInt8] = Array("Exif".utf8) + [0, 0]
     static let xmpIdentifier: [UInt8] = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
     static let photoshopIdentifier: [UInt8] = Array("Photoshop 3.0".utf8) + [0]
+    static let iccIdentifier: [UInt8] = Array("ICC_PROFILE".utf8) + [0]
 
     package static func parse(_ data: [UInt8]) -> JPEGSegments {
         var result = JPEGSegments()
@@ -64,6 +80,16 @@ package struct JPEGSegments: Sendable, Equatable {
             } else if xmp == nil, payload.starts(with: JPEGSegments.xmpIdentifier) {
                 xmp = Array(payload.dropFirst(JPEGSegments.xmpIdentifier.count))
             }
+        case 0xE2:
+            // "ICC_PROFILE\0", the chunk's number from 1 and the count, then a part of the profile
+            // (64 KB segments cut a larger one).
+            let identifier = JPEGSegments.iccIdentifier
+            guard payload.count > identifier.count + 2, payload.starts(with: identifier) else { return }
+            let base = payload.startIndex + identifier.count
+            let sequence = Int(payload[base]), count = Int(payload[base + 1])
+            guard sequence >= 1, sequence <= count, iccCount == 0 || iccCount == count, iccChunks[sequence] == nil else { return }
+            iccCount = count
+            iccChunks[sequence] = Array(payload[(base + 2)...])
         case 0xED:
             if iptc == nil, payload.starts(with: JPEGSegments.photoshopIdentifier) {
                 iptc = JPEGSegments.iptcResource(Array(payload.dropFirst(JPEGSegments.photoshopIdentifier.count)))

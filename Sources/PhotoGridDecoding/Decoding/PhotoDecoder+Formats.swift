@@ -19,6 +19,7 @@ extension PhotoDecoder {
         case .gif: return try decodeGIF(data, covering: size, atMost: limit, gate: gate)
         case .heif, .avif: return try decodeHEIF(data, covering: size, atMost: limit, thumbnails: thumbnails, gate: gate)
         case .tiff, .jxl: return try decodeWhole(format, data, atMost: limit, gate: gate)
+        case .raw(let kind): return try decodeRAW(kind, data, covering: size, atMost: limit, gate: gate)
         case .jpeg: return try PhotoDecoder(gate: gate).decode(data, covering: size, atMost: limit)
         case .other(let name): throw .unsupportedFormat(name)
         case .notAnImage: throw .unsupportedFormat("")
@@ -47,6 +48,9 @@ extension PhotoDecoder {
         case .tiff: return try TIFF.readHeader(data).displaySize
         case .jxl:
             let header = try JXL.readHeader(data)
+            return (header.width, header.height)
+        case .raw:
+            let header = try RAW.readHeader(data)
             return (header.width, header.height)
         case .jpeg, .other, .notAnImage: throw .unsupportedFormat(format.name)
         }
@@ -79,6 +83,8 @@ extension PhotoDecoder {
         case .jxl:
             guard let data = try? file.all(), let header = try? JXL.readHeader(data) else { return nil }
             return PhotoInfo(width: header.width, height: header.height, exif: nil, xmp: nil, upright: true)
+        case .raw:
+            return rawInfo(file)
         case .jpeg, .other, .notAnImage:
             return nil
         }

@@ -94,7 +94,9 @@ package struct PhotoDecoder: PhotoDecoding {
     package func image(of photo: Photo, from bytes: PhotoBytes, covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
         switch bytes {
         case .file(let path): return try image(of: photo, file: path, covering: size, atMost: limit)
-        case .whole(let data): return try decode(data, covering: size, atMost: limit)
+        case .whole(let data):
+            if case .raw(let kind) = photo.format { return try PhotoDecoder.decodeRAW(kind, data, covering: size, atMost: limit, gate: gate) }
+            return try decode(data, covering: size, atMost: limit)
         case .head(let data, _): return try decodeHead(data, covering: size, atMost: limit)
         }
     }
@@ -109,6 +111,11 @@ package struct PhotoDecoder: PhotoDecoding {
         let file = try OpenFile(path, limit: .max)
         // The content says what the file is, whatever its name.
         let magic = try file.head(16)
+        // A raw file goes by its name: many are TIFFs inside, CR3 is ISO media as videos are.
+        if case .raw(let kind) = photo.format {
+            guard file.size <= FileReader.defaultLimit else { throw .tooLarge }
+            return try PhotoDecoder.decodeRAW(kind, try file.all(), covering: size, atMost: limit, gate: gate)
+        }
         let content = ImageFormat(content: magic)
         // A video: a frame from ffmpeg when it is there, else a tile that says what it is.
         if content?.isVideo == true || (content == nil && photo.format.isVideo) {
@@ -179,6 +186,7 @@ package struct PhotoDecoder: PhotoDecoding {
         // A video: its size and length, from ffprobe where ffmpeg is installed.
         if photo.format.isVideo { return VideoFrame.info(of: path) }
         guard photo.format.isDecoded, let file = try? OpenFile(path) else { return nil }
+        if photo.format.isRaw { return rawInfo(file) }
         if let head = try? file.head(16), let content = ImageFormat(content: head), content != .jpeg {
             return otherInfo(content, file)
         }
@@ -320,7 +328,8 @@ package struct PhotoDecoder: PhotoDecoding {
             // Its first scans were enough: the rest of the file, cut or not, was never read.
             if !partial, options.partialScans, header.isProgressive, try !reachesEnd() { partial = true }
             let upright = orientation.apply(to: decoded)
-            return (PhotoDecoder.scaled(upright, shortSide: limit), upright.width, scans, partial)
+            // Converted to sRGB once shrunk: the pixels kept, not the decoded ones.
+            return (ColourProfile.toSRGB(PhotoDecoder.scaled(upright, shortSide: limit), profile: header.icc), upright.width, scans, partial)
         }
         let complete = scale == 8 && kept.width == uprightWidth
         return DecodedImage(image: kept, origin: .file(scaleEighths: scale, scans: scans), isComplete: complete, isPartial: partial)
@@ -379,7 +388,7 @@ package struct PhotoDecoder: PhotoDecoding {
         let orientation = header.exif.map { ExifInfo.parse($0).orientation } ?? .up
         let shown = orientation.displaySize(width: header.width, height: header.height)
         let scale = scaleEighths(forFactor: factor(width: shown.width, height: shown.height, box: box, fit: fit))
-        return orientation.apply(to: try JPEG.decode(data, options: JPEG.DecodeOptions(scaleEighths: scale)))
+        return ColourProfile.toSRGB(orientation.apply(to: try JPEG.decode(data, options: JPEG.DecodeOptions(scaleEighths: scale))), profile: header.icc)
     }
 
     package static func decodeUpright(_ photo: Photo, atLeast box: (width: Int, height: Int), fit: FitMode) throws(DecodeError) -> RGBImage {
@@ -399,6 +408,11 @@ package struct PhotoDecoder: PhotoDecoding {
             return frame
         }
         let data = try FileReader.read(path)
+        if case .raw(let kind) = photo.format {
+            let header = try RAW.readHeader(data)
+            let size = Int((Double(min(header.width, header.height)) * min(1, factor(width: header.width, height: header.height, box: box, fit: fit))).rounded(.up))
+            return try decodeRAW(kind, data, covering: size, atMost: .max).image
+        }
         let head = Array(data.prefix(16))
         if ImageFormat(content: head) == nil { try checkFormat(photo, head: head) }
         return try decodeUpright(data, atLeast: box, fit: fit)
@@ -411,6 +425,7 @@ package struct PhotoDecoder: PhotoDecoding {
         switch photo.format {
         case .jpeg: return
         case .png, .webp, .gif, .heif, .avif, .tiff, .jxl: throw .corruptFile(format: photo.format.name, "not a \(photo.format.name) file")
+        case .raw: return
         case .other(let name): throw .unsupportedFormat(name)
         case .notAnImage: throw .unsupportedFormat("")
         }

@@ -26,6 +26,9 @@ package enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
     /// decoder); `retryable` when it may later: the photo is tried again when it comes back on
     /// screen. The core does not know what the source is.
     case unavailable(String, retryable: Bool)
+    /// A camera's raw file with no preview in it, named by its maker and kind ("Canon CR2"): its
+    /// raw data is developed only for the photo view.
+    case noPreview(String)
     /// Stopped because nothing wanted it any more (`CancelFlag`): never shown, made again if wanted.
     case cancelled
 
@@ -48,6 +51,7 @@ package enum DecodeError: Error, Equatable, Sendable, CustomStringConvertible {
         case .tooLarge: return "too large"
         case .outOfMemory: return "out of memory"
         case .unavailable(let reason, _): return reason
+        case .noPreview(let kind): return kind + ": no preview"
         case .cancelled: return "cancelled"
         }
     }

@@ -67,6 +67,9 @@ package enum ImageFormat: Hashable, Sendable {
     case avif
     case tiff
     case jxl
+    /// A camera's raw file, by its extension ("CR2", "NEF"): many are TIFFs inside, or ISO media
+    /// (CR3), so the name decides, not the content.
+    case raw(String)
     case other(String)
     case notAnImage
 
@@ -81,6 +84,7 @@ package enum ImageFormat: Hashable, Sendable {
         case .avif: return "AVIF"
         case .tiff: return "TIFF"
         case .jxl: return "JPEG XL"
+        case .raw(let kind): return kind
         case .other(let name): return name
         case .notAnImage: return ""
         }
@@ -97,19 +101,28 @@ package enum ImageFormat: Hashable, Sendable {
         case .avif: return "image/avif"
         case .tiff: return "image/tiff"
         case .jxl: return "image/jxl"
-        case .other, .notAnImage: return "application/octet-stream"
+        case .raw, .other, .notAnImage: return "application/octet-stream"
         }
     }
 
     /// Formats photogrid decodes.
     package var isDecoded: Bool {
         switch self {
-        case .jpeg, .png, .webp, .gif, .heif, .avif, .tiff, .jxl: return true
+        case .jpeg, .png, .webp, .gif, .heif, .avif, .tiff, .jxl, .raw: return true
         case .other, .notAnImage: return false
         }
     }
 
     static let jpegExtensions: Set<String> = ["jpg", "jpeg", "jpe", "jfif"]
+    /// Raw files LibRaw reads, of the cameras most in use.
+    static let rawExtensions: Set<String> = ["dng", "cr2", "cr3", "crw", "nef", "nrw", "arw", "srf", "sr2", "orf", "rw2", "raf",
+                                             "pef", "srw", "3fr", "iiq", "erf", "mos", "mrw", "x3f", "rwl", "raw"]
+
+    /// A camera's raw file.
+    package var isRaw: Bool {
+        if case .raw = self { return true }
+        return false
+    }
     static let videoExtensions = ["mp4": "MP4 video", "m4v": "MP4 video", "mov": "QuickTime video", "mkv": "Matroska video",
                                   "webm": "WebM video", "avi": "AVI video"]
 
@@ -119,8 +132,7 @@ package enum ImageFormat: Hashable, Sendable {
         return false
     }
     static let otherImageExtensions: Set<String> = [
-        "bmp", "ico", "svg",
-        "dng", "cr2", "cr3", "nef", "arw", "orf", "rw2", "raf", "pef", "srw", "psd", "xcf", "tga", "jp2",
+        "bmp", "ico", "svg", "psd", "xcf", "tga", "jp2",
         "ppm", "pgm", "pbm", "qoi",
     ]
 
@@ -163,6 +175,7 @@ package enum ImageFormat: Hashable, Sendable {
         else if ext == "avif" { self = .avif }
         else if ext == "tif" || ext == "tiff" { self = .tiff }
         else if ext == "jxl" { self = .jxl }
+        else if ImageFormat.rawExtensions.contains(ext) { self = .raw(ext.uppercased()) }
         else if ImageFormat.otherImageExtensions.contains(ext) { self = .other(ext.uppercased()) }
         else if let video = ImageFormat.videoExtensions[ext] { self = .other(video) }
         else { self = .notAnImage }

@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+@testable import PhotoGridDecoding
+@testable import PhotoGridModel
+@testable import PhotoGridSystem
+import PhotoGridTestSupport
+
+/// Embedded ICC profiles through Little CMS: a photo converted to ProPhoto (ROMM RGB) by
+/// ImageMagick with Ghostscript's free profiles, and tagged so, shows as its sRGB original does;
+/// the same pixels without their profile do not, which is what the conversion mends.
+@Suite(.serialized) struct ColourProfileTests {
+    static let profiles = "/usr/share/color/icc/ghostscript"
+    static let ready = (try? Subprocess.run(["sh", "-c", "command -v convert"]))?.status == 0
+        && FileManager.default.fileExists(atPath: profiles + "/rommrgb.icc")
+
+    func run(_ arguments: [String]) throws {
+        let result = try Subprocess.run(arguments)
+        try #require(result.status == 0, "\(arguments.joined(separator: " ")): \(result.errorText)")
+    }
+
+    @Test(.enabled(if: ColourProfileTests.ready, "ImageMagick or Ghostscript's ICC profiles (libgs-common) are not installed"))
+    func aProPhotoJPEGLooksLikeItsSRGBOriginal() throws {
+        let folder = TestImages.scratchFolder("icc")
+        defer { TestImages.remove(folder) }
+        let source = Paths.root + "/sample-gallery/landscapes/autumn-01.jpg"
+        try run(["convert", source, "-resize", "480x360", "-quality", "95", folder + "/srgb.jpg"])
+        try run(["convert", folder + "/srgb.jpg", "-profile", Self.profiles + "/srgb.icc", "-profile", Self.profiles + "/rommrgb.icc",
+                 "-quality", "95", folder + "/prophoto.jpg"])
+        try run(["convert", folder + "/prophoto.jpg", "+profile", "icc", folder + "/untagged.jpg"])
+        func decoded(_ name: String) throws -> RGBImage {
+            try PhotoDecoder().decode(try #require(TestImages.read(folder + "/" + name)), covering: 360, atMost: 360).image
+        }
+        let original = try decoded("srgb.jpg"), converted = try decoded("prophoto.jpg"), untagged = try decoded("untagged.jpg")
+        let fixed = TestImages.meanAbsoluteError(converted, original), dull = TestImages.meanAbsoluteError(untagged, original)
+        #expect(fixed < 4, "the ProPhoto JPEG differs from its original by \(fixed)")
+        #expect(dull > 8, "without its profile it should look dull: \(dull)")
+        #expect(JPEGSegments.parse(try #require(TestImages.read(folder + "/prophoto.jpg"))).icc != nil)
+
+        // As a user sees it: the half-block sheets of both, side by side.
+        func sheet(_ name: String) throws -> ScreenPixels {
+            let printed = try Subprocess.run([Paths.binary, "--print", "--mode", "halfblock", "--size", "40x16", "--no-disk-cache",
+                                              folder + "/" + name], environment: ["COLORTERM": "truecolor"])
+            return ScreenPixels(text: String(decoding: printed.output, as: UTF8.self), columns: 40, rows: 16)
+        }
+        let whole = ScreenPixels.Rect(column: 0, row: 0, width: 40, height: 14)
+        let printed = try sheet("prophoto.jpg").difference(try sheet("srgb.jpg"), whole, whole)
+        #expect(printed < 8, "half-block difference \(printed)")
+        #expect(try sheet("untagged.jpg").difference(try sheet("srgb.jpg"), whole, whole) > printed)
+    }
+
+    @Test func sRGBAndOtherProfilesChangeNothing() throws {
+        // No profile, a damaged one, sRGB's own: the pixels as they were, nothing converted.
+        let image = RGBImage(width: 2, height: 1, pixels: [10, 200, 30, 250, 5, 128])
+        #expect(ColourProfile.toSRGB(image, profile: nil).pixels == image.pixels)
+        #expect(ColourProfile.toSRGB(image, profile: Array(repeating: 7, count: 500)).pixels == image.pixels)
+        if let srgb = TestImages.read(Self.profiles + "/srgb.icc") {
+            #expect(!ColourProfile.converts(srgb))
+            #expect(ColourProfile.toSRGB(image, profile: srgb).pixels == image.pixels)
+        }
+        if let romm = TestImages.read(Self.profiles + "/rommrgb.icc") {
+            #expect(ColourProfile.converts(romm))
+            #expect(ColourProfile.toSRGB(image, profile: romm).pixels != image.pixels)
+        }
+    }
+}
