@@ -35,9 +35,10 @@ let package = Package(
         .systemLibrary(name: "CGif", providers: [.apt(["libgif-dev"])]),
         // LibRaw: raw files' previews and development, loaded on first use (Sources/CRaw/include/raw_loader.h).
         .target(name: "CRaw"),
-        // libtiff: TIFF scans and exports; libjxl: JPEG XL.
-        .systemLibrary(name: "CTiff", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
-        .systemLibrary(name: "CJxl", pkgConfig: "libjxl", providers: [.apt(["libjxl-dev"])]),
+        // libtiff (TIFF scans and exports) and libjxl (JPEG XL), loaded on first use too
+        // (Sources/CTiff/include/tiff_loader.h). Their headers come from libtiff-dev and libjxl-dev.
+        .target(name: "CTiff"),
+        .target(name: "CJxl"),
         // Little CMS: embedded colour profiles converted to sRGB.
         .systemLibrary(name: "CLcms", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         // zlib: deflated pictures (kitty's canvas) and PNG's image data.

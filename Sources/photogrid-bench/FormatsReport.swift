@@ -6,8 +6,9 @@ import PhotoGridTestSupport
 /// `photogrid-bench formats DIR [RUNS] [TIMG] [CHAFA]`: the first screen (18 photos, 6 columns on
 /// 240x67 cells) per format, cold and with the disk cache warm, with peak memory, beside timg and
 /// chafa on the same files (issue 11). The folders are made here from the first 18 JPEGs of DIR
-/// with the tools Debian packages: ImageMagick (PNG, GIF), cwebp (WebP), heif-enc (HEIC with
-/// and without a thumbnail, AVIF), their long side at most 3840 (GIF 1024, as GIFs are small).
+/// with the tools Debian packages: ImageMagick (PNG, GIF, TIFF, a JPEG converted to ProPhoto with
+/// Ghostscript's profiles), cwebp (WebP), heif-enc (HEIC with and without a thumbnail, AVIF), cjxl
+/// (JPEG XL), their long side at most 3840 (GIF 1024, as GIFs are small).
 /// TIMG and CHAFA name the peers' programs (built from their sources: Debian's are old).
 enum FormatsReport {
     struct Format: Sendable {
@@ -28,6 +29,15 @@ enum FormatsReport {
         },
         Format(name: "AVIF", suffix: "avif") { input, output in ["heif-enc", "-A", "-q", "50", "-p", "speed=8", input, "-o", output] },
         Format(name: "GIF (1024 px)", suffix: "gif") { input, output in ["convert", input, "-resize", "1024x1024>", output] },
+        Format(name: "TIFF (8-bit, LZW)", suffix: "tif") { input, output in ["convert", input, "-compress", "lzw", output] },
+        Format(name: "TIFF (16-bit, zip, tiled)", suffix: "16.tif") { input, output in
+            ["convert", input, "-depth", "16", "-compress", "zip", "-define", "tiff:tile-geometry=256x256", output]
+        },
+        Format(name: "JPEG XL (lossy, d 1)", suffix: "jxl") { input, output in ["cjxl", input, output, "-d", "1", "-e", "3", "--quiet"] },
+        Format(name: "JPEG in ProPhoto (ICC)", suffix: "romm.jpg") { input, output in
+            ["convert", input, "-profile", "/usr/share/color/icc/ghostscript/srgb.icc",
+             "-profile", "/usr/share/color/icc/ghostscript/rommrgb.icc", "-quality", "92", output]
+        },
     ]
 
     package static func run(source: String, photogrid: String, runs: Int, timg: String?, chafa: String?) throws {

@@ -156,6 +156,47 @@ import PhotoGridTestSupport
         #expect(try tmux.waitFor { $0.contains("[exit 0]") }.0)
     }
 
+    @Test func aRawFileBesideItsJPEGIsOneTileAndGoesWithIt() throws {
+        let folder = try makeFolder("raw-pairs")
+        defer { TestImages.remove(folder) }
+        // IMG_0042.JPG with its raw file, and a raw file alone.
+        try Subprocess.run(["cp", folder + "/photos/a.jpg", folder + "/photos/IMG_0042.JPG"])
+        try Subprocess.run(["cp", Paths.root + "/Tests/Fixtures/raw/Nikon.nef", folder + "/photos/IMG_0042.NEF"])
+        try Subprocess.run(["cp", Paths.root + "/Tests/Fixtures/raw/FujiFilm.raf", folder + "/photos/alone.raf"])
+        let tmux = try start(folder)
+        var (ok, screen) = try tmux.waitFor { self.status($0).contains("1 of 8") }
+        #expect(ok, "six photos, the pair and the lone raw file: \(status(screen))")
+        // Natural order, without regard to case: IMG_0042 comes last.
+        try tmux.send("G")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("IMG_0042.JPG") }
+        #expect(ok, "\(status(screen))")
+        #expect(screen.contains("RAW"), "no RAW badge: \(screen)")
+        try tmux.send("R", "4")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("IMG_0042.NEF.xmp") }
+        #expect(ok, "the rating goes to both: \(status(screen))")
+        #expect(rating(folder + "/photos/IMG_0042.JPG.xmp") == 4 && rating(folder + "/photos/IMG_0042.NEF.xmp") == 4)
+        try tmux.send("d", "y")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("moved IMG_0042.JPG") }
+        #expect(ok, "\(status(screen))")
+        for name in ["IMG_0042.JPG", "IMG_0042.NEF", "IMG_0042.JPG.xmp", "IMG_0042.NEF.xmp"] {
+            #expect(access(folder + "/data/Trash/files/" + name, F_OK) == 0, "\(name) not in the trash")
+        }
+        try tmux.send("u")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("put back IMG_0042.JPG") && self.status($0).contains("of 8") }
+        #expect(ok, "\(status(screen))")
+        #expect(access(folder + "/photos/IMG_0042.NEF", F_OK) == 0)
+        try tmux.send("q")
+        #expect(try tmux.waitFor { $0.contains("[exit 0]") }.0)
+        // -o prints both paths.
+        let chooser = try Tmux(columns: 120, rows: 30, command: "\(Paths.binary) --mode halfblock -o \(folder)/photos > \(folder)/chosen.txt",
+                               environment: ["COLORTERM": "truecolor", "XDG_DATA_HOME": folder + "/data"])
+        (ok, _) = try chooser.waitFor { self.status($0).contains("1 of 8") }
+        try chooser.send("/", "I", "M", "G", "Enter", "q")
+        (ok, screen) = try chooser.waitFor { $0.contains("[exit 0]") }
+        let chosen = String(decoding: TestImages.read(folder + "/chosen.txt") ?? [], as: UTF8.self)
+        #expect(chosen == folder + "/photos/IMG_0042.JPG\n" + folder + "/photos/IMG_0042.NEF\n", "\(chosen)")
+    }
+
     @Test func minusPastSixColumnsGoesOutToMonthsAndYearsAndPlusComesBackIn() throws {
         let folder = try makeFolder("time-zoom")
         defer { TestImages.remove(folder) }

@@ -56,6 +56,8 @@ package final class GalleryModel {
     var ratingScan: RatingScan?
     var pendingFilter: RatingFilter?
     var setSinceScan: Set<PhotoSource> = []
+    /// The raw files shown as one tile with the JPEG of their name (`RawPairs`), by the JPEG.
+    package internal(set) var raws: [PhotoSource: Photo] = [:]
     /// The time zoom asked for while the dates it goes by are read.
     var pendingTime: TimeScale?
     /// The time zoom's months or years: each photo's, and the photos that start one; made again
@@ -71,8 +73,11 @@ package final class GalleryModel {
     }
 
     var photos: [Photo] { session.photos }
-    /// Every photo in order, those a filter hides too: what a new order or a rescan starts from.
-    var allPhotos: [Photo] { unfiltered ?? session.photos }
+    /// Every photo in order as the gallery lists them, those a filter hides and the raw files
+    /// paired with a JPEG too: what a new order, a filter or a rescan starts from.
+    var allPhotos: [Photo] { listed ?? unfiltered ?? session.photos }
+    /// The list behind the grid's, set with it (`replacePhotos`); nil while they are the same.
+    var listed: [Photo]?
 
     /// Each photo's group again, after the photos or the known dates changed.
     func refreshGroups() {

@@ -44,6 +44,7 @@ extension GridController {
             rows.append(DetailsPanel.Row("caption", caption))
             if let source = info.captionSource { rows.append(DetailsPanel.Row("from", source.rawValue.uppercased())) }
         }
+        if let raw = gallery.raws[photo.source] { rows.append(DetailsPanel.Row("raw", raw.name + " (shown with it)")) }
         let rating = rating(ofPhoto: index)
         if rating != 0 { rows.append(DetailsPanel.Row("rating", Ratings.words(rating))) }
         return DetailsPanel(title: "Details", rows: rows)

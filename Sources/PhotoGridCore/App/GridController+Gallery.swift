@@ -202,11 +202,15 @@ extension GridController {
     /// The views show `all` now, less what the rating filter hides, with the focused photo still
     /// focused (else the one at its place) and the photo view, if open, on the same photo (else
     /// closed).
-    func replacePhotos(_ all: [Photo]) {
+    func replacePhotos(_ listed: [Photo]) {
+        // A raw file beside a JPEG of its name is one tile with it.
+        let (all, raws) = RawPairs.pair(listed)
         let filter = gallery.filter
         let photos = filter == .all ? all : all.filter { filter.keeps(gallery.ratings.known($0) ?? gallery.ratings.rating(of: $0, info: nil)) }
         guard let makeSession = gallery.makeSession, !photos.isEmpty else { return }
         gallery.unfiltered = filter == .all ? nil : all
+        gallery.listed = raws.isEmpty ? nil : listed
+        gallery.raws = raws
         let focused = session.photos[grid.position.focus].source
         let zoomed = photoView.map { session.photos[$0.state.photo].source }
         let fit = session.fit

@@ -12,12 +12,15 @@ extension GridController {
         notice = gallery.toggleMark(photo) ? "marked" : "unmarked"
     }
 
-    /// The marked photos in the grid's order, else the focused one: what `-o` prints and `o` opens.
+    /// The marked photos in the grid's order, else the focused one, each followed by the raw file
+    /// shown with it (`RawPairs`): what `-o` prints and `o` opens.
     package var chosen: [PhotoSource] {
-        let inOrder = session.photos.map(\.source).filter { marked.contains($0) }
-        if !inOrder.isEmpty { return inOrder }
-        let photo = topScreen.currentPhoto
-        return session.photos.indices.contains(photo) ? [session.photos[photo].source] : []
+        var inOrder = session.photos.map(\.source).filter { marked.contains($0) }
+        if inOrder.isEmpty {
+            let photo = topScreen.currentPhoto
+            inOrder = session.photos.indices.contains(photo) ? [session.photos[photo].source] : []
+        }
+        return inOrder.flatMap { [$0] + (gallery.raws[$0].map { [$0.source] } ?? []) }
     }
 
     /// `o`: the chosen photos in another program (`Opener`).

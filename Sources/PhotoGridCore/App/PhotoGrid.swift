@@ -147,9 +147,16 @@ package enum PhotoGrid {
         }
         let makeSession = { (photos: [Photo]) -> GridSession in session(photos, nil) }
         let pressure = Caches.watchPressure { currentCache.withLock { $0 } }
-        let controller = GridController(title: source.title, session: makeSession(source.photos),
+        // A raw file beside a JPEG of its name is one tile with it (`RawPairs`); in a folder still
+        // being read, once it is read whole (the grid grows by the list as it comes until then).
+        let (shown, raws) = source.reading == nil ? RawPairs.pair(source.photos) : (source.photos, [:])
+        let controller = GridController(title: source.title, session: makeSession(shown.isEmpty ? source.photos : shown),
                                         screen: GridApp.metrics(curses: curses, capabilities: capabilities),
                                         columns: options.columns, modeName: capabilities.mode.description)
+        if !shown.isEmpty && !raws.isEmpty {
+            controller.gallery.raws = raws
+            controller.gallery.listed = source.photos
+        }
         controller.allowChanges(order: source.rescan == nil && !options.sortGiven ? nil : options.order, showHidden: options.showHidden,
                                 makeSession: makeSession, rescan: source.rescan) { photos in
             CaptureDates(photos: photos, reader: source.infoReader, store: source.dateStore) { mailbox.post(.tileReady) }
@@ -173,7 +180,7 @@ package enum PhotoGrid {
             controller.changes = changes
             changes.onChange { mailbox.post(.tileReady) }
         }
-        if let focus = source.focus, let index = source.photos.firstIndex(where: { $0.relativePath == focus }) {
+        if let focus = source.focus, let index = controller.session.photos.firstIndex(where: { $0.relativePath == focus }) {
             controller.focus(index)
         }
         controller.startHint = capabilities.pictureHint

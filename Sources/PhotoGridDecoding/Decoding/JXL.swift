@@ -2,7 +2,7 @@ import CJxl
 import PhotoGridModel
 import PhotoGridSystem
 
-/// libjxl: the only Swift file that calls it. A JPEG XL (lossy or lossless, a bare codestream or
+/// libjxl: the only Swift file that calls it, loaded on first use (Sources/CJxl). A JPEG XL (lossy or lossless, a bare codestream or
 /// in its container) shows its first frame, upright (libjxl applies the orientation of its
 /// header), in 8 bits a channel, transparency over `PNG.background`. libjxl 0.7 has no decode at
 /// a smaller scale: the frame is made whole, so it is refused past
@@ -31,22 +31,23 @@ package enum JXL {
 
     private static func decode(_ data: [UInt8], image wanted: Bool, maxPixels: Int) throws(DecodeError) -> (header: Header, image: RGBImage?) {
         guard isJXL(data) else { throw .corruptFile(format: "JPEG XL", "not a JPEG XL") }
-        guard let decoder = JxlDecoderCreate(nil) else { throw .corrupt("out of memory") }
-        defer { JxlDecoderDestroy(decoder) }
+        guard let jxl = pg_jxl_load()?.pointee else { throw .unsupportedFormat("JPEG XL: libjxl is not installed") }
+        guard let decoder = jxl.JxlDecoderCreate(nil) else { throw .corrupt("out of memory") }
+        defer { jxl.JxlDecoderDestroy(decoder) }
         let events = Int32(JXL_DEC_BASIC_INFO.rawValue) | (wanted ? Int32(JXL_DEC_FULL_IMAGE.rawValue) : 0)
-        guard JxlDecoderSubscribeEvents(decoder, events) == JXL_DEC_SUCCESS else { throw .corrupt("libjxl refused the events") }
+        guard jxl.JxlDecoderSubscribeEvents(decoder, events) == JXL_DEC_SUCCESS else { throw .corrupt("libjxl refused the events") }
         return try data.withUnsafeBufferPointer { input throws(DecodeError) -> (Header, RGBImage?) in
-            guard JxlDecoderSetInput(decoder, input.baseAddress, input.count) == JXL_DEC_SUCCESS else { throw .corrupt("libjxl refused the input") }
-            JxlDecoderCloseInput(decoder)
+            guard jxl.JxlDecoderSetInput(decoder, input.baseAddress, input.count) == JXL_DEC_SUCCESS else { throw .corrupt("libjxl refused the input") }
+            jxl.JxlDecoderCloseInput(decoder)
             var header: Header?
             var format = JxlPixelFormat(num_channels: 3, data_type: JXL_TYPE_UINT8, endianness: JXL_NATIVE_ENDIAN, align: 0)
             var pixels: [UInt8] = []
             while true {
-                let status = JxlDecoderProcessInput(decoder)
+                let status = jxl.JxlDecoderProcessInput(decoder)
                 switch status {
                 case JXL_DEC_BASIC_INFO:
                     var info = JxlBasicInfo()
-                    guard JxlDecoderGetBasicInfo(decoder, &info) == JXL_DEC_SUCCESS else { throw .corruptFile(format: "JPEG XL", "no header") }
+                    guard jxl.JxlDecoderGetBasicInfo(decoder, &info) == JXL_DEC_SUCCESS else { throw .corruptFile(format: "JPEG XL", "no header") }
                     let turned = info.orientation.rawValue >= 5
                     let found = Header(width: Int(turned ? info.ysize : info.xsize), height: Int(turned ? info.xsize : info.ysize),
                                        hasAlpha: info.alpha_bits > 0)
@@ -58,12 +59,12 @@ package enum JXL {
                 case JXL_DEC_NEED_IMAGE_OUT_BUFFER:
                     guard let header else { throw .corruptFile(format: "JPEG XL", "no header") }
                     var size = 0
-                    guard JxlDecoderImageOutBufferSize(decoder, &format, &size) == JXL_DEC_SUCCESS,
+                    guard jxl.JxlDecoderImageOutBufferSize(decoder, &format, &size) == JXL_DEC_SUCCESS,
                           size == header.width * header.height * Int(format.num_channels) else {
                         throw .corruptFile(format: "JPEG XL", "unexpected frame size")
                     }
                     pixels = [UInt8](repeating: 0, count: size)
-                    let set = pixels.withUnsafeMutableBytes { JxlDecoderSetImageOutBuffer(decoder, &format, $0.baseAddress, size) }
+                    let set = pixels.withUnsafeMutableBytes { jxl.JxlDecoderSetImageOutBuffer(decoder, &format, $0.baseAddress, size) }
                     guard set == JXL_DEC_SUCCESS else { throw .corrupt("libjxl refused the buffer") }
                 case JXL_DEC_FULL_IMAGE:
                     // The first frame is enough: an animation's later ones are not made.

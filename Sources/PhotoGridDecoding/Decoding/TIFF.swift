@@ -3,7 +3,7 @@ import Glibc
 import PhotoGridModel
 import PhotoGridSystem
 
-/// libtiff: the only Swift file that calls it. A TIFF (scans, exports, 8 or 16 bits a sample,
+/// libtiff: the only Swift file that calls it, loaded on first use (Sources/CTiff). A TIFF (scans, exports, 8 or 16 bits a sample,
 /// strips or tiles, any of libtiff's compressions) shows its first page through libtiff's RGBA
 /// interface, which makes 8-bit RGBA of every photometric kind it knows; then its Orientation
 /// tag turns it and transparency goes over `PNG.background`. libtiff has no scaled decode: the
@@ -31,23 +31,23 @@ package enum TIFF {
     }
 
     package static func readHeader(_ data: [UInt8]) throws(DecodeError) -> Header {
-        try withFile(data) { tiff, _ throws(DecodeError) in try header(tiff) }
+        try withFile(data) { library, tiff, _ throws(DecodeError) in try header(library, tiff) }
     }
 
     /// The first page, upright, 8 bits a channel.
     package static func decode(_ data: [UInt8], maxPixels: Int = PhotoDecoder.wholeDecodeMaxPixels) throws(DecodeError) -> RGBImage {
-        try withFile(data) { tiff, stream throws(DecodeError) -> RGBImage in
-            let header = try header(tiff)
+        try withFile(data) { library, tiff, stream throws(DecodeError) -> RGBImage in
+            let header = try header(library, tiff)
             guard header.width * header.height <= maxPixels else { throw .tooLarge }
             var message = [CChar](repeating: 0, count: 1024)
-            guard TIFFRGBAImageOK(tiff, &message) == 1 else {
+            guard library.pointee.TIFFRGBAImageOK(tiff, &message) == 1 else {
                 throw .unsupportedFormat("TIFF (" + message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }.lowercased() + ")")
             }
             var raster = [UInt32](repeating: 0, count: header.width * header.height)
             // Asked for in the file's own orientation, libtiff flips nothing: the rows come as
             // stored, and `Orientation` turns them as it turns a JPEG's.
             let read = raster.withUnsafeMutableBufferPointer {
-                TIFFReadRGBAImageOriented(tiff, UInt32(header.width), UInt32(header.height), $0.baseAddress,
+                library.pointee.TIFFReadRGBAImageOriented(tiff, UInt32(header.width), UInt32(header.height), $0.baseAddress,
                                           Int32(header.orientation.rawValue), 0)
             }
             guard read == 1 else { throw .corruptFile(format: "TIFF", stream.error ?? "unreadable") }
@@ -70,10 +70,11 @@ package enum TIFF {
         }
     }
 
-    private static func header(_ tiff: OpaquePointer) throws(DecodeError) -> Header {
+    private static func header(_ library: UnsafePointer<pg_tiff>, _ tiff: OpaquePointer) throws(DecodeError) -> Header {
         var width: UInt32 = 0, height: UInt32 = 0
-        guard pg_tiff_size(tiff, &width, &height) == 1, width > 0, height > 0 else { throw .corruptFile(format: "TIFF", "no size") }
-        return Header(width: Int(width), height: Int(height), orientation: Orientation(rawValue: Int(pg_tiff_orientation(tiff))) ?? .up)
+        guard pg_tiff_size(library, tiff, &width, &height) == 1, width > 0, height > 0 else { throw .corruptFile(format: "TIFF", "no size") }
+        return Header(width: Int(width), height: Int(height),
+                      orientation: Orientation(rawValue: Int(pg_tiff_orientation(library, tiff))) ?? .up)
     }
 
     /// The bytes libtiff reads, where it is, and its first error.
@@ -84,15 +85,16 @@ package enum TIFF {
         init(_ data: [UInt8]) { self.data = data }
     }
 
-    private static func withFile<T>(_ data: [UInt8], _ body: (OpaquePointer, Stream) throws(DecodeError) -> T) throws(DecodeError) -> T {
+    private static func withFile<T>(_ data: [UInt8], _ body: (UnsafePointer<pg_tiff>, OpaquePointer, Stream) throws(DecodeError) -> T) throws(DecodeError) -> T {
         guard isTIFF(data) else { throw .corruptFile(format: "TIFF", "not a TIFF") }
+        guard let library = pg_tiff_load() else { throw .unsupportedFormat("TIFF: libtiff is not installed") }
         guard data.count >= 8 else { throw .truncatedFile(format: "TIFF") }
         let stream = Stream(data)
         let handle = Unmanaged.passUnretained(stream).toOpaque()
-        guard let options = TIFFOpenOptionsAlloc() else { throw .corrupt("out of memory") }
-        defer { TIFFOpenOptionsFree(options) }
-        TIFFOpenOptionsSetMaxSingleMemAlloc(options, tmsize_t(maxAllocation))
-        TIFFOpenOptionsSetErrorHandlerExtR(options, { _, user, _, format, arguments in
+        guard let options = library.pointee.TIFFOpenOptionsAlloc() else { throw .corrupt("out of memory") }
+        defer { library.pointee.TIFFOpenOptionsFree(options) }
+        library.pointee.TIFFOpenOptionsSetMaxSingleMemAlloc(options, tmsize_t(maxAllocation))
+        library.pointee.TIFFOpenOptionsSetErrorHandlerExtR(options, { _, user, _, format, arguments in
             guard let user, let format, let arguments else { return 1 }
             let stream = Unmanaged<Stream>.fromOpaque(user).takeUnretainedValue()
             if stream.error == nil {
@@ -102,9 +104,9 @@ package enum TIFF {
             }
             return 1
         }, handle)
-        TIFFOpenOptionsSetWarningHandlerExtR(options, { _, _, _, _, _ in 1 }, handle)
+        library.pointee.TIFFOpenOptionsSetWarningHandlerExtR(options, { _, _, _, _, _ in 1 }, handle)
         // "r": read; "m": no mapping (the bytes are in memory already); "h": the header only, at open.
-        let tiff = TIFFClientOpenExt("photo.tif", "rm", handle, { handle, buffer, size in
+        let tiff = library.pointee.TIFFClientOpenExt("photo.tif", "rm", handle, { handle, buffer, size in
             let stream = Unmanaged<Stream>.fromOpaque(handle!).takeUnretainedValue()
             let count = max(0, min(Int(size), stream.data.count - stream.offset))
             if count > 0, let buffer {
@@ -125,7 +127,7 @@ package enum TIFF {
         guard let tiff else {
             throw stream.error.map { .corruptFile(format: "TIFF", $0) } ?? .corruptFile(format: "TIFF", "unreadable")
         }
-        defer { TIFFClose(tiff) }
-        return try body(tiff, stream)
+        defer { library.pointee.TIFFClose(tiff) }
+        return try body(library, tiff, stream)
     }
 }

@@ -36,6 +36,11 @@ extension GridController {
             if let problem = sidecar.save(rating: rating) { failures.append(sidecar.message(problem)); continue }
             written = sidecar.name
             gallery.ratings.set(rating, for: photo)
+            // Its raw file too, where darktable and Lightroom look for the rating of the raw.
+            if let raw = gallery.raws[photo.source], let rawFile = raw.file {
+                let rawSidecar = Sidecar.of(rawFile)
+                if let problem = rawSidecar.save(rating: rating) { failures.append(rawSidecar.message(problem)) } else { written += " and " + rawSidecar.name }
+            }
             gallery.setSinceScan.insert(photo.source)
             done += 1
         }

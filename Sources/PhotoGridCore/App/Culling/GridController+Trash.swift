@@ -42,7 +42,12 @@ extension GridController {
             guard let photo = all.first(where: { $0.source == source }), let file = photo.file else { continue }
             do throws(Trash.Failure) {
                 var entries = [try trash.move(file)]
-                for sidecar in sidecars(of: photo, among: all) {
+                // The raw file shown with it goes with it.
+                var others = sidecars(of: photo, among: all)
+                if let raw = gallery.raws[photo.source], let rawFile = raw.file {
+                    others = [rawFile] + sidecars(of: raw, among: all) + others
+                }
+                for sidecar in others {
                     // A sidecar that will not move is left beside where the photo was: the photo
                     // itself is in the trash, which is what was asked.
                     if let entry = try? trash.move(sidecar) { entries.append(entry) }
@@ -54,7 +59,7 @@ extension GridController {
         }
         guard !moved.isEmpty else { notice = failure ?? "nothing moved"; return }
         gallery.lastTrashed = Trashed(moved: moved, before: all)
-        let gone = Set(moved.map(\.photo.source))
+        let gone = Set(moved.flatMap { [$0.photo.source] + (gallery.raws[$0.photo.source].map { [$0.source] } ?? []) })
         gallery.unmark(gone)
         let left = all.filter { !gone.contains($0.source) }
         let said = (moved.count == 1 ? "moved " + moved[0].photo.name : "moved \(moved.count) photos") + " to the trash (u puts back)"
@@ -103,7 +108,11 @@ extension GridController {
             do throws(Trash.Failure) {
                 try trash.restore(entries[0])
                 back.insert(photo.source)
-                for entry in entries.dropFirst() { try? trash.restore(entry) }
+                for entry in entries.dropFirst() {
+                    guard (try? trash.restore(entry)) != nil else { continue }
+                    // Its raw file, listed again with it.
+                    if let raw = last.before.first(where: { $0.file == entry.original }) { back.insert(raw.source) }
+                }
             } catch {
                 failure = photo.name + " stays in the trash: " + error.description
             }
@@ -115,7 +124,9 @@ extension GridController {
            let index = session.photos.firstIndex(where: { $0.source == first.photo.source }) {
             if let photoView { photoView.state = ZoomState(photo: index) } else { grid.move(to: index) }
         }
-        let said = back.count == 1 ? "put back " + (last.moved.first { back.contains($0.photo.source) }!.photo.name) : "put back \(back.count) photos"
+        // Counted by tile: a raw file that came back with its JPEG is not one more.
+        let tiles = last.moved.filter { back.contains($0.photo.source) }
+        let said = tiles.count == 1 ? "put back " + tiles[0].photo.name : "put back \(tiles.count) photos"
         notice = failure.map { said + "; " + $0 } ?? said
     }
 }

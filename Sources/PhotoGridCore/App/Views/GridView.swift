@@ -94,6 +94,12 @@ final class GridView: ScreenView {
         for i in tiles.indices where session.photos[tiles[i].index].format.isVideo {
             tiles[i].badges = tiles[i].badges.isEmpty ? "video" : "video " + tiles[i].badges
         }
+        // A raw file shown with its JPEG (`RawPairs`).
+        if !gallery.raws.isEmpty {
+            for i in tiles.indices where gallery.raws[session.photos[tiles[i].index].source] != nil {
+                tiles[i].badges = tiles[i].badges.isEmpty ? "RAW" : "RAW " + tiles[i].badges
+            }
+        }
         // Stars and rejects, at every column count, before the other badges.
         for i in tiles.indices {
             let badge = Ratings.badge(app.rating(ofPhoto: tiles[i].index))
