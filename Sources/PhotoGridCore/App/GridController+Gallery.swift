@@ -206,7 +206,7 @@ extension GridController {
         // A raw file beside a JPEG of its name is one tile with it.
         let (all, raws) = RawPairs.pair(listed)
         let filter = gallery.filter
-        let photos = filter == .all ? all : all.filter { filter.keeps(gallery.ratings.known($0) ?? gallery.ratings.rating(of: $0, info: nil)) }
+        let photos = gallery.ratings.kept(all, by: filter)
         guard let makeSession = gallery.makeSession, !photos.isEmpty else { return }
         gallery.unfiltered = filter == .all ? nil : all
         gallery.listed = raws.isEmpty ? nil : listed

@@ -113,7 +113,7 @@ extension GridController {
 
     private func applyFilter(_ filter: RatingFilter) {
         let all = gallery.allPhotos
-        let kept = all.filter { filter.keeps(gallery.ratings.known($0) ?? gallery.ratings.rating(of: $0, info: nil)) }
+        let kept = gallery.ratings.kept(all, by: filter)
         if kept.isEmpty {
             notice = "no photo is " + (filter == .rejected ? "rejected" : filter.words ?? "") + ": all \(all.count) shown"
             gallery.filter = .all

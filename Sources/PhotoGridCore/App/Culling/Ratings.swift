@@ -14,8 +14,7 @@ final class Ratings {
 
     /// A photo's rating, 0 when none is known. Reads its sidecar once.
     func rating(of photo: Photo, info: PhotoInfo?) -> Int {
-        if let rating = known[photo.source] { return rating }
-        if let info, info.rating != nil { return info.rating! }
+        if let rating = known[photo.source] ?? info?.rating { return rating }
         guard let file = photo.file else { return 0 }
         if let read = sidecars[photo.source] { return read ?? 0 }
         let read = Sidecar.of(file).rating()
@@ -25,6 +24,12 @@ final class Ratings {
 
     /// Known without reading anything: for the filters, which go by a whole scan.
     func known(_ photo: Photo) -> Int? { known[photo.source] }
+
+    /// The photos `filter` keeps, by the ratings a scan read (a photo it did not reach by its
+    /// sidecar).
+    func kept(_ photos: [Photo], by filter: RatingFilter) -> [Photo] {
+        filter == .all ? photos : photos.filter { filter.keeps(known[$0.source] ?? rating(of: $0, info: nil)) }
+    }
 
     func set(_ rating: Int, for photo: Photo) { known[photo.source] = rating }
 
