@@ -30,3 +30,10 @@ uint16_t pg_tiff_orientation(const struct pg_tiff *library, TIFF *tiff) {
     library->TIFFGetFieldDefaulted(tiff, TIFFTAG_ORIENTATION, &orientation);
     return orientation;
 }
+
+const void *pg_tiff_profile(const struct pg_tiff *library, TIFF *tiff, uint32_t *length) {
+    void *data = NULL;
+    *length = 0;
+    if (library->TIFFGetField(tiff, TIFFTAG_ICCPROFILE, length, &data) != 1 || *length == 0) return NULL;
+    return data;
+}

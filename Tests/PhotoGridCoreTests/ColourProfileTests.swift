@@ -35,6 +35,14 @@ import PhotoGridTestSupport
         #expect(fixed < 4, "the ProPhoto JPEG differs from its original by \(fixed)")
         #expect(dull > 8, "without its profile it should look dull: \(dull)")
         #expect(JPEGSegments.parse(try #require(TestImages.read(folder + "/prophoto.jpg"))).icc != nil)
+        // PNG's iCCP and TIFF's tag 34675 the same way.
+        for name in ["prophoto.png", "prophoto.tif"] {
+            try run(["convert", folder + "/srgb.jpg", "-profile", Self.profiles + "/srgb.icc", "-profile", Self.profiles + "/rommrgb.icc",
+                     folder + "/" + name])
+            let error = TestImages.meanAbsoluteError(try decoded(name), original)
+            #expect(error < 4, "\(name) differs from its original by \(error)")
+        }
+        #expect(EmbeddedMetadata.pngProfile(try #require(TestImages.read(folder + "/prophoto.png"))) != nil)
 
         // As a user sees it: the half-block sheets of both, side by side.
         func sheet(_ name: String) throws -> ScreenPixels {

@@ -29,4 +29,6 @@ const struct pg_tiff * _Nullable pg_tiff_load(void);
    size (1 when both are there) and the Orientation, 1 (top left) when there is none. */
 int pg_tiff_size(const struct pg_tiff * _Nonnull library, TIFF * _Nonnull tiff, uint32_t * _Nonnull width, uint32_t * _Nonnull height);
 uint16_t pg_tiff_orientation(const struct pg_tiff * _Nonnull library, TIFF * _Nonnull tiff);
+/* The ICC profile (tag 34675) and its length; NULL when there is none. Valid while the file is open. */
+const void * _Nullable pg_tiff_profile(const struct pg_tiff * _Nonnull library, TIFF * _Nonnull tiff, uint32_t * _Nonnull length);
 #endif

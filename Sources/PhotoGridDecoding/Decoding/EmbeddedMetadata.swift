@@ -26,6 +26,27 @@ package enum EmbeddedMetadata {
         return found
     }
 
+    /// A PNG's ICC profile (its `iCCP` chunk: a name, NUL, the method 0 and the profile
+    /// deflated), inflated; nil when there is none or it does not inflate within the bound.
+    package static func pngProfile(_ data: [UInt8]) -> [UInt8]? {
+        var at = 8
+        while at + 8 <= data.count {
+            let length = Int(data[at]) << 24 | Int(data[at + 1]) << 16 | Int(data[at + 2]) << 8 | Int(data[at + 3])
+            let type = data[(at + 4)..<(at + 8)]
+            let start = at + 8, end = start + length
+            guard length >= 0, end <= data.count else { return nil }
+            // The profile comes before the image data, or not at all.
+            if type.elementsEqual("IDAT".utf8) || type.elementsEqual("IEND".utf8) { return nil }
+            if type.elementsEqual("iCCP".utf8) {
+                let chunk = data[start..<end]
+                guard let nul = chunk.prefix(80).firstIndex(of: 0), nul + 2 <= end, chunk[nul + 1] == 0 else { return nil }
+                return Zlib.decompress(Array(chunk[(nul + 2)...]), limit: ColourProfile.maxProfileBytes)
+            }
+            at = end + 4
+        }
+        return nil
+    }
+
     /// The text of an iTXt chunk when it is an uncompressed XMP packet: keyword, NUL, compression
     /// flag and method, language tag, NUL, translated keyword, NUL, text.
     private static func xmp(inITXt chunk: ArraySlice<UInt8>) -> [UInt8]? {

@@ -98,8 +98,8 @@ extension PhotoDecoder {
         let pixels = size.width * size.height
         guard pixels <= wholeDecodeMaxPixels else { throw .tooLarge }
         let (kept, decodedWidth) = try gate.run(bytes: data.count + pixels * 7 + pixels * 3 / 4) { () throws(DecodeError) in
-            let image = format == .tiff ? try TIFF.decode(data) : try JXL.decode(data)
-            return (scaled(image, shortSide: limit), image.width)
+            let (image, profile) = format == .tiff ? try TIFF.decodeWithProfile(data) : (try JXL.decode(data), nil)
+            return (ColourProfile.toSRGB(scaled(image, shortSide: limit), profile: profile), image.width)
         }
         return DecodedImage(image: kept, origin: .file(scaleEighths: 8, scans: 1), isComplete: kept.width == decodedWidth)
     }
@@ -123,7 +123,8 @@ extension PhotoDecoder {
         let (kept, decodedWidth, partial) = try gate.run(bytes: bytes) { () throws(DecodeError) in
             let (decoded, partial) = try PNG.decodeWhatThereIs(data, shrink: shrink, cancel: CancelFlag.current)
             let image = orientation.apply(to: decoded)
-            return (scaled(image, shortSide: limit), image.width, partial)
+            // Its colour profile, if any, on the pixels kept (`ColourProfile`).
+            return (ColourProfile.toSRGB(scaled(image, shortSide: limit), profile: EmbeddedMetadata.pngProfile(data)), image.width, partial)
         }
         return DecodedImage(image: kept, origin: .file(scaleEighths: max(1, 8 / shrink), scans: 1),
                             isComplete: shrink == 1 && kept.width == decodedWidth, isPartial: partial)

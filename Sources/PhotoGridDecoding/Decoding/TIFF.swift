@@ -36,7 +36,14 @@ package enum TIFF {
 
     /// The first page, upright, 8 bits a channel.
     package static func decode(_ data: [UInt8], maxPixels: Int = PhotoDecoder.wholeDecodeMaxPixels) throws(DecodeError) -> RGBImage {
-        try withFile(data) { library, tiff, stream throws(DecodeError) -> RGBImage in
+        try decodeWithProfile(data, maxPixels: maxPixels).image
+    }
+
+    /// The first page, and its ICC profile (tag 34675) if it has one: converted by the caller on
+    /// the pixels it keeps.
+    package static func decodeWithProfile(_ data: [UInt8], maxPixels: Int = PhotoDecoder.wholeDecodeMaxPixels) throws(DecodeError)
+        -> (image: RGBImage, profile: [UInt8]?) {
+        try withFile(data) { library, tiff, stream throws(DecodeError) -> (image: RGBImage, profile: [UInt8]?) in
             let header = try header(library, tiff)
             guard header.width * header.height <= maxPixels else { throw .tooLarge }
             var message = [CChar](repeating: 0, count: 1024)
@@ -66,7 +73,10 @@ package enum TIFF {
                     pixels[i * 3 + 2] = UInt8(min(255, b + (background.b * rest + 127) / 255))
                 }
             }
-            return header.orientation.apply(to: RGBImage(width: header.width, height: header.height, pixels: pixels))
+            var length: UInt32 = 0
+            let profile = pg_tiff_profile(library, tiff, &length).map { Array(UnsafeRawBufferPointer(start: $0, count: Int(length))) }
+            return (header.orientation.apply(to: RGBImage(width: header.width, height: header.height, pixels: pixels)),
+                    profile.flatMap { $0.count <= ColourProfile.maxProfileBytes ? $0 : nil })
         }
     }
 
