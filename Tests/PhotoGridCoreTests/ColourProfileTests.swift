@@ -43,6 +43,15 @@ import PhotoGridTestSupport
             #expect(error < 4, "\(name) differs from its original by \(error)")
         }
         #expect(EmbeddedMetadata.pngProfile(try #require(TestImages.read(folder + "/prophoto.png"))) != nil)
+        // A HEIC with the profile in its colr box (heif-enc keeps the PNG's), as iPhones write
+        // Display P3's.
+        if (try? Subprocess.run(["sh", "-c", "command -v heif-enc"]))?.status == 0 {
+            try run(["heif-enc", "-q", "92", folder + "/prophoto.png", "-o", folder + "/prophoto.heic"])
+            let heic = try #require(TestImages.read(folder + "/prophoto.heic"))
+            #expect(HEIF.profile(heic) != nil)
+            let error = TestImages.meanAbsoluteError(try decoded("prophoto.heic"), original)
+            #expect(error < 5, "prophoto.heic differs from its original by \(error)")
+        }
 
         // As a user sees it: the half-block sheets of both, side by side.
         func sheet(_ name: String) throws -> ScreenPixels {

@@ -22,6 +22,8 @@
     X(heif_image_handle_get_number_of_metadata_blocks) X(heif_image_handle_get_metadata_type) \
     X(heif_image_handle_get_metadata_content_type) X(heif_image_handle_get_metadata_size) \
     X(heif_image_handle_get_metadata) \
+    X(heif_image_handle_get_color_profile_type) X(heif_image_handle_get_raw_color_profile_size) \
+    X(heif_image_handle_get_raw_color_profile) \
     X(heif_decoding_options_alloc) X(heif_decoding_options_free) X(heif_decode_image) \
     X(heif_image_release) X(heif_image_get_width) X(heif_image_get_height) X(heif_image_get_colorspace) \
     X(heif_image_get_chroma_format) X(heif_image_get_bits_per_pixel_range) X(heif_image_get_plane_readonly) \

@@ -79,6 +79,23 @@ package enum HEIF {
         return found ?? (nil, nil)
     }
 
+    /// The primary picture's ICC profile (a `colr` box of type `prof` or `rICC`: iPhones write
+    /// Display P3's); nil when it has none, or only an `nclx` description.
+    package static func profile(_ data: [UInt8]) -> [UInt8]? {
+        let found = try? withPrimary(data, maxPixels: .max) { handle, _, _ throws(DecodeError) -> [UInt8]? in
+            let type = heif.heif_image_handle_get_color_profile_type(handle)
+            guard type == heif_color_profile_type_prof || type == heif_color_profile_type_rICC else { return nil }
+            let size = heif.heif_image_handle_get_raw_color_profile_size(handle)
+            guard size > 0, size <= ColourProfile.maxProfileBytes else { return nil }
+            var bytes = [UInt8](repeating: 0, count: size)
+            guard bytes.withUnsafeMutableBytes({ heif.heif_image_handle_get_raw_color_profile(handle, $0.baseAddress) }).code == heif_error_Ok else {
+                return nil
+            }
+            return bytes
+        }
+        return found ?? nil
+    }
+
     private static func blocks(_ handle: OpaquePointer, type: String?) -> [heif_item_id] {
         let count = Int(heif.heif_image_handle_get_number_of_metadata_blocks(handle, type))
         guard count > 0 else { return [] }

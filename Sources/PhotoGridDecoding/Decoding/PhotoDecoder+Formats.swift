@@ -192,7 +192,8 @@ extension PhotoDecoder {
             if HEIF.formatName(data) == "AVIF" { image = try AVIF.decode(data, shrink: shrink, maxPixels: wholeDecodeMaxPixels) }
             if image == nil { image = try HEIF.decode(data, shrink: shrink) }
             guard let image else { throw DecodeError.corruptFile(format: HEIF.formatName(data), "no picture") }
-            return (scaled(image, shortSide: limit), image.width)
+            // An ICC profile (an iPhone's Display P3) on the pixels kept.
+            return (ColourProfile.toSRGB(scaled(image, shortSide: limit), profile: HEIF.profile(data)), image.width)
         }
         return DecodedImage(image: kept, origin: .file(scaleEighths: max(1, 8 / shrink), scans: 1),
                             isComplete: shrink == 1 && kept.width == decodedWidth)
