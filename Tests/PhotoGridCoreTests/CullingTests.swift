@@ -129,6 +129,13 @@ import PhotoGridTestSupport
         try tmux.send("y")
         (ok, screen) = try tmux.waitFor { self.status($0).contains("moved 2 photos") && self.status($0).contains("of 4") }
         #expect(ok, "\(status(screen))")
+        // The last photo a filter shows, trashed: all are shown again, never the photo that went.
+        try tmux.send("R", "5", "f", "5")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("1 of 1") }
+        #expect(ok, "\(status(screen))")
+        try tmux.send("d", "y")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("all shown") && self.status($0).contains("of 3") }
+        #expect(ok, "\(status(screen))")
         try tmux.send("q")
         #expect(try tmux.waitFor { $0.contains("[exit 0]") }.0)
     }

@@ -205,8 +205,16 @@ extension GridController {
     func replacePhotos(_ listed: [Photo]) {
         // A raw file beside a JPEG of its name is one tile with it.
         let (all, raws) = RawPairs.pair(listed)
-        let filter = gallery.filter
-        let photos = gallery.ratings.kept(all, by: filter)
+        var filter = gallery.filter
+        var photos = gallery.ratings.kept(all, by: filter)
+        if photos.isEmpty && !all.isEmpty {
+            // The last photo the filter showed went (to the trash, or in a rescan): the grid
+            // shows them all again rather than a photo that is not there.
+            notice = (filter.words.map { "no photo left (" + $0 + ")" } ?? "no photo left") + ": all shown"
+            filter = .all
+            gallery.filter = .all
+            photos = all
+        }
         guard let makeSession = gallery.makeSession, !photos.isEmpty else { return }
         gallery.unfiltered = filter == .all ? nil : all
         gallery.listed = raws.isEmpty ? nil : listed

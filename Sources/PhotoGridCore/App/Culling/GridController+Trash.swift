@@ -71,7 +71,10 @@ extension GridController {
         }
         // The photo view stays open, on the photo that came after the one shown.
         let viewed = photoView.map { session.photos[$0.state.photo].source }
+        let emptied = notice
         replacePhotos(left)
+        // Said after the move, when the filter had nothing left to show.
+        if let left = notice, left != emptied { notice = said + "; " + left }
         if let viewed, let place = all.firstIndex(where: { $0.source == viewed }) {
             let next = min(left.count - 1, all[..<place].filter { !gone.contains($0.source) }.count)
             if photoView == nil { openPhoto(next) } else { photoView?.state = ZoomState(photo: next) }
