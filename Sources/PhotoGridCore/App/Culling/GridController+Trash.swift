@@ -65,7 +65,9 @@ extension GridController {
         let said = (moved.count == 1 ? "moved " + moved[0].photo.name : "moved \(moved.count) photos") + " to the trash (u puts back)"
         notice = failure.map { said + "; " + $0 } ?? said
         if left.isEmpty {
-            // Nothing left to show: the grid keeps the last list, and says so.
+            // Nothing left to show: the grid keeps the last list, its tiles made again from the
+            // files, which say they are gone, and the status line says why.
+            reloadChanged()
             notice! += "; the folder has no photos left"
             return
         }
