@@ -11,10 +11,7 @@ import PhotoGridSystem
 package enum XMPCaptionEdit {
     /// A new sidecar holding only the caption.
     package static func fresh(_ caption: String) -> [UInt8] {
-        Array("""
-        <?xpacket begin="\u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?>
-        <x:xmpmeta xmlns:x="adobe:ns:meta/" x:xmptk="photogrid">
-         <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+        packet("""
           <rdf:Description rdf:about=""
             xmlns:dc="http://purl.org/dc/elements/1.1/">
            <dc:description>
@@ -23,11 +20,24 @@ package enum XMPCaptionEdit {
             </rdf:Alt>
            </dc:description>
           </rdf:Description>
+        """)
+    }
+
+    /// A whole sidecar around one description: photogrid's new sidecars (a caption's, a
+    /// rating's) are all this packet.
+    static func packet(_ description: String) -> [UInt8] {
+        Array(("""
+        <?xpacket begin="\u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?>
+        <x:xmpmeta xmlns:x="adobe:ns:meta/" x:xmptk="photogrid">
+         <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+
+        """ + description + """
+
          </rdf:RDF>
         </x:xmpmeta>
         <?xpacket end="w"?>
 
-        """.utf8)
+        """).utf8)
     }
 
     /// `packet` with its caption made `caption`, or taken out when `caption` is empty; nil when

@@ -28,18 +28,11 @@ package enum XMPRating {
 
     /// A new sidecar holding only the rating.
     package static func fresh(_ rating: Int) -> [UInt8] {
-        Array("""
-        <?xpacket begin="\u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?>
-        <x:xmpmeta xmlns:x="adobe:ns:meta/" x:xmptk="photogrid">
-         <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+        XMPCaptionEdit.packet("""
           <rdf:Description rdf:about=""
             xmlns:xmp="\(namespace)"
             xmp:Rating="\(rating)"/>
-         </rdf:RDF>
-        </x:xmpmeta>
-        <?xpacket end="w"?>
-
-        """.utf8)
+        """)
     }
 
     /// `packet` with its rating made `rating`; nil when the packet cannot be edited safely (it
