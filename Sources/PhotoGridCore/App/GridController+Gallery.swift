@@ -221,6 +221,7 @@ extension GridController {
         gallery.raws = raws
         let focused = session.photos[grid.position.focus].source
         let zoomed = photoView.map { session.photos[$0.state.photo].source }
+        let compared = compareView.map { $0.photos.map { session.photos[$0].source } }
         let fit = session.fit
         session.pipeline.stop()
         session.cache.removeAll()
@@ -231,6 +232,11 @@ extension GridController {
         grid.position.focus(focus, photos: photos.count, layout: grid.layout)
         if let zoomed {
             if let index = photos.firstIndex(where: { $0.source == zoomed }) { photoView?.state = ZoomState(photo: index) } else { closePhoto() }
+        }
+        // Compare goes on with the same photos at their new places, or closes when one went.
+        if let compared {
+            let indexes = compared.compactMap { source in photos.firstIndex { $0.source == source } }
+            if indexes.count == compared.count { compareView?.show(indexes) } else { closeCompare() }
         }
         gallery.searchIndex = nil
         pendingBytes += canvas.forgetAll()

@@ -36,6 +36,14 @@ final class CompareView: ScreenView {
 
     var currentPhoto: Int { photos[focus] }
 
+    /// The same photos at new places in a new list (`replacePhotos`), zoom and focus kept.
+    func show(_ indexes: [Int]) {
+        guard indexes.count == photos.count else { return }
+        photos = indexes
+        for i in states.indices { states[i].photo = indexes[i] }
+        drawn = []
+    }
+
     /// Pane `i`'s cells: side by side for two or three, two over two for four.
     func pane(_ i: Int) -> CellRect {
         let across = photos.count == 4 ? 2 : photos.count, down = photos.count == 4 ? 2 : 1
