@@ -60,7 +60,7 @@ struct PrintCommand {
             var ratings: [PhotoSource: Int] = [:]
             source.infoReader.read(source.photos.filter(\.format.isDecoded)) { photo, info in ratings[photo.source] = info?.rating ?? 0; return true }
             let kept = source.photos.filter { options.filter.keeps(ratings[$0.source] ?? $0.file.flatMap { Sidecar.of($0).rating() } ?? 0) }
-            guard !kept.isEmpty else { throw ExitError("no photo is " + (options.filter.words ?? "") + " here") }
+            guard !kept.isEmpty else { throw ExitError(options.filter.noneLeft + " here") }
             source.photos = kept
         }
         let photos = source.photos

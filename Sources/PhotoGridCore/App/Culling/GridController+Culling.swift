@@ -115,7 +115,7 @@ extension GridController {
         let all = gallery.allPhotos
         let kept = gallery.ratings.kept(all, by: filter)
         if kept.isEmpty {
-            notice = "no photo is " + (filter == .rejected ? "rejected" : filter.words ?? "") + ": all \(all.count) shown"
+            notice = filter.noneLeft + ": all \(all.count) shown"
             gallery.filter = .all
             if gallery.unfiltered != nil { replacePhotos(all) }
             return

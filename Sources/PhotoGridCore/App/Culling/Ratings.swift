@@ -67,6 +67,15 @@ package enum RatingFilter: Equatable, Sendable {
         }
     }
 
+    /// Said when no photo passes: "no photo has 4 stars or more", "no photo is rejected".
+    var noneLeft: String {
+        switch self {
+        case .all: return "no photos"
+        case .atLeast(let stars): return stars == 5 ? "no photo has 5 stars" : "no photo has \(stars) stars or more"
+        case .rejected: return "no photo is rejected"
+        }
+    }
+
     /// What the status line says while it is on.
     var words: String? {
         switch self {
