@@ -43,6 +43,19 @@ import PhotoGridTestSupport
             #expect(error < 4, "\(name) differs from its original by \(error)")
         }
         #expect(EmbeddedMetadata.pngProfile(try #require(TestImages.read(folder + "/prophoto.png"))) != nil)
+        // A WebP with an ICCP chunk (cwebp keeps the PNG's), and JPEG XL lossy and lossless (cjxl
+        // keeps it; libjxl says in which space the pixels it gives are).
+        for (tool, name) in [(["cwebp", "-quiet", "-q", "95", "-metadata", "icc", folder + "/prophoto.png", "-o"], "prophoto.webp"),
+                             (["cjxl", folder + "/prophoto.png", "-d", "0", "--quiet"], "lossless.jxl"),
+                             (["cjxl", folder + "/prophoto.png", "-d", "1", "--quiet"], "lossy.jxl")] {
+            guard (try? Subprocess.run(["sh", "-c", "command -v \(tool[0])"]))?.status == 0 else { continue }
+            var arguments = tool
+            if tool[0] == "cjxl" { arguments.insert(folder + "/" + name, at: 2) } else { arguments.append(folder + "/" + name) }
+            try run(arguments)
+            let error = TestImages.meanAbsoluteError(try decoded(name), original)
+            #expect(error < 5, "\(name) differs from its original by \(error)")
+        }
+        #expect(EmbeddedMetadata.webpProfile(try #require(TestImages.read(folder + "/prophoto.webp"))) != nil)
         // A HEIC with the profile in its colr box (heif-enc keeps the PNG's), as iPhones write
         // Display P3's.
         if (try? Subprocess.run(["sh", "-c", "command -v heif-enc"]))?.status == 0 {

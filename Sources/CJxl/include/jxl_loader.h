@@ -9,7 +9,8 @@
 #define PG_JXL_FUNCTIONS(X) \
     X(JxlDecoderCreate) X(JxlDecoderDestroy) X(JxlDecoderSubscribeEvents) X(JxlDecoderSetInput) \
     X(JxlDecoderCloseInput) X(JxlDecoderProcessInput) X(JxlDecoderGetBasicInfo) \
-    X(JxlDecoderImageOutBufferSize) X(JxlDecoderSetImageOutBuffer)
+    X(JxlDecoderImageOutBufferSize) X(JxlDecoderSetImageOutBuffer) \
+    X(JxlDecoderGetICCProfileSize) X(JxlDecoderGetColorAsICCProfile)
 
 #define PG_JXL_FIELD(name) __typeof__(name) * _Nonnull name;
 struct pg_jxl {

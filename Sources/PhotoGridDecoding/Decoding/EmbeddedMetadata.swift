@@ -63,6 +63,19 @@ package enum EmbeddedMetadata {
     }
 
     /// WebP: the `EXIF` and `XMP ` chunks of the RIFF container (extended format).
+    /// A WebP's ICC profile (its `ICCP` chunk, which comes before the picture's).
+    package static func webpProfile(_ data: [UInt8]) -> [UInt8]? {
+        var at = 12
+        while at + 8 <= data.count {
+            let length = Int(data[at + 4]) | Int(data[at + 5]) << 8 | Int(data[at + 6]) << 16 | Int(data[at + 7]) << 24
+            let start = at + 8, end = start + length
+            guard end <= data.count else { return nil }
+            if data[at..<(at + 4)].elementsEqual("ICCP".utf8) { return length <= ColourProfile.maxProfileBytes ? Array(data[start..<end]) : nil }
+            at = end + (length & 1)
+        }
+        return nil
+    }
+
     package static func webp(_ data: [UInt8]) -> Found {
         var found: Found = (nil, nil)
         var at = 12

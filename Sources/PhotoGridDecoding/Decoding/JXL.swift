@@ -25,23 +25,34 @@ package enum JXL {
     }
 
     package static func decode(_ data: [UInt8], maxPixels: Int = PhotoDecoder.wholeDecodeMaxPixels) throws(DecodeError) -> RGBImage {
-        guard let image = try decode(data, image: true, maxPixels: maxPixels).image else { throw .corruptFile(format: "JPEG XL", "no frame") }
-        return image
+        try decodeWithProfile(data, maxPixels: maxPixels).image
     }
 
-    private static func decode(_ data: [UInt8], image wanted: Bool, maxPixels: Int) throws(DecodeError) -> (header: Header, image: RGBImage?) {
+    /// The first frame, and the ICC profile of its pixels as libjxl hands them out (the
+    /// original's space, or sRGB it converted to): converted by the caller on the pixels it keeps.
+    package static func decodeWithProfile(_ data: [UInt8], maxPixels: Int = PhotoDecoder.wholeDecodeMaxPixels) throws(DecodeError)
+        -> (image: RGBImage, profile: [UInt8]?) {
+        let decoded = try decode(data, image: true, maxPixels: maxPixels)
+        guard let image = decoded.image else { throw .corruptFile(format: "JPEG XL", "no frame") }
+        return (image, decoded.profile)
+    }
+
+    private static func decode(_ data: [UInt8], image wanted: Bool, maxPixels: Int) throws(DecodeError)
+        -> (header: Header, image: RGBImage?, profile: [UInt8]?) {
         guard isJXL(data) else { throw .corruptFile(format: "JPEG XL", "not a JPEG XL") }
         guard let jxl = pg_jxl_load()?.pointee else { throw .unsupportedFormat("JPEG XL: libjxl is not installed") }
         guard let decoder = jxl.JxlDecoderCreate(nil) else { throw .corrupt("out of memory") }
         defer { jxl.JxlDecoderDestroy(decoder) }
-        let events = Int32(JXL_DEC_BASIC_INFO.rawValue) | (wanted ? Int32(JXL_DEC_FULL_IMAGE.rawValue) : 0)
+        let events = Int32(JXL_DEC_BASIC_INFO.rawValue)
+            | (wanted ? Int32(JXL_DEC_COLOR_ENCODING.rawValue) | Int32(JXL_DEC_FULL_IMAGE.rawValue) : 0)
         guard jxl.JxlDecoderSubscribeEvents(decoder, events) == JXL_DEC_SUCCESS else { throw .corrupt("libjxl refused the events") }
-        return try data.withUnsafeBufferPointer { input throws(DecodeError) -> (Header, RGBImage?) in
+        return try data.withUnsafeBufferPointer { input throws(DecodeError) -> (Header, RGBImage?, [UInt8]?) in
             guard jxl.JxlDecoderSetInput(decoder, input.baseAddress, input.count) == JXL_DEC_SUCCESS else { throw .corrupt("libjxl refused the input") }
             jxl.JxlDecoderCloseInput(decoder)
             var header: Header?
             var format = JxlPixelFormat(num_channels: 3, data_type: JXL_TYPE_UINT8, endianness: JXL_NATIVE_ENDIAN, align: 0)
             var pixels: [UInt8] = []
+            var profile: [UInt8]?
             while true {
                 let status = jxl.JxlDecoderProcessInput(decoder)
                 switch status {
@@ -52,10 +63,20 @@ package enum JXL {
                     let found = Header(width: Int(turned ? info.ysize : info.xsize), height: Int(turned ? info.xsize : info.ysize),
                                        hasAlpha: info.alpha_bits > 0)
                     guard found.width > 0, found.height > 0 else { throw .corruptFile(format: "JPEG XL", "no size") }
-                    if !wanted { return (found, nil) }
+                    if !wanted { return (found, nil, nil) }
                     guard found.width * found.height <= maxPixels else { throw .tooLarge }
                     header = found
                     format.num_channels = found.hasAlpha ? 4 : 3
+                case JXL_DEC_COLOR_ENCODING:
+                    var size = 0
+                    if jxl.JxlDecoderGetICCProfileSize(decoder, &format, JXL_COLOR_PROFILE_TARGET_DATA, &size) == JXL_DEC_SUCCESS,
+                       size > 0, size <= ColourProfile.maxProfileBytes {
+                        var bytes = [UInt8](repeating: 0, count: size)
+                        let got = bytes.withUnsafeMutableBufferPointer {
+                            jxl.JxlDecoderGetColorAsICCProfile(decoder, &format, JXL_COLOR_PROFILE_TARGET_DATA, $0.baseAddress, size)
+                        }
+                        if got == JXL_DEC_SUCCESS { profile = bytes }
+                    }
                 case JXL_DEC_NEED_IMAGE_OUT_BUFFER:
                     guard let header else { throw .corruptFile(format: "JPEG XL", "no header") }
                     var size = 0
@@ -69,7 +90,7 @@ package enum JXL {
                 case JXL_DEC_FULL_IMAGE:
                     // The first frame is enough: an animation's later ones are not made.
                     guard let header else { throw .corruptFile(format: "JPEG XL", "no header") }
-                    return (header, image(pixels, header: header))
+                    return (header, image(pixels, header: header), profile)
                 case JXL_DEC_NEED_MORE_INPUT:
                     throw .truncatedFile(format: "JPEG XL")
                 case JXL_DEC_SUCCESS:

@@ -98,7 +98,7 @@ extension PhotoDecoder {
         let pixels = size.width * size.height
         guard pixels <= wholeDecodeMaxPixels else { throw .tooLarge }
         let (kept, decodedWidth) = try gate.run(bytes: data.count + pixels * 7 + pixels * 3 / 4) { () throws(DecodeError) in
-            let (image, profile) = format == .tiff ? try TIFF.decodeWithProfile(data) : (try JXL.decode(data), nil)
+            let (image, profile) = format == .tiff ? try TIFF.decodeWithProfile(data) : try JXL.decodeWithProfile(data)
             return (ColourProfile.toSRGB(scaled(image, shortSide: limit), profile: profile), image.width)
         }
         return DecodedImage(image: kept, origin: .file(scaleEighths: 8, scans: 1), isComplete: kept.width == decodedWidth)
@@ -147,7 +147,7 @@ extension PhotoDecoder {
         let (kept, decodedWidth, partial) = try gate.run(bytes: bytes) { () throws(DecodeError) in
             let (decoded, partial) = try WebP.decodeWhatThereIs(data, width: width, height: height)
             let image = orientation.apply(to: decoded)
-            return (scaled(image, shortSide: limit), image.width, partial)
+            return (ColourProfile.toSRGB(scaled(image, shortSide: limit), profile: EmbeddedMetadata.webpProfile(data)), image.width, partial)
         }
         return DecodedImage(image: kept, origin: .file(scaleEighths: 8, scans: 1),
                             isComplete: target == short && kept.width == decodedWidth, isPartial: partial)
