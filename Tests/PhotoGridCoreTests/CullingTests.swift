@@ -152,7 +152,10 @@ import PhotoGridTestSupport
         try tmux.send("m", "l", "l", "m", "c")
         (ok, screen) = try tmux.waitFor { self.status($0).contains("compare 2") && self.status($0).contains("a.jpg") }
         #expect(ok, "c: \(status(screen))")
-        try tmux.send("Tab", "3", "+")
+        try tmux.send("?")
+        (ok, screen) = try tmux.waitFor { $0.contains("Keys of compare") }
+        #expect(ok, "? in compare: \(screen)")
+        try tmux.send("Escape", "Tab", "3", "+")
         (ok, screen) = try tmux.waitFor { self.status($0).contains("c.jpg") && self.status($0).contains("3 stars") && self.status($0).contains("zoom") }
         #expect(ok, "Tab 3 +: \(status(screen))")
         #expect(rating(folder + "/photos/c.jpg.xmp") == 3 && access(folder + "/photos/a.jpg.xmp", F_OK) != 0)
@@ -216,6 +219,11 @@ import PhotoGridTestSupport
         let months = ["May 2021", "March 2022", "November 2022", "July 2023"]
         (ok, screen) = try tmux.waitFor { screen in self.status(screen).contains("months  ") && months.allSatisfy { screen.contains($0) } }
         #expect(ok, "- at 6 columns: \(screen)")
+        // ? names the view's own keys.
+        try tmux.send("?")
+        (ok, screen) = try tmux.waitFor { $0.contains("Keys of the months") && $0.contains("{ }") }
+        #expect(ok, "? in the months: \(screen)")
+        try tmux.send("Escape")
         try tmux.send("-")
         (ok, screen) = try tmux.waitFor { screen in
             self.status(screen).contains("years  ") && ["2021", "2022", "2023", "2024"].allSatisfy { screen.contains(" \($0)") }

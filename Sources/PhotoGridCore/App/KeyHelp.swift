@@ -45,8 +45,34 @@ enum KeyHelp {
         .init("Esc q", "back to the grid (Q quits)"),
     ]
 
-    static func panel(zoom: Bool) -> DetailsPanel {
-        DetailsPanel(title: zoom ? "Keys of the photo view  (Esc closes)" : "Keys of the grid  (Esc closes)",
-                     rows: zoom ? KeyHelp.zoom : KeyHelp.grid)
+    static let compare: [DetailsPanel.Row] = [
+        .init("Tab h l", "the next, previous photo (at fit)"),
+        .init("j k", "the photo above, below (four)"),
+        .init("+ - =", "zoom all in, out; whole photos"),
+        .init("h j k l", "pan all when zoomed in (arrows)"),
+        .init("1-5 0 x", "stars; none; reject the one in focus"),
+        .init("m i", "mark; details of the one in focus"),
+        .init("Enter", "the one in focus alone"),
+        .init("Esc q", "back (Q quits)"),
+    ]
+
+    static let time: [DetailsPanel.Row] = [
+        .init("h j k l", "move (arrows too)"),
+        .init("{ }", "previous, next month or year"),
+        .init("-", "months out to years"),
+        .init("+ Enter", "back in: to the months, to the grid"),
+        .init("R x m", "rate, reject, mark the photo in focus"),
+        .init("Esc q", "back to the grid on the photo (Q quits)"),
+    ]
+
+    /// The keys of the screen `?` is pressed over.
+    static func panel(for screen: ScreenView) -> DetailsPanel {
+        switch screen {
+        case let time as TimeView:
+            return DetailsPanel(title: "Keys of the \(time.scale.rawValue)  (Esc closes)", rows: KeyHelp.time)
+        case is CompareView: return DetailsPanel(title: "Keys of compare  (Esc closes)", rows: KeyHelp.compare)
+        case is PhotoView: return DetailsPanel(title: "Keys of the photo view  (Esc closes)", rows: KeyHelp.zoom)
+        default: return DetailsPanel(title: "Keys of the grid  (Esc closes)", rows: KeyHelp.grid)
+        }
     }
 }

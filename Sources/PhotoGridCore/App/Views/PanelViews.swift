@@ -40,5 +40,5 @@ final class HelpView: AppView {
 
     var hint: String? { "Esc close " }
 
-    var panel: DetailsPanel { KeyHelp.panel(zoom: app.photoView != nil) }
+    var panel: DetailsPanel { KeyHelp.panel(for: app.topScreen) }
 }
