@@ -57,9 +57,11 @@ struct PrintCommand {
         }
         if options.filter != .all {
             // Read at once, as the dates are: --print has nothing to show meanwhile.
-            var ratings: [PhotoSource: Int] = [:]
-            source.infoReader.read(source.photos.filter(\.format.isDecoded)) { photo, info in ratings[photo.source] = info?.rating ?? 0; return true }
-            let kept = source.photos.filter { options.filter.keeps(ratings[$0.source] ?? $0.file.flatMap { Sidecar.of($0).rating() } ?? 0) }
+            var read: [PhotoSource: Int] = [:]
+            source.infoReader.read(source.photos.filter(\.format.isDecoded)) { photo, info in read[photo.source] = info?.rating ?? 0; return true }
+            let ratings = Ratings()
+            ratings.merge(scanned: read, setSince: [])
+            let kept = ratings.kept(source.photos, by: options.filter)
             guard !kept.isEmpty else { throw ExitError(options.filter.noneLeft + " here") }
             source.photos = kept
         }

@@ -26,6 +26,8 @@ package enum HEIF {
         package var bitDepth: Int
         /// The largest embedded thumbnail's size, as displayed; nil when there is none.
         package var thumbnail: (width: Int, height: Int)?
+        /// The primary picture's ICC profile (`iccProfile`), if it has one.
+        package var profile: [UInt8]?
         package var size: (width: Int, height: Int) { (width, height) }
     }
 
@@ -79,21 +81,21 @@ package enum HEIF {
         return found ?? (nil, nil)
     }
 
-    /// The primary picture's ICC profile (a `colr` box of type `prof` or `rICC`: iPhones write
-    /// Display P3's); nil when it has none, or only an `nclx` description.
-    package static func profile(_ data: [UInt8]) -> [UInt8]? {
-        let found = try? withPrimary(data, maxPixels: .max) { handle, _, _ throws(DecodeError) -> [UInt8]? in
-            let type = heif.heif_image_handle_get_color_profile_type(handle)
-            guard type == heif_color_profile_type_prof || type == heif_color_profile_type_rICC else { return nil }
-            let size = heif.heif_image_handle_get_raw_color_profile_size(handle)
-            guard size > 0, size <= ColourProfile.maxProfileBytes else { return nil }
-            var bytes = [UInt8](repeating: 0, count: size)
-            guard bytes.withUnsafeMutableBytes({ heif.heif_image_handle_get_raw_color_profile(handle, $0.baseAddress) }).code == heif_error_Ok else {
-                return nil
-            }
-            return bytes
+    /// The primary picture's ICC profile, as its header has it.
+    package static func profile(_ data: [UInt8]) -> [UInt8]? { (try? readHeader(data, maxPixels: .max))?.profile }
+
+    /// A picture's ICC profile (a `colr` box of type `prof` or `rICC`: iPhones write Display
+    /// P3's); nil when it has none, or only an `nclx` description.
+    private static func iccProfile(_ handle: OpaquePointer) -> [UInt8]? {
+        let type = heif.heif_image_handle_get_color_profile_type(handle)
+        guard type == heif_color_profile_type_prof || type == heif_color_profile_type_rICC else { return nil }
+        let size = heif.heif_image_handle_get_raw_color_profile_size(handle)
+        guard size > 0, size <= ColourProfile.maxProfileBytes else { return nil }
+        var bytes = [UInt8](repeating: 0, count: size)
+        guard bytes.withUnsafeMutableBytes({ heif.heif_image_handle_get_raw_color_profile(handle, $0.baseAddress) }).code == heif_error_Ok else {
+            return nil
         }
-        return found ?? nil
+        return bytes
     }
 
     private static func blocks(_ handle: OpaquePointer, type: String?) -> [heif_item_id] {
@@ -285,6 +287,7 @@ package enum HEIF {
                                     bitDepth: max(0, Int(heif.heif_image_handle_get_luma_bits_per_pixel(handle))))
                 guard header.width > 0, header.height > 0 else { throw .corruptFile(format: format, "no pixels") }
                 guard header.width * header.height <= maxPixels else { throw .tooLarge }
+                header.profile = iccProfile(handle)
                 if let small = largestThumbnail(handle) {
                     header.thumbnail = (Int(heif.heif_image_handle_get_width(small)), Int(heif.heif_image_handle_get_height(small)))
                     heif.heif_image_handle_release(small)

@@ -193,7 +193,7 @@ extension PhotoDecoder {
             if image == nil { image = try HEIF.decode(data, shrink: shrink) }
             guard let image else { throw DecodeError.corruptFile(format: HEIF.formatName(data), "no picture") }
             // An ICC profile (an iPhone's Display P3) on the pixels kept.
-            return (ColourProfile.toSRGB(scaled(image, shortSide: limit), profile: HEIF.profile(data)), image.width)
+            return (ColourProfile.toSRGB(scaled(image, shortSide: limit), profile: header.profile), image.width)
         }
         return DecodedImage(image: kept, origin: .file(scaleEighths: max(1, 8 / shrink), scans: 1),
                             isComplete: shrink == 1 && kept.width == decodedWidth)
