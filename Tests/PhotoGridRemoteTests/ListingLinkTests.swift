@@ -66,6 +66,16 @@ import Testing
         }
     }
 
+    /// The order a loaded server answered in once: the link `Favourites/` read before the folder
+    /// it leads to, then `Deep/Again/` (a third way to it) after both. Camera's photos show once,
+    /// under Camera, whichever copy was met first.
+    @Test func aLinkReadBeforeItsFolderStillShowsItOnce() throws {
+        let tree = HeldBackTree(holding: "/Camera/", until: "/Favourites/")
+        let loaded = try RemoteGalleryLoader(fetcher: tree).load(try #require(RemoteURL("http://nas.test/")))
+        #expect(loaded.photos.map(\.id) == Self.expected)
+        #expect(tree.answered.withLock { $0 }.firstIndex(of: "/Favourites/")! < tree.answered.withLock { $0 }.firstIndex(of: "/Camera/")!)
+    }
+
     /// As a user sees it, in tmux: five photos, not seven, and `End` lands on Copy's last.
     @Test func theGridCountsALinkedFolderOnce() throws {
         let root = try Self.makeTree()
@@ -83,5 +93,51 @@ import Testing
         #expect(ok, "\(screen)")
         try tmux.send("q")
         #expect(try tmux.waitFor { $0.contains("[exit 0]") }.0)
+    }
+}
+
+/// The tree of `makeTree` as nginx's JSON listings, served without a server, one answer held
+/// back until another has been given: the seam where an order a busy server gives now and then
+/// is given every time.
+final class HeldBackTree: Fetching, @unchecked Sendable {
+    /// Listings by path; a file's bytes say which photo it is (the links' files are the same).
+    let listings: [String: String] = [
+        "/": #"[{"name":"Camera","type":"directory"},{"name":"Copy","type":"directory"},{"name":"Deep","type":"directory"},{"name":"Favourites","type":"directory"},{"name":"top.jpg","type":"file"}]"#,
+        "/Camera/": #"[{"name":"a.jpg","type":"file"},{"name":"b.jpg","type":"file"}]"#,
+        "/Favourites/": #"[{"name":"a.jpg","type":"file"},{"name":"b.jpg","type":"file"}]"#,
+        "/Copy/": #"[{"name":"a.jpg","type":"file"},{"name":"b.jpg","type":"file"}]"#,
+        "/Deep/": #"[{"name":"Again","type":"directory"}]"#,
+        "/Deep/Again/": #"[{"name":"a.jpg","type":"file"},{"name":"b.jpg","type":"file"}]"#,
+    ]
+    let held: String, until: String
+    let answered = Locked<[String]>([])
+    private let waiting = Locked<[@Sendable () -> Void]>([])
+
+    init(holding held: String, until: String) { (self.held, self.until) = (held, until) }
+
+    func get(_ url: RemoteURL, range: Range<Int>?, limit: Int, then: @escaping FetchCompletion) -> FetchStart {
+        let path = url.path
+        let body: [UInt8]
+        if let listing = listings[path] {
+            body = Array(listing.utf8)
+        } else {
+            // A file: the same bytes where a link leads to the same file.
+            let real = path.replacingOccurrences(of: "/Favourites/", with: "/Camera/").replacingOccurrences(of: "/Deep/Again/", with: "/Camera/")
+            body = [0xFF, 0xD8, 0xFF] + Array(real.utf8)
+        }
+        let answer: @Sendable () -> Void = { [answered] in
+            answered.withLock { $0.append(path) }
+            then(.success(FetchResult(status: 200, body: body, contentType: "application/json", url: url)))
+        }
+        if path == held {
+            waiting.withLock { $0.append(answer) }
+        } else {
+            // Answered on another thread, as a transfer loop does; the held one right after `until`.
+            Thread.detachNewThread { [waiting, until] in
+                answer()
+                if path == until { waiting.withLock { list in defer { list = [] }; return list }.forEach { $0() } }
+            }
+        }
+        return .pending(FetchTicket {})
     }
 }

@@ -1,5 +1,6 @@
 import PhotoGridCore
 import GalleryFormats
+import Glibc
 
 /// A web directory listing and its subfolders, read a few folders at a time (a NAS over Wi-Fi
 /// answers each request in tens of milliseconds; one at a time, a year/month/event tree takes
@@ -55,7 +56,7 @@ extension RemoteGalleryLoader {
             stack.insert(folder, at: low)
         }
         var visited: Set<RemoteURL> = [url]
-        var seen: Seen = [:]
+        var seen = Seen()
         // Folders found to be copies of one that comes before them: nothing under them is kept.
         var dropped: [String] = []
         var underWay: [Int: Folder] = [:]
@@ -66,12 +67,20 @@ extension RemoteGalleryLoader {
 
         func take(_ listing: DirectoryListing, path: String, depth: Int) {
             if dropped.contains(where: { path.hasPrefix($0) }) { return }
-            if let earlier = copy(of: listing, at: path, in: &seen) {
-                // Shown once, under the path that comes first in the grid's order, whichever
-                // answer came first: the other's photos (and folders) go.
-                guard Folder(url: url, path: path, depth: 0).precedes(Folder(url: url, path: earlier, depth: 0)) else { return }
-                dropped.append(earlier)
-                found.removeAll { $0.path.hasPrefix(earlier) }
+            let copies = copies(of: listing, at: path, in: &seen)
+            if !copies.isEmpty {
+                // Shown once, under the path that comes first in the grid's order of all the
+                // copies, whichever answer came first: the others' photos (and folders) go. A
+                // copy met first may be one already dropped for another, so all are weighed.
+                func first(_ a: String, _ b: String) -> Bool {
+                    Folder(url: url, path: a, depth: 0).precedes(Folder(url: url, path: b, depth: 0))
+                }
+                let kept = (copies + [path]).min(by: first)!
+                for copy in copies where copy != kept && !dropped.contains(copy) {
+                    dropped.append(copy)
+                    found.removeAll { $0.path.hasPrefix(copy) }
+                }
+                guard kept == path else { return }
             }
             for file in listing.files where !file.name.hasPrefix(".") { found.append((path + file.name, file.url)) }
             for folder in listing.folders where !folder.name.hasPrefix(".") && visited.insert(folder.url).inserted {
@@ -217,29 +226,42 @@ extension RemoteGalleryLoader {
     }
 
     /// Listings seen so far, by the names they hold: each folder's path and the URL of its first
-    /// file (none for a folder of folders).
-    private typealias Seen = [[String]: [(path: String, probe: RemoteURL?)]]
+    /// file (none for a folder of folders); and the first bytes of the files compared so far.
+    private struct Seen {
+        var folders: [[String]: [(path: String, probe: RemoteURL?)]] = [:]
+        var heads: [RemoteURL: [UInt8]?] = [:]
+    }
 
-    /// The folder `listing` (at `path`) is a copy of, if one was read already: a folder reached
+    /// The folders `listing` (at `path`) is a copy of, among those read already: a folder reached
     /// again through a link (or an exact copy of one). A web listing says nothing of links, so a
     /// folder is taken for one seen before when it names the same files and folders and the
     /// first of its files begins with the same 4 KB there and here (a photo's first bytes hold
     /// its EXIF, with its times). Listings are noted as they come, whatever order they come in.
-    private func copy(of listing: DirectoryListing, at path: String, in seen: inout Seen) -> String? {
+    private func copies(of listing: DirectoryListing, at path: String, in seen: inout Seen) -> [String] {
         let visible = listing.files.filter { !$0.name.hasPrefix(".") }
         let names = (visible.map(\.name) + listing.folders.filter { !$0.name.hasPrefix(".") }.map { $0.name + "/" }).sorted()
         let probe = visible.min { $0.name < $1.name }?.url
-        guard !names.isEmpty else { return nil }
-        defer { seen[names, default: []].append((path, probe)) }
+        guard !names.isEmpty else { return [] }
+        defer { seen.folders[names, default: []].append((path, probe)) }
         // Folders of folders only: their subfolders' listings are compared in turn.
-        guard let probe, let earlier = seen[names], let mine = head(probe), !mine.isEmpty else { return nil }
-        return earlier.first { $0.probe.flatMap(head) == mine }?.path
+        guard let probe, let earlier = seen.folders[names] else { return [] }
+        // Each file's head asked once in a crawl: a folder linked from three places compares
+        // its first file three times.
+        func head(_ url: RemoteURL) -> [UInt8]? {
+            if let known = seen.heads[url] { return known }
+            let bytes = self.head(url)
+            seen.heads[url] = bytes
+            return bytes
+        }
+        guard let mine = head(probe), !mine.isEmpty else { return [] }
+        return earlier.filter { $0.probe.flatMap(head) == mine }.map(\.path)
     }
 
-    /// A file's first 4 KB, asked again when it fails in a way that may pass: a folder taken
-    /// for new when it is not shows its photos twice.
+    /// A file's first 4 KB, asked again (after a moment) when it fails in a way that may pass: a
+    /// folder taken for new when it is not shows its photos twice.
     private func head(_ url: RemoteURL) -> [UInt8]? {
-        for _ in 0..<3 {
+        for attempt in 0..<3 {
+            if attempt > 0 { usleep(UInt32(attempt) * 100_000) }
             do throws(FetchError) {
                 return Array(try fetcher.waitFor(url, range: 0..<4096, limit: 4096).body.prefix(4096))
             } catch where error.isTransient {
