@@ -91,11 +91,13 @@ final class GridApp {
     }
 
     private func wait() {
-        // The earlier of the settle repaint and the slideshow's next photo; else wait for input.
-        let due = [settleRepaintAt, controller.slideshowDue, controller.picturesHeld ? controller.clock.now() + 300 : nil].compactMap { $0 }.min()
+        // The earliest of the settle repaint, the slideshow's next photo and an animation's next
+        // frame; else wait for input.
+        let due = [settleRepaintAt, controller.slideshowDue, controller.animationDue, controller.picturesHeld ? controller.clock.now() + 300 : nil].compactMap { $0 }.min()
         let timeout = due.map { Int32(max(0, min(1000, $0 - controller.clock.now()))) } ?? -1
         mailbox.wait(milliseconds: timeout, orInputOn: 0)
         controller.advanceSlideshow()
+        controller.advanceAnimation()
         if let due = settleRepaintAt, controller.clock.now() >= due {
             settleRepaintAt = nil
             if let size = TTY.windowSize(), size.columns != curses.size.columns || size.rows != curses.size.rows {

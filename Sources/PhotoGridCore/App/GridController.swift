@@ -212,6 +212,9 @@ extension GridController {
     /// The slideshow's next step (TTY.now ms), while one runs in the photo view.
     package var slideshowDue: Int? { photoView?.slideshowDue }
     package func advanceSlideshow() { photoView?.advanceSlideshow(now: clock.now()) }
+    /// An animation's next frame (TTY.now ms), while one plays in the photo view on top.
+    package var animationDue: Int? { topScreen === photoView ? photoView?.playback?.due : nil }
+    package func advanceAnimation() { if topScreen === photoView { photoView?.advanceAnimation(now: clock.now()) } }
     package var zoomShowsPicture: Bool { photoView?.showsPicture ?? false }
     package func contents() -> (tiles: [PaintTile], marker: FocusMarker?, loading: Int) { grid.contents() }
     package func setColumns(_ columns: Int) { grid.setColumns(columns) }

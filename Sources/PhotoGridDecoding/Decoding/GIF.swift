@@ -142,6 +142,80 @@ package enum GIF {
         return image
     }
 
+    /// One frame as the file stores it: its rectangle on the logical screen, its colour indices
+    /// row by row (interlaced rows put in order), its colours, and how it is shown.
+    struct StoredFrame {
+        var left: Int, top: Int, width: Int, height: Int
+        var indices: [UInt8]
+        var colours: [RGB]
+        var transparent: Int
+        /// Hundredths of a second to show it; what to do with its rectangle after (1: leave,
+        /// 2: background, 3: what was there before).
+        var delay: Int, disposal: Int
+    }
+
+    /// Every frame in the file's order, handed to `each` until it returns false; frames whose
+    /// rectangle is hostile (larger than `GIF.maxPixels`) end the reading with an error, a file
+    /// that ends early ends it quietly after the last whole frame.
+    static func storedFrames(_ data: [UInt8], maxPixels: Int, each: (Header, StoredFrame) -> Bool) throws(DecodeError) {
+        try withFile(data, maxPixels: maxPixels) { gif, header throws(DecodeError) in
+            var (transparent, delay, disposal) = (-1, 0, 0)
+            while true {
+                var type = UNDEFINED_RECORD_TYPE
+                do throws(DecodeError) { try check(DGifGetRecordType(gif, &type), gif) } catch .truncatedFile { return }
+                switch type {
+                case EXTENSION_RECORD_TYPE:
+                    var code: Int32 = 0
+                    var block: UnsafeMutablePointer<GifByteType>?
+                    try check(DGifGetExtension(gif, &code, &block), gif)
+                    if code == GRAPHICS_EXT_FUNC_CODE, let block, block[0] >= 4 {
+                        transparent = block[1] & 1 != 0 ? Int(block[4]) : -1
+                        disposal = Int(block[1] >> 2 & 7)
+                        delay = Int(block[2]) | Int(block[3]) << 8
+                    }
+                    while block != nil { try check(DGifGetExtensionNext(gif, &block), gif) }
+                case IMAGE_DESC_RECORD_TYPE:
+                    try check(DGifGetImageDesc(gif), gif)
+                    let desc = gif.pointee.Image
+                    let (width, height) = (Int(desc.Width), Int(desc.Height))
+                    guard width > 0, height > 0, width * height <= min(maxPixels, GIF.maxPixels) else { throw .tooLarge }
+                    guard let map = desc.ColorMap ?? gif.pointee.SColorMap, let table = map.pointee.Colors else {
+                        throw .corruptFile(format: "GIF", "no colour table")
+                    }
+                    var colours = [RGB](repeating: RGB(0, 0, 0), count: 256)
+                    for i in 0..<min(256, Int(map.pointee.ColorCount)) { colours[i] = RGB(table[i].Red, table[i].Green, table[i].Blue) }
+                    var codeSize: Int32 = 0
+                    var block: UnsafeMutablePointer<GifByteType>?
+                    try check(DGifGetCode(gif, &codeSize, &block), gif)
+                    guard var codes = GIFCodes(minimumCodeSize: Int(codeSize), limit: width * height) else {
+                        throw .corruptFile(format: "GIF", "LZW code size \(codeSize)")
+                    }
+                    // The whole of the frame's blocks is read, so that the next record follows.
+                    while let data = block {
+                        if !codes.ended { try codes.add(UnsafeBufferPointer(start: data + 1, count: Int(data[0]))) }
+                        do throws(DecodeError) { try check(DGifGetCodeNext(gif, &block), gif) } catch .truncatedFile { return }
+                    }
+                    guard codes.count == codes.limit else { return }
+                    var indices = codes.output
+                    if desc.Interlace {
+                        let order = [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { start, step in Array(stride(from: start, to: height, by: step)) }
+                        var rows = [UInt8](repeating: 0, count: width * height)
+                        for (k, y) in order.enumerated() { rows[y * width..<(y + 1) * width] = indices[k * width..<(k + 1) * width] }
+                        indices = rows
+                    }
+                    let frame = StoredFrame(left: Int(desc.Left), top: Int(desc.Top), width: width, height: height, indices: indices,
+                                            colours: colours, transparent: transparent, delay: delay, disposal: disposal)
+                    guard each(header, frame) else { return }
+                    (transparent, delay, disposal) = (-1, 0, 0)
+                case TERMINATE_RECORD_TYPE:
+                    return
+                default:
+                    throw .corruptFile(format: "GIF", "unknown record")
+                }
+            }
+        }
+    }
+
     /// giflib reads through this callback from the bytes a `Source` points at.
     private final class Source {
         let bytes: UnsafeRawBufferPointer

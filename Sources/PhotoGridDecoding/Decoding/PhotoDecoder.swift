@@ -45,6 +45,13 @@ package protocol PhotoDecoding: Sendable {
     /// The gate its decodes pass (`MemoryGate.decodes` for libjpeg's), if any: the pipeline
     /// leaves room in the budget for the largest of its recent decodes.
     var memoryGate: MemoryGate? { get }
+    /// An animation's frames (`Animation.frames`), each handed to `each` until it returns false;
+    /// none for a still picture.
+    func frames(of photo: Photo, from bytes: PhotoBytes, each: (Animation.Frame) -> Bool) throws(DecodeError)
+}
+
+extension PhotoDecoding {
+    package func frames(of photo: Photo, from bytes: PhotoBytes, each: (Animation.Frame) -> Bool) throws(DecodeError) {}
 }
 
 extension PhotoDecoding {

@@ -99,6 +99,41 @@ package enum WebP {
         return composite(rgba, width: w, height: h, stride: Int(config.output.u.RGBA.stride), rows: h)
     }
 
+    /// An animation's frames on its canvas, in order, each with its time on screen in
+    /// milliseconds, handed to `each` until it returns false (libwebp's animation decoder
+    /// composes them: blending and disposal as the format says). A still picture has none.
+    static func frames(_ data: [UInt8], maxPixels: Int, each: (RGBImage, Int) -> Bool) throws(DecodeError) {
+        let header = try readHeader(data, maxPixels: maxPixels)
+        guard header.isAnimated else { return }
+        let result = data.withUnsafeBufferPointer { buffer in
+            Result(catching: { () throws(DecodeError) in
+                var whole = WebPData(bytes: buffer.baseAddress, size: buffer.count)
+                var options = WebPAnimDecoderOptions()
+                guard WebPAnimDecoderOptionsInit(&options) != 0 else { throw .unsupportedFormat("WebP animation") }
+                options.color_mode = MODE_RGBA
+                guard let decoder = WebPAnimDecoderNew(&whole, &options) else { throw .corruptFile(format: "WebP", "animation unreadable") }
+                defer { WebPAnimDecoderDelete(decoder) }
+                var info = WebPAnimInfo()
+                guard WebPAnimDecoderGetInfo(decoder, &info) != 0 else { throw .corruptFile(format: "WebP", "animation unreadable") }
+                let (w, h) = (Int(info.canvas_width), Int(info.canvas_height))
+                guard w > 0, h > 0 else { throw .corruptFile(format: "WebP", "no pixels") }
+                guard w * h <= maxPixels else { throw .tooLarge }
+                var shownUntil: Int32 = 0
+                while WebPAnimDecoderHasMoreFrames(decoder) != 0 {
+                    var rgba: UnsafeMutablePointer<UInt8>?
+                    var until: Int32 = 0
+                    // A damaged frame ends the animation after the frames before it.
+                    guard WebPAnimDecoderGetNext(decoder, &rgba, &until) != 0, let rgba else { return }
+                    let image = composite(rgba, width: w, height: h, stride: w * 4, rows: h)
+                    // The time given is when the frame's showing ends.
+                    defer { shownUntil = until }
+                    guard each(image, Int(until - shownUntil)) else { return }
+                }
+            })
+        }
+        try result.get()
+    }
+
     /// RGBA rows onto `PNG.background`; rows past `rows` (not decoded yet) are the background.
     private static func composite(_ rgba: UnsafeMutablePointer<UInt8>, width w: Int, height h: Int, stride: Int, rows: Int) -> RGBImage {
         var image = RGBImage(width: w, height: h)

@@ -86,6 +86,8 @@ package struct TileRequest: Hashable, Sendable {
     package var sixelCut: SixelCut?
     /// A large sixel picture (the zoom view's) is encoded in bands, one per core, for speed.
     package var encodeInBands = false
+    /// An animation's frame, counted from 0 (the still picture is frame 0's).
+    package var frame = 0
 
     package init(photo: Int, width: Int, height: Int, fit: FitMode, mode: RenderMode, keptRows: Int? = nil,
                 isPreview: Bool = false, crop: CropRegion? = nil) {

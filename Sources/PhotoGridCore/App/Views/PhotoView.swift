@@ -13,12 +13,16 @@ final class PhotoView: ScreenView {
     var painter: ViewPainter
     /// The slideshow's next step (TTY.now ms), while one runs.
     var slideshowDue: Int?
+    /// The animation playing, when the photo is one.
+    var playback: Playback?
 
     init(app: GridController, photo: Int) {
         self.app = app
         state = ZoomState(photo: photo)
         painter = ViewPainter(canvas: app.canvas)
     }
+
+    deinit { playback?.frames.cancel() }
 
     var currentPhoto: Int { state.photo }
     /// The direction of travel is the grid's: stepping here and then going back prefetches alike.
@@ -69,6 +73,7 @@ final class PhotoView: ScreenView {
             geometry = ZoomGeometry(region: CropRegion(x: 0, y: 0, width: 1, height: 1), width: request.width, height: request.height,
                                     column: max(0, (screen.columns - columns) / 2), row: max(0, (areaRows - rows) / 2))
         }
+        content = playing(content, request: found?.0)
         var bytes: [UInt8] = []
         if screen.rows >= 2 {
             let columns = geometry.map { ($0.width + cell.width - 1) / cell.width } ?? 0
@@ -108,6 +113,7 @@ final class PhotoView: ScreenView {
         let rating = app.rating(ofPhoto: state.photo)
         if rating != 0 { parts.insert(StatusLine.Part(Ratings.words(rating)), at: 3) }
         if let filter = app.filterStatus { parts.append(StatusLine.Part(filter, dropOrder: 1)) }
+        if let frames = framesStatus { parts.append(frames) }
         if loading { parts.append(StatusLine.Part("loading")) }
         return parts
     }
