@@ -100,6 +100,30 @@ import PhotoGridTestSupport
         #expect(try frames(folder + "/still.webp").isEmpty)
     }
 
+    /// An AV1 image sequence as ffmpeg writes it, 5 frames a second: each frame near the picture
+    /// it was made of (lossy), 200 ms each; a still AVIF has none.
+    @Test(.enabled(if: AnimationTests.tools && AVIF.isAvailable && AnimationTests.ffmpeg, "ImageMagick, ffmpeg or libavif is not installed"))
+    func avifSequenceFramesAreThePicturesTheyWereMadeOf() throws {
+        let folder = TestImages.scratchFolder("anim-avif")
+        defer { TestImages.remove(folder) }
+        let sources = try makeFrames(folder)
+        let path = folder + "/moving.avif"
+        try run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-framerate", "5", "-i", folder + "/f%d.png",
+                 "-c:v", "libaom-av1", "-cpu-used", "8", "-crf", "20", "-pix_fmt", "yuv444p", path])
+        let decoded = try frames(path)
+        #expect(decoded.count == 6)
+        for (i, frame) in decoded.enumerated() {
+            try run(["convert", sources[i], "-depth", "8", folder + "/ref.ppm"])
+            let error = TestImages.meanAbsoluteError(frame.image, try ppm(folder + "/ref.ppm"))
+            #expect(error < 6, "frame \(i): mean difference \(error)")
+            #expect(frame.milliseconds == 200)
+        }
+        try run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-i", sources[0], "-c:v", "libaom-av1", "-still-picture", "1", folder + "/still.avif"])
+        #expect(try frames(folder + "/still.avif").isEmpty)
+    }
+
+    static let ffmpeg = (try? Subprocess.run(["sh", "-c", "command -v ffmpeg"]))?.status == 0
+
     /// As a user sees it, in tmux: Enter on an animated GIF, and the square moves; the status
     /// line says how many frames play; zoomed in, the picture holds still.
     @Test(.enabled(if: AnimationTests.tools, "ImageMagick or webp (img2webp) is not installed"))

@@ -49,6 +49,40 @@ package enum AVIF {
         return try convert(image, shrink: shrink)
     }
 
+    /// Whether the file says it is an image sequence (its `ftyp` brands name `avis`): only
+    /// those are read for frames, so that a still AVIF is not parsed twice.
+    static func isSequence(_ data: [UInt8]) -> Bool {
+        guard data.count >= 16, data[4..<8].elementsEqual("ftyp".utf8) else { return false }
+        let size = min(data.count, Int(data[0]) << 24 | Int(data[1]) << 16 | Int(data[2]) << 8 | Int(data[3]))
+        return stride(from: 8, to: size - 3, by: 4).contains { data[$0..<$0 + 4].elementsEqual("avis".utf8) }
+    }
+
+    /// An image sequence's frames in order, each with its time on screen in milliseconds, handed
+    /// to `each` until it returns false; none for a still picture or without libavif. A frame
+    /// that cannot be decoded ends the sequence after the frames before it.
+    static func frames(_ data: [UInt8], maxPixels: Int, each: (RGBImage, Int) -> Bool) throws(DecodeError) {
+        guard library != nil, isSequence(data), let decoder = avif.avifDecoderCreate() else { return }
+        defer { avif.avifDecoderDestroy(decoder) }
+        decoder.pointee.maxThreads = 1
+        decoder.pointee.imageSizeLimit = UInt32(clamping: maxPixels)
+        decoder.pointee.imageDimensionLimit = 1 << 15
+        decoder.pointee.strictFlags = UInt32(AVIF_STRICT_DISABLED.rawValue)
+        decoder.pointee.ignoreExif = AVIF_TRUE
+        decoder.pointee.ignoreXMP = AVIF_TRUE
+        let result = data.withUnsafeBytes { bytes in
+            Result(catching: { () throws(DecodeError) in
+                guard avif.avifDecoderSetIOMemory(decoder, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count) == AVIF_RESULT_OK,
+                      avif.avifDecoderParse(decoder) == AVIF_RESULT_OK, decoder.pointee.imageCount > 1 else { return }
+                while avif.avifDecoderNextImage(decoder) == AVIF_RESULT_OK {
+                    guard let image = decoder.pointee.image, let rgb = try convert(image, shrink: 1) else { return }
+                    let seconds = decoder.pointee.imageTiming.duration
+                    guard each(rgb, seconds.isFinite ? Int((seconds * 1000).rounded()) : 0) else { return }
+                }
+            })
+        }
+        try result.get()
+    }
+
     /// A picture turned a quarter by `irot` is left to libheif. libheif up to 1.15 writes such a
     /// file's `ispe` with the turned size rather than the coded one, and libavif 0.11 then
     /// stretches the decoded picture to that size (seen here: a 64x96 AV1 frame came out 96x64);

@@ -1,7 +1,7 @@
 import PhotoGridModel
 import PhotoGridSystem
 
-/// The frames of an animated GIF or WebP as a browser shows them, one after the other, for the
+/// The frames of an animated GIF, WebP or AVIF sequence as a browser shows them, one after the other, for the
 /// photo view to play: each the whole picture (frames drawn over what came before, their
 /// rectangles given back as the file says), with its time on screen. Frames are handed on as
 /// they are made and not kept here, so what an animation costs is the caller's to bound.
@@ -16,7 +16,7 @@ package enum Animation {
     static func shownFor(_ milliseconds: Int) -> Int { milliseconds <= 10 ? 100 : milliseconds }
 
     /// Whether files of `format` may hold an animation.
-    package static func mayAnimate(_ format: ImageFormat) -> Bool { format == .gif || format == .webp }
+    package static func mayAnimate(_ format: ImageFormat) -> Bool { format == .gif || format == .webp || format == .avif }
 
     /// Each frame of the animation in `data`, handed to `each` until it returns false; none for a
     /// still picture's file or a format that has no animations.
@@ -25,6 +25,8 @@ package enum Animation {
             try WebP.frames(data, maxPixels: maxPixels) { each(Frame(image: $0, milliseconds: shownFor($1))) }
         } else if GIF.isGIF(data) {
             try gifFrames(data, maxPixels: maxPixels, each: each)
+        } else if AVIF.isSequence(data) {
+            try AVIF.frames(data, maxPixels: maxPixels) { each(Frame(image: $0, milliseconds: shownFor($1))) }
         }
     }
 

@@ -3,7 +3,7 @@ import PhotoGridDecoding
 import PhotoGridModel
 import PhotoGridPipeline
 
-/// An animated GIF or WebP plays in the photo view, at fit, at its own timing and round again:
+/// An animated GIF, WebP or AVIF plays in the photo view, at fit, at its own timing and round again:
 /// its frames are made once in the background (`TilePipeline.animate`), the still picture shown
 /// until the second one is ready. Zooming in shows the still picture to pan over; stepping to
 /// another photo, or leaving the view, lets the frames go.
