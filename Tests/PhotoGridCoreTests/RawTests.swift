@@ -3,6 +3,8 @@ import Testing
 @testable import PhotoGridDecoding
 @testable import PhotoGridModel
 @testable import PhotoGridSystem
+import PhotoGridSamples
+import PhotoGridTestSupport
 
 /// Raw files through LibRaw (Tests/Fixtures/raw: real cameras' files from ExifTool's test images,
 /// their image data cut out): known by their names, the preview shown where there is one, and a
@@ -62,4 +64,75 @@ struct RawTests {
             }
         }
     }
+}
+
+/// A full-size raw file, made here from a sample photo as a camera lays out a DNG (`DNGWriter`:
+/// 6 MP of 14-bit RGGB photosites in linear light, a 750x500 JPEG preview): tiles get the
+/// preview, a view larger than the preview gets the raw data developed by LibRaw, and what it
+/// develops is the photo the sensor data was made of.
+struct RawDevelopmentTests {
+    static let source = Paths.root + "/sample-gallery/landscapes/autumn-01.jpg"
+
+    func picture(_ width: Int, _ height: Int) throws -> RGBImage {
+        let data = try #require(TestImages.read(Self.source))
+        let decoded = try PhotoDecoder().decode(data, covering: max(width, height), atMost: 8000).image
+        return Resampler.resample(decoded, region: Resampler.Region(x: 0, y: 0, width: Double(decoded.width), height: Double(decoded.height)),
+                                  width: width, height: height)
+    }
+
+    @Test func aDNGIsDevelopedIntoThePictureItWasMadeOf() throws {
+        let sensor = try picture(3000, 2000), preview = try picture(750, 500)
+        let dng = try DNGWriter.encode(sensor, preview: preview)
+        // A tile: the preview, at once.
+        let tile = try PhotoDecoder.decodeRAW("DNG", dng, covering: 300, atMost: 600)
+        #expect(min(tile.image.width, tile.image.height) >= 300 && tile.image.width <= 750)
+        let started = Date()
+        // A view of 1,200 rows: more than the preview has, so the raw data is developed.
+        let view = try PhotoDecoder.decodeRAW("DNG", dng, covering: 1200, atMost: 1200)
+        let seconds = Date().timeIntervalSince(started)
+        #expect(view.image.width == 1800 && view.image.height == 1200, "\(view.image.width)x\(view.image.height)")
+        let expected = Resampler.resample(sensor, region: Resampler.Region(x: 0, y: 0, width: 3000, height: 2000), width: view.image.width,
+                                          height: view.image.height)
+        let error = TestImages.meanAbsoluteError(view.image, expected)
+        #expect(error < 10, "mean difference \(error) from the photo, developed in \(seconds) s")
+        // Half size where half covers the view: 1000 rows for a view of 900.
+        let half = try PhotoDecoder.decodeRAW("DNG", dng, covering: 900, atMost: 900)
+        #expect(min(half.image.width, half.image.height) == 900)
+        #expect(TestImages.meanAbsoluteError(half.image, Resampler.resample(sensor, region: Resampler.Region(x: 0, y: 0, width: 3000, height: 2000),
+                                                                              width: half.image.width, height: half.image.height)) < 10)
+    }
+
+    /// As a user sees it, in tmux: the photo view of a RAW+JPEG pair shows the JPEG; `v` shows the
+    /// raw file in its place (named on the status line, another picture on screen), `v` again the
+    /// JPEG as it was.
+    @Test func vShowsAPairsRawFileInThePhotoView() throws {
+        let folder = TestImages.scratchFolder("raw-switch")
+        defer { TestImages.remove(folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/photos", withIntermediateDirectories: true)
+        try Subprocess.run(["cp", Paths.root + "/sample-gallery/night/night-01.jpg", folder + "/photos/IMG_0001.JPG"])
+        TestImages.write(try DNGWriter.encode(try picture(1500, 1000), preview: try picture(750, 500)), to: folder + "/photos/IMG_0001.DNG")
+        let tmux = try Tmux(columns: 100, rows: 30, command: "\(Paths.binary) --mode halfblock \(folder)/photos",
+                            environment: ["COLORTERM": "truecolor", "XDG_CACHE_HOME": folder + "/cache"])
+        var (ok, screen) = try tmux.waitFor { $0.contains("1 of 1") }
+        #expect(ok, "the pair is one photo: \(screen)")
+        try tmux.send("Enter")
+        (ok, screen) = try tmux.waitFor(escapes: true) { $0.contains("IMG_0001.JPG") && $0.contains("fit") && !$0.contains("loading") }
+        #expect(ok, "\(screen)")
+        // The status line is drawn before the picture: the JPEG's picture is taken once two
+        // looks a tenth of a second apart agree.
+        var last = ""
+        let (settled, jpeg) = try tmux.waitFor(escapes: true) { screen in defer { last = screen }; return screen == last }
+        #expect(settled)
+        try tmux.send("v")
+        (ok, screen) = try tmux.waitFor(escapes: true) { $0.contains("IMG_0001.DNG") && !$0.contains("loading") && Self.pictureRows($0) != Self.pictureRows(jpeg) }
+        #expect(ok, "the raw file named, another picture: \(screen)")
+        try tmux.send("v")
+        (ok, screen) = try tmux.waitFor(escapes: true) { $0.contains("showing IMG_0001.JPG") && Self.pictureRows($0) == Self.pictureRows(jpeg) }
+        #expect(ok, "the JPEG again: \(screen)")
+        try tmux.send("q", "q")
+        #expect(try tmux.waitFor { $0.contains("[exit 0]") }.0)
+    }
+
+    /// The screen without its status line.
+    static func pictureRows(_ screen: String) -> [Substring] { Array(screen.split(separator: "\n").dropLast()) }
 }

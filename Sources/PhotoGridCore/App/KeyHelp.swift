@@ -39,6 +39,7 @@ enum KeyHelp {
         .init("i", "details of the photo"),
         .init("m o y", "mark; open elsewhere; copy the path"),
         .init("c", "compare the 2-4 marked photos"),
+        .init("v", "a RAW+JPEG pair: the raw file, the JPEG"),
         .init("e", "edit the caption (Enter saves)"),
         .init("s", "slideshow: start, stop (--slideshow N)"),
         .init("^R", "read the photo again"),

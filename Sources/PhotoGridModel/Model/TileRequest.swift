@@ -88,6 +88,8 @@ package struct TileRequest: Hashable, Sendable {
     package var encodeInBands = false
     /// An animation's frame, counted from 0 (the still picture is frame 0's).
     package var frame = 0
+    /// Made from the raw file of a RAW+JPEG pair rather than from the photo (its JPEG).
+    package var fromRaw = false
 
     package init(photo: Int, width: Int, height: Int, fit: FitMode, mode: RenderMode, keptRows: Int? = nil,
                 isPreview: Bool = false, crop: CropRegion? = nil) {

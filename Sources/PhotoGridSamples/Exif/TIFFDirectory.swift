@@ -12,6 +12,7 @@ struct TIFFDirectory {
         case long([UInt32])
         case rational([(numerator: UInt32, denominator: UInt32)])
         case undefined([UInt8])
+        case signedRational([(numerator: Int32, denominator: Int32)])
 
         var type: UInt16 {
             switch self {
@@ -21,6 +22,7 @@ struct TIFFDirectory {
             case .long: 4
             case .rational: 5
             case .undefined: 7
+            case .signedRational: 10
             }
         }
 
@@ -31,6 +33,7 @@ struct TIFFDirectory {
             case .short(let v): v.count
             case .long(let v): v.count
             case .rational(let v): v.count
+            case .signedRational(let v): v.count
             }
         }
 
@@ -43,6 +46,8 @@ struct TIFFDirectory {
             case .long(let v): for n in v { order.append32(n, to: &out) }
             case .rational(let v):
                 for r in v { order.append32(r.numerator, to: &out); order.append32(r.denominator, to: &out) }
+            case .signedRational(let v):
+                for r in v { order.append32(UInt32(bitPattern: r.numerator), to: &out); order.append32(UInt32(bitPattern: r.denominator), to: &out) }
             }
             return out
         }

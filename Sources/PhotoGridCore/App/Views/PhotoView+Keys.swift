@@ -41,6 +41,7 @@ extension PhotoView {
         case .character("d"): app.askTrash()
         case .character("u"): app.undoTrash()
         case .character("c"): app.openCompare()
+        case .character("v"): toggleRaw()
         case .character("n"), .pageDown, .character(" "): step(1)
         case .character("p"), .pageUp, .backspace: step(-1)
         case .character("g"), .home: step(-state.photo)

@@ -15,6 +15,11 @@ final class PhotoView: ScreenView {
     var slideshowDue: Int?
     /// The animation playing, when the photo is one.
     var playback: Playback?
+    /// The photo whose raw file `v` shows in its place, the tile being made of it, and the last
+    /// one shown.
+    var showingRaw: Int?
+    var aside: AsideTile?
+    var asideShown: TileContent?
 
     init(app: GridController, photo: Int) {
         self.app = app
@@ -22,7 +27,10 @@ final class PhotoView: ScreenView {
         painter = ViewPainter(canvas: app.canvas)
     }
 
-    deinit { playback?.frames.cancel() }
+    deinit {
+        playback?.frames.cancel()
+        aside?.cancel()
+    }
 
     var currentPhoto: Int { state.photo }
     /// The direction of travel is the grid's: stepping here and then going back prefetches alike.
@@ -73,13 +81,13 @@ final class PhotoView: ScreenView {
             geometry = ZoomGeometry(region: CropRegion(x: 0, y: 0, width: 1, height: 1), width: request.width, height: request.height,
                                     column: max(0, (screen.columns - columns) / 2), row: max(0, (areaRows - rows) / 2))
         }
-        content = playing(content, request: found?.0)
+        content = playing(rawContent(content, request: found?.0), request: found?.0)
         var bytes: [UInt8] = []
         if screen.rows >= 2 {
             let columns = geometry.map { ($0.width + cell.width - 1) / cell.width } ?? 0
             let rows = geometry.map { ($0.height + cell.height - 1) / cell.height } ?? 0
             bytes = painter.paint(content, column: geometry?.column ?? 0, row: geometry?.row ?? 0, columns: columns, rows: rows,
-                                  areaColumns: screen.columns, areaRows: areaRows, message: "loading " + session.photos[state.photo].name)
+                                  areaColumns: screen.columns, areaRows: areaRows, message: "loading " + (shownRaw ?? session.photos[state.photo]).name)
         }
         let loading = content.isPending
         return GridController.Frame(clear: clear, status: app.status(statusParts(loading: loading), hint: hint), bytes: bytes,
@@ -104,7 +112,7 @@ final class PhotoView: ScreenView {
 
     func statusParts(loading: Bool) -> [StatusLine.Part] {
         let photo = session.photos[state.photo]
-        var parts = [StatusLine.Part(app.gallery.title, dropOrder: 3), StatusLine.Part(photo.relativePath.description),
+        var parts = [StatusLine.Part(app.gallery.title, dropOrder: 3), StatusLine.Part((shownRaw ?? photo).relativePath.description),
                      StatusLine.Part("\(state.photo + 1) of \(session.photos.count)")]
         if let shape = session.photoShape(state.photo) { parts.append(StatusLine.Part("\(shape.width)x\(shape.height)", dropOrder: 2)) }
         parts.append(StatusLine.Part(state.isZoomedIn ? "zoom \(ZoomStatus.factor(state.zoom))" : "fit", dropOrder: 1))

@@ -1,0 +1,51 @@
+import PhotoGridCanvas
+import PhotoGridModel
+import PhotoGridPipeline
+
+/// `v` in the photo view of a RAW+JPEG pair shows the raw file in the JPEG's place (its preview,
+/// developed where zooming in needs more), and `v` again the JPEG: what a photographer compares
+/// before choosing which to keep. Made aside from the grid's tiles (`TilePipeline.makeAside`);
+/// the picture before stays on screen until the next is made. Stepping to another photo shows
+/// its JPEG again.
+extension PhotoView {
+    /// The raw file shown in place of the photo, while `v` asks for it.
+    var shownRaw: Photo? {
+        guard showingRaw == state.photo else { return nil }
+        return app.gallery.raws[session.photos[state.photo].source]
+    }
+
+    func toggleRaw() {
+        let photo = session.photos[state.photo]
+        guard let raw = app.gallery.raws[photo.source] else {
+            app.notice = "no raw file beside \(photo.name)"
+            return
+        }
+        showingRaw = showingRaw == state.photo ? nil : state.photo
+        app.notice = "showing " + (showingRaw == nil ? photo.name : raw.name)
+    }
+
+    /// What the view shows in place of `content` while the raw file is shown.
+    func rawContent(_ content: TileContent, request: TileRequest?) -> TileContent {
+        guard let raw = shownRaw, var request else {
+            aside?.cancel()
+            (aside, asideShown) = (nil, nil)
+            if showingRaw != nil && showingRaw != state.photo { showingRaw = nil }
+            return content
+        }
+        request.fromRaw = true
+        if aside?.request != request || aside?.photo.source != raw.source {
+            aside?.cancel()
+            aside = session.pipeline.makeAside(raw, for: request)
+        }
+        switch aside?.result {
+        case .success(let tile)?:
+            asideShown = .image(request, tile)
+            return .image(request, tile)
+        case .failure(let error)?:
+            return .failed("\(raw.name): \(error.reason)")
+        case nil:
+            // The raw file's last picture (before a zoom) until the new one is made.
+            return asideShown.map { if case .image(let r, let t) = $0 { return .preview(r, t) } else { return $0 } } ?? .loading
+        }
+    }
+}
