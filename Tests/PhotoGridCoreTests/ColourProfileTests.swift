@@ -3,6 +3,7 @@ import Testing
 @testable import PhotoGridDecoding
 @testable import PhotoGridModel
 @testable import PhotoGridSystem
+import PhotoGridSamples
 import PhotoGridTestSupport
 
 /// Embedded ICC profiles through Little CMS: a photo converted to ProPhoto (ROMM RGB) by
@@ -91,5 +92,61 @@ import PhotoGridTestSupport
             #expect(ColourProfile.converts(romm))
             #expect(ColourProfile.toSRGB(image, profile: romm).pixels != image.pixels)
         }
+    }
+
+    /// An AVIF whose `nclx` says Display P3 (primaries 12, sRGB's curve), as libavif and many
+    /// encoders write them instead of a profile: the photo's pixels put into P3 here and encoded
+    /// by libheif show as the sRGB photo does; the same pixels said to be sRGB do not. (libheif
+    /// 1.15 writes no `nclx` box into a HEIC; an iPhone's HEIC carries an ICC profile, tested above.)
+    @Test func aDisplayP3DescribedByNclxLooksLikeItsSRGBOriginal() throws {
+        let data = try #require(TestImages.read(Paths.root + "/sample-gallery/landscapes/autumn-01.jpg"))
+        let original = try PhotoDecoder().decode(data, covering: 240, atMost: 240).image
+        let p3 = Self.displayP3(original)
+        let tagged = try #require(HEIF.encode(p3, avif: true, quality: 95, primaries: 12, transfer: 13), "cannot encode")
+        let untagged = try #require(HEIF.encode(p3, avif: true, quality: 95, primaries: 1, transfer: 13))
+        #expect(HEIF.profile(tagged) != nil && HEIF.profile(untagged) == nil)
+        let fixed = TestImages.meanAbsoluteError(try PhotoDecoder().decode(tagged, covering: 240, atMost: 240).image, original)
+        let dull = TestImages.meanAbsoluteError(try PhotoDecoder().decode(untagged, covering: 240, atMost: 240).image, original)
+        #expect(fixed < 3, "the P3 picture differs from its original by \(fixed)")
+        #expect(dull > 2 * fixed, "read as sRGB it should look duller: \(dull) against \(fixed)")
+        // PQ (HDR) and BT.709's own primaries make no profile: their samples are shown as they are.
+        #expect(ColourProfile.described(primaries: 9, transfer: 16) == nil && ColourProfile.described(primaries: 1, transfer: 1) == nil)
+    }
+
+    /// `image` (sRGB) in Display P3: the same colours, sRGB's curve, P3's primaries (SMPTE EG 432-1,
+    /// D65 white). The matrices are made from the primaries' xy here.
+    static func displayP3(_ image: RGBImage) -> RGBImage {
+        func toXYZ(_ p: [Double]) -> [[Double]] {
+            // Each primary's XYZ at Y = 1: (x/y, 1, (1-x-y)/y); the white's the same way.
+            func unit(_ x: Double, _ y: Double) -> [Double] { [x / y, 1, (1 - x - y) / y] }
+            let columns: [[Double]] = [unit(p[0], p[1]), unit(p[2], p[3]), unit(p[4], p[5])]
+            let white = unit(0.3127, 0.3290)
+            let m = (0..<3).map { r in (0..<3).map { c in columns[c][r] } }
+            let scale = solve(m, white)
+            return (0..<3).map { r in (0..<3).map { c in m[r][c] * scale[c] } }
+        }
+        func solve(_ m: [[Double]], _ v: [Double]) -> [Double] {
+            // Cramer's rule: three unknowns.
+            func det(_ a: [[Double]]) -> Double {
+                a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) - a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0])
+                    + a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0])
+            }
+            let d = det(m)
+            return (0..<3).map { c in det((0..<3).map { r in (0..<3).map { $0 == c ? v[r] : m[r][$0] } }) / d }
+        }
+        let srgb = toXYZ([0.64, 0.33, 0.30, 0.60, 0.15, 0.06]), p3 = toXYZ([0.680, 0.320, 0.265, 0.690, 0.150, 0.060])
+        let inverse = (0..<3).map { c in solve(p3, (0..<3).map { $0 == c ? 1 : 0 }) }   // columns of p3's inverse
+        func linear(_ v: UInt8) -> Double { let x = Double(v) / 255; return x <= 0.04045 ? x / 12.92 : pow((x + 0.055) / 1.055, 2.4) }
+        func encoded(_ x: Double) -> UInt8 {
+            let v = min(1, max(0, x))
+            return UInt8(((v <= 0.0031308 ? v * 12.92 : 1.055 * pow(v, 1 / 2.4) - 0.055) * 255).rounded())
+        }
+        var out = image
+        for i in stride(from: 0, to: image.pixels.count, by: 3) {
+            let rgb = (0..<3).map { linear(image.pixels[i + $0]) }
+            let xyz = (0..<3).map { r in (0..<3).reduce(0) { $0 + srgb[r][$1] * rgb[$1] } }
+            for c in 0..<3 { out.pixels[i + c] = encoded((0..<3).reduce(0) { $0 + inverse[$1][c] * xyz[$1] }) }
+        }
+        return out
     }
 }

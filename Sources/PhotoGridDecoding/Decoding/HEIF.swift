@@ -98,6 +98,17 @@ package enum HEIF {
         return bytes
     }
 
+    /// A picture described by `nclx` rather than a profile (libavif's and many encoders' AVIFs,
+    /// Display P3 ones included): the profile it stands for, where that is not sRGB.
+    private static func nclxProfile(_ handle: OpaquePointer) -> [UInt8]? {
+        var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
+        guard heif.heif_image_handle_get_color_profile_type(handle) == heif_color_profile_type_nclx,
+              heif.heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok, let profile = nclx else { return nil }
+        defer { heif.heif_nclx_color_profile_free(profile) }
+        return ColourProfile.described(primaries: Int(profile.pointee.color_primaries.rawValue),
+                                       transfer: Int(profile.pointee.transfer_characteristics.rawValue))
+    }
+
     private static func blocks(_ handle: OpaquePointer, type: String?) -> [heif_item_id] {
         let count = Int(heif.heif_image_handle_get_number_of_metadata_blocks(handle, type))
         guard count > 0 else { return [] }
@@ -287,7 +298,7 @@ package enum HEIF {
                                     bitDepth: max(0, Int(heif.heif_image_handle_get_luma_bits_per_pixel(handle))))
                 guard header.width > 0, header.height > 0 else { throw .corruptFile(format: format, "no pixels") }
                 guard header.width * header.height <= maxPixels else { throw .tooLarge }
-                header.profile = iccProfile(handle)
+                header.profile = iccProfile(handle) ?? nclxProfile(handle)
                 if let small = largestThumbnail(handle) {
                     header.thumbnail = (Int(heif.heif_image_handle_get_width(small)), Int(heif.heif_image_handle_get_height(small)))
                     heif.heif_image_handle_release(small)

@@ -70,6 +70,57 @@ package enum ColourProfile {
         return zip(probe, out).allSatisfy({ abs(Int($0) - Int($1)) <= 1 }) ? nil : transform
     }
 
+    /// The profile an `nclx` description (ITU-T H.273's colour primaries and transfer
+    /// characteristics, as HEIF and AVIF carry them) stands for, made by Little CMS; nil where it
+    /// is sRGB's (BT.709's primaries, or none said) or where photogrid shows the samples as they
+    /// are (PQ and HLG: high dynamic range). Made once per description.
+    package static func described(primaries: Int, transfer: Int) -> [UInt8]? {
+        let key = [UInt8(clamping: primaries), UInt8(clamping: transfer)]
+        if let known = descriptions.withLock({ $0[key] }) { return known }
+        let made = makeProfile(primaries: primaries, transfer: transfer)
+        descriptions.withLock { $0[key] = .some(made) }
+        return made
+    }
+
+    private static let descriptions = Locked<[[UInt8]: [UInt8]?]>([:])
+
+    /// H.273's colour primaries (red, green, blue, white as CIE xy) for the spaces wider than or
+    /// unlike sRGB that photos use: BT.601's two, BT.2020, DCI-P3 and Display P3.
+    static let primaries: [Int: [Double]] = [
+        5: [0.64, 0.33, 0.29, 0.60, 0.15, 0.06, 0.3127, 0.3290],
+        6: [0.630, 0.340, 0.310, 0.595, 0.155, 0.070, 0.3127, 0.3290],
+        9: [0.708, 0.292, 0.170, 0.797, 0.131, 0.046, 0.3127, 0.3290],
+        11: [0.680, 0.320, 0.265, 0.690, 0.150, 0.060, 0.314, 0.351],
+        12: [0.680, 0.320, 0.265, 0.690, 0.150, 0.060, 0.3127, 0.3290],
+    ]
+
+    private static func makeProfile(primaries code: Int, transfer: Int) -> [UInt8]? {
+        guard let xy = primaries[code] else { return nil }
+        // lcms's parametric curve type 4: Y = (aX + b)^g above d, cX below.
+        let curve: [Double]
+        switch transfer {
+        case 2, 13: curve = [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045]           // sRGB, or none said
+        case 1, 6, 14, 15: curve = [1 / 0.45, 1 / 1.099, 0.099 / 1.099, 1 / 4.5, 0.081]  // BT.709's and its kin
+        case 4: curve = [2.2, 1, 0, 0, 0]
+        case 5: curve = [2.8, 1, 0, 0, 0]
+        case 8: curve = [1, 1, 0, 0, 0]
+        default: return nil
+        }
+        guard let tone = curve.withUnsafeBufferPointer({ cmsBuildParametricToneCurve(nil, 4, $0.baseAddress) }) else { return nil }
+        defer { cmsFreeToneCurve(tone) }
+        var white = cmsCIExyY(x: xy[6], y: xy[7], Y: 1)
+        var rgb = cmsCIExyYTRIPLE(Red: cmsCIExyY(x: xy[0], y: xy[1], Y: 1), Green: cmsCIExyY(x: xy[2], y: xy[3], Y: 1),
+                                  Blue: cmsCIExyY(x: xy[4], y: xy[5], Y: 1))
+        let curves: [OpaquePointer?] = [tone, tone, tone]
+        guard let profile = curves.withUnsafeBufferPointer({ cmsCreateRGBProfile(&white, &rgb, $0.baseAddress) }) else { return nil }
+        defer { cmsCloseProfile(profile) }
+        var size: cmsUInt32Number = 0
+        guard cmsSaveProfileToMem(profile, nil, &size) != 0, size > 0, Int(size) <= maxProfileBytes else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(size))
+        guard bytes.withUnsafeMutableBytes({ cmsSaveProfileToMem(profile, $0.baseAddress, &size) }) != 0 else { return nil }
+        return bytes
+    }
+
     /// An sRGB profile by its description ("sRGB IEC61966-2.1", "sRGB built-in", "sRGB v4 ICC
     /// preference"): converting it to sRGB would change nothing but the time it takes.
     private static func isSRGB(_ profile: cmsHPROFILE) -> Bool {

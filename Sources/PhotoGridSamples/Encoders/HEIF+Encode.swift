@@ -12,10 +12,11 @@ extension HEIF {
     /// value, written as `irot`/`imir` boxes), with a thumbnail fitting `thumbnail` pixels, the
     /// `exif` TIFF data, `alpha`, and samples of `bitDepth` bits. For tests and the sample gallery,
     /// which make their files with the library that reads them; nil if libheif cannot.
-    /// `matrix` and `fullRange` go into its `nclx` profile: the YCbCr the codec stores.
+    /// `matrix` and `fullRange` go into its `nclx` profile: the YCbCr the codec stores; so do
+    /// `primaries` and `transfer` when given (H.273's codes: 12 and 13 say Display P3).
     package static func encode(_ image: RGBImage, avif: Bool = false, quality: Int = 90, orientation: Int = 1,
                               thumbnail: Int? = nil, exif: [UInt8]? = nil, alpha: [UInt8]? = nil, bitDepth: Int = 8,
-                              matrix: Int = 6, fullRange: Bool = true) -> [UInt8]? {
+                              matrix: Int = 6, fullRange: Bool = true, primaries: Int? = nil, transfer: Int? = nil) -> [UInt8]? {
         guard library != nil, let context = heif.heif_context_alloc() else { return nil }
         defer { heif.heif_context_free(context) }
         var encoder: OpaquePointer?
@@ -52,6 +53,8 @@ extension HEIF {
         defer { heif.heif_nclx_color_profile_free(nclx) }
         _ = heif.heif_nclx_color_profile_set_matrix_coefficients(nclx, UInt16(matrix))
         nclx.pointee.full_range_flag = fullRange ? 1 : 0
+        if let primaries { nclx.pointee.color_primaries = heif_color_primaries(rawValue: UInt32(primaries)) }
+        if let transfer { nclx.pointee.transfer_characteristics = heif_transfer_characteristics(rawValue: UInt32(transfer)) }
         guard heif.heif_image_set_nclx_color_profile(picture, nclx).code == heif_error_Ok else { return nil }
         guard let options = heif.heif_encoding_options_alloc() else { return nil }
         defer { heif.heif_encoding_options_free(options) }
