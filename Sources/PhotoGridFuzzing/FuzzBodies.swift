@@ -30,7 +30,8 @@ public enum FuzzBodies {
     }
 
     /// The decode path of the other formats as tiles, the zoom view and the details panel use it:
-    /// by content, a small and a large tile (a cut file's partial decode included), and the EXIF
+    /// by content, a small and a large tile (a cut file's partial decode included), an
+    /// animation's frames, and the EXIF
     /// and XMP it carries. Inputs that lost their signature get it back, so the fuzzer spends
     /// its time past it.
     static func picture(signature: [UInt8]) -> @Sendable ([UInt8]) -> Void {
@@ -38,6 +39,16 @@ public enum FuzzBodies {
             let bytes = input.starts(with: signature) ? input : signature + input
             for (covering, limit) in [(48, 64), (400, 512)] {
                 _ = try? PhotoDecoder().decode(bytes, covering: covering, atMost: limit)
+            }
+            // An animation's frames as the photo view plays them (GIF, WebP, AVIF sequences),
+            // the first 30 of them, each frame's picture checked for its size.
+            var frames = 0
+            try? Animation.frames(bytes, maxPixels: 4_000_000) { frame in
+                if frame.image.pixels.count != frame.image.width * frame.image.height * 3 || frame.milliseconds <= 0 {
+                    fatalError("a frame of \(frame.image.width)x\(frame.image.height), \(frame.milliseconds) ms")
+                }
+                frames += 1
+                return frames < 30
             }
             let found = PNG.isPNG(bytes) ? EmbeddedMetadata.png(bytes) : WebP.isWebP(bytes) ? EmbeddedMetadata.webp(bytes) : HEIF.metadata(bytes)
             if let text = PhotoInfo(width: 1, height: 1, exif: found.exif, xmp: found.xmp).caption {
