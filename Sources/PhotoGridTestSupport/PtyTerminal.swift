@@ -35,6 +35,7 @@ package final class PtyTerminal: @unchecked Sendable {
 
     package let pid: pid_t
     private let master: Int32
+    private let rate: Int?
     private let state = Locked(State())
     /// Signalled whenever the program writes.
     private let output = Waiter()
@@ -51,8 +52,12 @@ package final class PtyTerminal: @unchecked Sendable {
 
     /// Starts `command` on a terminal of `columns` x `rows` cells of 10x20 pixels; with `capture`,
     /// keeps everything it writes from the first byte (`takeCaptured()`).
-    package init(_ command: [String], columns: Int, rows: Int, kind: Kind, environment: [String: String], capture: Bool = false) throws {
+    /// With `bytesPerSecond`, the terminal reads no faster than that, as one at the end of a slow
+    /// link does (SSH into a home server, a VPN): what the program writes waits in the pty.
+    package init(_ command: [String], columns: Int, rows: Int, kind: Kind, environment: [String: String], capture: Bool = false,
+                 bytesPerSecond: Int? = nil) throws {
         state.withLock { $0.capturing = capture }
+        rate = bytesPerSecond
         // posix_openpt and friends are hidden from Swift's Glibc: the same through /dev/ptmx's ioctls
         // (TIOCSPTLCK to unlock the pair, TIOCGPTN for its number).
         let fd = open("/dev/ptmx", O_RDWR | O_NOCTTY)
@@ -124,8 +129,15 @@ package final class PtyTerminal: @unchecked Sendable {
 
     /// Drains the pty; answers the probe (which ends with DA1) once, when its DA1 arrives.
     private func read(answering answers: [UInt8]) {
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        // Read a little at a time at a limited rate, so that the pace is even.
+        var buffer = [UInt8](repeating: 0, count: rate == nil ? 1 << 16 : 4096)
+        // When the link is free again: the last bytes read have taken their time through it.
+        var linkFree = PtyTerminal.now()
         while true {
+            if rate != nil {
+                let wait = linkFree - PtyTerminal.now()
+                if wait > 0 { usleep(UInt32(wait * 1_000_000)) }
+            }
             var poller = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
             let ready = poll(&poller, 1, 200)
             if state.withLock({ $0.closed }) { return }
@@ -136,6 +148,7 @@ package final class PtyTerminal: @unchecked Sendable {
                 return
             }
             defer { output.signal() }
+            if let rate { linkFree = max(linkFree, PtyTerminal.now()) + Double(count) / Double(rate) }
             let reply: Bool = state.withLock { s in
                 s.bytes += count
                 s.lastOutput = PtyTerminal.now()

@@ -56,6 +56,11 @@ package protocol Canvas: AnyObject {
     /// Pictures were held back: the loop should look again soon.
     var picturesHeld: Bool { get }
 
+    /// About how many bytes showing `content` would write now: its picture's, or nothing where
+    /// the terminal holds it already (kitty's pictures sent before). What a slow link's budget
+    /// counts (`LinkMeter`).
+    func bytesToShow(_ content: TileContent) -> Int
+
     /// `--print`: a contact sheet's tiles, as ops, keeping nothing in the terminal.
     func printOps(_ tiles: [PaintTile]) -> [PaintOp]
     /// `--print PHOTO`: one picture of `columns` x `rows` cells from the cursor, the cursor left below it.
@@ -72,6 +77,12 @@ package enum ViewPicture {
 }
 
 extension Canvas {
+    package func bytesToShow(_ content: TileContent) -> Int {
+        switch content {
+        case .image(_, let tile), .preview(_, let tile): return tile.byteCount
+        case .failed, .loading: return 0
+        }
+    }
     package func frameOver(_ sides: [CellRect]) -> [PaintOp] { [] }
     package func viewPicture(_ content: TileContent, cells: CellRect) -> ViewPicture { .drawn(content, sent: []) }
     package var clearsScreen: Bool { true }

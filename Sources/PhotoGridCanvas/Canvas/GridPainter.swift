@@ -50,6 +50,12 @@ package struct GridPainter {
         drawnHeaders = []
     }
 
+    /// Whether `tile` is on screen as it is now: painting it would write nothing new.
+    package func shows(_ tile: PaintTile) -> Bool {
+        drawn[Slot(row: tile.row, column: tile.column)] == Drawn(index: tile.index, content: tile.content.id, width: tile.width,
+                                                                  rows: tile.rows, badges: tile.badges, fromCursor: tile.drawsFromCursor)
+    }
+
     /// The bytes that bring the screen from what was drawn to `tiles` with the focus marker
     /// `focus` and the section `headers` (text in the gap rows); empty when nothing changed.
     package mutating func paint(_ tiles: [PaintTile], focus: FocusMarker?, headers: [HeaderLine] = []) -> [UInt8] {

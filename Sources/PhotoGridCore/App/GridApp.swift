@@ -22,6 +22,17 @@ final class GridApp {
     var onScreenComplete: (@Sendable () -> Void)?
     /// How long a window must keep its size before that.
     static let settleMilliseconds = 150
+    /// How fast the terminal takes the frames (a slow link, or not).
+    var link = LinkMeter()
+    /// A frame held pictures back for the next (a slow link's budget): painted again at once,
+    /// after the keys that came meanwhile.
+    var heldBack = false
+    /// On a slow link, when the screen was last drawn whole with its small pictures and nothing
+    /// has moved since (TTY.now ms): a second later the sharp pictures follow (`sharpening`),
+    /// until a key.
+    var completeSince: Int?
+    var sharpening = false
+    static let sharpenAfterMilliseconds = 1000
 
     init(controller: GridController, mailbox: Mailbox, curses: Curses, capabilities: Capabilities) {
         self.controller = controller
@@ -37,6 +48,12 @@ final class GridApp {
             wait()
             for event in mailbox.drain() { handle(event) }
             while running, let key = curses.readKey() {
+                completeSince = nil
+                if sharpening {
+                    // The screen moves: the pictures of the next go small again.
+                    sharpening = false
+                    controller.follow(link)
+                }
                 switch controller.handle(key) {
                 case .quit: running = false
                 // ncurses already knows the new size when it reports KEY_RESIZE; telling it
@@ -82,7 +99,15 @@ final class GridApp {
         if frame.clear { if controller.canvas.clearsScreen { curses.clearAll() } else { curses.eraseAll() } }
         curses.drawBar(frame.status, row: controller.screen.rows - 1)
         curses.refresh()
-        if !frame.bytes.isEmpty { try TTY.writeAll(frame.bytes) }
+        if !frame.bytes.isEmpty {
+            let started = SystemClock.seconds()
+            try TTY.writeAll(frame.bytes)
+            link.wrote(frame.bytes.count, seconds: SystemClock.seconds() - started)
+            controller.follow(link, sharp: sharpening)
+        }
+        heldBack = frame.heldBack
+        let complete = frame.tilesLoading == 0 && !frame.heldBack
+        if !complete { completeSince = nil } else if completeSince == nil { completeSince = controller.clock.now() }
         if synchronized { try TTY.writeAll(GridController.endSynchronized) }
         if frame.tilesLoading == 0, let done = onScreenComplete {
             onScreenComplete = nil
@@ -93,11 +118,16 @@ final class GridApp {
     private func wait() {
         // The earliest of the settle repaint, the slideshow's next photo and an animation's next
         // frame; else wait for input.
-        let due = [settleRepaintAt, controller.slideshowDue, controller.animationDue, controller.picturesHeld ? controller.clock.now() + 300 : nil].compactMap { $0 }.min()
+        let due = [settleRepaintAt, controller.slideshowDue, controller.animationDue, controller.picturesHeld ? controller.clock.now() + 300 : nil,
+                   heldBack ? controller.clock.now() : nil, sharpenDue].compactMap { $0 }.min()
         let timeout = due.map { Int32(max(0, min(1000, $0 - controller.clock.now()))) } ?? -1
         mailbox.wait(milliseconds: timeout, orInputOn: 0)
         controller.advanceSlideshow()
         controller.advanceAnimation()
+        if let due = sharpenDue, controller.clock.now() >= due {
+            sharpening = true
+            controller.follow(link, sharp: true)
+        }
         if let due = settleRepaintAt, controller.clock.now() >= due {
             settleRepaintAt = nil
             if let size = TTY.windowSize(), size.columns != curses.size.columns || size.rows != curses.size.rows {
@@ -106,6 +136,13 @@ final class GridApp {
             }
             controller.repaint()
         }
+    }
+
+    /// When the sharp pictures should start: a second after a slow link's screen was complete
+    /// with pictures smaller than the screen's, while nothing moves.
+    private var sharpenDue: Int? {
+        guard !sharpening, link.isSlow, let since = completeSince, controller.linkScale(link) < 1 else { return nil }
+        return since + GridApp.sharpenAfterMilliseconds
     }
 
     private func handle(_ event: Mailbox.Event) {

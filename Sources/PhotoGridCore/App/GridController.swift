@@ -68,6 +68,8 @@ package final class GridController {
         /// The grid's changes, escape sequences to write after the status line.
         package var bytes: [UInt8]
         package var tilesLoading: Int
+        /// Pictures ready but left for the next frame (a slow link's budget).
+        package var heldBack = false
     }
 
     /// What starts and ends a synchronized update.
@@ -138,6 +140,29 @@ package final class GridController {
         needsClear = true
         // ncurses clears the screen after a resize, and the tiles' sizes change anyway.
         pendingBytes += canvas.forgetAll()
+    }
+
+    /// The link's pace as the event loop measured it: on a slow one the pictures' bytes a frame
+    /// may write, and the share of their size at which kitty's pictures go (a new scale asks for
+    /// new tiles, so it changes only between 1, 3/4 and 1/2); at full size again while `sharp`
+    /// (the screen has stayed put: the sharp pictures follow the small ones).
+    package func follow(_ link: LinkMeter, sharp: Bool = false) {
+        var next = screen
+        // Rounded, so that the running mean's small changes change nothing.
+        next.frameBudget = link.frameBudget.map { ($0 / 65536 + 1) * 65536 }
+        next.pictureScale = sharp ? 1 : linkScale(link)
+        guard next != screen else { return }
+        let relaid = next.pictureScale != screen.pictureScale || (next.frameBudget == nil) != (screen.frameBudget == nil)
+        screen = next
+        if relaid {
+            grid.relayout()
+            timeView?.relayout()
+        }
+    }
+
+    /// The share of their size at which pictures go over `link`, for this screen.
+    package func linkScale(_ link: LinkMeter) -> Double {
+        link.pictureScale(screenPixels: screen.columns * screen.cellWidth * screen.rows * screen.cellHeight)
     }
 
     /// The terminal was handed back after a suspend: repaint, and send what the terminal held

@@ -62,8 +62,22 @@ package final class GridSession {
         layout.visibleIndexes(topRow: position.topRow, photos: photos.count).compactMap { index in
             guard let place = layout.placement(of: index, topRow: position.topRow) else { return nil }
             let request = self.request(index, frame: place.frame, visibleRows: place.visibleRows, screen: layout.screen)
+            var shown = content(of: request)
+            if case .loading = shown, layout.screen.frameBudget != nil || layout.screen.pictureScale < 1 {
+                // On a slow link, the same tile at another of its scales (the link's pace changed,
+                // or the sharp pictures are on their way): shown until this one is made.
+                for scale in LinkScales.all where scale != layout.screen.pictureScale {
+                    var other = layout.screen
+                    other.pictureScale = scale
+                    let alternative = self.request(index, frame: place.frame, visibleRows: place.visibleRows, screen: other)
+                    if alternative != request, let tile = cache.encoded(alternative) {
+                        shown = .preview(alternative, tile)
+                        break
+                    }
+                }
+            }
             var tile = PaintTile(index: index, column: place.frame.column, row: place.row, width: place.frame.width,
-                                 rows: place.visibleRows, content: content(of: request), name: photos[index].name)
+                                 rows: place.visibleRows, content: shown, name: photos[index].name)
             tile.fullRows = place.frame.height
             if layout.columns <= GridSession.badgeColumns, place.visibleRows == layout.tileRows, let info = pipeline.info(index) {
                 tile.badges = (info.caption != nil ? "¶" : "") + (info.latitude != nil && info.longitude != nil ? "°" : "")
@@ -86,13 +100,16 @@ package final class GridSession {
         return .loading
     }
 
-    /// Everything worth making now, most urgent first: soft previews of the screen, the screen,
+    /// Everything worth making now, most urgent first: soft previews of the screen (not on a slow
+    /// link), the screen,
     /// the screen one row on in the direction of travel (its cut bottom row is a tile of its own),
     /// the next screen, the one behind, and the screen as it would be at one column more and one
     /// fewer, so that `+` and `-` find their tiles ready.
     package func wanted(layout: GridLayout, position: GridPosition, direction: Int) -> [WantedTile] {
         let visible = onScreen(layout: layout, position: position)
-        var result = visible.map { WantedTile($0.preview, .visible) } + visible.map { WantedTile($0, .visible) }
+        // On a slow link a preview costs the link what its final tile does: the final alone.
+        var result = layout.screen.frameBudget == nil ? visible.map { WantedTile($0.preview, .visible) } : []
+        result += visible.map { WantedTile($0, .visible) }
         let nextRow = GridPosition(focus: position.focus, topRow: max(0, position.topRow + (direction >= 0 ? 1 : -1)))
         result += onScreen(layout: layout, position: nextRow).map { WantedTile($0, .prefetch) }
         let screenRows = layout.fullyVisibleRows

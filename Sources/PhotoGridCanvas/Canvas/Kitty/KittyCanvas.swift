@@ -41,6 +41,12 @@ package final class KittyCanvas: Canvas {
 
     package var clearsScreen: Bool { false }
 
+    /// A picture the terminal holds costs its placement only.
+    package func bytesToShow(_ content: TileContent) -> Int {
+        guard let (request, picture) = content.kittyPicture else { return 0 }
+        return screen.holds(request, picture) ? 0 : picture.payload.count
+    }
+
     package func startOver(lost: Bool, areaRows: Int) -> [UInt8] {
         (lost ? screen.forgetAll() : screen.hideAll()) + eraseRows(areaRows)
     }

@@ -11,8 +11,19 @@ package struct KittyFormat: TileFormat {
 
     package init(transfer: Kitty.Transfer) { self.transfer = transfer }
 
+    /// At the screen's size, or on a slow link smaller (`pictureScale`): kitty scales a picture to
+    /// the cells it is placed over.
     package func gridRequest(_ index: Int, frame: TileFrame, visibleRows: Int, screen: ScreenMetrics, fit: FitMode) -> TileRequest {
-        TileRequest(photo: index, width: frame.width * screen.cellWidth, height: frame.height * screen.cellHeight, fit: fit, mode: mode)
+        TileRequest(photo: index, width: scaled(frame.width * screen.cellWidth, screen), height: scaled(frame.height * screen.cellHeight, screen),
+                    fit: fit, mode: mode)
+    }
+
+    package func viewRequest(_ photo: Int, width: Int, height: Int, crop: CropRegion?, screen: ScreenMetrics) -> TileRequest {
+        TileRequest(photo: photo, width: scaled(width, screen), height: scaled(height, screen), fit: .fit, mode: mode, crop: crop)
+    }
+
+    private func scaled(_ pixels: Int, _ screen: ScreenMetrics) -> Int {
+        screen.pictureScale >= 1 ? pixels : max(1, Int((Double(pixels) * screen.pictureScale).rounded()))
     }
 
     package func encode(_ image: consuming RGBImage, for request: TileRequest) -> EncodedTile {

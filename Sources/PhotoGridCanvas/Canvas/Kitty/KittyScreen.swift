@@ -167,6 +167,9 @@ package final class KittyScreen {
         return out
     }
 
+    /// Whether the terminal holds `picture` as the tile `key` (sent before, not freed since).
+    package func holds(_ key: TileRequest, _ picture: KittyPicture) -> Bool { entries[key]?.serial == picture.serial }
+
     /// A final tile not known yet takes over its preview's entry (its id, and its place when
     /// `keepingPlace`): it is sent under that id, which replaces the preview's pixels.
     private func takeOverPreview(of key: TileRequest, keepingPlace: Bool) {

@@ -16,11 +16,22 @@ package struct SixelFormat: TileFormat {
 
     package init(colors: Int) { self.colors = colors }
 
+    /// On a slow link (a frame budget), fewer colour registers: a sixel picture's bytes grow with
+    /// the colours each band of six rows uses, and a photo at 128 colours is hard to tell from 256.
     package func gridRequest(_ index: Int, frame: TileFrame, visibleRows: Int, screen: ScreenMetrics, fit: FitMode) -> TileRequest {
+        let registers = screen.frameBudget == nil ? colors : min(colors, SixelFormat.slowLinkColors)
         var request = TileRequest(photo: index, width: frame.width * screen.cellWidth, height: frame.height * screen.cellHeight,
-                                  fit: fit, mode: mode, keptRows: visibleRows * screen.cellHeight)
+                                  fit: fit, mode: .sixel(colors: registers), keptRows: visibleRows * screen.cellHeight)
         request.sixelCut = screen.sixelCut
         return request
+    }
+
+    static let slowLinkColors = 128
+
+    /// The registers a request asks for (fewer on a slow link), within the terminal's.
+    static func registers(_ request: TileRequest, terminal: Int) -> Int {
+        if case .sixel(let asked) = request.mode { return min(asked, terminal) }
+        return terminal
     }
 
     /// The photo view's picture, in bands encoded at once on several cores when it is a part of
@@ -36,7 +47,8 @@ package struct SixelFormat: TileFormat {
         // A preview is soft and short-lived: undithered, it encodes in two thirds of the time;
         // and an enlarged thumbnail has few colours to tell apart, so it gets few.
         let diffusion: Sixel.Diffusion = request.isPreview ? .none : .floydSteinberg
-        let registers = request.isPreview ? min(colors, SixelFormat.previewColors) : colors
+        let asked = SixelFormat.registers(request, terminal: colors)
+        let registers = request.isPreview ? min(asked, SixelFormat.previewColors) : asked
         if let cut = request.sixelCut {
             let banded = request.encodeInBands && image.width * image.height >= SixelFormat.bandedPixels
             return .sixelBands(SixelFormat.pieces(image, colors: registers, diffusion: diffusion, cut: cut, banded: banded))
@@ -45,7 +57,7 @@ package struct SixelFormat: TileFormat {
         return .sixel((try? Sixel.encode(image, colors: registers, diffusion: diffusion)) ?? [])
     }
 
-    package func variantName(_ request: TileRequest) -> String { "sixel\(colors)" }
+    package func variantName(_ request: TileRequest) -> String { "sixel\(SixelFormat.registers(request, terminal: colors))" }
 
     /// Kind 1: count (4), then per piece: row (4), column (4), length (4), bytes.
     package func record(_ tile: EncodedTile) -> [UInt8]? {

@@ -70,10 +70,41 @@ final class GridView: ScreenView {
     func frame(clear: Bool) -> GridController.Frame {
         if clear { painter.invalidate() }
         session.pipeline.want(session.wanted(layout: layout, position: position, direction: direction), infos: wantedInfos())
-        let (tiles, marker, loading) = contents()
+        var (tiles, marker, loading) = contents()
+        let held = screen.frameBudget.map { holdBack(&tiles, budget: $0) } ?? 0
         painter.screenColumns = screen.columns
-        return GridController.Frame(clear: clear, status: app.status(statusParts(loading: loading), hint: hint),
-                                    bytes: painter.paint(tiles, focus: marker, headers: headerLines(tiles)), tilesLoading: loading)
+        var frame = GridController.Frame(clear: clear, status: app.status(statusParts(loading: loading + held), hint: hint),
+                                         bytes: painter.paint(tiles, focus: marker, headers: headerLines(tiles)), tilesLoading: loading + held)
+        frame.heldBack = held > 0
+        return frame
+    }
+
+    /// On a slow link, the pictures this frame would send beyond `budget` bytes wait for the
+    /// next frame, in the order the painter draws (the focused tile first): the loop reads the
+    /// keys in between, so a screen left is not sent on. At least one picture goes each frame.
+    /// A tile held back shows its preview if that is on screen already, else "loading".
+    /// Returns how many were held back.
+    func holdBack(_ tiles: inout [PaintTile], budget: Int) -> Int {
+        let order = tiles.indices.filter { tiles[$0].index == position.focus } + tiles.indices.filter { tiles[$0].index != position.focus }
+        var spent = 0, held = 0
+        for i in order where !painter.shows(tiles[i]) {
+            let cost = painter.canvas.bytesToShow(tiles[i].content)
+            guard cost > 0 else { continue }
+            if spent > 0 && spent + cost > budget {
+                var waiting = tiles[i]
+                waiting.content = .loading
+                if case .image(let request, _) = tiles[i].content, let preview = session.cache.encoded(request.preview) {
+                    var previewed = tiles[i]
+                    previewed.content = .preview(request.preview, preview)
+                    if painter.shows(previewed) { waiting = previewed }
+                }
+                tiles[i] = waiting
+                held += 1
+            } else {
+                spent += cost
+            }
+        }
+        return held
     }
 
     /// Photos whose details the grid needs: the focused one for the panel, and every one on

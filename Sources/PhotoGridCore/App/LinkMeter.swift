@@ -1,0 +1,52 @@
+import PhotoGridModel
+
+/// How fast the terminal takes what photogrid writes, learnt from the frames' own writes: a write
+/// to the terminal returns once the bytes are in the pty's buffer, so a large one takes as long as
+/// the far end takes to read its bytes. A terminal on this machine reads tens to hundreds of
+/// megabytes a second (xterm parsing sixel, the slowest seen here, about 6); one at the end of SSH
+/// or a VPN reads what the link carries, 2.5 MB a second at 20 Mbit/s. Below `slowBelow` the link
+/// is slow, and photogrid sends what shows the screen soonest (`pictureScale`, `frameBudget`);
+/// above `fastAbove` again it is not. Nothing changes before a large write has been timed.
+package struct LinkMeter {
+    /// Bytes a second, a running mean of the large writes timed so far; nil before the first.
+    package private(set) var bytesPerSecond: Double?
+    package private(set) var isSlow = false
+
+    package init() {}
+
+    /// Writes smaller than this fit the pty's and the link's buffers and say nothing of the rate.
+    package static let smallestTimed = 96 * 1024
+    package static let slowBelow = 3.0 * 1_048_576, fastAbove = 6.0 * 1_048_576
+
+    /// A frame's write of `bytes` took `seconds`.
+    package mutating func wrote(_ bytes: Int, seconds: Double) {
+        guard bytes >= LinkMeter.smallestTimed, seconds > 0 else { return }
+        let rate = Double(bytes) / seconds
+        let mean = bytesPerSecond.map { ($0 + rate) / 2 } ?? rate
+        bytesPerSecond = mean
+        if mean < LinkMeter.slowBelow { isSlow = true } else if mean > LinkMeter.fastAbove { isSlow = false }
+    }
+
+    /// On a slow link, the pictures' bytes a frame may write: a quarter of a second's worth, so
+    /// that keys are read between frames and a screen left is not sent on (at least one picture
+    /// goes each frame, however large). None on a fast link.
+    package var frameBudget: Int? {
+        guard isSlow, let rate = bytesPerSecond else { return nil }
+        return max(16 * 1024, Int(rate / 4))
+    }
+
+    /// On a slow link, the share of their size at which kitty's pictures are sent (the terminal
+    /// scales them to their cells): the largest of 1, 3/4 and 1/2 whose screen of `pixels` fits
+    /// in 1.2 s of the link, at 1.6 bytes a pixel (what camera photos take as PNG in base64 at
+    /// a tile's size, measured on real-photos).
+    package func pictureScale(screenPixels pixels: Int) -> Double {
+        guard isSlow, let rate = bytesPerSecond else { return 1 }
+        return LinkScales.all.first { Double(pixels) * $0 * $0 * 1.6 <= rate * 1.2 } ?? LinkScales.all.last!
+    }
+}
+
+/// The shares of their size at which pictures may go on a slow link, largest first: few, so that
+/// a change of pace rarely asks for new tiles.
+enum LinkScales {
+    static let all = [1.0, 0.75, 0.5]
+}

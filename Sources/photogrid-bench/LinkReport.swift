@@ -1,0 +1,71 @@
+import Glibc
+import PhotoGridCore
+import PhotoGridTestSupport
+
+/// `photogrid-bench link DIR [MBIT] [RUNS]`: photogrid in a pty read no faster than MBIT megabits
+/// a second (20 unless given), as a terminal at the end of an SSH link or a VPN reads it, beside
+/// the same pty read as fast as bytes come (a terminal on this machine): 4 columns on 240x67
+/// cells of 10x20, disk cache cold, kitty through the pty and sixel. The first screen, to its
+/// last byte before 0.8 s of quiet; the sharp pictures that follow on a slow link, to their last
+/// byte from the start; then five PgDn 200 ms apart, from the last key to the last byte before
+/// 0.8 s of quiet (issue 37).
+enum LinkReport {
+    static let columns = 240, rows = 67
+
+    struct Run { var first = 0.0, firstBytes = 0, sharp = 0.0, sharpBytes = 0, afterKeys = 0.0, keysBytes = 0 }
+
+    package static func run(source: String, photogrid: String, megabits: Double, runs: Int) throws {
+        print("# photogrid over a slow link\n")
+        for line in Machine.describe() { print("- \(line)") }
+        print("- \(source), 4 columns on 240x67 cells of 10x20, disk cache cold, median of \(runs) runs; times to the last byte written\n")
+        print(Table.row(["mode", "link", "first screen", "bytes", "sharp pictures", "bytes", "five PgDn: after the last key", "bytes"]))
+        print(Table.rule(8))
+        let rate = Int(megabits * 1_000_000 / 8)
+        for (name, kind) in [("kitty, through the pty", PtyTerminal.Kind.kitty), ("sixel (xterm)", .sixelXterm(columns: columns, rows: rows))] {
+            for (link, bytesPerSecond) in [("\(Table.fixed(megabits, 0)) Mbit/s", Optional(rate)), ("local", nil)] {
+                var all: [Run] = []
+                for _ in 0..<runs {
+                    let cache = FirstScreen.scratch("link")
+                    defer { _ = system("rm -rf '\(cache)'") }
+                    all.append(try once(photogrid: photogrid, folder: source, kind: kind, cache: cache, bytesPerSecond: bytesPerSecond))
+                }
+                func median(_ key: (Run) -> Double) -> Double { Clock.median(all.map(key)) }
+                let sharp = median(\.sharp)
+                print(Table.row([name, link, KittyReport.ms(median(\.first)), KittyReport.kb(all[0].firstBytes),
+                                 sharp > 0 ? KittyReport.ms(sharp) : "", sharp > 0 ? KittyReport.kb(all[0].sharpBytes) : "",
+                                 KittyReport.ms(median(\.afterKeys)), KittyReport.kb(all[0].keysBytes)]))
+            }
+        }
+    }
+
+    static func once(photogrid: String, folder: String, kind: PtyTerminal.Kind, cache: String, bytesPerSecond: Int?) throws -> Run {
+        let started = PtyTerminal.now()
+        let terminal = try PtyTerminal([photogrid, folder, "--columns", "4"], columns: columns, rows: rows, kind: kind,
+                                       environment: ["TERM": "xterm-256color", "COLORTERM": "truecolor", "PATH": "/usr/bin:/bin",
+                                                     "XDG_CACHE_HOME": cache],
+                                       capture: true, bytesPerSecond: bytesPerSecond)
+        defer { terminal.stop(seconds: 30) }
+        var run = Run()
+        // The first screen is whole once nothing comes for 0.8 s (frames of a slow link follow one
+        // another without a pause); the sharp pictures, where they follow, start a second after.
+        terminal.waitForQuiet(0.8, limit: 120)
+        run.first = PtyTerminal.now() - terminal.quietFor - started
+        run.firstBytes = terminal.takeCaptured().count
+        terminal.waitForQuiet(2.5, limit: 120)
+        let sharpBytes = terminal.takeCaptured().count
+        if sharpBytes > 0 {
+            run.sharp = PtyTerminal.now() - terminal.quietFor - started
+            run.sharpBytes = sharpBytes
+        }
+        var last = 0.0
+        for _ in 0..<5 {
+            terminal.send("\u{1B}[6~")
+            last = PtyTerminal.now()
+            usleep(200_000)
+        }
+        terminal.waitForQuiet(0.8, limit: 120)
+        run.afterKeys = max(0, PtyTerminal.now() - terminal.quietFor - last)
+        run.keysBytes = terminal.takeCaptured().count
+        return run
+    }
+}
