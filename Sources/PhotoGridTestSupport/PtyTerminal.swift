@@ -31,6 +31,37 @@ package final class PtyTerminal: @unchecked Sendable {
         /// A terminal that answers the kitty graphics query and then ignores a picture sent to
         /// it, with sixel: photogrid must not take it for kitty.
         package static let kittyClaimingSixel = Kind(answers: "\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?1;0;256S\u{1B}[6;20;10t\u{1B}[?63;4c")
+
+        /// Each query answered as it comes, as xterm with sixel would answer it, for the peers
+        /// (timg, chafa), which ask other things than photogrid and wait for the answers.
+        var answersEach = false
+
+        /// xterm -ti vt340 answering every query a peer sends.
+        package static func answeringXterm(columns: Int, rows: Int, kitty: Bool) -> Kind {
+            var kind = Kind(answers: "")
+            kind.answersEach = true
+            kind.size = (columns, rows)
+            kind.kitty = kitty
+            return kind
+        }
+        var size = (0, 0)
+        var kitty = false
+
+        /// The answer to each query a peer may send (DA1 in both forms, DSR, XTVERSION, the
+        /// colours, the window and cell sizes, kitty's graphics query).
+        func replies() -> [([UInt8], [UInt8])] {
+            let (columns, rows) = size
+            let da1 = kitty ? "\u{1B}[?62;22c" : "\u{1B}[?63;1;2;4;6;9;15;22c"
+            var list: [(String, String)] = [
+                ("\u{1B}[c", da1), ("\u{1B}[0c", da1), ("\u{1B}[5n", "\u{1B}[0n"),
+                ("\u{1B}[>q", kitty ? "\u{1B}P>|kitty(0.32.2)\u{1B}\\" : "\u{1B}P>|XTerm(379)\u{1B}\\"),
+                ("\u{1B}]10;?", "\u{1B}]10;rgb:ffff/ffff/ffff\u{1B}\\"), ("\u{1B}]11;?", "\u{1B}]11;rgb:0000/0000/0000\u{1B}\\"),
+                ("\u{1B}[14t", "\u{1B}[4;\(rows * 20);\(columns * 10)t"), ("\u{1B}[16t", "\u{1B}[6;20;10t"),
+                ("\u{1B}[18t", "\u{1B}[8;\(rows);\(columns)t"), ("\u{1B}[?1;1;0S", "\u{1B}[?1;0;256S"),
+            ]
+            if kitty { list.append(("\u{1B}_Gi=", "\u{1B}_Gi=31;OK\u{1B}\\")) }
+            return list.map { (Array($0.0.utf8), Array($0.1.utf8)) }
+        }
     }
 
     package let pid: pid_t
@@ -80,7 +111,8 @@ package final class PtyTerminal: @unchecked Sendable {
             posix_spawn_file_actions_addclose(&actions, fd)
         }
         let answers = Array(kind.answers.utf8)
-        WorkerThreads.start { [self] in read(answering: answers) }
+        let each = kind.answersEach ? kind.replies() : []
+        WorkerThreads.start { [self] in read(answering: answers, each: each) }
     }
 
     deinit { close(master) }
@@ -128,7 +160,8 @@ package final class PtyTerminal: @unchecked Sendable {
     }
 
     /// Drains the pty; answers the probe (which ends with DA1) once, when its DA1 arrives.
-    private func read(answering answers: [UInt8]) {
+    private func read(answering answers: [UInt8], each: [([UInt8], [UInt8])] = []) {
+        var tail: [UInt8] = []
         // Read a little at a time at a limited rate, so that the pace is even.
         var buffer = [UInt8](repeating: 0, count: rate == nil ? 1 << 16 : 4096)
         // When the link is free again: the last bytes read have taken their time through it.
@@ -162,8 +195,22 @@ package final class PtyTerminal: @unchecked Sendable {
                 s.answered = true
                 return true
             }
-            if reply { _ = answers.withUnsafeBytes { write(master, $0.baseAddress, $0.count) } }
+            if reply && !answers.isEmpty { _ = answers.withUnsafeBytes { write(master, $0.baseAddress, $0.count) } }
+            if !each.isEmpty {
+                // The new bytes with the last few before them, so that a query cut between two
+                // reads is seen; each found is answered once.
+                let seen = tail + buffer[0..<count]
+                for (query, reply) in each where PtyTerminal.contains(seen, query) {
+                    _ = reply.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+                }
+                tail = Array(seen.suffix(8))
+            }
         }
+    }
+
+    static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard bytes.count >= needle.count else { return false }
+        return (0...(bytes.count - needle.count)).contains { i in bytes[i] == needle[0] && bytes[i..<(i + needle.count)].elementsEqual(needle) }
     }
 
     /// Seconds on the monotonic clock.

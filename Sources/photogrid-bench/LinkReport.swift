@@ -2,7 +2,7 @@ import Glibc
 import PhotoGridCore
 import PhotoGridTestSupport
 
-/// `photogrid-bench link DIR [MBIT] [RUNS]`: photogrid in a pty read no faster than MBIT megabits
+/// `photogrid-bench link DIR [MBIT] [RUNS] [TIMG] [CHAFA]`: photogrid in a pty read no faster than MBIT megabits
 /// a second (20 unless given), as a terminal at the end of an SSH link or a VPN reads it, beside
 /// the same pty read as fast as bytes come (a terminal on this machine): 4 columns on 240x67
 /// cells of 10x20, disk cache cold, kitty through the pty and sixel. The first screen, to its
@@ -14,7 +14,7 @@ enum LinkReport {
 
     struct Run { var first = 0.0, firstBytes = 0, sharp = 0.0, sharpBytes = 0, afterKeys = 0.0, keysBytes = 0 }
 
-    package static func run(source: String, photogrid: String, megabits: Double, runs: Int) throws {
+    package static func run(source: String, photogrid: String, megabits: Double, runs: Int, timg: String? = nil, chafa: String? = nil) throws {
         print("# photogrid over a slow link\n")
         for line in Machine.describe() { print("- \(line)") }
         print("- \(source), 4 columns on 240x67 cells of 10x20, disk cache cold, median of \(runs) runs; times to the last byte written\n")
@@ -34,6 +34,43 @@ enum LinkReport {
                 print(Table.row([name, link, KittyReport.ms(median(\.first)), KittyReport.kb(all[0].firstBytes),
                                  sharp > 0 ? KittyReport.ms(sharp) : "", sharp > 0 ? KittyReport.kb(all[0].sharpBytes) : "",
                                  KittyReport.ms(median(\.afterKeys)), KittyReport.kb(all[0].keysBytes)]))
+            }
+        }
+        try peers(source: source, rate: rate, megabits: megabits, runs: runs, timg: timg, chafa: chafa)
+    }
+
+    /// The peers on the same link: the first 12 photos (what photogrid's first screen shows at 4
+    /// columns) with `--grid=4`, to the last byte.
+    static func peers(source: String, rate: Int, megabits: Double, runs: Int, timg: String?, chafa: String?) throws {
+        guard timg != nil || chafa != nil else { return }
+        let files = try FolderScanner().scan(RawPath(source)).prefix(12).map(\.source.description)
+        print("\n## The peers: the first 12 photos at 4 columns, through the same pty (median of \(runs))\n")
+        print(Table.row(["program", "link", "time", "bytes"]))
+        print(Table.rule(4))
+        var commands: [(String, [String], PtyTerminal.Kind)] = []
+        if let timg {
+            commands.append(("timg -pk", [timg, "--threads=2", "-pk", "--grid=4"] + files, .answeringXterm(columns: columns, rows: rows, kitty: true)))
+            commands.append(("timg -ps", [timg, "--threads=2", "-ps", "--grid=4"] + files, .answeringXterm(columns: columns, rows: rows, kitty: false)))
+        }
+        if let chafa {
+            commands.append(("chafa -f kitty", [chafa, "-f", "kitty", "--grid", "4"] + files, .answeringXterm(columns: columns, rows: rows, kitty: true)))
+            commands.append(("chafa -f sixels", [chafa, "-f", "sixels", "--grid", "4"] + files, .answeringXterm(columns: columns, rows: rows, kitty: false)))
+        }
+        for (name, command, kind) in commands {
+            for (link, bytesPerSecond) in [("\(Table.fixed(megabits, 0)) Mbit/s", Optional(rate)), ("local", nil)] {
+                var times: [Double] = [], bytes = 0
+                for _ in 0..<runs {
+                    let started = PtyTerminal.now()
+                    let terminal = try PtyTerminal(command, columns: columns, rows: rows, kind: kind,
+                                                   environment: ["TERM": "xterm-256color", "COLORTERM": "truecolor", "PATH": "/usr/bin:/bin"],
+                                                   capture: true, bytesPerSecond: bytesPerSecond)
+                    // Every query answered as it comes; a second of quiet, in case one is not.
+                    terminal.waitForQuiet(1, limit: 120)
+                    times.append(PtyTerminal.now() - terminal.quietFor - started)
+                    bytes = terminal.takeCaptured().count
+                    terminal.stop(seconds: 10)
+                }
+                print(Table.row([name, link, KittyReport.ms(Clock.median(times)), KittyReport.kb(bytes)]))
             }
         }
     }
