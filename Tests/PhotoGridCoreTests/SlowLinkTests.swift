@@ -15,7 +15,7 @@ import PhotoGridTestSupport
     let waiter = Waiter()
 
     @Test func theMeterLearnsThePaceFromLargeWritesOnly() {
-        var link = LinkMeter()
+        var link = LinkMeter(overSSH: true)
         // Small writes fit the buffers: they say nothing, however long they took.
         link.wrote(10_000, seconds: 1)
         #expect(link.bytesPerSecond == nil && !link.isSlow && link.frameBudget == nil)
@@ -32,6 +32,21 @@ import PhotoGridTestSupport
         #expect(link.isSlow)
         link.wrote(100_000_000, seconds: 1)
         #expect(!link.isSlow && link.frameBudget == nil && link.pictureScale(screenPixels: 2400 * 1340) == 1)
+    }
+
+    /// Not told of SSH, the terminal may be on this machine and slow only while it starts: the
+    /// link is taken for slow once 1.25 MB have gone slowly with no fast write between.
+    @Test func withoutSSHASlowStartIsNotASlowLink() {
+        var link = LinkMeter()
+        for _ in 0..<4 { link.wrote(250_000, seconds: 0.25) }      // 1 MB at 1 MB/s: xterm starting
+        #expect(!link.isSlow)
+        link.wrote(1_000_000, seconds: 0.08)                       // then fast
+        link.wrote(1_000_000, seconds: 0.08)
+        link.wrote(400_000, seconds: 0.4)
+        #expect(!link.isSlow, "the fast writes between count")
+        var slow = LinkMeter()
+        for _ in 0..<6 { slow.wrote(250_000, seconds: 0.1) }       // 1.5 MB at 2.5 MB/s
+        #expect(slow.isSlow)
     }
 
     func controller(mode: RenderMode) throws -> GridController {
@@ -59,7 +74,7 @@ import PhotoGridTestSupport
     @Test func aSlowLinksFrameSendsItsBudgetAndHoldsTheRest() throws {
         let grid = try controller(mode: .sixel(colors: 256))
         defer { grid.session.pipeline.stop() }
-        var link = LinkMeter()
+        var link = LinkMeter(overSSH: true)
         link.wrote(400_000, seconds: 0.2)               // 2 MB/s: a budget of about half a megabyte
         grid.follow(link)
         let budget = try #require(grid.screen.frameBudget)
@@ -90,7 +105,7 @@ import PhotoGridTestSupport
     @Test func aFastLinkChangesNothing() throws {
         let grid = try controller(mode: .sixel(colors: 256))
         defer { grid.session.pipeline.stop() }
-        var link = LinkMeter()
+        var link = LinkMeter(overSSH: true)
         link.wrote(4_000_000, seconds: 0.05)
         grid.follow(link)
         #expect(grid.screen.frameBudget == nil && grid.screen.pictureScale == 1)
@@ -108,7 +123,7 @@ import PhotoGridTestSupport
     @Test func kittyOnASlowLinkSendsSmallerPicturesThenSharpOnes() throws {
         let grid = try controller(mode: .kitty(.inline))
         defer { grid.session.pipeline.stop() }
-        var link = LinkMeter()
+        var link = LinkMeter(overSSH: true)
         link.wrote(400_000, seconds: 0.4)               // 1 MB/s: a screen of 1200x800 at 3/4 of its size
         grid.follow(link)
         let scale = grid.screen.pictureScale

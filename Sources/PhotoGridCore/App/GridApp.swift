@@ -23,7 +23,7 @@ final class GridApp {
     /// How long a window must keep its size before that.
     static let settleMilliseconds = 150
     /// How fast the terminal takes the frames (a slow link, or not).
-    var link = LinkMeter()
+    var link = LinkMeter(overSSH: Environment.value("SSH_CONNECTION") != nil || Environment.value("SSH_TTY") != nil)
     /// A frame held pictures back for the next (a slow link's budget): painted again at once,
     /// after the keys that came meanwhile.
     var heldBack = false

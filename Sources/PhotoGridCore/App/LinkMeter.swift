@@ -11,12 +11,25 @@ package struct LinkMeter {
     /// Bytes a second, a running mean of the large writes timed so far; nil before the first.
     package private(set) var bytesPerSecond: Double?
     package private(set) var isSlow = false
+    /// Bytes of the slow writes since the last fast one: the evidence.
+    private var slowBytes = 0
 
-    package init() {}
+    /// How much must have gone slowly before the link is taken for slow (`evidence`, or at once
+    /// over SSH).
+    private let needed: Int
+
+    /// `overSSH`: the session says it comes over SSH (`SSH_CONNECTION`, `SSH_TTY`), so the
+    /// terminal is on another machine and a slow write is the link's from the first.
+    package init(overSSH: Bool = false) { needed = overSSH ? LinkMeter.smallestTimed : LinkMeter.evidence }
 
     /// Writes smaller than this fit the pty's and the link's buffers and say nothing of the rate.
     package static let smallestTimed = 96 * 1024
     package static let slowBelow = 3.0 * 1_048_576, fastAbove = 6.0 * 1_048_576
+    /// How much must have gone slowly, with no fast write between, before a link not known to
+    /// be remote is taken for slow: a terminal on this machine can be slow for its first second
+    /// (xterm on a virtual display took 0.8 MB at 0.6-2 MB a second while it started, then
+    /// 10-16), a link is slow for good.
+    package static let evidence = 1_250_000
 
     /// A frame's write of `bytes` took `seconds`.
     package mutating func wrote(_ bytes: Int, seconds: Double) {
@@ -24,7 +37,9 @@ package struct LinkMeter {
         let rate = Double(bytes) / seconds
         let mean = bytesPerSecond.map { ($0 + rate) / 2 } ?? rate
         bytesPerSecond = mean
-        if mean < LinkMeter.slowBelow { isSlow = true } else if mean > LinkMeter.fastAbove { isSlow = false }
+        if rate < LinkMeter.slowBelow { slowBytes += bytes } else if rate > LinkMeter.fastAbove { slowBytes = 0 }
+        if !isSlow && slowBytes >= needed && mean < LinkMeter.slowBelow { isSlow = true }
+        if isSlow && mean > LinkMeter.fastAbove { isSlow = false }
     }
 
     /// On a slow link, the pictures' bytes a frame may write: a quarter of a second's worth, so

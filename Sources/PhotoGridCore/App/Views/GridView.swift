@@ -71,12 +71,35 @@ final class GridView: ScreenView {
         if clear { painter.invalidate() }
         session.pipeline.want(session.wanted(layout: layout, position: position, direction: direction), infos: wantedInfos())
         var (tiles, marker, loading) = contents()
+        if screen.frameBudget != nil { loading -= keepWhatIsDrawn(&tiles) }
         let held = screen.frameBudget.map { holdBack(&tiles, budget: $0) } ?? 0
         painter.screenColumns = screen.columns
         var frame = GridController.Frame(clear: clear, status: app.status(statusParts(loading: loading + held), hint: hint),
                                          bytes: painter.paint(tiles, focus: marker, headers: headerLines(tiles)), tilesLoading: loading + held)
         frame.heldBack = held > 0
         return frame
+    }
+
+    /// On a slow link, a tile the screen already shows as a fast link makes it (drawn before the
+    /// link was found slow, or when it was fast again) stays as it is rather than be sent again
+    /// in the slow link's kind. Returns how many tiles were kept so.
+    func keepWhatIsDrawn(_ tiles: inout [PaintTile]) -> Int {
+        var fast = layout.screen
+        fast.frameBudget = nil
+        fast.pictureScale = 1
+        var kept = 0
+        for i in tiles.indices where tiles[i].content.isPending {
+            guard let place = layout.placement(of: tiles[i].index, topRow: position.topRow) else { continue }
+            let request = session.request(tiles[i].index, frame: place.frame, visibleRows: place.visibleRows, screen: fast)
+            guard let picture = session.cache.encoded(request) else { continue }
+            var drawn = tiles[i]
+            drawn.content = .image(request, picture)
+            if painter.shows(drawn) {
+                tiles[i] = drawn
+                kept += 1
+            }
+        }
+        return kept
     }
 
     /// On a slow link, the pictures this frame would send beyond `budget` bytes wait for the
