@@ -14,15 +14,8 @@ import PhotoGridTestSupport
     static let tools = ["convert", "img2webp"].allSatisfy { (try? Subprocess.run(["sh", "-c", "command -v \($0)"]))?.status == 0 }
     static let source = Paths.root + "/sample-gallery/landscapes/autumn-01.jpg"
 
-    func run(_ arguments: [String]) throws {
-        let result = try Subprocess.run(arguments)
-        try #require(result.status == 0, "\(arguments.joined(separator: " ")): \(result.errorText)")
-    }
-
-    func ppm(_ path: String) throws -> RGBImage {
-        let bytes = try #require(TestImages.read(path))
-        return try #require(VideoFrame.parsePPM(bytes), "not a PPM: \(path)")
-    }
+    func run(_ arguments: [String]) throws { try TestImages.runTool(arguments) }
+    func ppm(_ path: String) throws -> RGBImage { try TestImages.readPPM(path) }
 
     /// Six frames of 96x64: the photo, a red square a little further right in each.
     func makeFrames(_ folder: String) throws -> [String] {

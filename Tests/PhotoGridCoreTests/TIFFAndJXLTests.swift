@@ -14,17 +14,8 @@ import PhotoGridTestSupport
     static let tools = ["convert", "cjxl", "djxl"].allSatisfy { (try? Subprocess.run(["sh", "-c", "command -v \($0)"]))?.status == 0 }
     static let source = Paths.root + "/sample-gallery/landscapes/autumn-01.jpg"
 
-    func run(_ arguments: [String]) throws {
-        let result = try Subprocess.run(arguments)
-        try #require(result.status == 0, "\(arguments.joined(separator: " ")): \(result.errorText)")
-    }
-
-    /// A PPM as ImageMagick writes it (P6, 8 bits).
-    func ppm(_ path: String) throws -> RGBImage {
-        let bytes = try #require(TestImages.read(path))
-        let image = try #require(VideoFrame.parsePPM(bytes), "not a PPM: \(path)")
-        return image
-    }
+    func run(_ arguments: [String]) throws { try TestImages.runTool(arguments) }
+    func ppm(_ path: String) throws -> RGBImage { try TestImages.readPPM(path) }
 
     @Test(.enabled(if: TIFFAndJXLTests.tools, "ImageMagick or libjxl-tools is not installed"))
     func tiffsDecodeAsImageMagickReadsThem() throws {

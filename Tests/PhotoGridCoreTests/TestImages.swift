@@ -45,6 +45,19 @@ enum TestImages {
     }
 
     /// A new empty folder under /tmp, removed by `remove`.
+    /// Runs a tool that makes a test file (ImageMagick, cjxl...); fails the test with its words
+    /// if it fails.
+    static func runTool(_ arguments: [String]) throws {
+        let result = try Subprocess.run(arguments)
+        try #require(result.status == 0, "\(arguments.joined(separator: " ")): \(result.errorText)")
+    }
+
+    /// A PPM as ImageMagick writes it (P6, 8 bits).
+    static func readPPM(_ path: String) throws -> RGBImage {
+        let bytes = try #require(read(path))
+        return try #require(VideoFrame.parsePPM(bytes), "not a PPM: \(path)")
+    }
+
     static func scratchFolder(_ name: String) -> String {
         var template = Array("/tmp/photogrid-test-\(name)-XXXXXX".utf8CString)
         let path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }

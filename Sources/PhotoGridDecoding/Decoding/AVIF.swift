@@ -23,14 +23,7 @@ package enum AVIF {
     package static func decode(_ data: [UInt8], shrink: Int, maxPixels: Int = JPEG.defaultMaxPixels) throws(DecodeError) -> RGBImage? {
         guard library != nil, !data.isEmpty, let decoder = avif.avifDecoderCreate() else { return nil }
         defer { avif.avifDecoderDestroy(decoder) }
-        // One thread: the pipeline already runs a decode on each core.
-        decoder.pointee.maxThreads = 1
-        decoder.pointee.imageSizeLimit = UInt32(clamping: maxPixels)
-        decoder.pointee.imageDimensionLimit = 1 << 15
-        // Files that bend the spec (no `pixi` box, an odd `clap`) are shown as libheif shows them.
-        decoder.pointee.strictFlags = UInt32(AVIF_STRICT_DISABLED.rawValue)
-        decoder.pointee.ignoreExif = AVIF_TRUE
-        decoder.pointee.ignoreXMP = AVIF_TRUE
+        configure(decoder, maxPixels: maxPixels)
         let result = data.withUnsafeBytes { bytes -> avifResult in
             // libavif reads the bytes in place: parsing and decoding both happen in this closure.
             var result = avif.avifDecoderSetIOMemory(decoder, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count)
@@ -49,6 +42,18 @@ package enum AVIF {
         return try convert(image, shrink: shrink)
     }
 
+    /// The limits and leniency every decode here runs with.
+    private static func configure(_ decoder: UnsafeMutablePointer<avifDecoder>, maxPixels: Int) {
+        // One thread: the pipeline already runs a decode on each core.
+        decoder.pointee.maxThreads = 1
+        decoder.pointee.imageSizeLimit = UInt32(clamping: maxPixels)
+        decoder.pointee.imageDimensionLimit = 1 << 15
+        // Files that bend the spec (no `pixi` box, an odd `clap`) are shown as libheif shows them.
+        decoder.pointee.strictFlags = UInt32(AVIF_STRICT_DISABLED.rawValue)
+        decoder.pointee.ignoreExif = AVIF_TRUE
+        decoder.pointee.ignoreXMP = AVIF_TRUE
+    }
+
     /// Whether the file says it is an image sequence (its `ftyp` brands name `avis`): only
     /// those are read for frames, so that a still AVIF is not parsed twice.
     static func isSequence(_ data: [UInt8]) -> Bool {
@@ -63,12 +68,7 @@ package enum AVIF {
     static func frames(_ data: [UInt8], maxPixels: Int, each: (RGBImage, Int) -> Bool) throws(DecodeError) {
         guard library != nil, isSequence(data), let decoder = avif.avifDecoderCreate() else { return }
         defer { avif.avifDecoderDestroy(decoder) }
-        decoder.pointee.maxThreads = 1
-        decoder.pointee.imageSizeLimit = UInt32(clamping: maxPixels)
-        decoder.pointee.imageDimensionLimit = 1 << 15
-        decoder.pointee.strictFlags = UInt32(AVIF_STRICT_DISABLED.rawValue)
-        decoder.pointee.ignoreExif = AVIF_TRUE
-        decoder.pointee.ignoreXMP = AVIF_TRUE
+        configure(decoder, maxPixels: maxPixels)
         let result = data.withUnsafeBytes { bytes in
             Result(catching: { () throws(DecodeError) in
                 guard avif.avifDecoderSetIOMemory(decoder, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count) == AVIF_RESULT_OK,
