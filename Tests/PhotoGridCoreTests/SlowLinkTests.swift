@@ -16,9 +16,10 @@ import PhotoGridTestSupport
 
     @Test func theMeterLearnsThePaceFromLargeWritesOnly() {
         var link = LinkMeter(overSSH: true)
-        // Small writes fit the buffers: they say nothing, however long they took.
+        // Small writes fit the buffers: they say nothing, however long they took. Until a write
+        // has gone fast, a frame writes at most half a megabyte of pictures.
         link.wrote(10_000, seconds: 1)
-        #expect(link.bytesPerSecond == nil && !link.isSlow && link.frameBudget == nil)
+        #expect(link.bytesPerSecond == nil && !link.isSlow && link.frameBudget == LinkMeter.unknownBudget)
         // 600 KB in a quarter second: 2.4 MB/s, as at 20 Mbit/s.
         link.wrote(600_000, seconds: 0.25)
         #expect(link.isSlow)
@@ -32,6 +33,10 @@ import PhotoGridTestSupport
         #expect(link.isSlow)
         link.wrote(100_000_000, seconds: 1)
         #expect(!link.isSlow && link.frameBudget == nil && link.pictureScale(screenPixels: 2400 * 1340) == 1)
+        // A terminal found fast at once writes its frames whole.
+        var fast = LinkMeter()
+        fast.wrote(1_000_000, seconds: 0.01)
+        #expect(fast.frameBudget == nil && !fast.isSlow)
     }
 
     /// Not told of SSH, the terminal may be on this machine and slow only while it starts: the

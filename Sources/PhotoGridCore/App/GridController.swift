@@ -150,9 +150,10 @@ package final class GridController {
         var next = screen
         // Rounded, so that the running mean's small changes change nothing.
         next.frameBudget = link.frameBudget.map { ($0 / 65536 + 1) * 65536 }
+        next.slowLink = link.isSlow
         next.pictureScale = sharp ? 1 : linkScale(link)
         guard next != screen else { return }
-        let relaid = next.pictureScale != screen.pictureScale || (next.frameBudget == nil) != (screen.frameBudget == nil)
+        let relaid = next.pictureScale != screen.pictureScale || next.slowLink != screen.slowLink
         screen = next
         if relaid {
             grid.relayout()

@@ -63,7 +63,7 @@ package final class GridSession {
             guard let place = layout.placement(of: index, topRow: position.topRow) else { return nil }
             let request = self.request(index, frame: place.frame, visibleRows: place.visibleRows, screen: layout.screen)
             var shown = content(of: request)
-            if case .loading = shown, layout.screen.frameBudget != nil || layout.screen.pictureScale < 1 {
+            if case .loading = shown, layout.screen.slowLink || layout.screen.pictureScale < 1 {
                 // On a slow link, the same tile at another of its scales (the link's pace changed,
                 // or the sharp pictures are on their way): shown until this one is made.
                 for scale in LinkScales.all where scale != layout.screen.pictureScale {
@@ -108,7 +108,7 @@ package final class GridSession {
     package func wanted(layout: GridLayout, position: GridPosition, direction: Int) -> [WantedTile] {
         let visible = onScreen(layout: layout, position: position)
         // On a slow link a preview costs the link what its final tile does: the final alone.
-        var result = layout.screen.frameBudget == nil ? visible.map { WantedTile($0.preview, .visible) } : []
+        var result = layout.screen.slowLink ? [] : visible.map { WantedTile($0.preview, .visible) }
         result += visible.map { WantedTile($0, .visible) }
         let nextRow = GridPosition(focus: position.focus, topRow: max(0, position.topRow + (direction >= 0 ? 1 : -1)))
         result += onScreen(layout: layout, position: nextRow).map { WantedTile($0, .prefetch) }

@@ -13,6 +13,8 @@ package struct LinkMeter {
     package private(set) var isSlow = false
     /// Bytes of the slow writes since the last fast one: the evidence.
     private var slowBytes = 0
+    /// A write has gone fast: the terminal is not at the end of a slow link.
+    private var seenFast = false
 
     /// How much must have gone slowly before the link is taken for slow (`evidence`, or at once
     /// over SSH).
@@ -37,18 +39,21 @@ package struct LinkMeter {
         let rate = Double(bytes) / seconds
         let mean = bytesPerSecond.map { ($0 + rate) / 2 } ?? rate
         bytesPerSecond = mean
-        if rate < LinkMeter.slowBelow { slowBytes += bytes } else if rate > LinkMeter.fastAbove { slowBytes = 0 }
+        if rate < LinkMeter.slowBelow { slowBytes += bytes } else if rate > LinkMeter.fastAbove { slowBytes = 0; seenFast = true }
         if !isSlow && slowBytes >= needed && mean < LinkMeter.slowBelow { isSlow = true }
         if isSlow && mean > LinkMeter.fastAbove { isSlow = false }
     }
 
-    /// On a slow link, the pictures' bytes a frame may write: a quarter of a second's worth, so
+    /// The pictures' bytes a frame may write: on a slow link a quarter of a second's worth, so
     /// that keys are read between frames and a screen left is not sent on (at least one picture
-    /// goes each frame, however large). None on a fast link.
+    /// goes each frame, however large); before any write has gone fast, `unknownBudget`, so that
+    /// the pace is learnt before much is sent as if the link were fast; none on a fast link.
     package var frameBudget: Int? {
-        guard isSlow, let rate = bytesPerSecond else { return nil }
-        return max(16 * 1024, Int(rate / 4))
+        if isSlow, let rate = bytesPerSecond { return max(16 * 1024, Int(rate / 4)) }
+        return seenFast ? nil : LinkMeter.unknownBudget
     }
+
+    package static let unknownBudget = 512 * 1024
 
     /// On a slow link, the share of their size at which kitty's pictures are sent (the terminal
     /// scales them to their cells): the largest of 1, 3/4 and 1/2 whose screen of `pixels` fits

@@ -10,6 +10,8 @@ package struct ScreenMetrics: Hashable, Sendable {
     /// the terminal scales them to their cells (kitty), and the pictures' bytes a frame may write.
     package var pictureScale = 1.0
     package var frameBudget: Int?
+    /// The link is slow: no previews, fewer sixel colours, tiles drawn before kept.
+    package var slowLink = false
 
     package init(columns: Int, rows: Int, cellWidth: Int = 10, cellHeight: Int = 20) {
         self.columns = columns

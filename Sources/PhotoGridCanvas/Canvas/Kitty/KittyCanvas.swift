@@ -44,7 +44,8 @@ package final class KittyCanvas: Canvas {
     /// A picture the terminal holds costs its placement only.
     package func bytesToShow(_ content: TileContent) -> Int {
         guard let (request, picture) = content.kittyPicture else { return 0 }
-        return screen.holds(request, picture) ? 0 : picture.payload.count
+        // A file the terminal reads costs its path through the pty.
+        return screen.holds(request, picture) ? 0 : picture.isFile ? 100 : picture.payload.count
     }
 
     package func startOver(lost: Bool, areaRows: Int) -> [UInt8] {

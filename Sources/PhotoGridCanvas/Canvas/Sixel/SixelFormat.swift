@@ -16,10 +16,10 @@ package struct SixelFormat: TileFormat {
 
     package init(colors: Int) { self.colors = colors }
 
-    /// On a slow link (a frame budget), fewer colour registers: a sixel picture's bytes grow with
+    /// On a slow link, fewer colour registers: a sixel picture's bytes grow with
     /// the colours each band of six rows uses, and a photo at 128 colours is hard to tell from 256.
     package func gridRequest(_ index: Int, frame: TileFrame, visibleRows: Int, screen: ScreenMetrics, fit: FitMode) -> TileRequest {
-        let registers = screen.frameBudget == nil ? colors : min(colors, SixelFormat.slowLinkColors)
+        let registers = screen.slowLink ? min(colors, SixelFormat.slowLinkColors) : colors
         var request = TileRequest(photo: index, width: frame.width * screen.cellWidth, height: frame.height * screen.cellHeight,
                                   fit: fit, mode: .sixel(colors: registers), keptRows: visibleRows * screen.cellHeight)
         request.sixelCut = screen.sixelCut

@@ -71,7 +71,7 @@ final class GridView: ScreenView {
         if clear { painter.invalidate() }
         session.pipeline.want(session.wanted(layout: layout, position: position, direction: direction), infos: wantedInfos())
         var (tiles, marker, loading) = contents()
-        if screen.frameBudget != nil { loading -= keepWhatIsDrawn(&tiles) }
+        if screen.slowLink { loading -= keepWhatIsDrawn(&tiles) }
         let held = screen.frameBudget.map { holdBack(&tiles, budget: $0) } ?? 0
         painter.screenColumns = screen.columns
         var frame = GridController.Frame(clear: clear, status: app.status(statusParts(loading: loading + held), hint: hint),
@@ -86,6 +86,7 @@ final class GridView: ScreenView {
     func keepWhatIsDrawn(_ tiles: inout [PaintTile]) -> Int {
         var fast = layout.screen
         fast.frameBudget = nil
+        fast.slowLink = false
         fast.pictureScale = 1
         var kept = 0
         for i in tiles.indices where tiles[i].content.isPending {
