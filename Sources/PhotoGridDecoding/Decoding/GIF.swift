@@ -91,10 +91,9 @@ package enum GIF {
         let blockOf = (0..<used).map { (left + $0) / step }
         var added = [Int](repeating: 0, count: outWidth)     // how many of a row's columns each block sums
         for block in blockOf { added[block] += 1 }
-        // Interlaced frames come in four passes: every 8th row from 0, every 8th from 4, every 4th
-        // from 2, every 2nd from 1.
+        // Interlaced frames come in four passes (`interlacedRows`).
         let order: [Int] = frame.Interlace
-            ? [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { start, step in Array(stride(from: start, to: height, by: step)) }
+            ? interlacedRows(height)
             : Array(0..<height)
         let visible = max(0, canvasHeight - top)
         let needed = (order.lastIndex { $0 < visible }).map { $0 + 1 } ?? 0
@@ -198,7 +197,7 @@ package enum GIF {
                     guard codes.count == codes.limit else { return }
                     var indices = codes.output
                     if desc.Interlace {
-                        let order = [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { start, step in Array(stride(from: start, to: height, by: step)) }
+                        let order = interlacedRows(height)
                         var rows = [UInt8](repeating: 0, count: width * height)
                         for (k, y) in order.enumerated() { rows[y * width..<(y + 1) * width] = indices[k * width..<(k + 1) * width] }
                         indices = rows
@@ -214,6 +213,12 @@ package enum GIF {
                 }
             }
         }
+    }
+
+    /// The rows of an interlaced frame in the order the file stores them: four passes, every
+    /// 8th row from 0, every 8th from 4, every 4th from 2, every 2nd from 1.
+    static func interlacedRows(_ height: Int) -> [Int] {
+        [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { start, step in Array(stride(from: start, to: height, by: step)) }
     }
 
     /// giflib reads through this callback from the bytes a `Source` points at.

@@ -39,13 +39,13 @@ extension PhotoView {
         }
         switch aside?.result {
         case .success(let tile)?:
-            asideShown = .image(request, tile)
+            asideShown = (request, tile)
             return .image(request, tile)
         case .failure(let error)?:
             return .failed("\(raw.name): \(error.reason)")
         case nil:
             // The raw file's last picture (before a zoom) until the new one is made.
-            return asideShown.map { if case .image(let r, let t) = $0 { return .preview(r, t) } else { return $0 } } ?? .loading
+            return asideShown.map { .preview($0.request, $0.tile) } ?? .loading
         }
     }
 }

@@ -19,7 +19,7 @@ final class PhotoView: ScreenView {
     /// one shown.
     var showingRaw: Int?
     var aside: AsideTile?
-    var asideShown: TileContent?
+    var asideShown: (request: TileRequest, tile: EncodedTile)?
 
     init(app: GridController, photo: Int) {
         self.app = app
