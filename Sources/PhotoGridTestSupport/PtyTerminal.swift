@@ -142,6 +142,12 @@ package final class PtyTerminal: @unchecked Sendable {
         output.waitForQuiet(quiet, limit: limit)
     }
 
+    /// Waits until what has been captured since the last take satisfies `done`, at most
+    /// `seconds`; whether it did. Asked again each time the program writes.
+    package func waitForCaptured(seconds: Double, until done: ([UInt8]) -> Bool) -> Bool {
+        output.wait(seconds: seconds) { state.withLock { done($0.captured) } }
+    }
+
     /// Waits until the program has written more than `count` bytes in all, at most `seconds`.
     package func waitForBytes(beyond count: Int, seconds: Double) -> Bool {
         output.wait(seconds: seconds) { bytesWritten > count }

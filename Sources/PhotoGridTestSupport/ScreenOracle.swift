@@ -96,7 +96,7 @@ package struct ScreenOracle {
         defer { session.pipeline.stop() }
         var screen = ScreenMetrics(columns: walk.columns, rows: walk.rows)
         let grid = GridController(title: "oracle", session: session, screen: screen, columns: walk.startColumns, modeName: "model")
-        grid.synchronizedOutput = walk.synchronized
+        grid.settings.synchronizedOutput = walk.synchronized
         // Konsole answers OSC 11 and sets COLORTERM=truecolor: photogrid hides what it erases.
         if walk.kind == .konsole { grid.blanking = .hiding(under: RGB(0, 0, 0), trueColor: true) }
         settle(grid, step: 0)
@@ -137,7 +137,7 @@ package struct ScreenOracle {
     /// each picture (or synchronized update) the cells are checked for wrong pictures.
     mutating func play(_ frame: GridController.Frame, grid: GridController, step: Int) {
         framesChecked += 1
-        let synchronized = grid.synchronizedOutput && (frame.clear || !frame.bytes.isEmpty)
+        let synchronized = grid.settings.synchronizedOutput && (frame.clear || !frame.bytes.isEmpty)
         if synchronized { terminal.feed(GridController.beginSynchronized) }
         if frame.clear && walk.kind != .kitty { terminal.feed(Array("\u{1B}[H\u{1B}[2J".utf8)) }
         terminal.feed(Array("\u{1B}7\u{1B}[\(terminal.rows);1H\u{1B}[0m\u{1B}[2K".utf8) + Array(TerminalText.clip(frame.status, to: terminal.columns - 1).utf8) + Array("\u{1B}8".utf8))

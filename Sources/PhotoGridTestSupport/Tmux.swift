@@ -8,15 +8,22 @@ package final class Tmux {
     package let session = "t"
     /// The run's own disk cache, so that tests never touch the user's.
     package let cacheHome: String
+    /// Everything the command writes to its pane (`pipe-pane`), pictures included, which tmux
+    /// passes on and does not keep: the waits below are woken by its writes.
+    package let paneLog: String
 
     package init(columns: Int, rows: Int, command: String, environment: [String: String] = [:]) throws {
         var template = Array("/tmp/photogrid-tmux-XXXXXX".utf8CString)
         cacheHome = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
         socket = "photogrid-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        var logTemplate = Array("/tmp/photogrid-pane-XXXXXX".utf8CString)
+        paneLog = logTemplate.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) } + "/pane.log"
         let env = (["XDG_CACHE_HOME": cacheHome].merging(environment) { $1 }).map { "\($0.key)=\($0.value)" }
             .joined(separator: " ")
-        // The trailing sleep keeps the pane after the command ends, to look at what it left.
-        let shellCommand = "env \(env) \(command); echo \"[exit $?]\"; sleep 120"
+        // The pane's output goes to the log from before the command starts (tmux inside the
+        // pane finds its server through $TMUX). The trailing sleep keeps the pane after the
+        // command ends, to look at what it left.
+        let shellCommand = "tmux pipe-pane -O 'cat > \(paneLog)'; env \(env) \(command); echo \"[exit $?]\"; sleep 120"
         // The server this starts keeps whatever stdout it inherits open: give it none to hold.
         try Tmux.command(["tmux", "-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", session,
                           "-x", "\(columns)", "-y", "\(rows)", shellCommand], output: false)
@@ -24,7 +31,7 @@ package final class Tmux {
 
     deinit {
         _ = try? run(["kill-server"])
-        _ = try? Subprocess.run(["rm", "-rf", cacheHome], capture: false)
+        _ = try? Subprocess.run(["rm", "-rf", cacheHome, String(paneLog.dropLast("/pane.log".count))], capture: false)
     }
 
     @discardableResult
@@ -57,15 +64,26 @@ package final class Tmux {
     package func pid() throws -> Int32 { Int32(try value("#{pane_pid}")) ?? 0 }
 
     /// Waits up to `seconds` for the screen to satisfy `test`; returns the last screen either way.
+    /// The screen is looked at again when the command writes to its pane, and at least every
+    /// half second (tmux itself changes the screen on a resize).
     @discardableResult
     package func waitFor(seconds: Double = 20, escapes: Bool = false, _ test: (String) -> Bool) throws -> (Bool, String) {
         let deadline = Subprocess.now() + seconds
+        let writes = WriteWatch(paneLog)
         var last = ""
-        while Subprocess.now() < deadline {
+        while true {
             last = try screen(escapes: escapes)
             if test(last) { return (true, last) }
-            usleep(100_000)
+            let left = deadline - Subprocess.now()
+            guard left > 0 else { return (false, last) }
+            writes.wait(seconds: min(0.5, left))
         }
-        return (false, last)
+    }
+
+    /// Waits until the command has written nothing to its pane for `quiet` seconds (a repaint
+    /// done), at most `limit` seconds; whether it was quiet that long.
+    @discardableResult
+    package func waitForQuiet(_ quiet: Double, limit: Double = 20) -> Bool {
+        FileWatch.waitForQuiet(paneLog, quiet: quiet, limit: limit)
     }
 }

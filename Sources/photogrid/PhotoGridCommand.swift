@@ -44,14 +44,7 @@ struct PhotoGridCommand: ParsableCommand {
     @Flag(help: "Show whole photos, letterboxed, instead of square crops.")
     var fit = false
 
-    @Option(name: .customLong("cache-mb"), help: "Memory for decoded and encoded tiles, in MB.")
-    var cacheMegabytes = 512
-
-    @Option(name: .customLong("disk-cache-mb"), help: "Thumbnails kept on disk between runs (in $XDG_CACHE_HOME/photogrid), in MB.")
-    var diskCacheMegabytes = 512
-
-    @Flag(name: .customLong("no-disk-cache"), help: "Neither read nor write the disk cache of thumbnails.")
-    var noDiskCache = false
+    @OptionGroup var cache: CacheArguments
 
     @Option(help: "Order: name (natural, each folder's photos together), date (taken, from EXIF, else the file's time), mtime or size.")
     var sort: PhotoOrder.Key?
@@ -76,36 +69,29 @@ struct PhotoGridCommand: ParsableCommand {
     @Flag(help: "Show only the rejected photos (xmp:Rating -1).")
     var rejected = false
 
-    @Flag(help: "Write one frame to stdout once every visible photo has loaded, then exit.")
-    var print = false
+    @OptionGroup var printing: PrintArguments
 
     @Option(help: "Seconds a photo in the slideshow (s in the photo view).")
     var slideshow = 4
 
-    @Flag(help: "With --print: each photo's name under its tile.")
-    var labels = false
-
     @Flag(help: "Report what the terminal answers (sixel, cell size) and what photogrid would use, then exit.")
     var probe = false
-
-    @Option(help: "With --print: the frame's size in cells, COLSxROWS (default: the terminal's, else 80x24).")
-    var size: String?
 
     @Option(name: .customLong("cell-size"), help: "A cell's size in pixels, WxH, for sixel (default: asked of the terminal, else 10x20).")
     var cellSize: String?
 
     func validate() throws {
         if let columns, !(1...6).contains(columns) { throw ValidationError("--columns must be between 1 and 6") }
-        if let size, PhotoGridCommand.pair(size) == nil { throw ValidationError("--size must look like 120x40") }
+        if let size = printing.size, PhotoGridCommand.pair(size) == nil { throw ValidationError("--size must look like 120x40") }
         if let cellSize, PhotoGridCommand.pair(cellSize) == nil { throw ValidationError("--cell-size must look like 10x20") }
-        if cacheMegabytes < 16 { throw ValidationError("--cache-mb must be at least 16") }
-        if diskCacheMegabytes < 1 { throw ValidationError("--disk-cache-mb must be at least 1 (--no-disk-cache turns it off)") }
-        if size != nil && !print { throw ValidationError("--size goes with --print") }
+        if cache.megabytes < 16 { throw ValidationError("--cache-mb must be at least 16") }
+        if cache.diskMegabytes < 1 { throw ValidationError("--disk-cache-mb must be at least 1 (--no-disk-cache turns it off)") }
+        if printing.size != nil && !printing.print { throw ValidationError("--size goes with --print") }
         if !(1...3600).contains(slideshow) { throw ValidationError("--slideshow must be between 1 and 3600 seconds") }
         if let minRating, !(1...5).contains(minRating) { throw ValidationError("--min-rating must be between 1 and 5") }
         if minRating != nil && rejected { throw ValidationError("--min-rating and --rejected cannot go together") }
-        if labels && !print { throw ValidationError("--labels goes with --print") }
-        if paths.output != nil && (print || probe) { throw ValidationError("-o and -0 go with the interactive grid, not --print or --probe") }
+        if printing.labels && !printing.print { throw ValidationError("--labels goes with --print") }
+        if paths.output != nil && (printing.print || probe) { throw ValidationError("-o and -0 go with the interactive grid, not --print or --probe") }
     }
 
     package func run() throws {
@@ -113,19 +99,19 @@ struct PhotoGridCommand: ParsableCommand {
         // rest (Allocator). --print ends once its frame is written, so its buffers are left to
         // malloc's heaps and reused: a third of the page faults, 8% off a cold frame of 18
         // photos (291 to 267 ms), a higher peak for the largest decodes (HEIC: 97 to 113 MB).
-        if !print { Allocator.returnLargeBlocks() }
+        if !printing.print { Allocator.returnLargeBlocks() }
         var options = Options(path: path)
         options.columns = columns
         options.mode = mode
         options.fit = fit ? .fit : .fill
-        options.cacheMegabytes = cacheMegabytes
-        options.diskCacheMegabytes = noDiskCache ? 0 : diskCacheMegabytes
-        options.print = print
+        options.cacheMegabytes = cache.megabytes
+        options.diskCacheMegabytes = cache.noDisk ? 0 : cache.diskMegabytes
+        options.print = printing.print
         options.order = PhotoOrder(sort ?? .name, reversed: reverse)
         options.sortGiven = sort != nil || reverse
         options.showHidden = hidden
         options.grouping = group
-        options.labels = labels
+        options.labels = printing.labels
         options.slideshowSeconds = slideshow
         options.readOnly = readOnly
         options.filter = rejected ? .rejected : minRating.map { .atLeast($0) } ?? .all
@@ -135,7 +121,7 @@ struct PhotoGridCommand: ParsableCommand {
         options.remote.connections = remote.connections
         options.remote.trustedCertificates = remote.caCertificate
         options.remote.user = remote.user
-        options.size = size.flatMap(PhotoGridCommand.pair).map { (columns: $0.0, rows: $0.1) }
+        options.size = printing.size.flatMap(PhotoGridCommand.pair).map { (columns: $0.0, rows: $0.1) }
         options.cellSize = cellSize.flatMap(PhotoGridCommand.pair).map { (width: $0.0, height: $0.1) }
         ThisProcess.exit(remote.url == nil ? PhotoGrid.main(options) : RemoteCommand.run(options))
     }
@@ -259,6 +245,30 @@ struct RemoteArguments: ParsableArguments {
 }
 
 /// `-o` and `-0`: the chosen photos' paths on stdout at quit.
+/// The caches' sizes (`--cache-mb`, `--disk-cache-mb`, `--no-disk-cache`).
+struct CacheArguments: ParsableArguments {
+    @Option(name: .customLong("cache-mb"), help: "Memory for decoded and encoded tiles, in MB.")
+    var megabytes = 512
+
+    @Option(name: .customLong("disk-cache-mb"), help: "Thumbnails kept on disk between runs (in $XDG_CACHE_HOME/photogrid), in MB.")
+    var diskMegabytes = 512
+
+    @Flag(name: .customLong("no-disk-cache"), help: "Neither read nor write the disk cache of thumbnails.")
+    var noDisk = false
+}
+
+/// One frame to stdout instead of the grid (`--print`), and what goes with it.
+struct PrintArguments: ParsableArguments {
+    @Flag(help: "Write one frame to stdout once every visible photo has loaded, then exit.")
+    var print = false
+
+    @Flag(help: "With --print: each photo's name under its tile.")
+    var labels = false
+
+    @Option(help: "With --print: the frame's size in cells, COLSxROWS (default: the terminal's, else 80x24).")
+    var size: String?
+}
+
 struct PathArguments: ParsableArguments {
     @Flag(name: .customShort("o"), help: "At quit, write the marked photos' paths (else the focused one's) to stdout, one a line; the grid goes to the terminal (/dev/tty).")
     var outputPaths = false

@@ -142,7 +142,7 @@ import Testing
             return lines.count >= 30 && lines[29].contains("1 of ") && lines[29].contains("4 columns") && !lines[29].contains("loading")
         }
         #expect(ok, "the status line is not on row 30 after the storm: \(screen)")
-        usleep(400_000)                                      // past the repaint after the last resize
+        tmux.waitForQuiet(0.4)                               // past the repaint after the last resize
         let live = ScreenPixels(text: try tmux.screen(escapes: true), columns: 100, rows: 30)
         // A - at the most columns the window allowed went out to the months, which puts the
         // photos in the date order: the sheet to compare with is printed in the same order.

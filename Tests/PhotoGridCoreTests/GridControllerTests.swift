@@ -46,7 +46,7 @@ import PhotoGridTestSupport
         defer { session.pipeline.stop() }
         let grid = GridController(title: "t", session: session, screen: ScreenMetrics(columns: 120, rows: 40), columns: 4,
                                   modeName: "half-block", clock: clock)
-        grid.slideshowSeconds = 3
+        grid.settings.slideshowSeconds = 3
         grid.handle(.end)
         grid.handle(.character("h"))
         grid.handle(.enter)

@@ -23,30 +23,23 @@ import Testing
 
     func placeholders(_ screen: String) -> Int { screen.unicodeScalars.filter { $0.value == 0x10EEEE }.count }
 
-    /// How many pictures have been sent so far, once that number stops changing.
-    func settledSends(_ log: String) -> Int {
-        var last = -1
-        for _ in 0..<50 {
-            let text = (try? String(contentsOfFile: log, encoding: .isoLatin1)) ?? ""
-            let count = text.components(separatedBy: "_Ga=T,U=1,i=").count - 1
-            if count == last { return count }
-            last = count
-            usleep(300_000)
-        }
-        return last
+    /// How many pictures have been sent so far, once photogrid has written nothing to the pane
+    /// for `quiet` seconds.
+    func settledSends(_ tmux: Tmux, quiet: Double = 0.5) -> Int {
+        tmux.waitForQuiet(quiet, limit: 15)
+        let text = (try? String(contentsOfFile: tmux.paneLog, encoding: .isoLatin1)) ?? ""
+        return text.components(separatedBy: "_Ga=T,U=1,i=").count - 1
     }
 
     @Test func theGridIsPlaceholderTextAndEachPictureIsSentOnce() throws {
-        let log = NSTemporaryDirectory() + "photogrid-pane-\(getpid()).log"
-        defer { try? FileManager.default.removeItem(atPath: log) }
-        let command = "tmux set -g allow-passthrough on; tmux pipe-pane -O 'cat > \(log)'; \(Paths.binary) --mode kitty \(Paths.gallery)"
+        // What photogrid writes to the pane is in `tmux.paneLog`.
+        let command = "tmux set -g allow-passthrough on; \(Paths.binary) --mode kitty \(Paths.gallery)"
         let tmux = try Tmux(columns: 100, rows: 30, command: command)
         var (ok, screen) = try tmux.waitFor { self.status($0).contains("kitty") && !self.status($0).contains("loading") }
         #expect(ok, "photogrid did not start: \(screen)")
         // No terminal shows the session yet: tmux would drop the pictures, so none are sent,
-        // and the tiles wait without text.
-        usleep(1_000_000)
-        #expect(settledSends(log) == 0)
+        // and the tiles wait without text (a second without a write: nothing more is coming).
+        #expect(settledSends(tmux, quiet: 1) == 0)
         #expect(placeholders(try tmux.screen()) == 0)
 
         // A terminal attaches (a pty that reads everything tmux sends it): the pictures follow.
@@ -69,34 +62,29 @@ import Testing
             let named = cell.prefix(2).compactMap { marks.firstIndex(of: $0.value) }
             #expect(named == [0, column], "cell \(column) names \(named)")
         }
-        let firstScreen = settledSends(log)
+        let firstScreen = settledSends(tmux)
         #expect(firstScreen > 0)
-        // What reached the terminal: each picture, out of tmux's passthrough.
         // What reached the terminal: each picture, out of tmux's passthrough, whole (tmux passes
         // them on as the pty reads them, after photogrid has written them).
-        var reached: [UInt8] = []
-        func pictures() -> Int { String(decoding: reached, as: UTF8.self).components(separatedBy: "\u{1B}_Ga=T,U=1,i=").count - 1 }
-        for _ in 0..<150 where pictures() < firstScreen {
-            usleep(200_000)
-            reached += client.takeCaptured()
-        }
-        #expect(pictures() == firstScreen)
+        func pictures(_ bytes: [UInt8]) -> Int { String(decoding: bytes, as: UTF8.self).components(separatedBy: "\u{1B}_Ga=T,U=1,i=").count - 1 }
+        _ = client.waitForCaptured(seconds: 30) { pictures($0) >= firstScreen }
+        #expect(pictures(client.takeCaptured()) == firstScreen)
 
         // A page down sends the new rows' pictures; back up sends none again.
         try tmux.send("C-f")
         (ok, screen) = try tmux.waitFor { !self.status($0).hasPrefix(" sample-gallery  ·  1 of") && !self.status($0).contains("loading") }
-        let afterDown = settledSends(log)
+        let afterDown = settledSends(tmux)
         #expect(afterDown > firstScreen, "page down sent nothing: \(status(screen))")
         try tmux.send("C-b")
         (ok, screen) = try tmux.waitFor { self.placeholders($0) > 1000 && !self.status($0).contains("loading") }
-        #expect(settledSends(log) == afterDown, "paging back sent pictures again")
+        #expect(settledSends(tmux) == afterDown, "paging back sent pictures again")
 
         // Leaving frees this run's pictures one by one, never every picture of the terminal.
         try tmux.send("q")
         (ok, screen) = try tmux.waitFor { $0.contains("[exit 0]") }
         #expect(ok, "did not quit: \(screen)")
         #expect(placeholders(screen) == 0)
-        let text = (try? String(contentsOfFile: log, encoding: .isoLatin1)) ?? ""
+        let text = (try? String(contentsOfFile: tmux.paneLog, encoding: .isoLatin1)) ?? ""
         #expect(text.contains("_Ga=d,d=I,i=") && !text.contains("d=A"))
     }
 }

@@ -49,42 +49,29 @@ import Testing
         return (shot.region(x: x + cell.width, y: cell.height, width: width - 2 * cell.width, height: height - 2 * cell.height), expected)
     }
 
-    /// photogrid started afresh in kitty, `keys` typed one by one with `pause` seconds after each,
-    /// then one screenshot once the screen has been still for a second (two screenshots alike),
-    /// or, with `until`, once that holds of it (for at most a minute: under load kitty on
-    /// software OpenGL was seen to leave its window unchanged for over a second mid-redraw).
-    /// A kitty of its own each time: screenshots taken over and over while kitty redrew were
-    /// seen to keep a stale picture of the window.
-    func screen(after keys: [String], photos: [Photo], pause: UInt32 = 3, until: ((RGBImage) throws -> Bool)? = nil) throws -> RGBImage {
+    /// photogrid started afresh in kitty, `keys` typed one by one, each once the screen has
+    /// changed after the one before and been still for a second; then one screenshot once the
+    /// screen has been still for a second (two screenshots alike), or, with `until`, once that
+    /// holds of it (for at most a minute: under load kitty on software OpenGL was seen to leave
+    /// its window unchanged for over a second mid-redraw). A kitty of its own each time:
+    /// screenshots taken over and over while kitty redrew were seen to keep a stale picture of
+    /// the window.
+    func screen(after keys: [String], photos: [Photo], until: ((RGBImage) throws -> Bool)? = nil) throws -> RGBImage {
         let home = TestImages.scratchFolder("kitty-window")
         defer { _ = try? Subprocess.run(["rm", "-rf", home]) }
         let window = try KittyWindow([Paths.binary, "--columns", "4", Paths.gallery], columns: Self.columns, rows: Self.rows,
                                      extraEnvironment: ["XDG_CACHE_HOME": home])
         // The first screen complete (the debug build decodes slowly): the first tile is the photo.
-        var shot = try window.screenshot()
-        for _ in 0..<60 {
-            if try firstTileIsThePhoto(shot, photos) { break }
-            sleep(1)
-            shot = try window.screenshot()
-        }
+        var shot = try window.screenshot(within: 60, every: 1) { try self.firstTileIsThePhoto($0, photos) }
         for key in keys {
             try window.key(key)
-            sleep(pause)
+            // The screen answers the key (kitty tells nothing of what it has drawn: looked at),
+            // then settles before the next.
+            let before = shot
+            _ = try window.screenshot(within: 30) { $0 != before }
+            shot = try window.stillScreenshot()
         }
-        var last = try window.screenshot()
-        if let until {
-            for _ in 0..<60 where try !until(last) {
-                sleep(1)
-                last = try window.screenshot()
-            }
-        } else {
-            for _ in 0..<20 {
-                sleep(1)
-                let next = try window.screenshot()
-                if next == last { break }
-                last = next
-            }
-        }
+        let last = try until.map { try window.screenshot(within: 60, every: 1, until: $0) } ?? window.stillScreenshot()
         try window.key("q")
         return last
     }

@@ -83,19 +83,21 @@ import PhotoGridTestSupport
         let away = try RemotePaths.print(["--mode", "halfblock", "--size", "80x24", "--url", server.url], cacheHome: home)
         #expect(away.status == 0 && away.output == visit.output, "\(away.errorText)")
 
-        // A photo added, the server back with a second's delay on the manifest: the grid starts
-        // with the three photos it knew, then shows the fourth once the manifest comes, by itself.
-        gallery.state.withLock { $0 = ChangingGallery.State(count: 4, delay: 1000, away: false) }
+        // A photo added, the server back with three seconds' delay on the manifest: the grid
+        // starts with the three photos it knew, then shows the fourth once the manifest comes,
+        // by itself. (The delay is long enough for a loaded machine to see what comes before
+        // the answer: with one second, a run of the whole suite once saw the answer first.)
+        gallery.state.withLock { $0 = ChangingGallery.State(count: 4, delay: 3000, away: false) }
         let tmux = try Tmux(columns: 80, rows: 24, command: "\(RemotePaths.binary) --mode halfblock --url \(server.url)",
                             environment: ["XDG_CACHE_HOME": home])
-        var (ok, screen) = try tmux.waitFor(seconds: 0.9) { $0.contains("1 of 3") }
+        var (ok, screen) = try tmux.waitFor(seconds: 2.5) { $0.contains("1 of 3") }
         #expect(ok, "the cached gallery was not shown before the server answered: \(screen)")
         (ok, screen) = try tmux.waitFor(seconds: 10) { $0.contains("1 of 4") && $0.contains("1 added, 0 removed") }
         #expect(ok, "the changed gallery was not taken: \(screen)")
         // Ctrl-R asks the server for the gallery again without stopping the grid: the notice
-        // at once, while the server takes its second, then the answer.
+        // at once, while the server takes its time, then the answer.
         try tmux.send("C-r")
-        (ok, screen) = try tmux.waitFor(seconds: 0.8) { $0.contains("asking for the gallery again") }
+        (ok, screen) = try tmux.waitFor(seconds: 2.5) { $0.contains("asking for the gallery again") }
         #expect(ok, "Ctrl-R did not answer at once: \(screen)")
         (ok, screen) = try tmux.waitFor(seconds: 10) { $0.contains("1 of 4") && $0.contains("no photos added or removed") }
         #expect(ok, "Ctrl-R's answer did not come: \(screen)")

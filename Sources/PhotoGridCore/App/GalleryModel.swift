@@ -10,32 +10,15 @@ import PhotoGridSystem
 package final class GalleryModel {
     package let title: String
     package internal(set) var session: GridSession
-    /// Makes the session for another list of photos (a new order, a rescan); nil where the
-    /// photos never change (`--print`, the benchmark).
-    var makeSession: (([Photo]) -> GridSession)?
-    /// Makes the session for a longer list of the same photos first, keeping `cache`: their
-    /// places, and so their tiles, are the same (a gallery growing as it is read).
-    package var growSession: (([Photo], TileCache) -> GridSession)?
-    /// Reads the gallery again, hidden files too when asked (`GallerySource.rescan`).
-    var rescan: ((Bool) throws -> [Photo])?
     /// The order the photos are shown in; nil while they are in the gallery's own order (a
     /// manifest's, before `s` is pressed).
     package internal(set) var order: PhotoOrder?
     /// Names starting with a dot are shown (`.` toggles).
     package internal(set) var showHidden = false
-    /// Starts reading capture dates for the date order.
-    var readDates: (([Photo]) -> CaptureDates)?
-    /// Capture dates read so far (nil inside: the photo has none).
-    var knownDates: [PhotoSource: Int64?] = [:]
-    /// Reading dates for `pendingOrder`, the date order asked for.
-    var dateReader: CaptureDates?
-    var pendingOrder: PhotoOrder?
     /// The folder still being read: the grid shows the photos found first.
     var reading: BackgroundScan?
     /// Word from a gallery read from elsewhere (`GalleryChanges`): changes, or a failure.
     var changes: GalleryChanges?
-    /// What the gallery's last reading left out (`LeftOut`), said after each reading.
-    package var leftOut: (() -> LeftOut)?
     /// Marked photos (`m`, `M`), by path: a new order or a rescan keeps them.
     package internal(set) var marked: Set<PhotoSource> = []
     /// Sections (`--group`, `S`), and each photo's group while they are on.
@@ -48,24 +31,57 @@ package final class GalleryModel {
     /// Ratings known so far, and which photos are shown by them (`f`, `--min-rating`).
     let ratings = Ratings()
     package internal(set) var filter: RatingFilter = .all
-    /// Every photo, in order, while a filter hides some (the session holds those shown).
-    var unfiltered: [Photo]?
-    /// Starts reading the ratings of some photos (`RatingScan`); nil where there is no reader.
-    var readRatings: (([Photo]) -> RatingScan)?
-    /// Reading ratings for `pendingFilter`, the filter asked for; what was rated since it started.
-    var ratingScan: RatingScan?
-    var pendingFilter: RatingFilter?
-    var setSinceScan: Set<PhotoSource> = []
     /// The raw files shown as one tile with the JPEG of their name (`RawPairs`), by the JPEG.
     package internal(set) var raws: [PhotoSource: Photo] = [:]
-    /// The time zoom asked for while the dates it goes by are read.
-    var pendingTime: TimeScale?
-    /// The time zoom's months or years: each photo's, and the photos that start one; made again
-    /// when the photos or the dates known change.
-    private var timeCache: (scale: TimeScale, photos: Int, dates: Int, names: [String], starts: [Int])?
     /// The trash `d` moves photos to; nil without a home (`Trash`). What the last `d` moved.
     var trash: Trash?
     var lastTrashed: GridController.Trashed?
+
+    /// How the photos are read and made into sessions, set at start-up from the gallery's
+    /// source; each nil where that source cannot (`--print`, the benchmark, a fixed list).
+    package var readers = Readers()
+    /// The capture dates read so far, and what waits for them.
+    var dates = Dates()
+    /// The rating filter's state while it hides photos or waits for ratings.
+    var filtering = Filtering()
+
+    package struct Readers {
+        /// Makes the session for another list of photos (a new order, a rescan).
+        var makeSession: (([Photo]) -> GridSession)?
+        /// Makes the session for a longer list of the same photos first, keeping `cache`: their
+        /// places, and so their tiles, are the same (a gallery growing as it is read).
+        package var growSession: (([Photo], TileCache) -> GridSession)?
+        /// Reads the gallery again, hidden files too when asked (`GallerySource.rescan`).
+        var rescan: ((Bool) throws -> [Photo])?
+        /// Starts reading capture dates for the date order.
+        var readDates: (([Photo]) -> CaptureDates)?
+        /// Starts reading the ratings of some photos (`RatingScan`).
+        var readRatings: (([Photo]) -> RatingScan)?
+        /// What the gallery's last reading left out (`LeftOut`), said after each reading.
+        package var leftOut: (() -> LeftOut)?
+    }
+
+    struct Dates {
+        /// Capture dates read so far (nil inside: the photo has none).
+        var known: [PhotoSource: Int64?] = [:]
+        /// Reading dates for `pendingOrder`, the date order asked for.
+        var reader: CaptureDates?
+        var pendingOrder: PhotoOrder?
+        /// The time zoom asked for while the dates it goes by are read.
+        var pendingTime: TimeScale?
+        /// The time zoom's months or years: each photo's, and the photos that start one; made
+        /// again when the photos or the dates known change.
+        var timeCache: (scale: TimeScale, photos: Int, dates: Int, names: [String], starts: [Int])?
+    }
+
+    struct Filtering {
+        /// Every photo, in order, while a filter hides some (the session holds those shown).
+        var unfiltered: [Photo]?
+        /// Reading ratings for `pending`, the filter asked for; what was rated since it started.
+        var scan: RatingScan?
+        var pending: RatingFilter?
+        var setSinceScan: Set<PhotoSource> = []
+    }
 
     init(title: String, session: GridSession) {
         self.title = title
@@ -75,39 +91,39 @@ package final class GalleryModel {
     var photos: [Photo] { session.photos }
     /// Every photo in order as the gallery lists them, those a filter hides and the raw files
     /// paired with a JPEG too: what a new order, a filter or a rescan starts from.
-    var allPhotos: [Photo] { listed ?? unfiltered ?? session.photos }
+    var allPhotos: [Photo] { listed ?? filtering.unfiltered ?? session.photos }
     /// The list behind the grid's, set with it (`replacePhotos`); nil while they are the same.
     var listed: [Photo]?
 
     /// Each photo's group again, after the photos or the known dates changed.
     func refreshGroups() {
-        groupNames = grouping.names(session.photos, dates: knownDates, title: title)
+        groupNames = grouping.names(session.photos, dates: dates.known, title: title)
         groupStarts = groupNames.map { names in names.indices.filter { $0 == 0 || names[$0 - 1] != names[$0] } } ?? []
     }
 
     func timeGroups(_ scale: TimeScale) -> (names: [String], starts: [Int]) {
-        if let cached = timeCache, cached.scale == scale, cached.photos == session.photos.count, cached.dates == knownDates.count,
+        if let cached = dates.timeCache, cached.scale == scale, cached.photos == session.photos.count, cached.dates == dates.known.count,
            cached.names.count == session.photos.count {
             return (cached.names, cached.starts)
         }
-        let names = scale.grouping.names(session.photos, dates: knownDates, title: title) ?? []
+        let names = scale.grouping.names(session.photos, dates: dates.known, title: title) ?? []
         let starts = names.indices.filter { $0 == 0 || names[$0 - 1] != names[$0] }
-        timeCache = (scale, session.photos.count, knownDates.count, names, starts)
+        dates.timeCache = (scale, session.photos.count, dates.known.count, names, starts)
         return (names, starts)
     }
 
     /// Reads the capture dates not known yet, unless a reading is under way.
     func startReadingDates() {
-        guard dateReader == nil, let readDates else { return }
-        let missing = allPhotos.filter { knownDates[$0.source] == nil }
-        if !missing.isEmpty { dateReader = readDates(missing) }
+        guard dates.reader == nil, let readDates = readers.readDates else { return }
+        let missing = allPhotos.filter { dates.known[$0.source] == nil }
+        if !missing.isEmpty { dates.reader = readDates(missing) }
     }
 
     /// A list just read from the gallery in the current order. The scanner's is in name order
     /// already, and sorting 100,000 paths again would hold up the event loop for nothing.
     func arranged(_ scanned: [Photo]) -> [Photo] {
         guard let order, order != PhotoOrder() else { return scanned }
-        return order.apply(scanned, dates: knownDates)
+        return order.apply(scanned, dates: dates.known)
     }
 
     /// Every photo's path in lower case, made on the first search of a list of photos: lowering
@@ -137,7 +153,7 @@ package final class GalleryModel {
 
     /// "reading dates 1200 of 40000" while a date order waits for them.
     var dateProgress: String? {
-        guard let reader = dateReader else { return nil }
+        guard let reader = dates.reader else { return nil }
         return "reading dates \(reader.progress.done) of \(reader.total)"
     }
 }

@@ -92,7 +92,7 @@ final class GridApp {
         let frame = controller.frame()
         // Where the terminal takes it, the frame is one synchronized update: shown whole, the
         // status line with it.
-        let synchronized = controller.synchronizedOutput && (frame.clear || !frame.bytes.isEmpty)
+        let synchronized = controller.settings.synchronizedOutput && (frame.clear || !frame.bytes.isEmpty)
         if synchronized { try TTY.writeAll(GridController.beginSynchronized) }
         // Where the canvas keeps pictures in the terminal the screen is erased, not cleared (a
         // cleared screen frees them), and the canvas erased its rows (`Canvas.startOver`).

@@ -14,35 +14,35 @@ extension GridController {
     package func allowChanges(order: PhotoOrder?, showHidden: Bool, makeSession: @escaping ([Photo]) -> GridSession,
                              rescan: ((Bool) throws -> [Photo])?, readDates: (([Photo]) -> CaptureDates)? = nil) {
         gallery.showHidden = showHidden
-        gallery.makeSession = makeSession
-        gallery.rescan = rescan
-        gallery.readDates = readDates
+        gallery.readers.makeSession = makeSession
+        gallery.readers.rescan = rescan
+        gallery.readers.readDates = readDates
         if let order, order.key == .date { reorder(order) } else { gallery.order = order }
     }
 
     /// `s`: the next sort key (name, date, mtime, size).
     func cycleSort() {
-        reorder((gallery.pendingOrder ?? gallery.order ?? PhotoOrder()).nextKey)
+        reorder((gallery.dates.pendingOrder ?? gallery.order ?? PhotoOrder()).nextKey)
     }
 
     /// `r`: the same key, the other way.
     func reverseOrder() {
-        var next = gallery.pendingOrder ?? gallery.order ?? PhotoOrder()
+        var next = gallery.dates.pendingOrder ?? gallery.order ?? PhotoOrder()
         next.reversed.toggle()
         reorder(next)
     }
 
     func reorder(_ next: PhotoOrder) {
-        guard gallery.makeSession != nil else { return }
-        gallery.pendingOrder = nil
-        if next.key == .date, gallery.readDates != nil, gallery.allPhotos.contains(where: { gallery.knownDates[$0.source] == nil }) {
+        guard gallery.readers.makeSession != nil else { return }
+        gallery.dates.pendingOrder = nil
+        if next.key == .date, gallery.readers.readDates != nil, gallery.allPhotos.contains(where: { gallery.dates.known[$0.source] == nil }) {
             // Read first; the new order comes when the dates are known (`finishDateReading`).
-            gallery.pendingOrder = next
+            gallery.dates.pendingOrder = next
             gallery.startReadingDates()
             return
         }
         gallery.order = next
-        replacePhotos(next.apply(gallery.allPhotos, dates: gallery.knownDates))
+        replacePhotos(next.apply(gallery.allPhotos, dates: gallery.dates.known))
         notice = sortNotice(next)
     }
 
@@ -50,21 +50,21 @@ extension GridController {
     /// photo (on the first one when no key was pressed since start-up, for `--sort date`); the
     /// sections by day or month made again.
     func finishDateReading() {
-        guard let reader = gallery.dateReader, reader.progress.finished else { return }
-        gallery.knownDates.merge(reader.dates) { $1 }
-        gallery.dateReader = nil
-        guard let pending = gallery.pendingOrder else {
+        guard let reader = gallery.dates.reader, reader.progress.finished else { return }
+        gallery.dates.known.merge(reader.dates) { $1 }
+        gallery.dates.reader = nil
+        guard let pending = gallery.dates.pendingOrder else {
             refreshGroups()
             repaint()
             return
         }
-        gallery.pendingOrder = nil
+        gallery.dates.pendingOrder = nil
         gallery.order = pending
-        replacePhotos(pending.apply(gallery.allPhotos, dates: gallery.knownDates))
+        replacePhotos(pending.apply(gallery.allPhotos, dates: gallery.dates.known))
         if !keyPressed { grid.move(to: 0) }
         notice = sortNotice(pending)
-        if let scale = gallery.pendingTime {
-            gallery.pendingTime = nil
+        if let scale = gallery.dates.pendingTime {
+            gallery.dates.pendingTime = nil
             openTime(scale)
         }
     }
@@ -100,7 +100,7 @@ extension GridController {
     func finishReading() {
         guard let photos = gallery.reading?.finished else { return }
         gallery.reading = nil
-        if let said = gallery.leftOut?().summary { notice = said }
+        if let said = gallery.readers.leftOut?().summary { notice = said }
         guard !photos.isEmpty else { return }
         replacePhotos(gallery.arranged(photos))
         readMissingDates()
@@ -111,7 +111,7 @@ extension GridController {
     /// nothing seen: the pipeline has nothing under way, or the focus is within two screens of
     /// the end. The tiles stay: the photos already shown keep their places.
     func growReading() {
-        guard let reading = gallery.reading, let growSession = gallery.growSession, gallery.order == nil || gallery.order == PhotoOrder(),
+        guard let reading = gallery.reading, let growSession = gallery.readers.growSession, gallery.order == nil || gallery.order == PhotoOrder(),
               gallery.filter == .all,
               let grown = reading.grown, grown.count > session.photos.count else { return }
         let screen = grid.layout.columns * max(1, grid.layout.tileRows)
@@ -128,13 +128,13 @@ extension GridController {
     /// `.`: hidden files shown or hidden again.
     func toggleHidden() {
         guard gallery.reading == nil else { notice = "still reading the folder"; return }
-        guard let rescan = gallery.rescan else { notice = "this gallery cannot be read again"; return }
+        guard let rescan = gallery.readers.rescan else { notice = "this gallery cannot be read again"; return }
         gallery.showHidden.toggle()
         do {
             let photos = try rescan(gallery.showHidden)
             replacePhotos(gallery.arranged(photos))
             readMissingDates()
-            notice = [gallery.showHidden ? "hidden files shown" : "hidden files hidden", gallery.leftOut?().summary].compactMap { $0 }
+            notice = [gallery.showHidden ? "hidden files shown" : "hidden files hidden", gallery.readers.leftOut?().summary].compactMap { $0 }
                 .joined(separator: "; ")
         } catch {
             gallery.showHidden.toggle()
@@ -161,14 +161,14 @@ extension GridController {
     func takeGalleryNews() {
         switch gallery.changes?.take() ?? .none {
         case .none: break
-        case .changed: if gallery.rescan != nil { readGalleryAgain() }
+        case .changed: if gallery.readers.rescan != nil { readGalleryAgain() }
         case .failed(let why): notice = why
         }
     }
 
     /// The gallery read again now (`rescan`), and the grid given its photos as they are.
     func readGalleryAgain() {
-        guard let rescan = gallery.rescan else { reloadChanged(); return }
+        guard let rescan = gallery.readers.rescan else { reloadChanged(); return }
         let photos: [Photo]
         do { photos = try rescan(gallery.showHidden) } catch {
             // The folder itself is gone or unreadable: keep what is shown, and say why.
@@ -179,14 +179,14 @@ extension GridController {
         let ordered = gallery.arranged(photos)
         if ordered.map(\.source) == gallery.allPhotos.map(\.source) {
             reloadChanged()
-            notice = ["no photos added or removed", gallery.leftOut?().summary].compactMap { $0 }.joined(separator: "; ")
+            notice = ["no photos added or removed", gallery.readers.leftOut?().summary].compactMap { $0 }.joined(separator: "; ")
             return
         }
         let before = Set(gallery.allPhotos.map(\.source)), after = Set(ordered.map(\.source))
         let added = after.subtracting(before).count, removed = before.subtracting(after).count
         replacePhotos(ordered)
         readMissingDates()
-        notice = ["\(added) added, \(removed) removed", gallery.leftOut?().summary].compactMap { $0 }.joined(separator: "; ")
+        notice = ["\(added) added, \(removed) removed", gallery.readers.leftOut?().summary].compactMap { $0 }.joined(separator: "; ")
     }
 
     /// In the date order or sections by day or month, photos that came in by a rescan have their
@@ -194,8 +194,8 @@ extension GridController {
     /// by their file's time).
     private func readMissingDates() {
         let sorted = gallery.order?.key == .date, grouped = gallery.grouping.byDate
-        guard sorted || grouped, gallery.allPhotos.contains(where: { gallery.knownDates[$0.source] == nil }) else { return }
-        if sorted && gallery.pendingOrder == nil { gallery.pendingOrder = gallery.order }
+        guard sorted || grouped, gallery.allPhotos.contains(where: { gallery.dates.known[$0.source] == nil }) else { return }
+        if sorted && gallery.dates.pendingOrder == nil { gallery.dates.pendingOrder = gallery.order }
         gallery.startReadingDates()
     }
 
@@ -215,8 +215,8 @@ extension GridController {
             gallery.filter = .all
             photos = all
         }
-        guard let makeSession = gallery.makeSession, !photos.isEmpty else { return }
-        gallery.unfiltered = filter == .all ? nil : all
+        guard let makeSession = gallery.readers.makeSession, !photos.isEmpty else { return }
+        gallery.filtering.unfiltered = filter == .all ? nil : all
         gallery.listed = raws.isEmpty ? nil : listed
         gallery.raws = raws
         let focused = session.photos[grid.position.focus].source

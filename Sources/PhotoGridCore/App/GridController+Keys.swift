@@ -20,7 +20,7 @@ extension GridController {
         if key == .resize { return .resize }
         keyPressed = true
         // The months asked for while their dates are read: another key meanwhile is another wish.
-        if gallery.pendingTime != nil, key != .character("-") { gallery.pendingTime = nil }
+        if gallery.dates.pendingTime != nil, key != .character("-") { gallery.dates.pendingTime = nil }
         for layer in layers.reversed() {
             if case .taken(let effect) = layer.handle(key) { return finish(effect) }
         }
@@ -98,7 +98,7 @@ extension GridController {
         let index = topScreen.currentPhoto
         guard session.photos.indices.contains(index) else { return }
         let photo = session.photos[index]
-        if readOnly { notice = "read-only (--read-only): captions are not saved"; return }
+        if settings.readOnly { notice = "read-only (--read-only): captions are not saved"; return }
         guard let file = photo.file else { notice = "captions can be edited in a local folder only"; return }
         let sidecar = Sidecar.of(file)
         if let problem = sidecar.checkWritable() { notice = sidecar.message(problem); return }

@@ -47,18 +47,23 @@ package final class GridController {
     package internal(set) var quitRequested = false
     /// A key was pressed since start-up.
     var keyPressed = false
-    /// The terminal takes synchronized output (`CSI ? 2026`, asked at start-up): a frame is
-    /// shown whole or not at all.
-    package var synchronizedOutput = false
-    /// The slideshow's pace, in seconds.
-    package var slideshowSeconds = 4
     /// What the app's timing reads (`Clock`).
     package let clock: any Clock
-    /// `--read-only`: no caption or rating is saved, nothing is moved to the trash; photogrid
-    /// writes nothing but its cache.
-    package var readOnly = false
+    /// What start-up settles from the options and the terminal's answers.
+    package var settings = Settings()
     /// The panel as last written, so that an unchanged one is not written again.
     var drawnPanel: [UInt8]?
+
+    package struct Settings {
+        /// The terminal takes synchronized output (`CSI ? 2026`, asked at start-up): a frame is
+        /// shown whole or not at all.
+        package var synchronizedOutput = false
+        /// The slideshow's pace, in seconds.
+        package var slideshowSeconds = 4
+        /// `--read-only`: no caption or rating is saved, nothing is moved to the trash;
+        /// photogrid writes nothing but its cache.
+        package var readOnly = false
+    }
 
     /// What one frame changes on screen.
     package struct Frame {
@@ -143,7 +148,7 @@ package final class GridController {
     }
 
     /// The link's pace as the event loop measured it: on a slow one the pictures' bytes a frame
-    /// may write, and the share of their size at which kitty's pictures go (a new scale asks for
+    /// may write, and the share of their size at which scaled pictures go (a new scale asks for
     /// new tiles, so it changes only between 1, 3/4 and 1/2); at full size again while `sharp`
     /// (the screen has stayed put: the sharp pictures follow the small ones).
     package func follow(_ link: LinkMeter, sharp: Bool = false) {
@@ -221,8 +226,8 @@ extension GridController {
         set { gallery.changes = newValue }
     }
     package var leftOut: (() -> LeftOut)? {
-        get { gallery.leftOut }
-        set { gallery.leftOut = newValue }
+        get { gallery.readers.leftOut }
+        set { gallery.readers.leftOut = newValue }
     }
     package var search: NameSearch? { layers.lazy.compactMap { ($0 as? SearchView)?.state }.first }
     package var captionEdit: CaptionEdit? { layers.lazy.compactMap { ($0 as? CaptionView)?.edit }.first }

@@ -55,8 +55,8 @@ package struct LinkMeter {
 
     package static let unknownBudget = 512 * 1024
 
-    /// On a slow link, the share of their size at which kitty's pictures are sent (the terminal
-    /// scales them to their cells): the largest of 1, 3/4 and 1/2 whose screen of `pixels` fits
+    /// On a slow link, the share of their size at which pictures a terminal scales to
+    /// their cells are sent: the largest of 1, 3/4 and 1/2 whose screen of `pixels` fits
     /// in 1.2 s of the link, at 1.6 bytes a pixel (what camera photos take as PNG in base64 at
     /// a tile's size, measured on real-photos).
     package func pictureScale(screenPixels pixels: Int) -> Double {

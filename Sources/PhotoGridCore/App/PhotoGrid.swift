@@ -163,17 +163,17 @@ package enum PhotoGrid {
         }
         controller.leftOut = source.leftOut.map { box in { box.withLock { $0 } } }
         controller.notice = ([source.leftOut?.withLock { $0.summary }] + source.notices.map { $0 }).compactMap { $0 }.first
-        controller.synchronizedOutput = capabilities.synchronizedOutput
+        controller.settings.synchronizedOutput = capabilities.synchronizedOutput
         controller.blanking = capabilities.blanking
-        controller.slideshowSeconds = options.slideshowSeconds
-        controller.readOnly = options.readOnly
+        controller.settings.slideshowSeconds = options.slideshowSeconds
+        controller.settings.readOnly = options.readOnly
         controller.gallery.trash = Trash(environment: PhotoGrid.environment(["XDG_DATA_HOME", "HOME"]))
-        controller.gallery.readRatings = { photos in RatingScan(photos: photos, reader: source.infoReader) { mailbox.post(.tileReady) } }
+        controller.gallery.readers.readRatings = { photos in RatingScan(photos: photos, reader: source.infoReader) { mailbox.post(.tileReady) } }
         if options.filter != .all { controller.setFilter(options.filter) }
         if options.grouping != .none { controller.setGrouping(options.grouping) }
         if let reading = source.reading {
             controller.reading = reading
-            controller.gallery.growSession = { session($0, $1) }
+            controller.gallery.readers.growSession = { session($0, $1) }
             reading.onChange { mailbox.post(.tileReady) }
         }
         if let changes = source.changes {

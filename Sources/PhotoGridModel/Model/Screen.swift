@@ -7,7 +7,7 @@ package struct ScreenMetrics: Hashable, Sendable {
     /// The largest sixel picture the terminal draws, 0 where it did not say.
     package var maxImageWidth = 0, maxImageHeight = 0
     /// On a slow link (`LinkMeter`): the share of their size at which pictures are sent where
-    /// the terminal scales them to their cells (kitty), and the pictures' bytes a frame may write.
+    /// the terminal scales them to their cells, and the pictures' bytes a frame may write.
     package var pictureScale = 1.0
     package var frameBudget: Int?
     /// The link is slow: no previews, fewer sixel colours, tiles drawn before kept.

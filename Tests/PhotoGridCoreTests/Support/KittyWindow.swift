@@ -63,13 +63,8 @@ final class KittyWindow {
         // Deadlines by the clock, and long: with the whole suite on both cores, Xvfb and kitty on
         // software OpenGL were seen to take over 20 s to show a window (a fixed count of tries
         // ran out in a CI run).
-        var number = ""
-        let xDeadline = SystemClock.seconds() + 30
-        while SystemClock.seconds() < xDeadline {
-            let text = (try? String(contentsOfFile: numberFile, encoding: .utf8)) ?? ""
-            if text.hasSuffix("\n") { number = text.trimmingCharacters(in: .whitespacesAndNewlines); break }
-            usleep(50_000)
-        }
+        let number = FileWatch.wait(for: numberFile, seconds: 30) { $0.hasSuffix("\n") }?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         guard !number.isEmpty else {
             Subprocess.stop(xvfb)
             return .failure(Failure(description: "Xvfb gave no display number in 30 s; Xvfb said: \(said(xLog))"))
@@ -87,14 +82,15 @@ final class KittyWindow {
                                           "-o", "background=black", "-o", "foreground=white", "-o", "confirm_os_window_close=0",
                                           "-o", "sync_to_monitor=no"] + command, environment: environment)
         var found = "", exited: Int32? = nil
-        let deadline = SystemClock.seconds() + 90
-        while found.isEmpty && exited == nil && SystemClock.seconds() < deadline {
+        // xdotool waits for the window itself (--sync), 30 s at a time, and kitty is asked after
+        // each whether it is still there.
+        for _ in 0..<3 where found.isEmpty && exited == nil {
             // --onlyvisible: a window not yet mapped cannot be photographed (xwd fails on it).
-            let result = try Subprocess.run(["xdotool", "search", "--onlyvisible", "--name", title], environment: environment)
+            let result = try Subprocess.run(["timeout", "30", "xdotool", "search", "--sync", "--onlyvisible", "--name", title],
+                                            environment: environment)
             found = String(decoding: result.output, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
             var status: Int32 = 0
             if found.isEmpty && waitpid(kitty, &status, WNOHANG) == kitty { exited = status }
-            if found.isEmpty { usleep(100_000) }
         }
         guard !found.isEmpty else {
             if exited == nil {
@@ -128,17 +124,36 @@ final class KittyWindow {
         _ = try Subprocess.run(["xdotool", "key", "--delay", "60"] + names, environment: environment)
     }
 
-    /// The window's pixels now (xwd's ZPixmap of a 24-bit TrueColor visual). Tried for up to
-    /// five seconds: a window just mapped was once refused to xwd under load.
-    func screenshot() throws -> RGBImage {
-        var reason = ""
-        for attempt in 0..<10 {
-            if attempt > 0 { usleep(500_000) }
+    /// The window's pixels (xwd's ZPixmap of a 24-bit TrueColor visual) once `done` holds of
+    /// them, taken every `every` seconds for at most `seconds` (the last taken if it never
+    /// does). kitty says nothing when it has drawn: the only way to know what it shows is to
+    /// look. An xwd that fails is tried again within the time (a window just mapped was once
+    /// refused to xwd under load).
+    func screenshot(within seconds: Double = 5, every: Double = 0.5, until done: (RGBImage) throws -> Bool = { _ in true }) throws -> RGBImage {
+        let deadline = SystemClock.seconds() + seconds
+        var last: RGBImage?, reason = ""
+        while true {
             let result = try Subprocess.run(["xwd", "-silent", "-id", window], environment: environment)
-            if let image = KittyWindow.parseXWD(result.output) { return image }
-            reason = "xwd status \(result.status), \(result.output.count) bytes: \(result.errorText)"
+            if let image = KittyWindow.parseXWD(result.output) {
+                if try done(image) { return image }
+                last = image
+            } else {
+                reason = "xwd status \(result.status), \(result.output.count) bytes: \(result.errorText)"
+            }
+            guard SystemClock.seconds() + every < deadline else { break }
+            usleep(UInt32(every * 1_000_000))
         }
-        throw Failure(description: "unreadable xwd output (\(reason))")
+        guard let last else { throw Failure(description: "unreadable xwd output (\(reason))") }
+        return last
+    }
+
+    /// The window once two screenshots `every` seconds apart are alike, at most `seconds`.
+    func stillScreenshot(within seconds: Double = 20, every: Double = 1) throws -> RGBImage {
+        var previous: RGBImage?
+        return try screenshot(within: seconds, every: every) { shot in
+            defer { previous = shot }
+            return shot == previous
+        }
     }
 
     /// An XWD file (X11's window dump): a header of big-endian 32-bit fields, a colour map, then

@@ -27,7 +27,7 @@ extension GridController {
     func rate(_ rating: Int) {
         let targets = cullingTargets
         guard !targets.isEmpty else { return }
-        if readOnly { notice = "read-only (--read-only): ratings are not saved"; return }
+        if settings.readOnly { notice = "read-only (--read-only): ratings are not saved"; return }
         var failures: [String] = [], done = 0, written = ""
         for index in targets {
             let photo = session.photos[index]
@@ -41,7 +41,7 @@ extension GridController {
                 let rawSidecar = Sidecar.of(rawFile)
                 if let problem = rawSidecar.save(rating: rating) { failures.append(rawSidecar.message(problem)) } else { written += " and " + rawSidecar.name }
             }
-            gallery.setSinceScan.insert(photo.source)
+            gallery.filtering.setSinceScan.insert(photo.source)
             done += 1
         }
         // The status line names the rating of the photo in focus; the notice says where it went.
@@ -87,15 +87,15 @@ extension GridController {
     /// Shows the photos `filter` keeps. Every photo's rating must be known first: those not yet
     /// read are read in the background (`RatingScan`), and the filter applies when they are.
     package func setFilter(_ filter: RatingFilter) {
-        gallery.ratingScan?.cancel()
-        gallery.ratingScan = nil
-        gallery.pendingFilter = nil
-        if filter != .all, let startScan = gallery.readRatings {
+        gallery.filtering.scan?.cancel()
+        gallery.filtering.scan = nil
+        gallery.filtering.pending = nil
+        if filter != .all, let startScan = gallery.readers.readRatings {
             let unknown = gallery.allPhotos.filter { gallery.ratings.known($0) == nil }
             if !unknown.isEmpty {
-                gallery.pendingFilter = filter
-                gallery.ratingScan = startScan(unknown)
-                gallery.setSinceScan = []
+                gallery.filtering.pending = filter
+                gallery.filtering.scan = startScan(unknown)
+                gallery.filtering.setSinceScan = []
                 return
             }
         }
@@ -104,10 +104,10 @@ extension GridController {
 
     /// At a frame: a finished rating scan's filter applied.
     func finishRatingScan() {
-        guard let scan = gallery.ratingScan, scan.progress.finished, let filter = gallery.pendingFilter else { return }
-        gallery.ratings.merge(scanned: scan.ratings, setSince: gallery.setSinceScan)
-        gallery.ratingScan = nil
-        gallery.pendingFilter = nil
+        guard let scan = gallery.filtering.scan, scan.progress.finished, let filter = gallery.filtering.pending else { return }
+        gallery.ratings.merge(scanned: scan.ratings, setSince: gallery.filtering.setSinceScan)
+        gallery.filtering.scan = nil
+        gallery.filtering.pending = nil
         applyFilter(filter)
     }
 
@@ -117,7 +117,7 @@ extension GridController {
         if kept.isEmpty {
             notice = filter.noneLeft + ": all \(all.count) shown"
             gallery.filter = .all
-            if gallery.unfiltered != nil { replacePhotos(all) }
+            if gallery.filtering.unfiltered != nil { replacePhotos(all) }
             return
         }
         gallery.filter = filter
@@ -128,8 +128,8 @@ extension GridController {
 
     /// "4+ stars: 120 hidden", or how far the ratings are read, for the status line.
     var filterStatus: String? {
-        if let scan = gallery.ratingScan { return "reading ratings \(scan.progress.done) of \(scan.total)" }
-        guard let words = gallery.filter.words, let all = gallery.unfiltered else { return nil }
+        if let scan = gallery.filtering.scan { return "reading ratings \(scan.progress.done) of \(scan.total)" }
+        guard let words = gallery.filter.words, let all = gallery.filtering.unfiltered else { return nil }
         return words + ": \(all.count - session.photos.count) hidden"
     }
 }

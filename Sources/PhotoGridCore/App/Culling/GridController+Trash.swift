@@ -19,7 +19,7 @@ extension GridController {
     func askTrash() {
         let targets = cullingTargets
         guard !targets.isEmpty else { return }
-        if readOnly { notice = "read-only (--read-only): nothing is moved to the trash"; return }
+        if settings.readOnly { notice = "read-only (--read-only): nothing is moved to the trash"; return }
         guard targets.allSatisfy({ session.photos[$0].file != nil }) else {
             notice = "photos from elsewhere have no trash here: nothing moved"
             return

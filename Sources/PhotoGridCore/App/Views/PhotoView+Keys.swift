@@ -68,7 +68,7 @@ extension PhotoView {
     /// `s`: the next photo every `slideshowSeconds`, round to the first after the last, until `s`
     /// again or the view closes.
     func toggleSlideshow() {
-        let seconds = app.slideshowSeconds
+        let seconds = app.settings.slideshowSeconds
         slideshowDue = slideshowDue == nil ? app.clock.now() + seconds * 1000 : nil
         app.notice = slideshowDue == nil ? "slideshow stopped" : "slideshow: a photo every \(seconds) s (s stops)"
     }
@@ -79,6 +79,6 @@ extension PhotoView {
         let next = state.photo + 1 < session.photos.count ? state.photo + 1 : 0
         direction = 1
         state = ZoomState(photo: next)
-        slideshowDue = now + app.slideshowSeconds * 1000
+        slideshowDue = now + app.settings.slideshowSeconds * 1000
     }
 }

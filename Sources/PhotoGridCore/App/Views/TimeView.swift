@@ -79,11 +79,11 @@ extension GridController {
     /// `-` at 6 columns: the months. The photos are put in the date order first; while their
     /// dates are read the status line says how far it has got, and the months come when they are.
     func openTime(_ scale: TimeScale) {
-        guard gallery.makeSession != nil else { notice = "no months view here"; return }
+        guard gallery.readers.makeSession != nil else { notice = "no months view here"; return }
         if gallery.order?.key != .date {
             reorder(PhotoOrder(.date))
-            if gallery.pendingOrder != nil {
-                gallery.pendingTime = scale
+            if gallery.dates.pendingOrder != nil {
+                gallery.dates.pendingTime = scale
                 notice = "months: reading the dates first"
                 return
             }
