@@ -9,21 +9,24 @@ package final class Tmux {
     /// The run's own disk cache, so that tests never touch the user's.
     package let cacheHome: String
     /// Everything the command writes to its pane (`pipe-pane`), pictures included, which tmux
-    /// passes on and does not keep: the waits below are woken by its writes.
-    package let paneLog: String
+    /// passes on and does not keep: the waits below are woken by its writes. Nil with
+    /// `keepOutput` false (the soak: an hour of frames would fill /tmp), where they look every
+    /// tenth of a second instead.
+    package let paneLog: String?
 
-    package init(columns: Int, rows: Int, command: String, environment: [String: String] = [:]) throws {
+    package init(columns: Int, rows: Int, command: String, environment: [String: String] = [:], keepOutput: Bool = true) throws {
         var template = Array("/tmp/photogrid-tmux-XXXXXX".utf8CString)
         cacheHome = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
         socket = "photogrid-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         var logTemplate = Array("/tmp/photogrid-pane-XXXXXX".utf8CString)
-        paneLog = logTemplate.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) } + "/pane.log"
+        paneLog = keepOutput ? logTemplate.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) } + "/pane.log" : nil
         let env = (["XDG_CACHE_HOME": cacheHome].merging(environment) { $1 }).map { "\($0.key)=\($0.value)" }
             .joined(separator: " ")
         // The pane's output goes to the log from before the command starts (tmux inside the
         // pane finds its server through $TMUX). The trailing sleep keeps the pane after the
         // command ends, to look at what it left.
-        let shellCommand = "tmux pipe-pane -O 'cat > \(paneLog)'; env \(env) \(command); echo \"[exit $?]\"; sleep 120"
+        let keep = paneLog.map { "tmux pipe-pane -O 'cat > \($0)'; " } ?? ""
+        let shellCommand = keep + "env \(env) \(command); echo \"[exit $?]\"; sleep 120"
         // The server this starts keeps whatever stdout it inherits open: give it none to hold.
         try Tmux.command(["tmux", "-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", session,
                           "-x", "\(columns)", "-y", "\(rows)", shellCommand], output: false)
@@ -31,7 +34,7 @@ package final class Tmux {
 
     deinit {
         _ = try? run(["kill-server"])
-        _ = try? Subprocess.run(["rm", "-rf", cacheHome, String(paneLog.dropLast("/pane.log".count))], capture: false)
+        _ = try? Subprocess.run(["rm", "-rf", cacheHome] + (paneLog.map { [String($0.dropLast("/pane.log".count))] } ?? []), capture: false)
     }
 
     @discardableResult
@@ -69,14 +72,14 @@ package final class Tmux {
     @discardableResult
     package func waitFor(seconds: Double = 20, escapes: Bool = false, _ test: (String) -> Bool) throws -> (Bool, String) {
         let deadline = Subprocess.now() + seconds
-        let writes = WriteWatch(paneLog)
+        let writes = paneLog.map(WriteWatch.init)
         var last = ""
         while true {
             last = try screen(escapes: escapes)
             if test(last) { return (true, last) }
             let left = deadline - Subprocess.now()
             guard left > 0 else { return (false, last) }
-            writes.wait(seconds: min(0.5, left))
+            if let writes { writes.wait(seconds: min(0.5, left)) } else { usleep(UInt32(min(0.1, left) * 1_000_000)) }
         }
     }
 
@@ -84,6 +87,7 @@ package final class Tmux {
     /// done), at most `limit` seconds; whether it was quiet that long.
     @discardableResult
     package func waitForQuiet(_ quiet: Double, limit: Double = 20) -> Bool {
-        FileWatch.waitForQuiet(paneLog, quiet: quiet, limit: limit)
+        guard let paneLog else { preconditionFailure("waitForQuiet needs the pane's output kept") }
+        return FileWatch.waitForQuiet(paneLog, quiet: quiet, limit: limit)
     }
 }

@@ -136,10 +136,14 @@ import Testing
         }
         try tmux.run(["resize-window", "-t", "t", "-x", "40", "-y", "12"])
         try tmux.run(["resize-window", "-t", "t", "-x", "100", "-y", "30"])
-        try tmux.send("Escape", "g", "4")
+        // Esc alone, then the rest once the pane is quiet: an Esc followed within 25 ms by a key
+        // is read as Alt and that key (ncurses' ESCDELAY), and the `g` would be lost.
+        try tmux.send("Escape")
+        tmux.waitForQuiet(0.1, limit: 10)
+        try tmux.send("g", "4")
         (ok, screen) = try tmux.waitFor { screen in
             let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
-            return lines.count >= 30 && lines[29].contains("1 of ") && lines[29].contains("4 columns") && !lines[29].contains("loading")
+            return lines.count >= 30 && lines[29].contains(" 1 of ") && lines[29].contains("4 columns") && !lines[29].contains("loading")
         }
         #expect(ok, "the status line is not on row 30 after the storm: \(screen)")
         tmux.waitForQuiet(0.4)                               // past the repaint after the last resize

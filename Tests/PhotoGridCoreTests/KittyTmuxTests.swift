@@ -27,7 +27,7 @@ import Testing
     /// for `quiet` seconds.
     func settledSends(_ tmux: Tmux, quiet: Double = 0.5) -> Int {
         tmux.waitForQuiet(quiet, limit: 15)
-        let text = (try? String(contentsOfFile: tmux.paneLog, encoding: .isoLatin1)) ?? ""
+        let text = (try? String(contentsOfFile: tmux.paneLog!, encoding: .isoLatin1)) ?? ""
         return text.components(separatedBy: "_Ga=T,U=1,i=").count - 1
     }
 
@@ -84,7 +84,7 @@ import Testing
         (ok, screen) = try tmux.waitFor { $0.contains("[exit 0]") }
         #expect(ok, "did not quit: \(screen)")
         #expect(placeholders(screen) == 0)
-        let text = (try? String(contentsOfFile: tmux.paneLog, encoding: .isoLatin1)) ?? ""
+        let text = (try? String(contentsOfFile: tmux.paneLog!, encoding: .isoLatin1)) ?? ""
         #expect(text.contains("_Ga=d,d=I,i=") && !text.contains("d=A"))
     }
 }
