@@ -24,28 +24,6 @@ package enum FileWatch {
         }
     }
 
-    /// Waits until `path` has not been written for `quiet` seconds, at most `limit` seconds in
-    /// all; whether it was quiet that long. Woken by each write (inotify), so a writer that goes
-    /// on writing keeps it waiting and one that has stopped is known to have stopped after
-    /// `quiet`, not after a guess.
-    package static func waitForQuiet(_ path: String, quiet: Double, limit: Double) -> Bool {
-        let inotify = inotify_init1(Int32(IN_CLOEXEC))
-        guard inotify >= 0 else { return false }
-        defer { close(inotify) }
-        // The file itself: it exists (the writer opened it), and only its writes count.
-        guard inotify_add_watch(inotify, path, UInt32(IN_MODIFY)) >= 0 else { return false }
-        let deadline = SystemClock.milliseconds() + Int(limit * 1000)
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let left = deadline - SystemClock.milliseconds()
-            guard left >= Int(quiet * 1000) else { return false }
-            var poller = pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, Int32(quiet * 1000))
-            if ready == 0 { return true }
-            if ready > 0 { _ = buffer.withUnsafeMutableBytes { Glibc.read(inotify, $0.baseAddress, $0.count) } }
-        }
-    }
-
     private static func read(_ path: String) -> String? {
         guard let file = fopen(path, "r") else { return nil }
         defer { fclose(file) }
@@ -89,6 +67,19 @@ package final class WriteWatch {
         while SystemClock.milliseconds() < burstEnd,
               written(before: min(burstEnd, SystemClock.milliseconds() + Int(settle * 1000))) {}
         return true
+    }
+
+    /// Waits until no write has come for `quiet` seconds, at most `limit` seconds in all;
+    /// whether it was quiet that long. Woken by each write, so a writer that goes on writing
+    /// keeps it waiting and one that has stopped is known to have stopped after `quiet`.
+    package func waitForQuiet(_ quiet: Double, limit: Double) -> Bool {
+        guard inotify >= 0 else { return false }
+        let deadline = SystemClock.milliseconds() + Int(limit * 1000), quietMilliseconds = Int(quiet * 1000)
+        while true {
+            let now = SystemClock.milliseconds()
+            guard deadline - now >= quietMilliseconds else { return false }
+            if !written(before: now + quietMilliseconds) { return true }
+        }
     }
 
     /// Whether a write to the file comes before `deadline` (milliseconds of `SystemClock`).

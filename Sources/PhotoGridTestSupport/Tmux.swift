@@ -88,6 +88,6 @@ package final class Tmux {
     @discardableResult
     package func waitForQuiet(_ quiet: Double, limit: Double = 20) -> Bool {
         guard let paneLog else { preconditionFailure("waitForQuiet needs the pane's output kept") }
-        return FileWatch.waitForQuiet(paneLog, quiet: quiet, limit: limit)
+        return WriteWatch(paneLog).waitForQuiet(quiet, limit: limit)
     }
 }

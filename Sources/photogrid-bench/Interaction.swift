@@ -1,6 +1,6 @@
-import Dispatch
 import Glibc
 import PhotoGridCore
+import PhotoGridTestSupport
 
 /// What a key costs once the memory cache is warm, measured in-process on the app's own
 /// controller (no terminal): the time from the key to the frame's bytes, and how many bytes.
@@ -91,14 +91,11 @@ struct Interaction {
 enum Throughput {
     package static func run(folder: String, mode: RenderMode) throws -> (photos: Int, seconds: Double) {
         let photos = try FolderScanner().scan(RawPath(folder))
-        // Counted under the pipeline's own kind of lock: each finished tile calls back once.
-        let done = Condition()
-        nonisolated(unsafe) var finished = 0
+        // Each finished tile calls back once.
+        let finished = Locked(0), done = Waiter()
         let session = GridSession(photos: photos, mode: mode, fit: .fill, cacheBytes: 1 << 30) {
-            done.lock()
-            finished += 1
-            done.broadcast()
-            done.unlock()
+            finished.withLock { $0 += 1 }
+            done.signal()
         }
         defer { session.pipeline.stop() }
         let layout = GridLayout(screen: ScreenMetrics(columns: 240, rows: 67, cellWidth: 10, cellHeight: 20), columns: 6)
@@ -108,9 +105,7 @@ enum Throughput {
         }
         let seconds = Clock.time {
             session.pipeline.want(requests)
-            done.lock()
-            while finished < requests.count { done.wait() }
-            done.unlock()
+            _ = done.wait(seconds: 24 * 3600) { finished.withLock { $0 } >= requests.count }
         }
         return (photos.count, seconds)
     }

@@ -76,6 +76,14 @@ import PhotoGridTestSupport
         return (0..<(bytes.count - 2)).filter { bytes[$0] == 0x1B && bytes[$0 + 1] == 0x50 && bytes[$0 + 2] == 0x71 }.count
     }
 
+    /// The sixel pictures the screen's tiles are made of.
+    static func pieces(_ grid: GridController) -> Int {
+        grid.grid.contents().tiles.map { tile -> Int in
+            if case .image(_, let encoded) = tile.content { return encoded.sixelParts?.count ?? 0 }
+            return 0
+        }.reduce(0, +)
+    }
+
     @Test func aSlowLinksFrameSendsItsBudgetAndHoldsTheRest() throws {
         let grid = try controller(mode: .sixel(colors: 256))
         defer { grid.session.pipeline.stop() }
@@ -93,10 +101,7 @@ import PhotoGridTestSupport
         let largest = frames.map { $0.bytes.count }.max() ?? 0
         #expect(largest <= budget + 500_000, "a frame of \(largest) bytes for a budget of \(budget)")
         let sent = frames.map { Self.pictures($0.bytes) }.reduce(0, +)
-        let pieces = grid.grid.contents().tiles.map { tile -> Int in
-            if case .image(_, let encoded) = tile.content { return encoded.sixelParts?.count ?? 0 }
-            return 0
-        }.reduce(0, +)
+        let pieces = Self.pieces(grid)
         #expect(sent == pieces && pieces >= 8, "\(sent) pictures sent for \(pieces) on screen")
         #expect(Self.pictures(grid.frame().bytes) == 0, "sent again")
         #expect(!frames.last!.heldBack && frames.last!.tilesLoading == 0)
@@ -116,11 +121,7 @@ import PhotoGridTestSupport
         #expect(grid.screen.frameBudget == nil && grid.screen.pictureScale == 1)
         #expect(made(grid))
         let frame = grid.frame()
-        let pieces = grid.grid.contents().tiles.map { tile -> Int in
-            if case .image(_, let encoded) = tile.content { return encoded.sixelParts?.count ?? 0 }
-            return 0
-        }.reduce(0, +)
-        #expect(!frame.heldBack && Self.pictures(frame.bytes) == pieces, "all at once")
+        #expect(!frame.heldBack && Self.pictures(frame.bytes) == Self.pieces(grid), "all at once")
     }
 
     /// kitty through a slow link: pictures at the link's share of their size, placed over the

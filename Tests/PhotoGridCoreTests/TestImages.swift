@@ -44,7 +44,6 @@ enum TestImages {
         return Double(total) / Double(a.pixels.count)
     }
 
-    /// A new empty folder under /tmp, removed by `remove`.
     /// Runs a tool that makes a test file (ImageMagick, cjxl...); fails the test with its words
     /// if it fails.
     static func runTool(_ arguments: [String]) throws {
@@ -58,6 +57,7 @@ enum TestImages {
         return try #require(VideoFrame.parsePPM(bytes), "not a PPM: \(path)")
     }
 
+    /// A new empty folder under /tmp, removed by `remove`.
     static func scratchFolder(_ name: String) -> String {
         var template = Array("/tmp/photogrid-test-\(name)-XXXXXX".utf8CString)
         let path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }

@@ -7,9 +7,9 @@ import PhotoGridSystem
 /// An animation's frames made for the photo view, each encoded for one tile request (the
 /// view's, with the frame's number), on a thread of their own so that the workers go on with
 /// the grid's tiles. Made once: playing them again only writes them again (a canvas that keeps
-/// pictures in the terminal keeps each frame as one, and is only told where to show it). Bounded: at most `maxFrames`, and
-/// encoded bytes up to a quarter of the cache's budget; the view plays what was made and says
-/// the rest was left out.
+/// pictures in the terminal keeps each frame as one, and is only told where to show it).
+/// Bounded: at most `maxFrames`, and encoded bytes up to a quarter of the cache's budget; the
+/// view plays what was made and says the rest was left out.
 package final class AnimationFrames: Sendable {
     package static let maxFrames = 1000
 
