@@ -7,7 +7,7 @@ import GalleryFormats
 /// thrown error is a bug; a check that fails calls `fatalError`, which the fuzzer reports.
 public enum FuzzBodies {
     public static let targets: [String: @Sendable ([UInt8]) -> Void] = [
-        "jpeg": jpeg, "metadata": metadata, "remote": remote, "terminal": terminal,
+        "jpeg": jpeg, "metadata": metadata, "remote": remote, "terminal": terminal, "keys": keys,
         "png": picture(signature: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]),
         "webp": picture(signature: Array("RIFF".utf8)),
         "gif": picture(signature: Array("GIF89a".utf8)),
@@ -124,6 +124,25 @@ public enum FuzzBodies {
             _ = TerminalReplies.parse(first.incomplete + bytes[cut...])
         }
         checkInert(TerminalText.clip(String(decoding: bytes, as: UTF8.self), to: 40))
+    }
+
+    /// What the keyboard sends, read as keys: whole, a byte at a time and cut in two give the
+    /// same keys (a sequence split across reads is still one key), with the mouse asked for and
+    /// not; unasked, no mouse key comes out.
+    public static func keys(_ bytes: [UInt8]) {
+        for mouse in [false, true] {
+            var whole = KeyDecoder(), bytewise = KeyDecoder(), split = KeyDecoder()
+            whole.mouse = mouse; bytewise.mouse = mouse; split.mouse = mouse
+            let expected = whole.feed(bytes, now: 0) + whole.expire(now: 1 << 30)
+            let oneByOne = bytes.flatMap { bytewise.feed([$0], now: 0) } + bytewise.expire(now: 1 << 30)
+            let cut = bytes.count / 2
+            let halves = split.feed(bytes[..<cut], now: 0) + split.feed(bytes[cut...], now: 0) + split.expire(now: 1 << 30)
+            precondition(oneByOne == expected && halves == expected, "keys differ as the bytes are cut")
+            precondition(whole.due == nil, "a sequence still waits after its time")
+            if !mouse, expected.contains(where: { if case .mouse = $0 { true } else { false } }) {
+                fatalError("a mouse key with the mouse not asked for")
+            }
+        }
     }
 
     /// Text made safe must hold no control character (C0, DEL, C1) and no bidi override.

@@ -74,6 +74,9 @@ struct PhotoGridCommand: ParsableCommand {
     @Option(help: "Seconds a photo in the slideshow (s in the photo view).")
     var slideshow = 4
 
+    @Flag(name: .customLong("no-mouse"), help: "Leave the mouse to the terminal (text selection without Shift): no clicks or wheel in photogrid.")
+    var noMouse = false
+
     @Flag(help: "Report what the terminal answers (sixel, cell size) and what photogrid would use, then exit.")
     var probe = false
 
@@ -117,6 +120,7 @@ struct PhotoGridCommand: ParsableCommand {
         options.filter = rejected ? .rejected : minRating.map { .atLeast($0) } ?? .all
         options.pathOutput = paths.output
         options.probe = probe
+        options.mouse = !noMouse
         options.remote.url = remote.url
         options.remote.connections = remote.connections
         options.remote.trustedCertificates = remote.caCertificate

@@ -10,6 +10,7 @@ final class GridApp {
     let controller: GridController
     let mailbox: Mailbox
     let curses: Curses
+    let keys: KeyReader
     let capabilities: Capabilities
     var running = true
     var exitStatus: Int32 = 0
@@ -34,10 +35,11 @@ final class GridApp {
     var sharpening = false
     static let sharpenAfterMilliseconds = 1000
 
-    init(controller: GridController, mailbox: Mailbox, curses: Curses, capabilities: Capabilities) {
+    init(controller: GridController, mailbox: Mailbox, curses: Curses, keys: KeyReader, capabilities: Capabilities) {
         self.controller = controller
         self.mailbox = mailbox
         self.curses = curses
+        self.keys = keys
         self.capabilities = capabilities
     }
 
@@ -47,7 +49,7 @@ final class GridApp {
             try paint()
             wait()
             for event in mailbox.drain() { handle(event) }
-            while running, let key = curses.readKey() {
+            while running, let key = keys.read() {
                 completeSince = nil
                 if sharpening {
                     // The screen moves: the pictures of the next go small again.
@@ -65,6 +67,11 @@ final class GridApp {
                 case .none: break
                 }
             }
+            if keys.ended && running {
+                // The terminal went away without a hangup signal: nothing can be shown or read.
+                running = false
+                exitStatus = 128 + SignalSources.hangUp
+            }
         }
         return exitStatus
     }
@@ -74,10 +81,12 @@ final class GridApp {
     /// the screen drawn anew (pictures the terminal held sent again: leaving freed them).
     func play(_ video: PhotoSource) {
         try? TTY.writeAll(capabilities.exitSequence + Array("\u{1B}[0m".utf8))
+        try? TTY.writeAll(keys.mouse ? KeyReader.mouseOff : [])
         curses.suspend()
         let failure = Player.play(video, environment: PhotoGrid.environment(["PHOTOGRID_PLAYER", "PATH"]))
         curses.resume()
-        try? TTY.writeAll(capabilities.enterSequence)
+        keys.reset()
+        try? TTY.writeAll(capabilities.enterSequence + (keys.mouse ? KeyReader.mouseOn : []))
         controller.resumed()
         controller.notice = failure
     }
@@ -119,7 +128,7 @@ final class GridApp {
         // The earliest of the settle repaint, the slideshow's next photo and an animation's next
         // frame; else wait for input.
         let due = [settleRepaintAt, controller.slideshowDue, controller.animationDue, controller.picturesHeld ? controller.clock.now() + 300 : nil,
-                   heldBack ? controller.clock.now() : nil, sharpenDue].compactMap { $0 }.min()
+                   heldBack ? controller.clock.now() : nil, sharpenDue, keys.due].compactMap { $0 }.min()
         let timeout = due.map { Int32(max(0, min(1000, $0 - controller.clock.now()))) } ?? -1
         mailbox.wait(milliseconds: timeout, orInputOn: 0)
         controller.advanceSlideshow()

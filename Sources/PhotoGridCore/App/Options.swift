@@ -43,6 +43,9 @@ package struct Options: Sendable {
     package var readOnly = false
     /// `--min-rating N`, `--rejected`: the photos shown by their rating.
     package var filter: RatingFilter = .all
+    /// Clicks and the wheel are asked of the terminal (`--no-mouse` leaves the mouse to it:
+    /// selecting text without Shift).
+    package var mouse = true
 
     package init(path: String) { self.path = path }
 

@@ -132,8 +132,9 @@ package enum PhotoGrid {
         let signals = SignalWatcher(mailbox: mailbox)
         let curses: Curses
         do { curses = try Curses() } catch { throw ExitError(error.description) }
-        curses.unread(replies.other)
-        curses.enableMouse()
+        let keys = KeyReader()
+        keys.unread(replies.other)
+        keys.mouse = options.mouse
         // Sessions are made again for a new order or a rescan (GridController+Gallery); the
         // memory-pressure watcher halves the budget of whichever is current.
         let currentCache = Locked<TileCache?>(nil)
@@ -184,15 +185,15 @@ package enum PhotoGrid {
             controller.focus(index)
         }
         controller.startHint = capabilities.pictureHint
-        let app = GridApp(controller: controller, mailbox: mailbox, curses: curses, capabilities: capabilities)
+        let app = GridApp(controller: controller, mailbox: mailbox, curses: curses, keys: keys, capabilities: capabilities)
         app.onScreenComplete = source.onScreenComplete
-        CrashGuard.install(resetSequence: capabilities.exitSequence + Curses.mouseOff + Array("\u{1B}[0m".utf8) + curses.resetSequence()
+        CrashGuard.install(resetSequence: capabilities.exitSequence + KeyReader.mouseOff + Array("\u{1B}[0m".utf8) + curses.resetSequence()
                            + Array("\r\n".utf8))
         defer { CrashGuard.uninstall() }
         var status: Int32 = 1
         var failure: Error?
         do {
-            try TTY.writeAll(capabilities.enterSequence)
+            try TTY.writeAll(capabilities.enterSequence + (keys.mouse ? KeyReader.mouseOn : []))
             status = try app.run()
         } catch { failure = error }
         controller.session.pipeline.stop()
@@ -201,7 +202,8 @@ package enum PhotoGrid {
         // the private modes we changed, then let ncurses restore the rest.
         curses.clearAll()
         curses.refresh()
-        try? TTY.writeAll(controller.canvas.leave() + capabilities.exitSequence + Array("\u{1B}[0m".utf8))
+        try? TTY.writeAll(controller.canvas.leave() + capabilities.exitSequence + (keys.mouse ? KeyReader.mouseOff : [])
+                          + Array("\u{1B}[0m".utf8))
         controller.canvas.finish()
         curses.end()
         pressure.stop()
