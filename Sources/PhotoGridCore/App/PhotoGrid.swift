@@ -21,6 +21,8 @@ package enum PhotoGrid {
         } catch let error as ExitError {
             printError(error.description)
             return error.status
+        } catch let stopped as StartWait.Stopped {
+            return stopped.status
         } catch let error as TTY.WriteError where error.brokenPipe {
             // Whoever read the output stopped (`| head`, a previewer that had enough): nothing to
             // say, as for a program that SIGPIPE ends (photogrid ignores it for the network),

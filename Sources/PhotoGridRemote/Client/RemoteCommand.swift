@@ -35,7 +35,13 @@ package enum RemoteCommand {
             // manifest's order (a sort of photogrid's own would show others first).
             let opening = options.sortGiven ? nil : firstScreen.flatMap { OpeningBatch.start(for: $0, manifest: url, fetcher: fetcher) }
             var first: RemoteGalleryLoader.First
-            do { first = try RemoteGalleryLoader(fetcher: fetcher).first(url) } catch {
+            do {
+                // The first answer is waited for where the user sees it, and can be given up on.
+                first = try StartWait.run(for: "\(url.host):\(url.effectivePort)", keys: !options.print) { try RemoteGalleryLoader(fetcher: fetcher).first(url) }
+            } catch let stopped as StartWait.Stopped {
+                opening?.cancel()
+                throw stopped
+            } catch {
                 opening?.cancel()
                 throw ExitError("cannot load the gallery: \(error)")
             }

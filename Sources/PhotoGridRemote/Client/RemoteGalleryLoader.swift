@@ -41,7 +41,7 @@ package struct RemoteGalleryLoader {
 
     /// The first document at a URL: a manifest (read with its pages at once) or a listing
     /// (whose tree `crawl` reads).
-    package indirect enum First {
+    package indirect enum First: Sendable {
         case manifest(Loaded)
         /// A listing, and how its subfolders are listed too.
         case listing(DirectoryListing, RemoteURL, ListingKind)

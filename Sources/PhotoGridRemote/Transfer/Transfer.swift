@@ -171,14 +171,15 @@ final class Transfer: CurlReceiver, @unchecked Sendable {
             // Stopped from here on purpose: the range's bytes are in, or a limit was passed.
             if cutAtRange, let head = makeHead() { return .success((head, body)) }
             if let stoppedBecause { return .failure(stoppedBecause) }
-            return .failure(Transfer.fetchError(failure, url: url, hostKey: hostKey, limit: request.limit))
+            return .failure(Transfer.fetchError(failure, url: url, hostKey: hostKey, limit: request.limit, answered: !headers.isEmpty || !body.isEmpty))
         }
         guard let head = makeHead() else { return .failure(.interrupted("no response")) }
         return .success((head, body))
     }
 
     /// libcurl's failure in the words a user needs.
-    static func fetchError(_ failure: CurlFailure, url: RemoteURL, hostKey: HostKeyMatch?, limit: Int) -> FetchError {
+    /// `answered`: the server sent the start of an answer (a status line) before it failed.
+    static func fetchError(_ failure: CurlFailure, url: RemoteURL, hostKey: HostKeyMatch?, limit: Int, answered: Bool = true) -> FetchError {
         let place = "\(url.host):\(url.effectivePort)"
         if let hostKey, hostKey != .known {
             return .hostKey(place, hostKey)
@@ -192,6 +193,9 @@ final class Transfer: CurlReceiver, @unchecked Sendable {
             if lowered.contains("connection timed out") || lowered.contains("resolving timed out") || lowered.contains("connect") {
                 return .unreachable("\(place): timed out connecting")
             }
+            // Connected, and not a byte of an answer since: a server that is not serving (hung,
+            // or not HTTP), not a transfer cut short; asked again only if it answered before.
+            if !answered { return .unreachable("\(place): connected, but no answer came") }
             return .interrupted("no data for too long")
         case .certificate:
             return .secureConnection("\(place) has a certificate this machine does not trust, or one for another name "

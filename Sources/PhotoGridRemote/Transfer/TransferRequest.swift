@@ -65,10 +65,13 @@ package struct Login: Sendable, CustomStringConvertible {
 package struct TransferSettings: Sendable {
     /// Connections at a time to one server (HTTP/1.1); an HTTP/2 server takes all on one.
     package var connectionsPerHost = 6
-    /// Seconds to connect before giving up.
+    /// Seconds to connect before giving up (curl's own default is 300, rclone's 60: a server on
+    /// the network photogrid browses answers a connection within a second or two, and a user
+    /// looking at a blank screen gives up long before a minute; docs/decisions.md).
     package var connectTimeout = 5
-    /// Seconds without a byte before a transfer is taken for stalled.
-    package var stallTimeout = 30
+    /// Seconds without a byte before a transfer is taken for stalled: a NAS waking its disks
+    /// answers within about 15 (rclone waits 5 minutes, curl forever).
+    package var stallTimeout = 20
     package var retries = 2
     package var maxRedirects = 5
     /// A PEM file of certificates trusted besides the system's (`--ca-cert`).
