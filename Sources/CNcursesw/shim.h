@@ -19,3 +19,6 @@ static inline attr_t pg_attr_normal(void) { return A_NORMAL; }
 static inline attr_t pg_color_pair(int n) { return COLOR_PAIR(n); }
 static inline FILE *pg_stdout(void) { return stdout; }
 static inline FILE *pg_stdin(void) { return stdin; }
+
+/* Forgets the terminfo entry setupterm loaded (cur_term is a global Swift 6 rejects). */
+static inline void pg_forget_terminfo(void) { del_curterm(cur_term); cur_term = NULL; }

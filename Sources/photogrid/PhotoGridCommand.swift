@@ -16,7 +16,7 @@ struct PhotoGridCommand: ParsableCommand {
         version: PhotoGridVersion.text)
 
     @Argument(help: "A folder of photos, searched recursively; or a photo, to open its folder with it focused (default: the current folder).")
-    package var path: String = "."
+    package var path: String?
 
     /// `serve` or `export` first is that command's line; anything else the browser's. (A folder
     /// argument and subcommands in one ArgumentParser command read `serve` as the folder.)
@@ -25,17 +25,17 @@ struct PhotoGridCommand: ParsableCommand {
         switch arguments.first {
         case "serve":
             Allocator.returnLargeBlocks()
-            ServeSubcommand.main(Array(arguments.dropFirst()))
+            CommandLineRun.run(ServeSubcommand.self, Array(arguments.dropFirst()))
         case "export":
             Allocator.returnLargeBlocks()
-            ExportSubcommand.main(Array(arguments.dropFirst()))
-        default: main(arguments)
+            CommandLineRun.run(ExportSubcommand.self, Array(arguments.dropFirst()))
+        default: CommandLineRun.run(PhotoGridCommand.self, arguments)
         }
     }
 
     @OptionGroup var remote: RemoteArguments
 
-    @Option(help: "Columns, 1-6 (default: the fewest at which every photo fits on one screen, else 4).")
+    @Option(parsing: .unconditional, help: "Columns, 1-6 (default: the fewest at which every photo fits on one screen, else 4).")
     var columns: Int?
 
     @Option(help: "auto, kitty, iterm, sixel or halfblock.")
@@ -63,7 +63,7 @@ struct PhotoGridCommand: ParsableCommand {
     @Flag(name: .customLong("read-only"), help: "Write nothing but photogrid's cache: no caption or rating saved to sidecars, nothing moved to the trash.")
     var readOnly = false
 
-    @Option(name: .customLong("min-rating"), help: "Show only photos with at least this many stars (1-5), as xmp:Rating in their sidecars or in them.")
+    @Option(name: .customLong("min-rating"), parsing: .unconditional, help: "Show only photos with at least this many stars (1-5), as xmp:Rating in their sidecars or in them.")
     var minRating: Int?
 
     @Flag(help: "Show only the rejected photos (xmp:Rating -1).")
@@ -71,7 +71,7 @@ struct PhotoGridCommand: ParsableCommand {
 
     @OptionGroup var printing: PrintArguments
 
-    @Option(help: "Seconds a photo in the slideshow (s in the photo view).")
+    @Option(parsing: .unconditional, help: "Seconds a photo in the slideshow (s in the photo view).")
     var slideshow = 4
 
     @Flag(name: .customLong("no-mouse"), help: "Leave the mouse to the terminal (text selection without Shift): no clicks or wheel in photogrid.")
@@ -85,8 +85,8 @@ struct PhotoGridCommand: ParsableCommand {
 
     func validate() throws {
         if let columns, !(1...6).contains(columns) { throw ValidationError("--columns must be between 1 and 6") }
-        if let size = printing.size, PhotoGridCommand.pair(size) == nil { throw ValidationError("--size must look like 120x40") }
-        if let cellSize, PhotoGridCommand.pair(cellSize) == nil { throw ValidationError("--cell-size must look like 10x20") }
+        if let size = printing.size { try PhotoGridCommand.check(size, option: "--size", example: "120x40", least: (1, 2)) }
+        if let cellSize { try PhotoGridCommand.check(cellSize, option: "--cell-size", example: "10x20", least: (1, 1)) }
         if cache.megabytes < 16 { throw ValidationError("--cache-mb must be at least 16") }
         if cache.diskMegabytes < 1 { throw ValidationError("--disk-cache-mb must be at least 1 (--no-disk-cache turns it off)") }
         if printing.size != nil && !printing.print { throw ValidationError("--size goes with --print") }
@@ -103,7 +103,7 @@ struct PhotoGridCommand: ParsableCommand {
         // malloc's heaps and reused: a third of the page faults, 8% off a cold frame of 18
         // photos (291 to 267 ms), a higher peak for the largest decodes (HEIC: 97 to 113 MB).
         if !printing.print { Allocator.returnLargeBlocks() }
-        var options = Options(path: path)
+        var options = Options(path: path ?? ".")
         options.columns = columns
         options.mode = mode
         options.fit = fit ? .fit : .fill
@@ -130,13 +130,18 @@ struct PhotoGridCommand: ParsableCommand {
         ThisProcess.exit(remote.url == nil ? PhotoGrid.main(options) : RemoteCommand.run(options))
     }
 
-    /// "120x40" as (120, 40); positive numbers only.
+    /// "120x40" as (120, 40), when both are numbers of at most 10,000.
     static func pair(_ text: String) -> (Int, Int)? {
-        let parts = text.lowercased().split(separator: "x")
-        guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]), a > 0, b > 0, a <= 10_000, b <= 10_000 else { return nil }
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]), a <= 10_000, b <= 10_000 else { return nil }
         return (a, b)
     }
-}
+
+    /// A WxH value checked for its form, then for its least size, each with its own words.
+    static func check(_ text: String, option: String, example: String, least: (Int, Int)) throws {
+        guard let (a, b) = pair(text) else { throw ValidationError("\(option) must look like \(example), two numbers up to 10000") }
+        guard a >= least.0, b >= least.1 else { throw ValidationError("\(option) must be at least \(least.0)x\(least.1)") }
+    }}
 
 extension ModeChoice: ExpressibleByArgument {}
 extension PhotoOrder.Key: ExpressibleByArgument {}
@@ -146,7 +151,9 @@ extension Grouping: ExpressibleByArgument {}
 struct ServeSubcommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "photogrid serve",
-        abstract: "Serve a folder of photos to `photogrid --url`: a manifest, renditions made here, and the originals.")
+        abstract: "Serve a folder of photos to `photogrid --url`: a manifest, renditions made here, and the originals.",
+        // ArgumentParser's own usage line names every option: 216 columns.
+        usage: "photogrid serve <folder> [--host <host>] [--port <port>] [<options>]")
 
     @Argument(help: "The folder to serve; nothing outside it is ever served.")
     var folder: String
@@ -154,10 +161,10 @@ struct ServeSubcommand: ParsableCommand {
     @Option(help: "The address to listen on (0.0.0.0 opens the gallery to the network, with an access token).")
     var host = "127.0.0.1"
 
-    @Option(help: "The port to listen on.")
+    @Option(parsing: .unconditional, help: "The port to listen on.")
     var port = GalleryServer.defaultPort
 
-    @Option(name: .customLong("delay-ms"), help: "Wait this long before every response: to try photogrid over a slow network.")
+    @Option(name: .customLong("delay-ms"), parsing: .unconditional, help: "Wait this long before every response: to try photogrid over a slow network.")
     var delayMilliseconds = 0
 
     @Flag(help: "Write a line for every request to stderr.")
@@ -166,7 +173,7 @@ struct ServeSubcommand: ParsableCommand {
     @Flag(name: .customLong("no-cache"), help: "Make every rendition again instead of keeping them on disk.")
     var noCache = false
 
-    @Option(name: .customLong("client-connections"), help: "At most this many connections from one address (many people behind one NAT address need more).")
+    @Option(name: .customLong("client-connections"), parsing: .unconditional, help: "At most this many connections from one address (many people behind one NAT address need more).")
     var clientConnections = 32
 
     @Option(name: .customLong("tls-cert"), help: "Serve HTTPS with this certificate (PEM, with its chain); needs --tls-key.")
@@ -210,6 +217,22 @@ struct ExportSubcommand: ParsableCommand {
     @Flag(help: "Make every file again, even those that are up to date.")
     var force = false
 
+    func validate() throws {
+        // `s3://bucket/x` written as a local folder named "s3:" would be a surprise: a URL is
+        // refused by its scheme, as --url refuses one it does not read.
+        if let scheme = ExportSubcommand.scheme(of: output) {
+            throw ValidationError("\(output): export writes to a folder; \(scheme) is not a place photogrid exports to")
+        }
+    }
+
+    /// The scheme of `text` when it is written as a URL ("s3://..."), lower-cased.
+    static func scheme(of text: String) -> String? {
+        let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[1].hasPrefix("//"), let first = parts[0].first, first.isLetter,
+              parts[0].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }) else { return nil }
+        return parts[0].lowercased()
+    }
+
     package func run() throws {
         var configuration = GalleryExport.Configuration(folder: folder, output: output)
         let parsed = sizes.split(separator: ",").map { Int($0.filter { $0 != " " }) }
@@ -227,7 +250,7 @@ struct RemoteArguments: ParsableArguments {
     @Option(help: "Browse the gallery at this http, https or sftp URL instead: a photogrid manifest, a web directory listing, a WebDAV share, an SFTP folder, or `photogrid serve`.")
     var url: String?
 
-    @Option(help: "With --url: at most this many connections to the server.")
+    @Option(parsing: .unconditional, help: "With --url: at most this many connections to the server.")
     var connections = 6
 
     @Option(name: .customLong("ca-cert"), help: "With an https --url: also trust the certificates in this PEM file (a server's own, self-signed one).")
@@ -251,10 +274,10 @@ struct RemoteArguments: ParsableArguments {
 /// `-o` and `-0`: the chosen photos' paths on stdout at quit.
 /// The caches' sizes (`--cache-mb`, `--disk-cache-mb`, `--no-disk-cache`).
 struct CacheArguments: ParsableArguments {
-    @Option(name: .customLong("cache-mb"), help: "Memory for decoded and encoded tiles, in MB.")
+    @Option(name: .customLong("cache-mb"), parsing: .unconditional, help: "Memory for decoded and encoded tiles, in MB.")
     var megabytes = 512
 
-    @Option(name: .customLong("disk-cache-mb"), help: "Thumbnails kept on disk between runs (in $XDG_CACHE_HOME/photogrid), in MB.")
+    @Option(name: .customLong("disk-cache-mb"), parsing: .unconditional, help: "Thumbnails kept on disk between runs (in $XDG_CACHE_HOME/photogrid), in MB.")
     var diskMegabytes = 512
 
     @Flag(name: .customLong("no-disk-cache"), help: "Neither read nor write the disk cache of thumbnails.")

@@ -75,7 +75,7 @@ package final class BackgroundScan: @unchecked Sendable {
             let result: Result<[Photo], ExitError>
             do { result = .success(try read(progress)) } catch let error as ExitError {
                 result = .failure(error)
-            } catch { result = .failure(ExitError("\(error)")) }
+            } catch { result = .failure(ExitError("\(error)", status: (error as? FolderScanner.ScanError)?.isUsage == true ? 2 : 1)) }
             state.withLock { $0.result = result }
             state.withLock { $0.onChange }?()
         }

@@ -55,7 +55,7 @@ package struct GallerySource: Sendable {
         if given.isRegularFile {
             guard Photo(path: given, relativePath: given.lastComponent).format != .notAnImage
                     || ((try? OpenFile(given).head(16)).flatMap { ImageFormat(content: $0) }) != nil else {
-                throw ExitError("\(options.path): not a picture photogrid shows")
+                throw ExitError("\(options.path): not a picture photogrid shows", status: 2)
             }
             folder = given.parent
             focus = given.lastComponent
@@ -84,7 +84,7 @@ package struct GallerySource: Sendable {
             photos = try scan(options.showHidden)
         }
         if let focus, !photos.contains(where: { $0.relativePath == focus }) {
-            throw ExitError("\(options.path): not a picture photogrid shows")
+            throw ExitError("\(options.path): not a picture photogrid shows", status: 2)
         }
         let (tierStore, cacheProblem) = Caches.tierStoreOrProblem(options)
         var source = GallerySource(title: folder.title, photos: photos, tierStore: tierStore)

@@ -28,6 +28,9 @@ package enum PhotoGrid {
             // say, as for a program that SIGPIPE ends (photogrid ignores it for the network),
             // with the status a shell shows for one.
             return TTY.brokenPipeStatus
+        } catch let error as TTY.WriteError {
+            printError("cannot write to standard output: \(error.description)")
+            return 1
         } catch {
             printError("\(error)")
             return 1
@@ -48,12 +51,21 @@ package enum PhotoGrid {
         _ = try? TTY.writeAll(Array(text.utf8), to: 2)
     }
 
+    /// A message of several lines (an argument's error and the usage after it) on stderr, the
+    /// first after "photogrid: ", each line made safe to show.
+    package static func printMessage(_ message: String) {
+        let lines = message.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalText.sanitize(String($0)) }
+        var text = "photogrid: " + lines.joined(separator: "\n")
+        if !text.hasSuffix("\n") { text += "\n" }
+        _ = try? TTY.writeAll(Array(text.utf8), to: 2)
+    }
+
     /// The photos of a folder, or a clear error. Their paths are absolute (disk cache keys).
     /// What the reading left out goes to `leftOut`, replacing what an earlier reading left.
     static func loadPhotos(_ path: RawPath, scanner: FolderScanner = FolderScanner(), leftOut: Locked<LeftOut>? = nil) throws -> [Photo] {
         let photos: [Photo]
         var missed = LeftOut()
-        do { photos = try scanner.scan(path, leftOut: &missed) } catch { throw ExitError("\(error)") }
+        do { photos = try scanner.scan(path, leftOut: &missed) } catch { throw ExitError("\(error)", status: (error as? FolderScanner.ScanError)?.isUsage == true ? 2 : 1) }
         leftOut?.withLock { $0 = missed }
         guard !photos.isEmpty else {
             throw ExitError("no photos in \(path)" + (missed.summary.map { " (\($0))" } ?? ""))
@@ -94,12 +106,21 @@ package enum PhotoGrid {
         return 0
     }
 
+    /// Refuses a terminal the grid cannot be drawn on, before a byte is written to it.
+    private static func checkCanDraw() throws(ExitError) {
+        if let problem = Curses.cannotDraw(term: Environment.value("TERM")) {
+            throw ExitError("\(problem), which the grid needs: set TERM to the terminal's name (xterm-256color, "
+                            + "tmux-256color...), or use --print to write a contact sheet to stdout", status: 2)
+        }
+    }
+
     private static func interactive(_ options: Options, load: (FirstScreen?) throws -> GallerySource, asksAhead: Bool) throws -> Int32 {
         // The folder first: "no such file or folder" helps more than "not a terminal". A gallery
         // that asks ahead for its first screen (a remote one) is loaded once the terminal has
         // said what that screen is.
         var probed: (replies: TerminalReplies, capabilities: Capabilities)?
         if asksAhead && options.pathOutput == nil && TTY.isTerminal(0) && TTY.isTerminal(1) {
+            try checkCanDraw()
             CrashGuard.saveModes()
             probed = probeTerminal(options)
         }
@@ -125,9 +146,16 @@ package enum PhotoGrid {
             }
         }
         guard TTY.isTerminal(0), TTY.isTerminal(1) else {
+            if TTY.isTerminal(0) {
+                throw ExitError("standard output is not a terminal: -o or -0 write the chosen photos' paths there (the grid "
+                                + "on the terminal), --print a contact sheet", status: 2)
+            }
             throw ExitError("not a terminal: run photogrid in a terminal, or use --print to write one frame to stdout", status: 2)
         }
-        if probed == nil { CrashGuard.saveModes() }
+        if probed == nil {
+            try checkCanDraw()
+            CrashGuard.saveModes()
+        }
         let (replies, capabilities) = probed ?? probeTerminal(options)
 
         let mailbox = Mailbox()
@@ -215,9 +243,15 @@ package enum PhotoGrid {
             // Only on q: a signal or a crash is no choice of photos.
             if controller.quitRequested {
                 let end: UInt8 = output == .nul ? 0 : UInt8(ascii: "\n")
-                try? TTY.writeAll(controller.chosen.flatMap { $0.bytes + [end] }, to: pathsOutput.raw)
+                do throws(TTY.WriteError) {
+                    try TTY.writeAll(controller.chosen.flatMap { $0.bytes + [end] }, to: pathsOutput.raw)
+                } catch {
+                    try? pathsOutput.close()
+                    if error.brokenPipe { return TTY.brokenPipeStatus }
+                    throw ExitError("cannot write the paths to standard output: \(error.description)")
+                }
             }
-            try? pathsOutput.close()
+            do { try pathsOutput.close() } catch { throw ExitError("cannot write the paths to standard output: \(error)") }
         }
         return status
     }

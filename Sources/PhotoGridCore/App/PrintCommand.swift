@@ -36,7 +36,8 @@ struct PrintCommand {
         let size = options.size ?? window.map { ($0.columns, $0.rows) } ?? (80, 24)
         guard size.columns > 0, size.rows > 1 else { throw ExitError("--size must be at least 1x2", status: 2) }
         var replies = TerminalReplies()
-        if options.mode == .auto && TTY.isTerminal(0) && TTY.isTerminal(1) {
+        // A terminal that cannot place the cursor is not asked questions it would print.
+        if options.mode == .auto && TTY.isTerminal(0) && TTY.isTerminal(1) && Curses.cannotDraw(term: Environment.value("TERM")) == nil {
             replies = TerminalProbe.run(environment: PhotoGrid.environment())
         }
         let caps = Capabilities.decide(replies: replies, window: window, environment: PhotoGrid.environment(),

@@ -26,6 +26,14 @@ package struct FolderScanner {
             case .unreadable(let p, let why): return "\(p): cannot read (\(why))"
             }
         }
+        /// The path given is not there, or not a folder: the command line's fault (exit status 2),
+        /// not a failure while running.
+        package var isUsage: Bool {
+            switch self {
+            case .notFound, .notAFolder: return true
+            case .unreadable: return false
+            }
+        }
     }
 
     /// The photos below `root`, in natural order. Throws only when `root` itself cannot be read.

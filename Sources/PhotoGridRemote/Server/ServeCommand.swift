@@ -29,7 +29,14 @@ package enum ServeCommand {
                 + "\(TerminalText.sanitize(configuration.folder)) (or whose names clash once made UTF-8)", to: 2)
         }
         // Written at once, unbuffered: a script reading it through a pipe waits for this line.
-        say(startLine(photos: server.photoCount, folder: configuration.folder, url: server.url), to: 1)
+        // The URL carries the token beyond loopback: a line that cannot be written is no start.
+        do throws(TTY.WriteError) {
+            try TTY.writeAll(Array((startLine(photos: server.photoCount, folder: configuration.folder, url: server.url) + "\n").utf8))
+        } catch {
+            server.stop()
+            say("photogrid: cannot write to standard output: \(error.description)", to: 2)
+            return 1
+        }
 
         quit.wait()
         server.stop()

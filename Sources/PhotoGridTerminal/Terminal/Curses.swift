@@ -39,6 +39,22 @@ package final class Curses {
 
     deinit { end() }
 
+    /// Why the grid cannot be drawn on the terminal `TERM` names, if it cannot: no `TERM`, one
+    /// terminfo does not know, or one that cannot place the cursor (`dumb`, an editor's shell
+    /// buffer). Asked before anything is written to the terminal, the probe's questions included.
+    package static func cannotDraw(term: String?) -> String? {
+        guard let term, !term.isEmpty else { return "TERM is not set" }
+        var status: Int32 = 0
+        guard setupterm(term, 1, &status) == OK else { return "TERM=\(term) is not a terminal this system's terminfo knows" }
+        defer { pg_forget_terminfo() }
+        for name in ["cup", "clear"] {
+            guard let value = tigetstr(name), Int(bitPattern: value) != -1 else {
+                return "TERM=\(term) cannot " + (name == "cup" ? "place the cursor" : "clear the screen")
+            }
+        }
+        return nil
+    }
+
     /// Gives the terminal back: normal screen, echo, cursor. Safe to call twice.
     package func end() {
         guard !ended else { return }

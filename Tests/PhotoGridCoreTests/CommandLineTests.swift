@@ -1,0 +1,96 @@
+import Foundation
+import Glibc
+import Testing
+@testable import PhotoGridCore
+import PhotoGridTestSupport
+
+/// What the command line answers: one exit status for each kind of ending (README, "Exit
+/// status"), messages that say what is wrong with the value given, help that fits 80 columns,
+/// and every output's write checked.
+@Suite struct CommandLineTests {
+    /// photogrid with `arguments`, stdout sent to `stdout` by the shell; status and stderr.
+    func shell(_ arguments: String, stdout: String = "/dev/null", directory: String? = nil) throws -> (Int32, String) {
+        let command = (directory.map { "cd '\($0)' && " } ?? "") + "'\(Paths.binary)' \(arguments) > \(stdout)"
+        let result = try Subprocess.run(["/bin/sh", "-c", command])
+        return (result.status, result.errorText)
+    }
+
+    @Test func badValuesAreUsageErrorsThatNameTheLimit() throws {
+        let cases: [(String, String)] = [
+            ("--cache-mb -5", "--cache-mb must be at least 16"),
+            ("--cache-mb=-5", "--cache-mb must be at least 16"),
+            ("--slideshow -1", "--slideshow must be between 1 and 3600"),
+            ("--columns -2", "--columns must be between 1 and 6"),
+            ("--print --size 0x0", "--size must be at least 1x2"),
+            ("--print --size 12", "--size must look like 120x40"),
+            ("--bogus", "Unknown option '--bogus'"),
+            ("/nonexistent-\(getpid())", "no such file or folder"),
+            ("--url http//x", "not an http, https or sftp URL"),
+        ]
+        for (arguments, expected) in cases {
+            let (status, stderr) = try shell(arguments)
+            #expect(status == 2, "\(arguments): status \(status)")
+            #expect(stderr.hasPrefix("photogrid: ") && stderr.contains(expected), "\(arguments): \(stderr)")
+            #expect(!stderr.contains("Missing value"), "\(arguments): \(stderr)")
+        }
+    }
+
+    @Test func aFailedWriteOnStandardOutputIsAnError() throws {
+        for arguments in ["--version", "--help", "--print --mode halfblock --size 40x6 '\(Paths.gallery)'"] {
+            let (status, stderr) = try shell(arguments, stdout: "/dev/full")
+            #expect(status == 1, "\(arguments) > /dev/full: status \(status)")
+            #expect(stderr.contains("cannot write to standard output: No space left on device"), "\(arguments): \(stderr)")
+        }
+        #expect(try shell("--version").0 == 0)
+    }
+
+    @Test func anExportToAURLIsRefusedNotWrittenAsAFolder() throws {
+        let scratch = TestImages.scratchFolder("export-url")
+        defer { TestImages.remove(scratch) }
+        let (status, stderr) = try shell("export '\(Paths.gallery)' s3://bucket/gallery", directory: scratch)
+        #expect(status == 2)
+        #expect(stderr.contains("s3 is not a place photogrid exports to"), "\(stderr)")
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: scratch)) == [], "something was written")
+    }
+
+    @Test func helpFitsEightyColumnsAndSaysEachDefaultOnce() throws {
+        for command in [[], ["serve"], ["export"]] {
+            let (_, output, _) = try Paths.photogrid(command + ["--help"])
+            let text = String(decoding: output, as: UTF8.self)
+            let widest = text.split(separator: "\n").map(\.count).max() ?? 0
+            #expect(widest <= 80, "\(command) --help has a line of \(widest) columns")
+        }
+        let (_, output, _) = try Paths.photogrid(["--help"])
+        // Words wrapped across lines read as one line.
+        let text = String(decoding: output, as: UTF8.self).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(text.contains("(default: the current folder)") && !text.contains("(default: .)"), "\(text)")
+    }
+}
+
+/// The terminal photogrid is started in, in tmux: one it cannot draw on is refused before a byte
+/// is written to it; a redirected stdout is refused with the options that use one.
+@Suite(.serialized) struct StartRefusalTests {
+    @Test func aDumbTerminalIsRefusedNamingPrint() throws {
+        let tmux = try Tmux(columns: 100, rows: 20, command: "\(Paths.binary) \(Paths.gallery)", environment: ["TERM": "dumb"])
+        let (ok, screen) = try tmux.waitFor { $0.contains("[exit") }
+        #expect(ok, "\(screen)")
+        #expect(screen.contains("[exit 2]") && screen.contains("TERM=dumb cannot place the cursor") && screen.contains("--print"), "\(screen)")
+        // Nothing but the message: no probe's question, no grid.
+        #expect(!screen.contains("of 5") && !screen.contains("[?"), "\(screen)")
+    }
+
+    @Test func aRedirectedStdoutIsRefusedNamingO() throws {
+        let tmux = try Tmux(columns: 100, rows: 20, command: "\(Paths.binary) \(Paths.gallery) > /dev/null")
+        let (ok, screen) = try tmux.waitFor { $0.contains("[exit") }
+        #expect(ok && screen.contains("[exit 2]") && screen.contains("-o or -0"), "\(screen)")
+    }
+
+    @Test func chosenPathsThatCannotBeWrittenAreAnError() throws {
+        let tmux = try Tmux(columns: 100, rows: 20, command: "\(Paths.binary) --mode halfblock -o \(Paths.gallery) > /dev/full")
+        var (ok, screen) = try tmux.waitFor { $0.contains(" of ") }
+        #expect(ok, "\(screen)")
+        try tmux.send("q")
+        (ok, screen) = try tmux.waitFor { $0.contains("[exit") }
+        #expect(ok && screen.contains("[exit 1]") && screen.contains("cannot write the paths to standard output"), "\(screen)")
+    }
+}
