@@ -185,3 +185,27 @@ import PhotoGridTestSupport
         #expect(lines.filter { $0.contains("\u{1B}]8;;\(map.value)\u{1B}\\") }.count == shown.count)
     }
 }
+
+/// Every status line of a walk through the views' keys says each thing once.
+@Suite struct StatusLineRepeatTests {
+    @Test func noStatusLineRepeatsAGroup() throws {
+        let photos = try FolderScanner().scan(RawPath(Paths.gallery))
+        let session = GridSession(photos: photos, mode: .halfBlock(.trueColor), fit: .fill, cacheBytes: 64 << 20) {}
+        defer { session.pipeline.stop() }
+        let grid = GridController(title: "sample-gallery", session: session, screen: ScreenMetrics(columns: 200, rows: 40), columns: 4,
+                                  modeName: "half-block")
+        grid.allowChanges(order: nil, showHidden: false, makeSession: { photos in
+            GridSession(photos: photos, mode: .halfBlock(.trueColor), fit: .fill, cacheBytes: 64 << 20) {}
+        }, rescan: nil)
+        grid.settings.readOnly = true
+        let keys: [Key] = [.character("m"), .character("."), .character("l"), .character("m"), .character("a"), .enter,
+                           .character("m"), .character("m"), .character("n"), .escape, .character("."), .character("M"),
+                           .character("s"), .character("S"), .character("M"), .character("m")]
+        for key in keys {
+            grid.handle(key)
+            let status = grid.frame().status
+            let groups = status.components(separatedBy: StatusLine.separator).map { $0.trimmingCharacters(in: .whitespaces) }
+            #expect(Set(groups).count == groups.count, "after \(key): \(status)")
+        }
+    }
+}

@@ -266,6 +266,23 @@ enum HalfBlockReader {
         #expect(tiny == " beach/IMG_0042.jp~" && TerminalText.width(tiny) == 19)
     }
 
+    @Test func aNoticeLeavesThePartsWhereTheyWere() {
+        let quiet = StatusLine.compose(parts, hint: "? keys  a fit  q quit ", shortHint: "? keys ", width: 135)
+        let noticed = StatusLine.compose(parts, notice: "hidden files shown", hint: "? keys  a fit  q quit ", shortHint: "? keys ", width: 135)
+        let before = " Holidays 2024  ·  beach/IMG_0042.jpg  ·  42 of 512  ·  4 columns  ·  half-block 256  ·  loading 12"
+        #expect(quiet.hasPrefix(before) && noticed.hasPrefix(before + "  ·  hidden files shown"), "\(noticed)")
+        // The hint gave way, not the folder's name.
+        #expect(noticed.hasSuffix("? keys ") && !noticed.contains("q quit"), "\(noticed)")
+        // A notice too long for the line drops parts, the most dispensable first.
+        let long = StatusLine.compose(parts, notice: String(repeating: "w", count: 40), hint: "? keys ", width: 120)
+        #expect(!long.contains("half-block") && long.contains("42 of 512"), "\(long)")
+    }
+
+    @Test func nothingIsSaidTwice() {
+        let text = StatusLine.compose(parts + [StatusLine.Part("marked"), StatusLine.Part("marked")], notice: "marked", hint: nil, width: 200)
+        #expect(text.components(separatedBy: "marked").count == 2, "\(text)")
+    }
+
     @Test func textFromFilesIsMadeInert() {
         let text = StatusLine.compose([StatusLine.Part("evil\u{1B}]0;title\u{07}.jpg")], hint: nil, width: 80)
         #expect(!text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F })

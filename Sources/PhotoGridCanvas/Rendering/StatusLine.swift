@@ -18,27 +18,48 @@ package enum StatusLine {
         }
     }
 
-    static let separator = "  ·  "
+    package static let separator = "  ·  "
 
-    package static func compose(_ parts: [Part], hint: String?, shortHint: String? = nil, width: Int) -> String {
-        var kept = parts.map { Part(TerminalText.sanitize($0.text), dropOrder: $0.dropOrder) }
-        func left() -> String { " " + kept.map(\.text).joined(separator: separator) }
+    /// The line for `width`: `parts` at the left, `notice` (a word after an action) after them,
+    /// the key hint at the right. Which parts stay is decided without the notice, so that a
+    /// notice coming and going never moves them; the hint gives way to it first, and only a
+    /// notice that still does not fit drops parts. A part or notice that says what an earlier one
+    /// already says is left out.
+    package static func compose(_ parts: [Part], notice: String? = nil, hint: String?, shortHint: String? = nil, width: Int) -> String {
+        var kept: [Part] = []
+        for part in parts {
+            let text = TerminalText.sanitize(part.text)
+            if !text.isEmpty && !kept.contains(where: { $0.text == text }) { kept.append(Part(text, dropOrder: part.dropOrder)) }
+        }
+        var said = notice.map(TerminalText.sanitize)
+        if let text = said, text.isEmpty || kept.contains(where: { $0.text == text }) { said = nil }
+        func left(_ parts: [Part]) -> String {
+            " " + (parts.map(\.text) + (said.map { [$0] } ?? [])).joined(separator: separator)
+        }
         // The keys matter more than the folder's name: it goes first to make room for them,
         // then the hint gives way to a shorter one, then to nothing.
+        var chosen: [Part]?
         for candidate in [hint, shortHint].compactMap({ $0 }) {
             var trimmed = kept
             while true {
                 let text = " " + trimmed.map(\.text).joined(separator: separator)
-                let gap = width - TerminalText.width(text) - TerminalText.width(candidate)
-                if gap >= 2 { return text + String(repeating: " ", count: gap) + candidate }
+                if width - TerminalText.width(text) - TerminalText.width(candidate) >= 2 { chosen = trimmed; break }
                 guard let index = trimmed.lastIndex(where: { $0.dropOrder >= 3 }) else { break }
                 trimmed.remove(at: index)
             }
+            if chosen != nil { break }
         }
-        while TerminalText.width(left()) > width - 1, let most = kept.map(\.dropOrder).max(), most > 0,
+        kept = chosen ?? kept
+        // With the notice in, the hint that still fits (the shorter one, or none).
+        for candidate in [hint, shortHint].compactMap({ $0 }) {
+            let text = left(kept)
+            let gap = width - TerminalText.width(text) - TerminalText.width(candidate)
+            if gap >= 2 { return text + String(repeating: " ", count: gap) + candidate }
+        }
+        while TerminalText.width(left(kept)) > width - 1, let most = kept.map(\.dropOrder).max(), most > 0,
               let index = kept.lastIndex(where: { $0.dropOrder == most }) {
             kept.remove(at: index)
         }
-        return TerminalText.clip(left(), to: width - 1)
+        return TerminalText.clip(left(kept), to: width - 1)
     }
 }

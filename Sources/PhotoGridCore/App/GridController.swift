@@ -129,12 +129,12 @@ package final class GridController {
     func status(_ parts: [StatusLine.Part], hint screenHint: String?) -> String {
         var parts = parts
         for prompt in layers.compactMap(\.prompt).reversed() { parts.insert(StatusLine.Part(prompt), at: 0) }
-        if let notice { parts.append(StatusLine.Part(notice)) }
-        if budgetNotice.isShown { parts.append(StatusLine.Part(BudgetNotice.text)) }
-        if let startHint, !budgetNotice.isShown { parts.append(StatusLine.Part(startHint, dropOrder: 1)) }
+        // What an action or the app has to say, after the state's parts: they keep their places.
+        let said = [notice, budgetNotice.isShown ? BudgetNotice.text : startHint].compactMap { $0 }
         let hint = layers.reversed().lazy.compactMap(\.hint).first ?? screenHint
         let shown = !budgetNotice.isShown
-        return StatusLine.compose(parts, hint: shown ? hint : nil, shortHint: shown ? "? keys " : nil, width: screen.columns)
+        return StatusLine.compose(parts, notice: said.isEmpty ? nil : said.joined(separator: StatusLine.separator),
+                                  hint: shown ? hint : nil, shortHint: shown ? "? keys " : nil, width: screen.columns)
     }
 
     /// Takes a new screen size and keeps the focused photo where it was.

@@ -195,7 +195,7 @@ final class GridView: ScreenView {
         if session.fit == .fit { parts.append(StatusLine.Part("fit", dropOrder: 1)) }
         if let order = gallery.order, order != PhotoOrder() { parts.append(StatusLine.Part(order.description, dropOrder: 1)) }
         if let names = groupNames, position.focus < names.count { parts.insert(StatusLine.Part(names[position.focus], dropOrder: 1), at: 1) }
-        if gallery.showHidden { parts.append(StatusLine.Part("hidden shown", dropOrder: 1)) }
+        if gallery.showHidden { parts.append(StatusLine.Part("hidden files shown", dropOrder: 1)) }
         let rating = app.rating(ofPhoto: position.focus)
         if rating != 0 { parts.insert(StatusLine.Part(Ratings.words(rating), dropOrder: 1), at: min(3, parts.count)) }
         if let filter = app.filterStatus { parts.append(StatusLine.Part(filter)) }
@@ -203,7 +203,8 @@ final class GridView: ScreenView {
         if !marked.isEmpty {
             parts.insert(StatusLine.Part("\(marked.count) marked" + (marked.contains(photo.source) ? " (this one too)" : "")), at: min(3, parts.count))
         }
-        if let reading = gallery.reading { parts.append(StatusLine.Part("reading the folder: \(reading.count) photos so far")) }
+        // One count: "N of M" grows as the reading settles more photos.
+        if gallery.reading != nil { parts.append(StatusLine.Part("reading the folder...")) }
         if let progress = gallery.dateProgress { parts.append(StatusLine.Part(progress)) }
         if loading > 0 { parts.append(StatusLine.Part("loading \(loading)")) }
         return parts
