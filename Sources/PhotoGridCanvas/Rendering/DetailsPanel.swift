@@ -20,6 +20,8 @@ package struct DetailsPanel: Sendable {
 
     package var title: String
     package var rows: [Row]
+    /// The first of the rows' lines shown, when they do not all fit (the key help scrolled).
+    package var firstLine = 0
 
     package init(title: String, rows: [Row]) {
         self.title = title
@@ -43,8 +45,7 @@ package struct DetailsPanel: Sendable {
         let label = "\u{1B}[0;\(bg);\(HalfBlock.sgr(DetailsPanel.labelColour, foreground: true, colors: colors))m"
         let value = "\u{1B}[0;\(bg);\(HalfBlock.sgr(DetailsPanel.valueColour, foreground: true, colors: colors))m"
         let valueWidth = width - DetailsPanel.labelWidth - 2
-        var out: [[UInt8]] = [Array(("\u{1B}[0;7m" + DetailsPanel.pad(" " + TerminalText.clip(title, to: width - 2), to: width)
-                                     + "\u{1B}[0m").utf8)]
+        var body: [[UInt8]] = []
         for row in rows {
             let text = TerminalText.sanitize(row.value)
             let wrapped = row.whole ? DetailsPanel.cut(text, width: valueWidth)
@@ -58,11 +59,34 @@ package struct DetailsPanel: Sendable {
                 } else {
                     line += value + shown
                 }
-                out.append(Array((line + "\u{1B}[0m").utf8))
+                body.append(Array((line + "\u{1B}[0m").utf8))
             }
         }
-        out.append(Array((label + String(repeating: " ", count: width) + "\u{1B}[0m").utf8))
-        return Array(out.prefix(maxRows))
+        body.append(Array((label + String(repeating: " ", count: width) + "\u{1B}[0m").utf8))
+        // What does not fit is scrolled to, the title saying which lines are shown.
+        var heading = title, shown = body[...]
+        if body.count > maxRows - 1 {
+            let first = DetailsPanel.clamp(firstLine, lines: body.count, visible: maxRows - 1)
+            shown = body[first..<first + maxRows - 1]
+            heading = "\(first + 1)-\(first + maxRows - 1) of \(body.count)  " + heading
+        }
+        let top = Array(("\u{1B}[0;7m" + DetailsPanel.pad(" " + TerminalText.clip(heading, to: width - 2), to: width) + "\u{1B}[0m").utf8)
+        return [top] + shown
+    }
+
+    /// How many lines the rows take at `width`, the blank one after them included.
+    package func lineCount(width: Int) -> Int {
+        let valueWidth = width - DetailsPanel.labelWidth - 2
+        guard valueWidth > 0 else { return 0 }
+        return rows.reduce(1) { count, row in
+            count + (row.whole ? DetailsPanel.cut(TerminalText.sanitize(row.value), width: valueWidth).count
+                : DetailsPanel.wrap(TerminalText.sanitize(row.value), width: valueWidth, lines: row.label == "caption" ? DetailsPanel.captionLines : 1).count)
+        }
+    }
+
+    /// A first line that leaves no blank below the last one.
+    package static func clamp(_ first: Int, lines: Int, visible: Int) -> Int {
+        max(0, min(first, lines - max(1, visible)))
     }
 
     /// `text` padded with spaces to `width` cells.
