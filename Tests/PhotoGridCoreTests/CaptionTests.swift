@@ -64,7 +64,10 @@ import PhotoGridTestSupport
         #expect(ok, "details: \(screen)")
 
         // Esc leaves it as it was; the prompt starts from the caption there is.
-        try tmux.send("Escape", "e")
+        // Esc alone, its effect waited for: an Esc followed within 25 ms by a key is Alt and that key.
+        try tmux.send("Escape")
+        (ok, screen) = try tmux.waitFor { !$0.contains("XMP SIDECAR") }
+        try tmux.send("e")
         (ok, screen) = try tmux.waitFor { self.status($0).contains("caption: Lake at <dusk>") }
         #expect(ok, "\(status(screen))")
         try tmux.send("C-u")

@@ -155,10 +155,23 @@ import PhotoGridTestSupport
         try tmux.send("?")
         (ok, screen) = try tmux.waitFor { $0.contains("Keys of compare") }
         #expect(ok, "? in compare: \(screen)")
-        try tmux.send("Escape", "Tab", "3", "+")
+        // Esc alone, its effect waited for: an Esc followed within 25 ms by a key is Alt and that key.
+        try tmux.send("Escape")
+        (ok, screen) = try tmux.waitFor { !$0.contains("Keys of compare") }
+        try tmux.send("Tab", "3", "+")
         (ok, screen) = try tmux.waitFor { self.status($0).contains("c.jpg") && self.status($0).contains("3 stars") && self.status($0).contains("zoom") }
         #expect(ok, "Tab 3 +: \(status(screen))")
         #expect(rating(folder + "/photos/c.jpg.xmp") == 3 && access(folder + "/photos/a.jpg.xmp", F_OK) != 0)
+        // Enter opens the focused one alone; leaving it comes back to compare, as it was.
+        try tmux.send("Enter")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("c.jpg") && self.status($0).contains("n/p photo") }
+        #expect(ok, "Enter in compare: \(status(screen))")
+        try tmux.send("Escape")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("compare 2") && self.status($0).contains("c.jpg") }
+        #expect(ok, "Esc from the photo opened in compare: \(status(screen))")
+        try tmux.send("Enter", "q")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("compare 2") && self.status($0).contains("zoom") }
+        #expect(ok, "q from the photo opened in compare: \(status(screen))")
         try tmux.send("q")
         (ok, screen) = try tmux.waitFor { self.status($0).contains("columns") && self.status($0).contains("c.jpg") }
         #expect(ok, "q: \(status(screen))")
@@ -223,7 +236,9 @@ import PhotoGridTestSupport
         try tmux.send("?")
         (ok, screen) = try tmux.waitFor { $0.contains("Keys of the months") && $0.contains("{ }") }
         #expect(ok, "? in the months: \(screen)")
+        // Esc alone, its effect waited for: an Esc followed within 25 ms by a key is Alt and that key.
         try tmux.send("Escape")
+        (ok, screen) = try tmux.waitFor { !$0.contains("Keys of the months") }
         try tmux.send("-")
         (ok, screen) = try tmux.waitFor { screen in
             self.status(screen).contains("years  ") && ["2021", "2022", "2023", "2024"].allSatisfy { screen.contains(" \($0)") }

@@ -56,7 +56,10 @@ import PhotoGridTestSupport
         // Esc closes the details panel, then the photo view.
         try tmux.send("Escape")
         (ok, screen) = try tmux.waitFor { !$0.contains("Harbour") }
-        try tmux.send("Escape", "g")
+        // Esc alone, its effect waited for: an Esc followed within 25 ms by a key is Alt and that key.
+        try tmux.send("Escape")
+        (ok, screen) = try tmux.waitFor { $0.contains("columns") }
+        try tmux.send("g")
         (ok, screen) = try tmux.waitFor { $0.contains("1 of 6") }
         #expect(ok)
         #expect(try tmux.value("#{pane_title}") == title, "a name or caption set the window title")

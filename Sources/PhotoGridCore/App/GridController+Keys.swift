@@ -48,18 +48,21 @@ extension GridController {
     /// Opens the photo view on a photo.
     func openPhoto(_ photo: Int) {
         guard session.photos.indices.contains(photo) else { return }
-        photoView = PhotoView(app: self, photo: photo)
+        screens.append(PhotoView(app: self, photo: photo))
         needsClear = true
     }
 
-    /// Back to the grid, with the photo last shown focused and on screen; a details panel opened
-    /// in the photo view closes with it.
+    /// Back to where the photo view was opened from: compare, or the grid with the photo last
+    /// shown focused and on screen; a details panel opened in the photo view closes with it.
     func closePhoto() {
         guard let view = photoView else { return }
-        photoView = nil
         layers.removeAll { ($0 as? DetailsView)?.openedInPhotoView == true }
-        grid.position.focus(view.state.photo, photos: session.photos.count, layout: grid.layout)
-        needsClear = true
+        if closeScreen(view) {
+            grid.position.focus(view.state.photo, photos: session.photos.count, layout: grid.layout)
+        } else {
+            // Compare's panes are placed anew: what the terminal holds is sent again.
+            pendingBytes += canvas.forgetAll()
+        }
     }
 
     /// Takes a layer off the stack; what a panel covered is drawn again.

@@ -17,12 +17,15 @@ package final class GridController {
     package let gallery: GalleryModel
     /// The grid, the bottom of the view stack (set in `init`, never nil after).
     private(set) var grid: GridView!
-    /// The photo view, over the grid (or the time zoom) while open.
-    var photoView: PhotoView?
-    /// The time zoom's months or years, over the grid while open.
-    var timeView: TimeView?
-    /// Photos compared side by side, over everything else while open.
-    var compareView: CompareView?
+    /// The screens over the grid, the last on top: the time zoom, compare, the photo view, in
+    /// the order they were opened; closing one shows the one it was opened from.
+    var screens: [ScreenView] = []
+    /// The photo view, while open (on top, or under a view opened from it).
+    var photoView: PhotoView? { screens.last { $0 is PhotoView } as? PhotoView }
+    /// The time zoom's months or years, while open.
+    var timeView: TimeView? { screens.last { $0 is TimeView } as? TimeView }
+    /// Photos compared side by side, while open.
+    var compareView: CompareView? { screens.last { $0 is CompareView } as? CompareView }
     /// Prompts and panels over the screens, the last on top.
     var layers: [AppView] = []
     package private(set) var screen: ScreenMetrics
@@ -90,12 +93,15 @@ package final class GridController {
         grid = GridView(app: self, columns: columns)
     }
 
-    /// The screen on top: the photo view when open, else the grid.
-    var topScreen: ScreenView {
-        if let compareView { return compareView }
-        if let photoView { return photoView }
-        if let timeView { return timeView }
-        return grid
+    /// The screen on top: the last opened, else the grid.
+    var topScreen: ScreenView { screens.last ?? grid }
+
+    /// Takes `view` off the screens; true when the grid is on top again.
+    @discardableResult
+    func closeScreen(_ view: ScreenView) -> Bool {
+        screens.removeAll { $0 === view }
+        needsClear = true
+        return screens.isEmpty
     }
 
     /// Asks the pipeline for what the state needs and says what to draw now.

@@ -17,7 +17,7 @@ extension GridController {
     /// The photos the culling keys act on, as indexes: in the grid the marked ones, else the
     /// focused one; in the photo view and in compare the one shown or focused.
     var cullingTargets: [Int] {
-        if photoView == nil, compareView == nil, !marked.isEmpty { return session.photos.indices.filter { marked.contains(session.photos[$0].source) } }
+        if !(topScreen is PhotoView), !(topScreen is CompareView), !marked.isEmpty { return session.photos.indices.filter { marked.contains(session.photos[$0].source) } }
         let photo = topScreen.currentPhoto
         return session.photos.indices.contains(photo) ? [photo] : []
     }

@@ -129,7 +129,8 @@ final class CompareView: ScreenView {
         case .character("x"): app.toggleReject()
         case .character("i"): app.toggleDetails()
         case .character("m"): app.toggleMark(currentPhoto)
-        case .enter: app.closeCompare(); app.openPhoto(currentPhoto)
+        // The photo alone, over compare: leaving it comes back here.
+        case .enter: app.openPhoto(currentPhoto)
         case .control("l"): app.repaint()
         default: break
         }
@@ -157,17 +158,15 @@ extension GridController {
             notice = "compare: mark 2 to 4 photos first (m); \(chosen.count) marked"
             return
         }
-        compareView = CompareView(app: self, photos: chosen)
+        screens.append(CompareView(app: self, photos: chosen))
         needsClear = true
         pendingBytes += canvas.forgetAll()
     }
 
     func closeCompare() {
         guard let view = compareView else { return }
-        compareView = nil
         layers.removeAll { $0 is DetailsView }
-        if photoView == nil { grid.move(to: view.currentPhoto) }
-        needsClear = true
+        if closeScreen(view) { grid.move(to: view.currentPhoto) }
         pendingBytes += canvas.forgetAll()
     }
 }

@@ -88,14 +88,13 @@ extension GridController {
                 return
             }
         }
-        timeView = TimeView(app: self, scale: scale, focus: grid.position.focus)
+        screens.append(TimeView(app: self, scale: scale, focus: grid.position.focus))
         needsClear = true
     }
 
     /// Back to the grid, at the columns it had (6), on `focus`.
     func closeTime(focus: Int) {
-        timeView = nil
+        if let timeView { closeScreen(timeView) }
         grid.move(to: focus)
-        needsClear = true
     }
 }
