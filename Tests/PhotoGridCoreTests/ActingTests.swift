@@ -91,6 +91,17 @@ import PhotoGridTestSupport
         #expect(ok, "\(status(screen))")
         let buffer = try tmux.run(["show-buffer"])
         #expect(buffer == root + "/img_3.jpg")
+        // tmux's default: a program's OSC 52 is dropped, so the path goes in as tmux's buffer.
+        try tmux.run(["set-option", "-s", "set-clipboard", "external"])
+        try tmux.send("h", "y")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("copied the path of IMG_2.jpg (tmux's buffer too)") }
+        #expect(ok, "\(status(screen))")
+        #expect(try tmux.run(["show-buffer"]) == root + "/IMG_2.jpg")
+        // Turned off: nothing can be copied, and it says so rather than "copied".
+        try tmux.run(["set-option", "-s", "set-clipboard", "off"])
+        try tmux.send("y")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("not copied: tmux's set-clipboard is off") }
+        #expect(ok, "\(status(screen))")
         try tmux.send("q")
         (ok, _) = try tmux.waitFor { $0.contains("[exit 0]") }
         #expect(ok)

@@ -33,13 +33,22 @@ extension GridController {
         }
     }
 
-    /// `y`: the focused photo's path to the clipboard, through the terminal (OSC 52; tmux passes
-    /// it on with `set-clipboard on`, its default in recent versions).
+    /// `y`: the focused photo's path to the clipboard, through the terminal (OSC 52), or inside
+    /// tmux as tmux takes it (`TmuxClient.copy`): never "copied" where nothing was.
     func copyPath() {
         let photo = topScreen.currentPhoto
         guard session.photos.indices.contains(photo) else { return }
         let source = session.photos[photo].source
+        let what = (source.file == nil ? "the address of " : "the path of ") + source.lastComponent
+        if settings.insideTmux {
+            switch TmuxClient.copy(source.bytes) {
+            case .passesOn: break
+            case .copied: notice = "copied " + what + " (tmux's buffer too)"; return
+            case .off: notice = "not copied: tmux's set-clipboard is off (set -s set-clipboard external)"; return
+            case .failed: notice = "not copied: tmux did not take it"; return
+            }
+        }
         pendingBytes += Array("\u{1B}]52;c;".utf8) + Base64.encode(source.bytes) + [0x07]
-        notice = (source.file == nil ? "copied the address of " : "copied the path of ") + source.lastComponent
+        notice = "copied " + what
     }
 }

@@ -66,6 +66,8 @@ package final class GridController {
         /// `--read-only`: no caption or rating is saved, nothing is moved to the trash;
         /// photogrid writes nothing but its cache.
         package var readOnly = false
+        /// Running inside tmux, which takes the clipboard its own way (`copyPath`).
+        package var insideTmux = false
     }
 
     /// What one frame changes on screen.

@@ -198,6 +198,7 @@ package enum PhotoGrid {
         controller.blanking = capabilities.blanking
         controller.settings.slideshowSeconds = options.slideshowSeconds
         controller.settings.readOnly = options.readOnly
+        controller.settings.insideTmux = Capabilities.isTmux(environment())
         controller.gallery.trash = Trash(environment: PhotoGrid.environment(["XDG_DATA_HOME", "HOME"]))
         controller.gallery.readers.readRatings = { photos in RatingScan(photos: photos, reader: source.infoReader) { mailbox.post(.tileReady) } }
         if options.filter != .all { controller.setFilter(options.filter) }

@@ -139,7 +139,7 @@ package struct Capabilities: Sendable, Equatable {
         replies.tmuxPassthrough == true && TmuxClient.drawsPlaceholders(replies.tmuxClientType ?? "")
     }
 
-    static func isTmux(_ environment: [String: String]) -> Bool {
+    package static func isTmux(_ environment: [String: String]) -> Bool {
         !(environment["TMUX"] ?? "").isEmpty || (environment["TERM"] ?? "").hasPrefix("tmux")
     }
 

@@ -9,7 +9,7 @@ import PhotoGridSystem
 /// Likewise kitty's pictures: tmux passes them to the terminal only with `allow-passthrough`
 /// on, and only a kitty of 0.28 or later draws them there (as Unicode placeholders); tmux
 /// 3.3 and later keep that terminal's XTVERSION answer as `client_termtype`.
-enum TmuxClient {
+package enum TmuxClient {
     struct Attached: Equatable, Sendable {
         /// The attached terminal's features as tmux lists them ("RGB", "sixel", ...).
         var features: [String]
@@ -71,6 +71,25 @@ enum TmuxClient {
     static func drawsPlaceholders(_ termType: String) -> Bool {
         guard let version = kittyVersion(termType) else { return false }
         return version.major > 0 || version.minor >= 28
+    }
+
+    /// How text gets to the clipboard from inside tmux: its `set-clipboard` takes a program's
+    /// OSC 52 only when `on`; its default, `external`, drops it (tmux sets the terminal's
+    /// clipboard for its own copies only), so the text goes in as tmux's own buffer with `-w`,
+    /// which tmux also sends to the terminal's clipboard where the terminal has one.
+    package enum Clipboard: Equatable { case passesOn, copied, off, failed }
+
+    package static func copy(_ text: [UInt8]) -> Clipboard {
+        guard let setting = run(["tmux", "show-options", "-sv", "set-clipboard"], timeoutMilliseconds: 500) else { return .failed }
+        switch setting.trimmingSpaces.filter({ $0 != "\n" }) {
+        case "on": return .passesOn
+        case "off": return .off
+        default:
+            let done = ChildProcess.output([Array("tmux".utf8), Array("set-buffer".utf8), Array("-w".utf8), Array("--".utf8), text],
+                                           timeout: 500, limit: 4096)
+            if case .success = done { return .copied }
+            return .failed
+        }
     }
 
     /// A program's output if it exits 0 within `timeoutMilliseconds` (a program still running
