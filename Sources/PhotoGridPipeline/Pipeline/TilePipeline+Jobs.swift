@@ -238,8 +238,9 @@ extension TilePipeline {
             photos[index].stamp == nil ? nil : photos[index].file.map { (index, FileStamp.of($0)) }
         }
         let changed = locked {
-            defer { for (index, stamp) in now { records.stamps[index] = stamp } }
-            return now.filter { records.stamps[$0.0] != $0.1 }.map(\.0)
+            // A file gone is kept as a nil stamp: it changed once, not at every Ctrl-R.
+            defer { for (index, stamp) in now { records.stamps.updateValue(stamp, forKey: index) } }
+            return now.filter { (records.stamps[$0.0] ?? photos[$0.0].stamp) != $0.1 }.map(\.0)
         }
         guard !changed.isEmpty else { return }
         for index in changed { cache.forget(photo: index) }

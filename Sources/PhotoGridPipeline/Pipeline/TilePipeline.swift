@@ -82,9 +82,11 @@ package final class TilePipeline: @unchecked Sendable {
         /// What each photo's file says about itself, once read (nil: not a JPEG, or unreadable).
         var infos: [Int: PhotoInfo?] = [:]
         var wantedInfos: [Int: Task] = [:]
-        /// Photos to look at again (Ctrl-R), and the file stamps they were last made from.
+        /// Photos to look at again (Ctrl-R), and the file stamps they were last made from when
+        /// that is not the stamp the photo was read with (kept apart: one entry a photo would be
+        /// 50 bytes each of a million photos).
         var rechecks: [Int] = []
-        var stamps: [Int: FileStamp] = [:]
+        var stamps: [Int: FileStamp?] = [:]
     }
 
     /// New tier images waiting for the disk cache, and the stores under way.
@@ -151,7 +153,6 @@ package final class TilePipeline: @unchecked Sendable {
         tell = Callbacks(onFinish: onFinish, onInfo: onInfo, onIdle: onIdle)
         self.workers = max(1, workers)
         planning = PlanState(imageCap: Int(Double(cache.limitBytes) * TilePipeline.largestImageShare))
-        for (index, photo) in photos.enumerated() { if let stamp = photo.stamp { records.stamps[index] = stamp } }
         for _ in 0..<self.workers {
             WorkerThreads.start { [self] in work() }
         }
