@@ -207,6 +207,25 @@ import PhotoGridTestSupport
         // Mouse reports are off again: the shell's screen is back.
         #expect(try tmux.value("#{mouse_any_flag}") == "0")
     }
+
+    /// In a terminal wider than X10's reports reach (223 columns), a click far right is read
+    /// from SGR's: photogrid asks for them.
+    @Test func clicksPastColumn223ComeInSGR() throws {
+        let count = try FolderScanner().scan(RawPath(Paths.gallery)).count
+        let tmux = try Tmux(columns: 300, rows: 40, command: "\(Paths.binary) --mode halfblock --columns 4 \(Paths.gallery)")
+        var (ok, screen) = try tmux.waitFor { self.status($0).contains("1 of \(count)") }
+        #expect(ok)
+        #expect(try tmux.value("#{mouse_sgr_flag}") == "1", "SGR mouse reports were not asked for")
+        let layout = GridLayout(screen: ScreenMetrics(columns: 300, rows: 40), columns: 4)
+        let last = layout.frames[3]
+        #expect(last.column + 2 > 223)
+        let cell = "\(last.column + 3);3"
+        try tmux.run(["send-keys", "-t", tmux.session, "-l", "\u{1B}[<0;\(cell)M\u{1B}[<0;\(cell)m"])
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("4 of \(count)") }
+        #expect(ok, "a click at column \(last.column + 3) did not focus the fourth photo: \(status(screen))")
+        try tmux.send("q")
+        #expect(try tmux.waitFor { $0.contains("[exit 0]") }.0)
+    }
 }
 
 /// The slideshow in the photo view, in tmux: a photo a second with `--slideshow 1`.
