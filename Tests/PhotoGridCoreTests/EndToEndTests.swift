@@ -252,11 +252,12 @@ import Testing
         #expect(status == 2)
         #expect(error.contains("not a terminal"))
         let (missing, _, message) = try Paths.photogrid(["--print", "/nonexistent/folder"])
-        #expect(missing == 1 && message.contains("no such file or folder"))
+        // A folder that is not there is the command line's fault: status 2 (README, "Exit status").
+        #expect(missing == 2 && message.contains("no such file or folder"))
         // Without a terminal too, what is wrong with the folder is said first.
         let (missingNoTerminal, _, first) = try Paths.photogrid(["/nonexistent/folder"])
-        #expect(missingNoTerminal == 1 && first.contains("no such file or folder"))
+        #expect(missingNoTerminal == 2 && first.contains("no such file or folder"))
         let (badColumns, _, usage) = try Paths.photogrid(["--columns", "9", Paths.gallery])
-        #expect(badColumns != 0 && usage.contains("between 1 and 6"))
+        #expect(badColumns == 2 && usage.contains("between 1 and 6"))
     }
 }
