@@ -21,7 +21,7 @@ struct Expected {
         gridRows = grid.screen.rows - 1
         owner = Array(repeating: Array(repeating: -1, count: grid.screen.columns), count: max(0, gridRows))
         panel = grid.overlayArea
-        if let zoom = grid.zoom { zoomPhoto = zoom.photo; return }
+        if let zoom = grid.zoom { zoomPhoto = grid.session.photos.index(of: zoom.photo) ?? -1; return }
         let layout = grid.layout
         for index in layout.visibleIndexes(topRow: grid.position.topRow, photos: grid.session.photos.count) {
             guard let place = layout.placement(of: index, topRow: grid.position.topRow) else { continue }

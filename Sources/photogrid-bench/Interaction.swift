@@ -34,10 +34,8 @@ struct Interaction {
     /// anything is measured): `-` out to the months, the first time and again after `q`; `j` a
     /// row down in the months; `-` out to the years; `+` back in to the months.
     func timeZoom() -> [(String, Figure)] {
-        let screen = controller.screen, mode = session.mode
-        controller.allowChanges(order: PhotoOrder(.date), showHidden: false, makeSession: { photos in
-            GridSession(photos: photos, mode: mode, fit: .fill, cacheBytes: 512 * 1024 * 1024) {}
-        }, rescan: nil) { photos in
+        let screen = controller.screen
+        controller.allowChanges(order: PhotoOrder(.date), showHidden: false, rescan: nil) { photos in
             CaptureDates(photos: photos, reader: InfoReader(loader: FileLoader(), decoder: PhotoDecoder()), store: nil) {}
         }
         while controller.order?.key != .date { _ = controller.frame(); usleep(20_000) }
@@ -100,7 +98,7 @@ enum Throughput {
         defer { session.pipeline.stop() }
         let layout = GridLayout(screen: ScreenMetrics(columns: 240, rows: 67, cellWidth: 10, cellHeight: 20), columns: 6)
         let requests = photos.indices.map { index in
-            WantedTile(session.request(index, frame: layout.frames[index % layout.columns], visibleRows: layout.tileRows, screen: layout.screen),
+            WantedTile(session.request(session.id(at: index), frame: layout.frames[index % layout.columns], visibleRows: layout.tileRows, screen: layout.screen),
                        .visible)
         }
         let seconds = Clock.time {

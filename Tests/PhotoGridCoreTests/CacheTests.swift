@@ -51,7 +51,7 @@ import Testing
     @Test func memoryPressureHalvesTheBudgetAndWhatIsLeastWantedGoes() {
         let megabyte = 1 << 20
         let cache = TileCache(limitBytes: 64 * megabyte)
-        let tiles = (0..<8).map { TileRequest(photo: $0, width: 40, height: 40, fit: .fill, mode: .halfBlock(.trueColor)) }
+        let tiles = (0..<8).map { TileRequest(photo: PhotoID($0), width: 40, height: 40, fit: .fill, mode: .halfBlock(.trueColor)) }
         for tile in tiles { cache.store(.cells([[UInt8](repeating: 0, count: 6 * megabyte)]), for: tile) }   // 48 MB
         // The screen needs the two oldest: they stay, and the next oldest go instead.
         cache.protect(encoded: [tiles[0], tiles[1]], thumbnails: [])
@@ -67,7 +67,7 @@ import Testing
 
     @Test func somethingUnwantedNeverPushesOutWhatIsWanted() {
         let cache = TileCache(limitBytes: 10_000)
-        let tiles = (0..<4).map { TileRequest(photo: $0, width: 40, height: 40, fit: .fill, mode: .halfBlock(.trueColor)) }
+        let tiles = (0..<4).map { TileRequest(photo: PhotoID($0), width: 40, height: 40, fit: .fill, mode: .halfBlock(.trueColor)) }
         cache.protect(encoded: [tiles[0], tiles[1]], thumbnails: [])
         cache.store(.cells([[UInt8](repeating: 0, count: 4_000)]), for: tiles[0])
         cache.store(.cells([[UInt8](repeating: 0, count: 4_000)]), for: tiles[1])
@@ -84,8 +84,8 @@ import Testing
         let cache = TileCache(limitBytes: 1 << 30)
         func image(_ side: Int) -> DecodedImage { DecodedImage(image: RGBImage(width: side, height: side), origin: .diskCache) }
         cache.store(tier: image(100), for: TierKey(photo: 9, tier: .t2048))         // not a zoom image
-        for photo in 0..<5 { cache.store(tier: image(200), for: TierKey(photo: photo, tier: .full)) }
-        #expect((0..<5).filter { cache.hasTier(TierKey(photo: $0, tier: .full)) } == [2, 3, 4])
+        for photo in 0..<5 { cache.store(tier: image(200), for: TierKey(photo: PhotoID(photo), tier: .full)) }
+        #expect((0..<5).filter { cache.hasTier(TierKey(photo: PhotoID($0), tier: .full)) } == [2, 3, 4])
         #expect(cache.hasTier(TierKey(photo: 9, tier: .t2048)))
         // And at most 200 MB of them: two of 61 MB and one of 101 MB pass it, so the oldest goes.
         cache.store(tier: image(4_500), for: TierKey(photo: 5, tier: .full))       // 61 MB
@@ -93,7 +93,7 @@ import Testing
         cache.store(tier: image(5_800), for: TierKey(photo: 7, tier: .t4096))      // 101 MB
         #expect(!cache.hasTier(TierKey(photo: 5, tier: .full)))
         #expect(cache.hasTier(TierKey(photo: 6, tier: .full)) && cache.hasTier(TierKey(photo: 7, tier: .t4096)))
-        #expect((0..<5).allSatisfy { !cache.hasTier(TierKey(photo: $0, tier: .full)) })
+        #expect((0..<5).allSatisfy { !cache.hasTier(TierKey(photo: PhotoID($0), tier: .full)) })
         #expect(cache.largestTier(of: 7)?.image.width == 5_800)
     }
 }

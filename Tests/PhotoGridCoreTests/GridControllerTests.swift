@@ -51,30 +51,28 @@ import PhotoGridTestSupport
         grid.handle(.character("h"))
         grid.handle(.enter)
         grid.handle(.character("s"))
-        #expect(grid.zoom?.photo == photos.count - 2)
+        #expect(grid.zoom?.photo == PhotoID(photos.count - 2))
         clock.advance(milliseconds: 2999)
         grid.advanceSlideshow()
-        #expect(grid.zoom?.photo == photos.count - 2, "too soon")
+        #expect(grid.zoom?.photo == PhotoID(photos.count - 2), "too soon")
         clock.advance(milliseconds: 1)
         grid.advanceSlideshow()
-        #expect(grid.zoom?.photo == photos.count - 1)
+        #expect(grid.zoom?.photo == PhotoID(photos.count - 1))
         clock.advance(milliseconds: 3000)
         grid.advanceSlideshow()
-        #expect(grid.zoom?.photo == 0, "round to the first")
+        #expect(grid.zoom?.photo == PhotoID(0), "round to the first")
         grid.handle(.character("s"))
         #expect(grid.slideshowDue == nil)
         clock.advance(milliseconds: 60_000)
         grid.advanceSlideshow()
-        #expect(grid.zoom?.photo == 0, "stopped, it stays")
+        #expect(grid.zoom?.photo == PhotoID(0), "stopped, it stays")
     }
 
     /// The status line names the order once: "by date", not "by date · sorted by date".
     @Test func theStatusLineSaysTheOrderOnce() throws {
         let grid = try controller(columns: 4)
         defer { grid.session.pipeline.stop() }
-        grid.allowChanges(order: nil, showHidden: false, makeSession: { photos in
-            GridSession(photos: photos, mode: .halfBlock(.trueColor), fit: .fill, cacheBytes: 64 << 20) {}
-        }, rescan: nil)
+        grid.allowChanges(order: nil, showHidden: false, rescan: nil)
         grid.handle(.character("s"))
         let status = grid.frame().status
         #expect(status.components(separatedBy: "by date").count == 2, "\(status)")
@@ -115,10 +113,10 @@ import PhotoGridTestSupport
         defer { grid.session.pipeline.stop() }
         grid.handle(.character("l"))
         grid.handle(.enter)
-        #expect(grid.zoom?.photo == 1)
+        #expect(grid.zoom?.photo == PhotoID(1))
         for _ in 0..<13 { grid.handle(.character("n")) }
         grid.handle(.character("p"))
-        #expect(grid.zoom?.photo == 13)
+        #expect(grid.zoom?.photo == PhotoID(13))
         grid.handle(.escape)
         #expect(grid.zoom == nil)
         #expect(grid.position.focus == 13)
@@ -136,11 +134,11 @@ import PhotoGridTestSupport
         let grid = try controller(columns: 3, rows: 200)
         defer { grid.session.pipeline.stop() }
         let visible = grid.layout.visibleIndexes(topRow: 0, photos: grid.session.photos.count)
-        #expect(settle(grid) { visible.allSatisfy { grid.session.pipeline.hasReadInfo($0) } })
+        #expect(settle(grid) { visible.allSatisfy { grid.session.pipeline.hasReadInfo(grid.photo(at: $0)) } })
         let tiles = grid.contents().tiles
         var captions = 0, positions = 0
         for tile in tiles where tile.rows == grid.layout.tileRows {
-            let info = grid.session.pipeline.info(tile.index)
+            let info = grid.session.pipeline.info(tile.photo)
             #expect(tile.badges.contains("¶") == (info?.caption != nil))
             #expect(tile.badges.contains("°") == (info?.latitude != nil))
             if info?.caption != nil { captions += 1 }
@@ -159,7 +157,7 @@ import PhotoGridTestSupport
         grid.handle(.enter)
         for _ in 0..<index { grid.handle(.character("n")) }
         grid.handle(.character("i"))
-        #expect(settle(grid) { grid.session.pipeline.hasReadInfo(index) })
+        #expect(settle(grid) { grid.session.pipeline.hasReadInfo(grid.photo(at: index)) })
         let rows = grid.detailsPanel().rows
         func value(_ label: String) -> String? { rows.first { $0.label == label }?.value }
         #expect(value("name") == "aurora-03.jpg")
@@ -194,9 +192,7 @@ import PhotoGridTestSupport
         defer { session.pipeline.stop() }
         let grid = GridController(title: "sample-gallery", session: session, screen: ScreenMetrics(columns: 200, rows: 40), columns: 4,
                                   modeName: "half-block")
-        grid.allowChanges(order: nil, showHidden: false, makeSession: { photos in
-            GridSession(photos: photos, mode: .halfBlock(.trueColor), fit: .fill, cacheBytes: 64 << 20) {}
-        }, rescan: nil)
+        grid.allowChanges(order: nil, showHidden: false, rescan: nil)
         grid.settings.readOnly = true
         let keys: [Key] = [.character("m"), .character("."), .character("l"), .character("m"), .character("a"), .enter,
                            .character("m"), .character("m"), .character("n"), .escape, .character("."), .character("M"),

@@ -25,9 +25,9 @@ import Testing
                     position.focus(focus, photos: count, layout: layout)
                     for direction in [1, -1] {
                         let wanted = session.wanted(layout: layout, position: position, direction: direction)
-                        #expect(wanted.allSatisfy { photos.indices.contains($0.request.photo) })
+                        #expect(wanted.allSatisfy { session.photos.contains($0.request.photo) })
                         #expect(wanted.first?.priority == .visible)
-                        let visible = Set(layout.visibleIndexes(topRow: position.topRow, photos: count))
+                        let visible = Set(layout.visibleIndexes(topRow: position.topRow, photos: count).map(session.id(at:)))
                         #expect(Set(wanted.filter { $0.priority == .visible }.map(\.request.photo)) == visible)
                     }
                 }

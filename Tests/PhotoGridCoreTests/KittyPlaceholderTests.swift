@@ -70,7 +70,7 @@ struct KittyPlaceholderTests {
     }
 
     func request(_ photo: Int) -> TileRequest {
-        TileRequest(photo: photo, width: 40, height: 40, fit: .fill, mode: .kitty(.tmux))
+        TileRequest(photo: PhotoID(photo), width: 40, height: 40, fit: .fill, mode: .kitty(.tmux))
     }
 
     func picture(_ shade: UInt8) -> KittyPicture {

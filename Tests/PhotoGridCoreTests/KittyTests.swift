@@ -90,7 +90,7 @@ import Testing
     }
 
     func request(_ photo: Int, preview: Bool = false) -> TileRequest {
-        TileRequest(photo: photo, width: 40, height: 30, fit: .fill, mode: .kitty(.inline), isPreview: preview)
+        TileRequest(photo: PhotoID(photo), width: 40, height: 30, fit: .fill, mode: .kitty(.inline), isPreview: preview)
     }
 
     @Test func eachTileIsSentOnceAndPlacedAgainOnlyWhenItMoves() {
@@ -329,7 +329,7 @@ import Testing
     /// the badge's cells, and the badge is written after the frame.
     @Test func aFocusedTileAtTheBottomEdgeKeepsItsBadgeReadable() {
         let (_, picture) = Self.picture(width: 40, height: 40)
-        var tile = PaintTile(index: 0, column: 10, row: 6, width: 10, rows: 4, content: .image(request(0), .kitty(picture)), name: "v.mp4")
+        var tile = PaintTile(photo: 0, column: 10, row: 6, width: 10, rows: 4, content: .image(request(0), .kitty(picture)), name: "v.mp4")
         tile.badges = "video"
         let focus = FocusMarker(tile: tile, gridRows: 10, screenColumns: 40)
         #expect(focus.bottomOnTile)

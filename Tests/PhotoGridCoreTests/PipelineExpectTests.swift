@@ -16,7 +16,7 @@ import Testing
     let photos = (0..<20).map { Photo(path: RawPath("/nonexistent/\($0).jpg"), relativePath: RawPath("\($0).jpg")) }
 
     func request(_ photo: Int) -> TileRequest {
-        TileRequest(photo: photo, width: 40, height: 40, fit: .fill, mode: .halfBlock(.trueColor))
+        TileRequest(photo: PhotoID(photo), width: 40, height: 40, fit: .fill, mode: .halfBlock(.trueColor))
     }
 
     /// A loader that records each list it is told to expect, and can hold its loads (as a

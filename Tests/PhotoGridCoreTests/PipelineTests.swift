@@ -80,7 +80,7 @@ final class Finished: Sendable {
     let photos = (0..<20).map { Photo(path: RawPath("/nonexistent/\($0).jpg"), relativePath: RawPath("\($0).jpg")) }
 
     func request(_ photo: Int, size: Int = 40, kept: Int? = nil) -> TileRequest {
-        TileRequest(photo: photo, width: size, height: size, fit: .fill, mode: .halfBlock(.trueColor), keptRows: kept)
+        TileRequest(photo: PhotoID(photo), width: size, height: size, fit: .fill, mode: .halfBlock(.trueColor), keptRows: kept)
     }
 
     func pipeline(_ decoder: FakeDecoder, _ finished: Finished, workers: Int = 2, store: TierStoring? = nil,
@@ -256,7 +256,7 @@ final class Finished: Sendable {
     @Test func encodedTilesGoToTheDiskCacheAndANewProcessNeitherDecodesNorEncodes() throws {
         let store = FakeTierStore()
         let finished = Finished()
-        func sixel(_ photo: Int) -> TileRequest { TileRequest(photo: photo, width: 40, height: 40, fit: .fill, mode: .sixel(colors: 16)) }
+        func sixel(_ photo: Int) -> TileRequest { TileRequest(photo: PhotoID(photo), width: 40, height: 40, fit: .fill, mode: .sixel(colors: 16)) }
         let first = pipeline(FakeDecoder(), finished, store: store)
         first.want([WantedTile(sixel(4), .visible), WantedTile(sixel(5), .visible), WantedTile(request(6), .visible)])
         #expect(finished.wait(for: 3))
@@ -286,7 +286,7 @@ final class Finished: Sendable {
     @Test func tilesReadFromDiskLeaveTheirPreviewsUnmade() throws {
         let store = FakeTierStore()
         let finished = Finished()
-        func sixel(_ photo: Int) -> TileRequest { TileRequest(photo: photo, width: 40, height: 40, fit: .fill, mode: .sixel(colors: 16)) }
+        func sixel(_ photo: Int) -> TileRequest { TileRequest(photo: PhotoID(photo), width: 40, height: 40, fit: .fill, mode: .sixel(colors: 16)) }
         let first = pipeline(FakeDecoder(), finished, store: store)
         first.want([WantedTile(sixel(4), .visible), WantedTile(sixel(5), .visible)])
         #expect(finished.wait(for: 2))

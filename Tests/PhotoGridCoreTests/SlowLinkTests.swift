@@ -66,8 +66,8 @@ import PhotoGridTestSupport
     /// Asks for the screen as a frame does, without drawing, and waits until it is all made.
     func made(_ grid: GridController) -> Bool {
         let session = grid.session
-        session.pipeline.want(session.wanted(layout: grid.grid.layout, position: grid.grid.position, direction: 1), infos: [])
-        return waiter.wait(seconds: 60) { session.pipeline.isIdle && grid.grid.contents().loading == 0 }
+        session.pipeline.want(session.wanted(layout: grid.layout, position: grid.position, direction: 1), infos: [])
+        return waiter.wait(seconds: 60) { session.pipeline.isIdle && grid.contents().loading == 0 }
     }
 
     /// Sixel pictures in a frame: DCS sequences.
@@ -78,7 +78,7 @@ import PhotoGridTestSupport
 
     /// The sixel pictures the screen's tiles are made of.
     static func pieces(_ grid: GridController) -> Int {
-        grid.grid.contents().tiles.map { tile -> Int in
+        grid.contents().tiles.map { tile -> Int in
             if case .image(_, let encoded) = tile.content { return encoded.sixelParts?.count ?? 0 }
             return 0
         }.reduce(0, +)
@@ -106,7 +106,7 @@ import PhotoGridTestSupport
         #expect(Self.pictures(grid.frame().bytes) == 0, "sent again")
         #expect(!frames.last!.heldBack && frames.last!.tilesLoading == 0)
         // No previews wanted, and the tiles at 128 colours.
-        #expect(grid.grid.contents().tiles.allSatisfy { tile in
+        #expect(grid.contents().tiles.allSatisfy { tile in
             if case .image(let request, _) = tile.content { return request.mode == .sixel(colors: 128) && !request.isPreview }
             return false
         })
@@ -134,11 +134,11 @@ import PhotoGridTestSupport
         grid.follow(link)
         let scale = grid.screen.pictureScale
         #expect(scale < 1)
-        let tile = try #require(grid.session.paintTiles(layout: grid.grid.layout, position: grid.grid.position).first)
-        let full = grid.session.mode.format.gridRequest(tile.index, frame: grid.grid.layout.frames[0], visibleRows: tile.rows,
+        let tile = try #require(grid.session.paintTiles(layout: grid.layout, position: grid.position).first)
+        let full = grid.session.mode.format.gridRequest(tile.photo, frame: grid.layout.frames[0], visibleRows: tile.rows,
                                                         screen: ScreenMetrics(columns: 120, rows: 40), fit: .fill)
         #expect(made(grid))
-        guard case .image(let small, _) = grid.grid.contents().tiles.first(where: { $0.index == tile.index })?.content else {
+        guard case .image(let small, _) = grid.contents().tiles.first(where: { $0.photo == tile.photo })?.content else {
             Issue.record("no picture")
             return
         }
@@ -146,9 +146,9 @@ import PhotoGridTestSupport
         grid.follow(link, sharp: true)
         #expect(grid.screen.pictureScale == 1)
         // Until the sharp one is made, the small one shows (as a preview), not "loading".
-        if case .loading = grid.grid.contents().tiles.first(where: { $0.index == tile.index })!.content { Issue.record("loading") }
+        if case .loading = grid.contents().tiles.first(where: { $0.photo == tile.photo })!.content { Issue.record("loading") }
         #expect(made(grid))
-        guard case .image(let sharp, _) = grid.grid.contents().tiles.first(where: { $0.index == tile.index })?.content else {
+        guard case .image(let sharp, _) = grid.contents().tiles.first(where: { $0.photo == tile.photo })?.content else {
             Issue.record("no sharp picture")
             return
         }

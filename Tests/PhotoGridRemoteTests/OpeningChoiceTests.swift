@@ -28,7 +28,7 @@ import GalleryFormats
             let tiles = layout.visibleIndexes(topRow: 0, photos: photos)
             let needed = tiles.compactMap { index in
                 layout.placement(of: index, topRow: 0).map {
-                    GridSession.request(index, frame: $0.frame, visibleRows: $0.visibleRows, screen: screen, mode: mode, fit: .fill).neededSize
+                    GridSession.request(PhotoID(raw: UInt32(index)), frame: $0.frame, visibleRows: $0.visibleRows, screen: screen, mode: mode, fit: .fill).neededSize
                 }
             }
             let asked = opening.screen(forPhotos: photos)

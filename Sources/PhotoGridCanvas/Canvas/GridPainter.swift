@@ -22,7 +22,7 @@ import PhotoGridSystem
 package struct GridPainter {
     struct Slot: Hashable { var row: Int; var column: Int }
     struct Drawn: Equatable {
-        var index: Int; var content: TileContent.ContentID; var width: Int; var rows: Int; var badges: String
+        var photo: PhotoID; var content: TileContent.ContentID; var width: Int; var rows: Int; var badges: String
         /// A picture drawn from the cursor (sixel, iTerm2): another drawn over it shows both while it arrives.
         var fromCursor: Bool
     }
@@ -52,7 +52,7 @@ package struct GridPainter {
 
     /// Whether `tile` is on screen as it is now: painting it would write nothing new.
     package func shows(_ tile: PaintTile) -> Bool {
-        drawn[Slot(row: tile.row, column: tile.column)] == Drawn(index: tile.index, content: tile.content.id, width: tile.width,
+        drawn[Slot(row: tile.row, column: tile.column)] == Drawn(photo: tile.photo, content: tile.content.id, width: tile.width,
                                                                   rows: tile.rows, badges: tile.badges, fromCursor: tile.drawsFromCursor)
     }
 
@@ -62,7 +62,7 @@ package struct GridPainter {
         var erase: [PaintOp] = [], draw: [PaintOp] = []
         var current: [Slot: Drawn] = [:]
         for tile in tiles {
-            current[Slot(row: tile.row, column: tile.column)] = Drawn(index: tile.index, content: tile.content.id, width: tile.width,
+            current[Slot(row: tile.row, column: tile.column)] = Drawn(photo: tile.photo, content: tile.content.id, width: tile.width,
                                                                      rows: tile.rows, badges: tile.badges, fromCursor: tile.drawsFromCursor)
         }
         // 1. What goes: the old frame (a side it drew over a picture leaves that tile to draw again).
@@ -79,12 +79,12 @@ package struct GridPainter {
         // id (moved or taken off by it), the same photo's sharper picture.
         for (slot, old) in drawn where current[slot] != old {
             let new = current[slot]
-            guard new == nil || new?.width != old.width || new?.rows != old.rows || (old.fromCursor && new?.index != old.index) else { continue }
+            guard new == nil || new?.width != old.width || new?.rows != old.rows || (old.fromCursor && new?.photo != old.photo) else { continue }
             for i in 0..<old.rows { erase.append(PaintOp(row: slot.row + i, column: slot.column, bytes: blanking.erase(old.width))) }
         }
         // 2. The tiles that changed, the focused one first.
         let focused = focusIndex(tiles, focus)
-        let ordered = tiles.filter { $0.index == focused } + tiles.filter { $0.index != focused }
+        let ordered = tiles.filter { $0.photo == focused } + tiles.filter { $0.photo != focused }
         var drewTile = false
         for tile in ordered {
             let slot = Slot(row: tile.row, column: tile.column)
@@ -121,9 +121,9 @@ package struct GridPainter {
         return GridPainter.write(erase + draw + after)
     }
 
-    private func focusIndex(_ tiles: [PaintTile], _ focus: FocusMarker?) -> Int {
-        guard let focus else { return -1 }
-        return tiles.first { $0.row == focus.tileRow && $0.column == focus.tileColumn }?.index ?? -1
+    private func focusIndex(_ tiles: [PaintTile], _ focus: FocusMarker?) -> PhotoID? {
+        guard let focus else { return nil }
+        return tiles.first { $0.row == focus.tileRow && $0.column == focus.tileColumn }?.photo
     }
 
     private func badgeCells(_ tiles: [PaintTile], _ focus: FocusMarker?) -> Int {

@@ -42,7 +42,8 @@ package enum TileContent: Sendable {
 
 /// One tile to paint: where (in cells, from the grid's top-left) and what.
 package struct PaintTile: Sendable {
-    package var index: Int
+    /// The photo the tile shows: two frames that put the same photo in a slot draw it once.
+    package var photo: PhotoID
     package var column: Int
     package var row: Int
     package var width: Int
@@ -56,8 +57,8 @@ package struct PaintTile: Sendable {
     /// Latin-1 characters, which every terminal font has.
     package var badges = ""
 
-    package init(index: Int, column: Int, row: Int, width: Int, rows: Int, content: TileContent, name: String) {
-        self.index = index; self.column = column; self.row = row; self.width = width; self.rows = rows; fullRows = rows
+    package init(photo: PhotoID, column: Int, row: Int, width: Int, rows: Int, content: TileContent, name: String) {
+        self.photo = photo; self.column = column; self.row = row; self.width = width; self.rows = rows; fullRows = rows
         self.content = content; self.name = name
     }
 

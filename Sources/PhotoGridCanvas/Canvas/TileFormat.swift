@@ -18,11 +18,11 @@ package protocol TileFormat: Sendable {
     var drawsPixels: Bool { get }
     /// Bytes a pixel of a tile takes, as a first guess before any is made (the pipeline's plan).
     var bytesPerPixelGuess: Double { get }
-    /// The final tile of photo `index` in a grid frame of `frame` cells with `visibleRows` on screen.
-    func gridRequest(_ index: Int, frame: TileFrame, visibleRows: Int, screen: ScreenMetrics, fit: FitMode) -> TileRequest
+    /// The final tile of `photo` in a grid frame of `frame` cells with `visibleRows` on screen.
+    func gridRequest(_ photo: PhotoID, frame: TileFrame, visibleRows: Int, screen: ScreenMetrics, fit: FitMode) -> TileRequest
     /// The photo view's picture of `width` x `height` of its pixels, the part `crop` of the photo
     /// (nil: all of it, letterboxed).
-    func viewRequest(_ photo: Int, width: Int, height: Int, crop: CropRegion?, screen: ScreenMetrics) -> TileRequest
+    func viewRequest(_ photo: PhotoID, width: Int, height: Int, crop: CropRegion?, screen: ScreenMetrics) -> TileRequest
     /// A tile's bytes from its image, already cropped or letterboxed to the request's box and cut
     /// to its rows; on a worker.
     func encode(_ image: consuming RGBImage, for request: TileRequest) -> EncodedTile
@@ -42,12 +42,12 @@ extension TileFormat {
     package var bytesPerPixelGuess: Double { 20 }
 
     /// A picture in the terminal's pixels, cut where the screen's edge cuts the tile.
-    package func gridRequest(_ index: Int, frame: TileFrame, visibleRows: Int, screen: ScreenMetrics, fit: FitMode) -> TileRequest {
-        TileRequest(photo: index, width: frame.width * screen.cellWidth, height: frame.height * screen.cellHeight,
+    package func gridRequest(_ photo: PhotoID, frame: TileFrame, visibleRows: Int, screen: ScreenMetrics, fit: FitMode) -> TileRequest {
+        TileRequest(photo: photo, width: frame.width * screen.cellWidth, height: frame.height * screen.cellHeight,
                     fit: fit, mode: mode, keptRows: visibleRows * screen.cellHeight)
     }
 
-    package func viewRequest(_ photo: Int, width: Int, height: Int, crop: CropRegion?, screen: ScreenMetrics) -> TileRequest {
+    package func viewRequest(_ photo: PhotoID, width: Int, height: Int, crop: CropRegion?, screen: ScreenMetrics) -> TileRequest {
         TileRequest(photo: photo, width: width, height: height, fit: .fit, mode: mode, crop: crop)
     }
 }

@@ -84,7 +84,7 @@ package struct ViewPainter {
     }
 
     /// The photo a content shows a picture of, if any.
-    static func photo(_ content: TileContent.ContentID) -> Int? {
+    static func photo(_ content: TileContent.ContentID) -> PhotoID? {
         if case .image(let request) = content { return request.photo }
         return nil
     }

@@ -13,8 +13,12 @@ package final class BackgroundScan: @unchecked Sendable {
     struct State {
         var count = 0
         var first: [Photo]?
-        /// The settled photos once more than `first` are, taken every `growEvery` ms.
-        var grown: [Photo]?
+        /// The photos settled after the first ones and not yet taken by the grid (`takeGrown`),
+        /// looked at every `growEvery` ms: only what is new is kept, so that a reading holds no
+        /// second copy of a million photos.
+        var grown: [Photo] = []
+        /// How many settled photos the grid has taken, `first` included.
+        var taken = 0
         var lastGrowth = 0
         var result: Result<[Photo], ExitError>?
         var onChange: (@Sendable () -> Void)?
@@ -61,10 +65,12 @@ package final class BackgroundScan: @unchecked Sendable {
                     state.count = count
                     if state.first == nil, let list, list.count >= firstScreen {
                         state.first = list
+                        state.taken = list.count
                         state.lastGrowth = now
                     } else if wantsMore, let list {
                         state.lastGrowth = now
-                        if list.count > (state.grown ?? state.first ?? []).count { state.grown = list }
+                        let known = state.taken + state.grown.count
+                        if list.count > known { state.grown += list[known...] }
                     }
                     guard now - state.lastChange >= 100 else { return nil }
                     state.lastChange = now
@@ -112,10 +118,30 @@ package final class BackgroundScan: @unchecked Sendable {
     /// Photos found so far.
     package var count: Int { state.withLock { $0.count } }
 
-    /// The photos settled so far, in the order they are shown, when more than the grid started
-    /// with: the grid's list, longer (`GridController.growReading`).
-    package var grown: [Photo]? { state.withLock { $0.grown } }
+    /// How many photos are settled and not yet taken.
+    package var grownCount: Int { state.withLock { $0.grown.count } }
 
-    /// The whole list once the reading is done (empty if it failed after the grid started).
-    package var finished: [Photo]? { state.withLock { $0.result.map { (try? $0.get()) ?? [] } } }
+    /// The photos settled since the grid last took them, in the order they are shown, to go
+    /// after the grid's (`GridController.growReading`). Let go here once taken.
+    package func takeGrown() -> [Photo] {
+        state.withLock { state in
+            defer { state.grown = [] }
+            state.taken += state.grown.count
+            return state.grown
+        }
+    }
+
+    /// Whether the reading is done.
+    package var isFinished: Bool { state.withLock { $0.result != nil } }
+
+    /// The whole list once the reading is done (empty if it failed after the grid started),
+    /// given once: the reading holds no copy of it after.
+    package func takeFinished() -> [Photo]? {
+        state.withLock { state in
+            guard let result = state.result else { return nil }
+            state.result = .success([])
+            (state.grown, state.first) = ([], nil)
+            return (try? result.get()) ?? []
+        }
+    }
 }

@@ -50,7 +50,8 @@ package struct FirstScreen: Sendable, Equatable {
         var covering = 1
         for index in tiles {
             guard let place = layout.placement(of: index, topRow: 0) else { continue }
-            let request = GridSession.request(index, frame: place.frame, visibleRows: place.visibleRows, screen: layout.screen,
+            // Only the tile's size matters here: any photo will do.
+            let request = GridSession.request(PhotoID(raw: UInt32(index)), frame: place.frame, visibleRows: place.visibleRows, screen: layout.screen,
                                               mode: mode, fit: fit)
             covering = max(covering, request.neededSize)
         }

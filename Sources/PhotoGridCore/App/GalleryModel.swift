@@ -6,10 +6,10 @@ import PhotoGridSystem
 /// pipeline), their order, hidden files, the capture dates read so far, sections, marks, and
 /// where the list comes from (a folder read in the background, a rescan, news of a remote
 /// gallery). Owned by the controller; the views read it, the controller changes it
-/// (`GridController+Gallery`) and keeps the views on the same photos when the list changes.
+/// (`GridController+Gallery`), and the views find their photos in a new list by identity.
 package final class GalleryModel {
     package let title: String
-    package internal(set) var session: GridSession
+    package let session: GridSession
     /// The order the photos are shown in; nil while they are in the gallery's own order (a
     /// manifest's, before `s` is pressed).
     package internal(set) var order: PhotoOrder?
@@ -19,8 +19,8 @@ package final class GalleryModel {
     var reading: BackgroundScan?
     /// Word from a gallery read from elsewhere (`GalleryChanges`): changes, or a failure.
     var changes: GalleryChanges?
-    /// Marked photos (`m`, `M`), by path: a new order or a rescan keeps them.
-    package internal(set) var marked: Set<PhotoSource> = []
+    /// Marked photos (`m`, `M`), by identity: a new order or a rescan keeps them.
+    package internal(set) var marked: Set<PhotoID> = []
     /// Sections (`--group`, `S`), and each photo's group while they are on.
     package internal(set) var grouping: Grouping = .none
     var groupNames: [String]?
@@ -46,11 +46,9 @@ package final class GalleryModel {
     var filtering = Filtering()
 
     package struct Readers {
-        /// Makes the session for another list of photos (a new order, a rescan).
-        var makeSession: (([Photo]) -> GridSession)?
-        /// Makes the session for a longer list of the same photos first, keeping `cache`: their
-        /// places, and so their tiles, are the same (a gallery growing as it is read).
-        package var growSession: (([Photo], TileCache) -> GridSession)?
+        /// The list may change: a new order, a filter, a rescan (false for a fixed list, as the
+        /// benchmark's and `--print`'s).
+        var changes = false
         /// Reads the gallery again, hidden files too when asked (`GallerySource.rescan`).
         var rescan: ((Bool) throws -> [Photo])?
         /// Starts reading capture dates for the date order.
@@ -71,7 +69,7 @@ package final class GalleryModel {
         var pendingTime: TimeScale?
         /// The time zoom's months or years: each photo's, and the photos that start one; made
         /// again when the photos or the dates known change.
-        var timeCache: (scale: TimeScale, photos: Int, dates: Int, names: [String], starts: [Int])?
+        var timeCache: (scale: TimeScale, list: [PhotoID], dates: Int, names: [String], starts: [Int])?
     }
 
     struct Filtering {
@@ -88,27 +86,26 @@ package final class GalleryModel {
         self.session = session
     }
 
-    var photos: [Photo] { session.photos }
+    var photos: PhotoList { session.photos }
     /// Every photo in order as the gallery lists them, those a filter hides and the raw files
     /// paired with a JPEG too: what a new order, a filter or a rescan starts from.
-    var allPhotos: [Photo] { listed ?? filtering.unfiltered ?? session.photos }
+    var allPhotos: [Photo] { listed ?? filtering.unfiltered ?? session.photos.records }
     /// The list behind the grid's, set with it (`replacePhotos`); nil while they are the same.
     var listed: [Photo]?
 
     /// Each photo's group again, after the photos or the known dates changed.
     func refreshGroups() {
-        groupNames = grouping.names(session.photos, dates: dates.known, title: title)
+        groupNames = grouping.names(grouping == .none ? [] : session.photos.records, dates: dates.known, title: title)
         groupStarts = groupNames.map { names in names.indices.filter { $0 == 0 || names[$0 - 1] != names[$0] } } ?? []
     }
 
     func timeGroups(_ scale: TimeScale) -> (names: [String], starts: [Int]) {
-        if let cached = dates.timeCache, cached.scale == scale, cached.photos == session.photos.count, cached.dates == dates.known.count,
-           cached.names.count == session.photos.count {
+        if let cached = dates.timeCache, cached.scale == scale, cached.list == session.photos.ids, cached.dates == dates.known.count {
             return (cached.names, cached.starts)
         }
-        let names = scale.grouping.names(session.photos, dates: dates.known, title: title) ?? []
+        let names = scale.grouping.names(session.photos.records, dates: dates.known, title: title) ?? []
         let starts = names.indices.filter { $0 == 0 || names[$0 - 1] != names[$0] }
-        dates.timeCache = (scale, session.photos.count, dates.known.count, names, starts)
+        dates.timeCache = (scale, session.photos.ids, dates.known.count, names, starts)
         return (names, starts)
     }
 
@@ -130,25 +127,44 @@ package final class GalleryModel {
     /// 100,000 paths took about 100 ms, too long to do again at every key typed.
     var searchablePaths: [String] {
         if let searchIndex, searchIndex.count == session.photos.count { return searchIndex }
-        let paths = session.photos.map { $0.relativePath.description.lowercased() }
+        let paths = session.photos.records.map { $0.relativePath.description.lowercased() }
         searchIndex = paths
         return paths
     }
 
-    /// Marks photo `index`, or unmarks it; whether it is marked now.
-    func toggleMark(_ index: Int) -> Bool {
-        let source = session.photos[index].source
-        if marked.remove(source) == nil { marked.insert(source) }
-        return marked.contains(source)
+    /// Marks a photo, or unmarks it; whether it is marked now.
+    func toggleMark(_ photo: PhotoID) -> Bool {
+        if marked.remove(photo) == nil { marked.insert(photo) }
+        return marked.contains(photo)
     }
 
     /// Takes the marks off photos that are gone.
-    func unmark(_ gone: Set<PhotoSource>) { marked.subtract(gone) }
+    func unmark(_ gone: Set<PhotoID>) { marked.subtract(gone) }
 
     /// Marks every photo, or none when all are marked.
     func toggleMarkAll() {
-        let all = Set(session.photos.map(\.source))
+        let all = Set(session.photos.ids)
         marked = marked.isSuperset(of: all) ? [] : all
+    }
+
+    /// A photo's rating, 0 when it has none.
+    func rating(of photo: PhotoID) -> Int {
+        ratings.rating(of: session.table[photo], info: session.pipeline.info(photo))
+    }
+
+    /// The photo when it is a video (by its name or, once read, its content).
+    func video(_ id: PhotoID) -> PhotoSource? {
+        let photo = session.table[id]
+        if photo.format.isVideo { return photo.source }
+        if case .unsupportedFormat(let name)? = session.pipeline.failure(forPhoto: id), name.hasSuffix(" video") { return photo.source }
+        return nil
+    }
+
+    /// "4+ stars: 120 hidden", or how far the ratings are read, for the status line.
+    var filterStatus: String? {
+        if let scan = filtering.scan { return "reading ratings \(scan.progress.done) of \(scan.total)" }
+        guard let words = filter.words, let all = filtering.unfiltered else { return nil }
+        return words + ": \(all.count - session.photos.count) hidden"
     }
 
     /// "reading dates 1200 of 40000" while a date order waits for them.

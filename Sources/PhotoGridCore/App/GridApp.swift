@@ -127,12 +127,11 @@ final class GridApp {
     private func wait() {
         // The earliest of the settle repaint, the slideshow's next photo and an animation's next
         // frame; else wait for input.
-        let due = [settleRepaintAt, controller.slideshowDue, controller.animationDue, controller.picturesHeld ? controller.clock.now() + 300 : nil,
+        let due = [settleRepaintAt, controller.viewDue, controller.picturesHeld ? controller.clock.now() + 300 : nil,
                    heldBack ? controller.clock.now() : nil, sharpenDue, keys.due].compactMap { $0 }.min()
         let timeout = due.map { Int32(max(0, min(1000, $0 - controller.clock.now()))) } ?? -1
         mailbox.wait(milliseconds: timeout, orInputOn: 0)
-        controller.advanceSlideshow()
-        controller.advanceAnimation()
+        controller.wakeViews()
         if let due = sharpenDue, controller.clock.now() >= due {
             sharpening = true
             controller.follow(link, sharp: true)

@@ -4,13 +4,11 @@ import PhotoGridSystem
 
 /// The details panel (`i`), for the focused photo in the grid or the photo in the zoom view.
 extension GridController {
-    /// The photo the panel describes.
-    var detailsPhoto: Int { topScreen.currentPhoto }
-
-    /// Rows from the photo's file name and size and what its file says about itself.
+    /// Rows from the photo's file name and size and what its file says about itself, for the
+    /// photo on top (the focused one in the grid, the one shown in the photo view).
     func detailsPanel() -> DetailsPanel {
-        let index = detailsPhoto
-        let photo = session.photos[index]
+        guard let index = topScreen.currentPhoto(context(panelArea: nil)) else { return DetailsPanel(title: "Details", rows: []) }
+        let photo = session.table[index]
         var rows: [DetailsPanel.Row] = [DetailsPanel.Row("name", photo.name)]
         let relative = photo.relativePath.description
         let folder = relative.contains("/") ? String(relative[..<relative.lastIndex(of: "/")!]) : "."
@@ -45,7 +43,7 @@ extension GridController {
             if let source = info.captionSource { rows.append(DetailsPanel.Row("from", source.rawValue.uppercased())) }
         }
         if let raw = gallery.raws[photo.source] { rows.append(DetailsPanel.Row("raw", raw.name + " (shown with it)")) }
-        let rating = rating(ofPhoto: index)
+        let rating = gallery.rating(of: index)
         if rating != 0 { rows.append(DetailsPanel.Row("rating", Ratings.words(rating))) }
         return DetailsPanel(title: "Details", rows: rows)
     }
@@ -54,8 +52,8 @@ extension GridController {
     /// details), else nothing.
     func overlayPanel() -> DetailsPanel? {
         for layer in layers.reversed() {
-            if let help = layer as? HelpView { return help.panel }
-            if let details = layer as? DetailsView { return details.panel }
+            if let help = layer as? HelpView { return help.shown }
+            if layer is DetailsView { return detailsPanel() }
         }
         return nil
     }
@@ -65,7 +63,7 @@ extension GridController {
     package var overlayArea: (column: Int, rows: Int)? {
         guard let panel = overlayPanel() else { return nil }
         let width = DetailsPanel.width(forScreenColumns: screen.columns)
-        let rows = panel.lines(width: width, maxRows: grid.layout.areaRows, colors: session.halfBlockColors).count
+        let rows = panel.lines(width: width, maxRows: grid?.layout.areaRows ?? max(1, screen.rows - GridLayout.statusRows), colors: session.halfBlockColors).count
         return rows > 0 ? (screen.columns - width, rows) : nil
     }
 
@@ -73,7 +71,7 @@ extension GridController {
     func detailsBytes() -> [UInt8] {
         guard let panel = overlayPanel() else { return [] }
         let width = DetailsPanel.width(forScreenColumns: screen.columns)
-        let lines = panel.lines(width: width, maxRows: grid.layout.areaRows, colors: session.halfBlockColors)
+        let lines = panel.lines(width: width, maxRows: grid?.layout.areaRows ?? max(1, screen.rows - GridLayout.statusRows), colors: session.halfBlockColors)
         guard !lines.isEmpty else { return [] }
         var out = Array("\u{1B}7".utf8)
         for (i, line) in lines.enumerated() { out += GridPainter.moveTo(row: i, column: screen.columns - width) + line }
@@ -87,11 +85,6 @@ extension GridController {
         if bytes.isEmpty && panel == drawnPanel { return bytes }
         drawnPanel = panel
         return bytes + panel
-    }
-
-    /// Whether a cell lies under the help or the details panel.
-    func isUnderPanel(column: Int, row: Int) -> Bool {
-        overlayArea.map { column >= $0.column && row < $0.rows } ?? false
     }
 
     /// "0:03", "12:40", "1:02:03", as players show a length.

@@ -4,17 +4,18 @@ import PhotoGridSystem
 
 /// The gallery's photos changing under the views: another order (`s`, `r`), hidden files shown
 /// or not (`.`), sections (`S`), a rescan (Ctrl-R), a folder read in the background, dates read
-/// for the date order. The pipeline and caches know photos by their index, so a new list gets a
-/// new session; the focus stays on the same photo. The disk cache keeps the tiles already made,
-/// so the new screen comes mostly from there.
+/// for the date order, a filter, the trash. A change is a new list shown by the same session
+/// (`GridSession.show`): the pipeline and the caches know photos by identity, so every tile made
+/// and every job still wanted stays, and each view finds its photos in the new list
+/// (`ScreenView.listChanged`).
 extension GridController {
     /// Wires the grid to a gallery that can be read again and shown in other orders.
     /// `order` is the order asked for (`--sort`); a date order starts reading dates at once.
     /// `readDates` starts reading the capture dates of some photos (`CaptureDates`).
-    package func allowChanges(order: PhotoOrder?, showHidden: Bool, makeSession: @escaping ([Photo]) -> GridSession,
-                             rescan: ((Bool) throws -> [Photo])?, readDates: (([Photo]) -> CaptureDates)? = nil) {
+    package func allowChanges(order: PhotoOrder?, showHidden: Bool, rescan: ((Bool) throws -> [Photo])?,
+                              readDates: (([Photo]) -> CaptureDates)? = nil) {
         gallery.showHidden = showHidden
-        gallery.readers.makeSession = makeSession
+        gallery.readers.changes = true
         gallery.readers.rescan = rescan
         gallery.readers.readDates = readDates
         if let order, order.key == .date { reorder(order) } else { gallery.order = order }
@@ -33,7 +34,7 @@ extension GridController {
     }
 
     func reorder(_ next: PhotoOrder) {
-        guard gallery.readers.makeSession != nil else { return }
+        guard gallery.readers.changes else { return }
         gallery.dates.pendingOrder = nil
         if next.key == .date, gallery.readers.readDates != nil, gallery.allPhotos.contains(where: { gallery.dates.known[$0.source] == nil }) {
             // Read first; the new order comes when the dates are known (`finishDateReading`).
@@ -42,7 +43,7 @@ extension GridController {
             return
         }
         gallery.order = next
-        replacePhotos(next.apply(gallery.allPhotos, dates: gallery.dates.known))
+        showList(next.apply(gallery.allPhotos, dates: gallery.dates.known))
         notice = sortNotice(next)
     }
 
@@ -60,8 +61,8 @@ extension GridController {
         }
         gallery.dates.pendingOrder = nil
         gallery.order = pending
-        replacePhotos(pending.apply(gallery.allPhotos, dates: gallery.dates.known))
-        if !keyPressed { grid.move(to: 0) }
+        showList(pending.apply(gallery.allPhotos, dates: gallery.dates.known))
+        if !keyPressed { grid.move(to: 0, context) }
         notice = sortNotice(pending)
         if let scale = gallery.dates.pendingTime {
             gallery.dates.pendingTime = nil
@@ -92,35 +93,40 @@ extension GridController {
     /// photo stays where it was on screen.
     func refreshGroups() {
         gallery.refreshGroups()
-        grid.relayout()
-        timeView?.relayout()
+        relayoutAll()
+    }
+
+    /// What the gallery's readers have brought since the last frame.
+    func takeNews() {
+        finishReading()
+        growReading()
+        takeGalleryNews()
+        finishDateReading()
+        finishRatingScan()
     }
 
     /// The whole folder once its reading is done: the grid had the photos found first.
     func finishReading() {
-        guard let photos = gallery.reading?.finished else { return }
+        guard let photos = gallery.reading?.takeFinished() else { return }
         gallery.reading = nil
         if let said = gallery.readers.leftOut?().summary { notice = said }
         guard !photos.isEmpty else { return }
-        replacePhotos(gallery.arranged(photos))
+        showList(gallery.arranged(photos))
         readMissingDates()
     }
 
     /// More of a gallery still being read: the photos settled since, after the grid's own, in
     /// the gallery's order (another order waits for the whole list). Taken when it costs
     /// nothing seen: the pipeline has nothing under way, or the focus is within two screens of
-    /// the end. The tiles stay: the photos already shown keep their places.
+    /// the end. The photos already shown keep their places.
     func growReading() {
-        guard let reading = gallery.reading, let growSession = gallery.readers.growSession, gallery.order == nil || gallery.order == PhotoOrder(),
+        guard let reading = gallery.reading, gallery.readers.changes, gallery.order == nil || gallery.order == PhotoOrder(),
               gallery.filter == .all,
-              let grown = reading.grown, grown.count > session.photos.count else { return }
+              reading.grownCount > 0 else { return }
         let screen = grid.layout.columns * max(1, grid.layout.tileRows)
         guard session.pipeline.isIdle || grid.position.focus >= session.photos.count - 2 * screen else { return }
-        guard grown.prefix(session.photos.count).elementsEqual(session.photos, by: { $0.source == $1.source }) else { return }
-        let cache = session.cache, fit = session.fit
-        session.pipeline.stop()
-        gallery.session = growSession(Array(grown), cache)
-        gallery.session.fit = fit
+        let more = reading.takeGrown()
+        session.show(PhotoList(table: session.table, ids: session.photos.ids + session.table.ids(for: more)))
         gallery.searchIndex = nil
         refreshGroups()
     }
@@ -132,7 +138,7 @@ extension GridController {
         gallery.showHidden.toggle()
         do {
             let photos = try rescan(gallery.showHidden)
-            replacePhotos(gallery.arranged(photos))
+            showList(gallery.arranged(photos))
             readMissingDates()
             notice = [gallery.showHidden ? "hidden files shown" : "hidden files hidden", gallery.readers.leftOut?().summary].compactMap { $0 }
                 .joined(separator: "; ")
@@ -184,7 +190,7 @@ extension GridController {
         }
         let before = Set(gallery.allPhotos.map(\.source)), after = Set(ordered.map(\.source))
         let added = after.subtracting(before).count, removed = before.subtracting(after).count
-        replacePhotos(ordered)
+        showList(ordered)
         readMissingDates()
         notice = ["\(added) added, \(removed) removed", gallery.readers.leftOut?().summary].compactMap { $0 }.joined(separator: "; ")
     }
@@ -199,10 +205,10 @@ extension GridController {
         gallery.startReadingDates()
     }
 
-    /// The views show `all` now, less what the rating filter hides, with the focused photo still
-    /// focused (else the one at its place) and the photo view, if open, on the same photo (else
-    /// closed).
-    func replacePhotos(_ listed: [Photo]) {
+    /// The views show `listed` now, less what the rating filter hides: each view finds its photos
+    /// in the new list (the grid its focused one, else the one at its place), and a view whose
+    /// photos are gone closes. Nothing made is let go.
+    func showList(_ listed: [Photo]) {
         // A raw file beside a JPEG of its name is one tile with it.
         let (all, raws) = RawPairs.pair(listed)
         var filter = gallery.filter
@@ -215,31 +221,16 @@ extension GridController {
             gallery.filter = .all
             photos = all
         }
-        guard let makeSession = gallery.readers.makeSession, !photos.isEmpty else { return }
+        guard gallery.readers.changes, !photos.isEmpty else { return }
         gallery.filtering.unfiltered = filter == .all ? nil : all
         gallery.listed = raws.isEmpty ? nil : listed
         gallery.raws = raws
-        let focused = session.photos[grid.position.focus].source
-        let zoomed = photoView.map { session.photos[$0.state.photo].source }
-        let compared = compareView.map { $0.photos.map { session.photos[$0].source } }
-        let fit = session.fit
-        session.pipeline.stop()
-        session.cache.removeAll()
-        gallery.session = makeSession(photos)
-        gallery.session.fit = fit
-        refreshGroups()
-        let focus = photos.firstIndex { $0.source == focused } ?? min(grid.position.focus, photos.count - 1)
-        grid.position.focus(focus, photos: photos.count, layout: grid.layout)
-        if let zoomed {
-            if let index = photos.firstIndex(where: { $0.source == zoomed }) { photoView?.state = ZoomState(photo: index) } else { closePhoto() }
-        }
-        // Compare goes on with the same photos at their new places, or closes when one went.
-        if let compared {
-            let indexes = compared.compactMap { source in photos.firstIndex { $0.source == source } }
-            if indexes.count == compared.count { compareView?.show(indexes) } else { closeCompare() }
-        }
+        session.show(photos)
         gallery.searchIndex = nil
-        pendingBytes += canvas.forgetAll()
-        repaint()
+        gallery.refreshGroups()
+        let context = self.context
+        for view in screens.reversed() where !view.listChanged(context) { close(view) }
+        _ = grid.listChanged(context)
+        needsClear = true
     }
 }

@@ -6,20 +6,12 @@ import PhotoGridSystem
 /// quit), another program (`o`), and the clipboard (`y`, OSC 52). Marks go by the photo's file (or
 /// address), so a new order or a rescan keeps them.
 extension GridController {
-    /// `m`: marks a photo, or unmarks it.
-    func toggleMark(_ photo: Int) {
-        guard session.photos.indices.contains(photo) else { return }
-        notice = gallery.toggleMark(photo) ? "marked" : "unmarked"
-    }
-
     /// The marked photos in the grid's order, else the focused one, each followed by the raw file
     /// shown with it (`RawPairs`): what `-o` prints and `o` opens.
     package var chosen: [PhotoSource] {
-        var inOrder = session.photos.map(\.source).filter { marked.contains($0) }
-        if inOrder.isEmpty {
-            let photo = topScreen.currentPhoto
-            inOrder = session.photos.indices.contains(photo) ? [session.photos[photo].source] : []
-        }
+        var ids = gallery.photos.ids.filter { marked.contains($0) }
+        if ids.isEmpty { ids = topScreen.currentPhoto(context).map { [$0] } ?? [] }
+        let inOrder = session.table.photos(ids).map(\.source)
         return inOrder.flatMap { [$0] + (gallery.raws[$0].map { [$0.source] } ?? []) }
     }
 
@@ -36,9 +28,8 @@ extension GridController {
     /// `y`: the focused photo's path to the clipboard, through the terminal (OSC 52), or inside
     /// tmux as tmux takes it (`TmuxClient.copy`): never "copied" where nothing was.
     func copyPath() {
-        let photo = topScreen.currentPhoto
-        guard session.photos.indices.contains(photo) else { return }
-        let source = session.photos[photo].source
+        guard let photo = topScreen.currentPhoto(context) else { return }
+        let source = session.table[photo].source
         let what = (source.file == nil ? "the address of " : "the path of ") + source.lastComponent
         if settings.insideTmux {
             switch TmuxClient.copy(source.bytes) {

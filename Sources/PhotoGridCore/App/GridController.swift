@@ -2,34 +2,30 @@ import PhotoGridCanvas
 import PhotoGridGallery
 import PhotoGridModel
 import PhotoGridSystem
+import PhotoGridTerminal
 
 /// The app without a terminal: the gallery, the view stack, and what a frame is. The event loop
 /// (`GridApp`) feeds it keys and sizes and writes out its frames; the benchmark and the screen
 /// oracle drive it the same way.
 ///
 /// The views (`AppView`) own their state, keys and part of the frame: the grid always at the
-/// bottom, the photo view over it when open (`screens`), and over both the layers (search and
-/// caption prompts, the details and help panels). A key goes to the top layer, down through the
-/// layers that pass it, then to the top screen; a frame is the top screen's, with the panel over
-/// it and the status line composed from all of them (`status`). The controller keeps what is
-/// the app's: the screen, the canvas, what is written before the next frame, the notice.
+/// bottom, the screens opened over it (`screens`: the time zoom, compare, the photo view, in the
+/// order they were opened), and over those the layers (search and caption prompts, questions,
+/// the details and help panels). A key goes to the top layer, down through the layers that pass
+/// it, then to the top screen; what the view that took it asks for (`Action`) is applied here
+/// (`GridController+Actions`). A frame is the top screen's, with the panel over it and the status
+/// line composed from all of them (`status`). The controller keeps what is the app's: the
+/// screen, the canvas, what is written before the next frame, the notice.
 package final class GridController {
     package let gallery: GalleryModel
     /// The grid, the bottom of the view stack (set in `init`, never nil after).
     private(set) var grid: GridView!
-    /// The screens over the grid, the last on top: the time zoom, compare, the photo view, in
-    /// the order they were opened; closing one shows the one it was opened from.
+    /// The screens over the grid, the last on top; closing one shows the one it was opened from.
     var screens: [ScreenView] = []
-    /// The photo view, while open (on top, or under a view opened from it).
-    var photoView: PhotoView? { screens.last { $0 is PhotoView } as? PhotoView }
-    /// The time zoom's months or years, while open.
-    var timeView: TimeView? { screens.last { $0 is TimeView } as? TimeView }
-    /// Photos compared side by side, while open.
-    var compareView: CompareView? { screens.last { $0 is CompareView } as? CompareView }
     /// Prompts and panels over the screens, the last on top.
     var layers: [AppView] = []
     package private(set) var screen: ScreenMetrics
-    /// How the terminal's protocol draws tiles and what it holds, for both screens.
+    /// How the terminal's protocol draws tiles and what it holds, for every screen.
     package let canvas: any Canvas
     package let modeName: String
     /// Written before the next frame: freeing pictures the terminal may have lost track of, a
@@ -92,28 +88,28 @@ package final class GridController {
         self.modeName = modeName
         self.screen = screen
         canvas = session.mode.format.makeCanvas()
-        grid = GridView(app: self, columns: columns)
+        grid = GridView(context, columns: columns)
     }
 
     /// The screen on top: the last opened, else the grid.
     var topScreen: ScreenView { screens.last ?? grid }
 
-    /// Takes `view` off the screens; true when the grid is on top again.
-    @discardableResult
-    func closeScreen(_ view: ScreenView) -> Bool {
-        screens.removeAll { $0 === view }
-        needsClear = true
-        return screens.isEmpty
+    /// What the views read of the app, as it is now.
+    var context: ViewContext { context(panelArea: overlayArea) }
+
+    /// The same, with the panel's cells given: the details panel itself is made from a context
+    /// (its photo is the top screen's), which cannot hold the panel's size yet.
+    func context(panelArea: (column: Int, rows: Int)?) -> ViewContext {
+        ViewContext(gallery: gallery, screen: screen, canvas: canvas, modeName: modeName, settings: settings, clock: clock,
+                    detailsOpen: layers.contains { $0 is DetailsView }, panelArea: panelArea,
+                    areaRows: grid?.layout.areaRows ?? max(1, screen.rows - GridLayout.statusRows),
+                    onGrid: screens.isEmpty, gridFocus: grid?.position.focus ?? 0)
     }
 
     /// Asks the pipeline for what the state needs and says what to draw now.
     package func frame() -> Frame {
         if canvas.beforeFrame(now: clock.now()) { repaint() }
-        finishReading()
-        growReading()
-        takeGalleryNews()
-        finishDateReading()
-        finishRatingScan()
+        takeNews()
         let clear = needsClear
         var before = pendingBytes
         pendingBytes = []
@@ -123,23 +119,24 @@ package final class GridController {
             before += canvas.startOver(lost: picturesMayBeLost, areaRows: grid.layout.areaRows)
             picturesMayBeLost = false
         }
-        budgetNotice.update(shortfalls: session.pipeline.budgetShortfalls, now: clock.now())
+        budgetNotice.update(shortfalls: gallery.session.pipeline.budgetShortfalls, now: clock.now())
         canvas.panel = overlayArea.map { CellRect(row: 0, column: $0.column, columns: screen.columns - $0.column, rows: $0.rows) }
-        var frame = topScreen.frame(clear: clear)
+        let context = self.context
+        let view = topScreen.frame(context, clear: clear)
         // Written first: what the canvas frees or hides, a path for the clipboard (`y`).
-        frame.bytes = before + frame.bytes + canvas.endFrame()
-        frame.bytes = withPanel(frame.bytes)
-        return frame
+        let bytes = withPanel(before + view.bytes + canvas.endFrame())
+        return Frame(clear: clear, status: status(view.status, hint: view.hint, context), bytes: bytes, tilesLoading: view.tilesLoading,
+                     heldBack: view.heldBack)
     }
 
     /// The status line: the prompts of the layers over the top screen first, the screen's own
     /// words, the notices, and at the right the keys that matter, in the words of the top view.
-    func status(_ parts: [StatusLine.Part], hint screenHint: String?) -> String {
+    func status(_ parts: [StatusLine.Part], hint screenHint: String?, _ context: ViewContext) -> String {
         var parts = parts
-        for prompt in layers.compactMap(\.prompt).reversed() { parts.insert(StatusLine.Part(prompt), at: 0) }
+        for prompt in layers.compactMap({ $0.prompt(context) }).reversed() { parts.insert(StatusLine.Part(prompt), at: 0) }
         // What an action or the app has to say, after the state's parts: they keep their places.
         let said = [notice, budgetNotice.isShown ? BudgetNotice.text : startHint].compactMap { $0 }
-        let hint = layers.reversed().lazy.compactMap(\.hint).first ?? screenHint
+        let hint = layers.reversed().lazy.compactMap { $0.hint(context) }.first ?? screenHint
         let shown = !budgetNotice.isShown
         return StatusLine.compose(parts, notice: said.isEmpty ? nil : said.joined(separator: StatusLine.separator),
                                   hint: shown ? hint : nil, shortHint: shown ? "? keys " : nil, width: screen.columns)
@@ -148,11 +145,17 @@ package final class GridController {
     /// Takes a new screen size and keeps the focused photo where it was.
     package func resize(to newScreen: ScreenMetrics) {
         screen = newScreen
-        grid.relayout()
-        timeView?.relayout()
+        relayoutAll()
         needsClear = true
         // ncurses clears the screen after a resize, and the tiles' sizes change anyway.
         pendingBytes += canvas.forgetAll()
+    }
+
+    /// Every screen's layout made again for the screen and the sections.
+    func relayoutAll() {
+        let context = self.context
+        grid.relayout(context)
+        for view in screens { view.relayout(context) }
     }
 
     /// The link's pace as the event loop measured it: on a slow one the pictures' bytes a frame
@@ -168,10 +171,7 @@ package final class GridController {
         guard next != screen else { return }
         let relaid = next.pictureScale != screen.pictureScale || next.slowLink != screen.slowLink
         screen = next
-        if relaid {
-            grid.relayout()
-            timeView?.relayout()
-        }
+        if relaid { relayoutAll() }
     }
 
     /// The share of their size at which pictures go over `link`, for this screen.
@@ -189,17 +189,20 @@ package final class GridController {
     /// Focuses photo `index` and scrolls it into view (start-up with `photogrid PHOTO`); a date
     /// order that comes later keeps it there, as it keeps a photo focused by a key.
     package func focus(_ index: Int) {
-        grid.move(to: index)
+        grid.move(to: index, context)
         keyPressed = true
     }
 
-    /// Ctrl-R, as in lf: the photos on screen whose files changed since they were drawn are made
-    /// again (a deleted one says so), and the screen is repainted.
+    /// Ctrl-R in the photo view, and a rescan that found the same photos: the photos on screen
+    /// whose files changed since they were drawn are made again (a deleted one says so), and the
+    /// screen is repainted.
     package func reloadChanged() {
-        if let photoView {
-            session.pipeline.recheck([photoView.state.photo])
+        let context = self.context
+        if let photo = topScreen.currentPhoto(context), !(topScreen is GridView) {
+            gallery.session.pipeline.recheck([photo])
         } else {
-            session.pipeline.recheck(Array(grid.layout.visibleIndexes(topRow: grid.position.topRow, photos: session.photos.count)))
+            let ids = context.photos.ids
+            gallery.session.pipeline.recheck(grid.layout.visibleIndexes(topRow: grid.position.topRow, photos: ids.count).map { ids[$0] })
         }
         repaint()
     }
@@ -212,6 +215,15 @@ package final class GridController {
         needsClear = true
         if canvas.losesPicturesOnRepaint { picturesMayBeLost = true }
     }
+
+    /// When the top screen wants to be woken (a slideshow's step, an animation's frame).
+    package var viewDue: Int? { topScreen.due(context) }
+
+    /// The top screen's time has come.
+    package func wakeViews() {
+        guard let due = viewDue, clock.now() >= due else { return }
+        apply(topScreen.wake(context))
+    }
 }
 
 /// What the rest of photogrid (start-up, the tests, the benchmark) reads of the app's state.
@@ -220,8 +232,11 @@ extension GridController {
     package var session: GridSession { gallery.session }
     package var layout: GridLayout { grid.layout }
     package var position: GridPosition { grid.position }
+    var photoView: PhotoView? { screens.last { $0 is PhotoView } as? PhotoView }
+    var timeView: TimeView? { screens.last { $0 is TimeView } as? TimeView }
+    var compareView: CompareView? { screens.last { $0 is CompareView } as? CompareView }
     package var zoom: ZoomState? { photoView?.state }
-    package var marked: Set<PhotoSource> { gallery.marked }
+    package var marked: Set<PhotoID> { gallery.marked }
     package var order: PhotoOrder? { gallery.order }
     package var showHidden: Bool { gallery.showHidden }
     package var grouping: Grouping { gallery.grouping }
@@ -241,22 +256,21 @@ extension GridController {
     package var captionEdit: CaptionEdit? { layers.lazy.compactMap { ($0 as? CaptionView)?.edit }.first }
     package var showDetails: Bool { layers.contains { $0 is DetailsView } }
     package var showHelp: Bool { layers.contains { $0 is HelpView } }
-    /// How both screens make cells plain (`Blanking`).
+    /// How the screens make cells plain (`Blanking`).
     package var blanking: Blanking {
         get { canvas.blanking }
         set { canvas.blanking = newValue }
     }
     /// Pictures were held back (through tmux, the pane not on screen): the loop looks again soon.
     package var picturesHeld: Bool { canvas.picturesHeld }
-    /// The slideshow's next step (TTY.now ms), while one runs in the photo view.
+    /// The slideshow's next step (the app clock's ms), while one runs in the photo view.
     package var slideshowDue: Int? { photoView?.slideshowDue }
-    package func advanceSlideshow() { photoView?.advanceSlideshow(now: clock.now()) }
-    /// An animation's next frame (TTY.now ms), while one plays in the photo view on top.
-    package var animationDue: Int? { topScreen === photoView ? photoView?.playback?.due : nil }
-    package func advanceAnimation() { if topScreen === photoView { photoView?.advanceAnimation(now: clock.now()) } }
-    package var zoomShowsPicture: Bool { photoView?.showsPicture ?? false }
-    package func contents() -> (tiles: [PaintTile], marker: FocusMarker?, loading: Int) { grid.contents() }
-    package func setColumns(_ columns: Int) { grid.setColumns(columns) }
-    package func openZoom(_ photo: Int) { openPhoto(photo) }
-    package func closeZoom() { closePhoto() }
+    package func advanceSlideshow() { photoView?.advanceSlideshow(now: clock.now(), context) }
+    package var zoomShowsPicture: Bool { photoView?.showsPicture(context) ?? false }
+    package func contents() -> (tiles: [PaintTile], marker: FocusMarker?, loading: Int) { grid.contents(context) }
+    package func setColumns(_ columns: Int) { apply(grid.setColumns(columns, context)) }
+    package func openZoom(_ index: Int) { openPhoto(session.id(at: index)) }
+    package func closeZoom() { if let photoView { close(photoView) } }
+    /// The photo at a position of the list shown.
+    package func photo(at index: Int) -> PhotoID { session.id(at: index) }
 }

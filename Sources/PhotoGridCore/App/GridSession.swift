@@ -6,19 +6,32 @@ import PhotoGridPipeline
 import PhotoGridSystem
 
 /// The photos of one gallery with their caches and pipeline, and how a screen of them is asked
-/// for and painted. Shared by the interactive grid and `--print`.
+/// for and painted. Shared by the interactive grid and `--print`. The list shown changes
+/// (`show`: a new order, a filter, a rescan, a folder growing) while the pipeline and the caches
+/// stay: they know photos by identity (`PhotoID`), so every tile made is still good.
 package final class GridSession {
-    package let photos: [Photo]
+    /// The photos shown, in order.
+    package private(set) var photos: PhotoList
+    /// Every photo the session has seen, by identity.
+    package let table: PhotoTable
     package let cache: TileCache
     package let pipeline: TilePipeline
     package let mode: RenderMode
     package var fit: FitMode
 
     /// `onFinish` is called, on a worker, whenever something new can be drawn: a tile or a photo's details.
-    package init(photos: [Photo], mode: RenderMode, fit: FitMode, cacheBytes: Int,
+    package convenience init(photos: [Photo], mode: RenderMode, fit: FitMode, cacheBytes: Int,
                 loader: PhotoLoading = FileLoader(), decoder: PhotoDecoding = PhotoDecoder(gate: MemoryGate()), encoder: TileEncoding = TileEncoder(), tierStore: TierStoring? = nil,
                 workers: Int = WorkerThreads.cores, keeping kept: TileCache? = nil, onFinish: @escaping @Sendable () -> Void) {
-        self.photos = photos
+        self.init(list: PhotoList(photos), mode: mode, fit: fit, cacheBytes: cacheBytes, loader: loader, decoder: decoder, encoder: encoder,
+                  tierStore: tierStore, workers: workers, keeping: kept, onFinish: onFinish)
+    }
+
+    package init(list: PhotoList, mode: RenderMode, fit: FitMode, cacheBytes: Int,
+                loader: PhotoLoading = FileLoader(), decoder: PhotoDecoding = PhotoDecoder(gate: MemoryGate()), encoder: TileEncoding = TileEncoder(), tierStore: TierStoring? = nil,
+                workers: Int = WorkerThreads.cores, keeping kept: TileCache? = nil, onFinish: @escaping @Sendable () -> Void) {
+        photos = list
+        table = list.table
         self.mode = mode
         self.fit = fit
         cache = kept ?? TileCache(limitBytes: cacheBytes)
@@ -29,7 +42,7 @@ package final class GridSession {
             cache?.reserve(bytes)
             if let cache { Allocator.decodesUse(bytes, budget: cache.limitBytes) }
         }
-        pipeline = TilePipeline(photos: photos, cache: cache, loader: loader, decoder: decoder, encoder: encoder, tierStore: tierStore, workers: workers,
+        pipeline = TilePipeline(table: table, cache: cache, loader: loader, decoder: decoder, encoder: encoder, tierStore: tierStore, workers: workers,
                                 onInfo: { _ in onFinish() }, onFinish: { _ in onFinish() }, onIdle: Allocator.returnFreePagesWhenKept)
     }
 
@@ -45,15 +58,28 @@ package final class GridSession {
     /// The colours of the text beside the pictures.
     package var halfBlockColors: HalfBlock.Colors { mode.format.textColors }
 
-    /// The final tile for photo `index` in a frame of `frame`'s size with `visibleRows` on screen.
-    package func request(_ index: Int, frame: TileFrame, visibleRows: Int, screen: ScreenMetrics) -> TileRequest {
-        mode.format.gridRequest(index, frame: frame, visibleRows: visibleRows, screen: screen, fit: fit)
+    /// Shows `list` from now on: the same table's photos in another order or number. Nothing
+    /// made is let go and nothing under way is stopped: what the next frame wants decides.
+    package func show(_ list: PhotoList) {
+        precondition(list.table === table, "a list of another session's photos")
+        photos = list
+    }
+
+    /// Shows these photos, issuing identities for those not seen before.
+    package func show(_ records: [Photo]) { show(PhotoList(table: table, ids: table.ids(for: records))) }
+
+    /// The photo at a position of the list.
+    package func id(at index: Int) -> PhotoID { photos.ids[index] }
+
+    /// The final tile for `photo` in a frame of `frame`'s size with `visibleRows` on screen.
+    package func request(_ photo: PhotoID, frame: TileFrame, visibleRows: Int, screen: ScreenMetrics) -> TileRequest {
+        mode.format.gridRequest(photo, frame: frame, visibleRows: visibleRows, screen: screen, fit: fit)
     }
 
     /// The same for any mode and fit: what `FirstScreen` asks before there is a session.
-    package static func request(_ index: Int, frame: TileFrame, visibleRows: Int, screen: ScreenMetrics, mode: RenderMode,
+    package static func request(_ photo: PhotoID, frame: TileFrame, visibleRows: Int, screen: ScreenMetrics, mode: RenderMode,
                                 fit: FitMode) -> TileRequest {
-        mode.format.gridRequest(index, frame: frame, visibleRows: visibleRows, screen: screen, fit: fit)
+        mode.format.gridRequest(photo, frame: frame, visibleRows: visibleRows, screen: screen, fit: fit)
     }
 
     /// The tiles on screen, each with the best it can show now: its picture, else the soft
@@ -61,7 +87,8 @@ package final class GridSession {
     package func paintTiles(layout: GridLayout, position: GridPosition) -> [PaintTile] {
         layout.visibleIndexes(topRow: position.topRow, photos: photos.count).compactMap { index in
             guard let place = layout.placement(of: index, topRow: position.topRow) else { return nil }
-            let request = self.request(index, frame: place.frame, visibleRows: place.visibleRows, screen: layout.screen)
+            let id = photos.ids[index]
+            let request = self.request(id, frame: place.frame, visibleRows: place.visibleRows, screen: layout.screen)
             var shown = content(of: request)
             if case .loading = shown, layout.screen.slowLink || layout.screen.pictureScale < 1 {
                 // On a slow link, the same tile at another of its scales (the link's pace changed,
@@ -69,17 +96,17 @@ package final class GridSession {
                 for scale in LinkScales.all where scale != layout.screen.pictureScale {
                     var other = layout.screen
                     other.pictureScale = scale
-                    let alternative = self.request(index, frame: place.frame, visibleRows: place.visibleRows, screen: other)
+                    let alternative = self.request(id, frame: place.frame, visibleRows: place.visibleRows, screen: other)
                     if alternative != request, let tile = cache.encoded(alternative) {
                         shown = .preview(alternative, tile)
                         break
                     }
                 }
             }
-            var tile = PaintTile(index: index, column: place.frame.column, row: place.row, width: place.frame.width,
-                                 rows: place.visibleRows, content: shown, name: photos[index].name)
+            var tile = PaintTile(photo: id, column: place.frame.column, row: place.row, width: place.frame.width,
+                                 rows: place.visibleRows, content: shown, name: table[id].name)
             tile.fullRows = place.frame.height
-            if layout.columns <= GridSession.badgeColumns, place.visibleRows == layout.tileRows, let info = pipeline.info(index) {
+            if layout.columns <= GridSession.badgeColumns, place.visibleRows == layout.tileRows, let info = pipeline.info(id) {
                 tile.badges = (info.caption != nil ? "¶" : "") + (info.latitude != nil && info.longitude != nil ? "°" : "")
             }
             return tile
@@ -89,7 +116,7 @@ package final class GridSession {
     /// What a tile shows now, for the grid and the photo view alike: its picture, else why its
     /// photo failed, else the soft picture from the EXIF thumbnail, else nothing yet. With no
     /// request (the photo view before its size is known), only a failure can show.
-    package func content(of request: TileRequest?, photo: Int? = nil) -> TileContent {
+    package func content(of request: TileRequest?, photo: PhotoID? = nil) -> TileContent {
         guard let request else {
             if let photo, let error = pipeline.failure(forPhoto: photo) { return .failed(error.reason) }
             return .loading
@@ -128,17 +155,17 @@ package final class GridSession {
 
     /// The photo's upright size from its file's header, else its shape from the largest image of
     /// it in memory (or its thumbnail); nil until one of those is known.
-    package func photoShape(_ index: Int) -> (width: Int, height: Int)? {
-        if let info = pipeline.info(index), let width = info.width, let height = info.height { return (width, height) }
-        if let image = cache.largestTier(of: index)?.image { return (image.width, image.height) }
-        if let thumbnail = cache.thumbnail(index) { return (thumbnail.width, thumbnail.height) }
+    package func photoShape(_ photo: PhotoID) -> (width: Int, height: Int)? {
+        if let info = pipeline.info(photo), let width = info.width, let height = info.height { return (width, height) }
+        if let image = cache.largestTier(of: photo)?.image { return (image.width, image.height) }
+        if let thumbnail = cache.thumbnail(photo) { return (thumbnail.width, thumbnail.height) }
         return nil
     }
 
     private func onScreen(layout: GridLayout, position: GridPosition) -> [TileRequest] {
         layout.visibleIndexes(topRow: position.topRow, photos: photos.count).compactMap { index in
             layout.placement(of: index, topRow: position.topRow).map {
-                request(index, frame: $0.frame, visibleRows: $0.visibleRows, screen: layout.screen)
+                request(photos.ids[index], frame: $0.frame, visibleRows: $0.visibleRows, screen: layout.screen)
             }
         }
     }
@@ -150,7 +177,7 @@ package final class GridSession {
         return rows.flatMap { row in
             layout.indexes(inRow: row, photos: photos.count).map { index -> TileRequest in
                 let frame = layout.frames[layout.column(of: index)]
-                return request(index, frame: frame, visibleRows: frame.height, screen: layout.screen)
+                return request(photos.ids[index], frame: frame, visibleRows: frame.height, screen: layout.screen)
             }
         }
     }

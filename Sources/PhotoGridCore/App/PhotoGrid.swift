@@ -165,23 +165,17 @@ package enum PhotoGrid {
         let keys = KeyReader()
         keys.unread(replies.other)
         keys.mouse = options.mouse
-        // Sessions are made again for a new order or a rescan (GridController+Gallery); the
-        // memory-pressure watcher halves the budget of whichever is current.
-        let currentCache = Locked<TileCache?>(nil)
-        let session = { (photos: [Photo], keeping: TileCache?) -> GridSession in
-            // A lone photo is shown whole: a square crop of the only photo hides part of it for nothing.
-            let session = GridSession(photos: photos, mode: capabilities.mode, fit: photos.count == 1 ? .fit : options.fit,
-                                      cacheBytes: options.cacheMegabytes * 1024 * 1024, loader: source.loader, decoder: source.decoder,
-                                      tierStore: source.tierStore, keeping: keeping) { mailbox.post(.tileReady) }
-            currentCache.withLock { $0 = session.cache }
-            return session
-        }
-        let makeSession = { (photos: [Photo]) -> GridSession in session(photos, nil) }
-        let pressure = Caches.watchPressure { currentCache.withLock { $0 } }
         // A raw file beside a JPEG of its name is one tile with it (`RawPairs`); in a folder still
         // being read, once it is read whole (the grid grows by the list as it comes until then).
         let (shown, raws) = source.reading == nil ? RawPairs.pair(source.photos) : (source.photos, [:])
-        let controller = GridController(title: source.title, session: makeSession(shown.isEmpty ? source.photos : shown),
+        let first = shown.isEmpty ? source.photos : shown
+        // One session for the run: a new order, a filter or a rescan is a new list it shows.
+        // A lone photo is shown whole: a square crop of the only photo hides part of it for nothing.
+        let session = GridSession(photos: first, mode: capabilities.mode, fit: first.count == 1 ? .fit : options.fit,
+                                  cacheBytes: options.cacheMegabytes * 1024 * 1024, loader: source.loader, decoder: source.decoder,
+                                  tierStore: source.tierStore) { mailbox.post(.tileReady) }
+        let pressure = Caches.watchPressure { [cache = session.cache] in cache }
+        let controller = GridController(title: source.title, session: session,
                                         screen: GridApp.metrics(curses: curses, capabilities: capabilities),
                                         columns: options.columns, modeName: capabilities.mode.description)
         if !shown.isEmpty && !raws.isEmpty {
@@ -189,7 +183,7 @@ package enum PhotoGrid {
             controller.gallery.listed = source.photos
         }
         controller.allowChanges(order: source.rescan == nil && !options.sortGiven ? nil : options.order, showHidden: options.showHidden,
-                                makeSession: makeSession, rescan: source.rescan) { photos in
+                                rescan: source.rescan) { photos in
             CaptureDates(photos: photos, reader: source.infoReader, store: source.dateStore) { mailbox.post(.tileReady) }
         }
         controller.leftOut = source.leftOut.map { box in { box.withLock { $0 } } }
@@ -205,7 +199,6 @@ package enum PhotoGrid {
         if options.grouping != .none { controller.setGrouping(options.grouping) }
         if let reading = source.reading {
             controller.reading = reading
-            controller.gallery.readers.growSession = { session($0, $1) }
             reading.onChange { mailbox.post(.tileReady) }
         }
         if let changes = source.changes {

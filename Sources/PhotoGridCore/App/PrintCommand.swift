@@ -85,8 +85,8 @@ struct PrintCommand {
         // Only the final tiles of those rows: nobody sees a preview of a printed frame. Largest
         // files first, so that the last decode to finish is a short one: the frame waits for all.
         session.pipeline.want(session.wanted(layout: layout, position: position, direction: 1)
-            .filter { $0.priority == .visible && !$0.request.isPreview && layout.row(of: $0.request.photo) < wholeRows }
-            .sorted { photos[$0.request.photo].fileSize > photos[$1.request.photo].fileSize })
+            .filter { $0.priority == .visible && !$0.request.isPreview && layout.row(of: session.photos.index(of: $0.request.photo) ?? 0) < wholeRows }
+            .sorted { session.table[$0.request.photo].fileSize > session.table[$1.request.photo].fileSize })
         // Until the pipeline is idle too: a budget too small for the screen leaves tiles unmade.
         while !session.paintTiles(layout: layout, position: position).filter(shown).allSatisfy({ !$0.content.isPending })
                 && !session.pipeline.isIdle {
@@ -117,7 +117,7 @@ struct PrintCommand {
         case .success(let fitted): image = fitted
         case .failure(let error): throw ExitError("\(options.path): \(error)")
         }
-        let request = TileRequest(photo: 0, width: image.width, height: image.height, fit: .fit, mode: mode)
+        let request = TileRequest(photo: PhotoID(raw: 0), width: image.width, height: image.height, fit: .fit, mode: mode)
         let rows = (image.height + screen.cellHeight - 1) / max(1, screen.cellHeight)
         let columns = (image.width + screen.cellWidth - 1) / max(1, screen.cellWidth)
         return mode.format.makeCanvas().printPicture(TileEncoder().encode(image, for: request), request: request, columns: columns, rows: rows)

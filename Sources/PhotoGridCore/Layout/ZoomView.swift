@@ -7,12 +7,12 @@ package struct ZoomState: Hashable, Sendable {
     /// Fit, then closer up to six times: the steps of `+` and `-`.
     package static let levels: [Double] = [1, 1.5, 2, 3, 4, 6]
 
-    package var photo: Int
+    package var photo: PhotoID
     package var level = 0
     package var centerX = 0.5
     package var centerY = 0.5
 
-    package init(photo: Int) { self.photo = photo }
+    package init(photo: PhotoID) { self.photo = photo }
 
     package var zoom: Double { ZoomState.levels[level] }
     package var isZoomedIn: Bool { level > 0 }

@@ -52,9 +52,9 @@ package struct SixelCut: Hashable, Sendable {
 
 /// One photo at one tier.
 package struct TierKey: Hashable, Sendable {
-    package var photo: Int
+    package var photo: PhotoID
     package var tier: Tier
-    package init(photo: Int, tier: Tier) { self.photo = photo; self.tier = tier }
+    package init(photo: PhotoID, tier: Tier) { self.photo = photo; self.tier = tier }
 }
 
 /// A part of a photo, in fractions of its upright width and height.
@@ -69,7 +69,7 @@ package struct CropRegion: Hashable, Sendable {
 /// drawn in a mode, maybe cut at the screen's edge, from its tier image or, as a preview, from
 /// the best image already in memory (another tier, or the EXIF thumbnail).
 package struct TileRequest: Hashable, Sendable {
-    package var photo: Int
+    package var photo: PhotoID
     package var width: Int
     package var height: Int
     package var fit: FitMode
@@ -91,7 +91,7 @@ package struct TileRequest: Hashable, Sendable {
     /// Made from the raw file of a RAW+JPEG pair rather than from the photo (its JPEG).
     package var fromRaw = false
 
-    package init(photo: Int, width: Int, height: Int, fit: FitMode, mode: RenderMode, keptRows: Int? = nil,
+    package init(photo: PhotoID, width: Int, height: Int, fit: FitMode, mode: RenderMode, keptRows: Int? = nil,
                 isPreview: Bool = false, crop: CropRegion? = nil) {
         self.photo = photo
         self.width = width
@@ -142,10 +142,10 @@ package struct WantedTile: Hashable, Sendable {
 
 /// A photo whose details the loop asks for (the details panel, badges, the zoom view's shape).
 package struct WantedInfo: Hashable, Sendable {
-    package var photo: Int
+    package var photo: PhotoID
     package var priority: Priority
 
-    package init(_ photo: Int, _ priority: Priority) {
+    package init(_ photo: PhotoID, _ priority: Priority) {
         self.photo = photo
         self.priority = priority
     }

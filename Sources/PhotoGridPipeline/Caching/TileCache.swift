@@ -8,7 +8,7 @@ import PhotoGridSystem
 package final class TileCache: Sendable {
     package enum Key: Hashable, Sendable {
         case tier(TierKey)
-        case thumbnail(Int)
+        case thumbnail(PhotoID)
         case encoded(TileRequest)
     }
 
@@ -40,8 +40,8 @@ package final class TileCache: Sendable {
         return nil
     }
     package func hasTier(_ key: TierKey) -> Bool { store.contains(.tier(key)) }
-    package func thumbnail(_ photo: Int) -> RGBImage? { image(.thumbnail(photo)) }
-    package func hasThumbnail(_ photo: Int) -> Bool { store.contains(.thumbnail(photo)) }
+    package func thumbnail(_ photo: PhotoID) -> RGBImage? { image(.thumbnail(photo)) }
+    package func hasThumbnail(_ photo: PhotoID) -> Bool { store.contains(.thumbnail(photo)) }
 
     package func encoded(_ request: TileRequest) -> EncodedTile? {
         if case .encoded(let tile)? = store.value(for: .encoded(request)) { return tile }
@@ -66,21 +66,21 @@ package final class TileCache: Sendable {
     }
 
     /// The largest tier image of a photo in memory, if any: a preview's source.
-    package func largestTier(of photo: Int) -> DecodedImage? {
+    package func largestTier(of photo: PhotoID) -> DecodedImage? {
         for size in Tier.allCases.reversed() { if let image = tier(TierKey(photo: photo, tier: size)) { return image } }
         return nil
     }
 
-    package func hasAnyImage(of photo: Int) -> Bool {
+    package func hasAnyImage(of photo: PhotoID) -> Bool {
         hasThumbnail(photo) || Tier.allCases.contains { hasTier(TierKey(photo: photo, tier: $0)) }
     }
-    package func store(thumbnail image: RGBImage, for photo: Int) { store.set(.image(image), for: .thumbnail(photo), cost: image.byteCount) }
+    package func store(thumbnail image: RGBImage, for photo: PhotoID) { store.set(.image(image), for: .thumbnail(photo), cost: image.byteCount) }
     package func store(_ tile: EncodedTile, for request: TileRequest) { store.set(.encoded(tile), for: .encoded(request), cost: tile.byteCount) }
 
     /// The largest whole, final tile of `photo` in `mode` held, no larger than `width` x `height`
     /// pixels (a grid tile, say): what the zoom view shows of a photo it just stepped to while
     /// nothing better is ready.
-    package func largestTile(of photo: Int, mode: RenderMode, within width: Int, _ height: Int) -> (TileRequest, EncodedTile)? {
+    package func largestTile(of photo: PhotoID, mode: RenderMode, within width: Int, _ height: Int) -> (TileRequest, EncodedTile)? {
         let candidates = store.keys { key in
             guard case .encoded(let r) = key else { return false }
             return r.photo == photo && r.mode == mode && !r.isPreview && r.keptRows == r.height && r.width <= width && r.height <= height
@@ -92,11 +92,11 @@ package final class TileCache: Sendable {
     }
 
     /// Drops everything made from the photo: its file changed.
-    package func forget(photo: Int) {
+    package func forget(photo: PhotoID) {
         store.removeAll { key in
             switch key {
             case .tier(let tier): return tier.photo == photo
-            case .thumbnail(let index): return index == photo
+            case .thumbnail(let id): return id == photo
             case .encoded(let request): return request.photo == photo
             }
         }
@@ -108,7 +108,7 @@ package final class TileCache: Sendable {
 
     /// The tiles and thumbnails that the screen and its planned prefetches need: evicted only
     /// when nothing else is left (`MemoryCache`).
-    package func protect(encoded: Set<TileRequest>, thumbnails: Set<Int>) {
+    package func protect(encoded: Set<TileRequest>, thumbnails: Set<PhotoID>) {
         store.protect(Set(encoded.map { Key.encoded($0) }).union(thumbnails.map { Key.thumbnail($0) }))
     }
 

@@ -53,11 +53,7 @@ extension TilePipeline {
     /// is told of each (`onFinish`), as of a tile.
     package func animate(_ request: TileRequest) -> AnimationFrames {
         let frames = AnimationFrames(request: request)
-        guard photos.indices.contains(request.photo) else {
-            frames.made.withLock { $0.finished = true }
-            return frames
-        }
-        let photo = photos[request.photo]
+        let photo = table[request.photo]
         let budget = max(8 << 20, cache.limitBytes / 4)
         let make: @Sendable (Result<PhotoBytes, DecodeError>) -> Void = { [decoder, encoder, tell] bytes in
             WorkerThreads.start {

@@ -63,7 +63,7 @@ extension TilePipeline {
             case .encode(let request): encode(request)
             case .loadTile(let request): loadTile(request)
             case .store(let key, let image):
-                tierStore?.save(image, of: photos[key.photo], tier: key.tier)
+                tierStore?.save(image, of: table[key.photo], tier: key.tier)
                 locked { stores.storesRunning -= 1; condition.broadcast() }
             case .recheck(let indexes): recheckFiles(indexes)
             }
@@ -80,14 +80,12 @@ extension TilePipeline {
             result = .success(DecodedImage(image: image, origin: larger.origin, isComplete: larger.isComplete && image.width == larger.image.width,
                                            isPartial: larger.isPartial))
             locked { counters.derived += 1 }
-        } else if photos.indices.contains(key.photo), let image = tierStore?.load(photos[key.photo], tier: key.tier), image.covers(size) {
+        } else if let image = tierStore?.load(table[key.photo], tier: key.tier), image.covers(size) {
             result = .success(image)
             locked { counters.diskHits += 1 }
-        } else if photos.indices.contains(key.photo) {
+        } else {
             // Its bytes from the loader: at once for a file, else later, decoded then (`decoded`).
             return load(.tier(key), size: size)
-        } else {
-            result = .failure(.unreadable("no such photo"))
         }
         finishTier(key, result, worthStoring: false)
     }
@@ -95,17 +93,16 @@ extension TilePipeline {
     /// Asks the loader for what `source` needs: decoded here when it is at hand, else when it
     /// comes (`loaded`), by whichever worker is free then.
     func load(_ source: Source, size: Int, whole: Bool = false) {
-        let photo: Int, want: LoadWant
+        let photo: PhotoID, want: LoadWant
         switch source {
         case .tier(let key): (photo, want) = (key.photo, whole ? .original : .picture(covering: size))
         case .thumbnail(let index): (photo, want) = (index, .thumbnail)
         case .info(let index):
-            if photos.indices.contains(index), let known = loader.knownInfo(of: photos[index]) { return finishInfo(index, known) }
+            if let known = loader.knownInfo(of: table[index]) { return finishInfo(index, known) }
             (photo, want) = (index, .details)
         }
-        guard photos.indices.contains(photo) else { return decoded(source, .failure(.unreadable("no such photo")), size: size) }
         locked { loads.pending[source] = .some(nil) }
-        let start = loader.load(photos[photo], want) { [self] result in loaded(source, result, size: size) }
+        let start = loader.load(table[photo], want) { [self] result in loaded(source, result, size: size) }
         switch start {
         case .ready(let result):
             locked { _ = loads.pending.removeValue(forKey: source) }
@@ -137,9 +134,9 @@ extension TilePipeline {
         case .tier(let key):
             locked { counters.decodes += 1 }
             var result = bytes.flatMap { bytes in
-                Result { () throws(DecodeError) in try decoder.image(of: photos[key.photo], from: bytes, covering: size, atMost: key.tier.size) }
+                Result { () throws(DecodeError) in try decoder.image(of: table[key.photo], from: bytes, covering: size, atMost: key.tier.size) }
             }
-            if case .success(var image) = result, loader.isPartial(photos[key.photo]) {
+            if case .success(var image) = result, loader.isPartial(table[key.photo]) {
                 image.isPartial = true
                 image.isComplete = false
                 result = .success(image)
@@ -150,9 +147,9 @@ extension TilePipeline {
             // What a half-written file has so far is not kept for the next run.
             finishTier(key, result, worthStoring: (try? result.get())?.isPartial == false)
         case .thumbnail(let photo):
-            finishThumbnail(photo, (try? bytes.get()).flatMap { decoder.thumbnail(of: photos[photo], from: $0) })
+            finishThumbnail(photo, (try? bytes.get()).flatMap { decoder.thumbnail(of: table[photo], from: $0) })
         case .info(let photo):
-            finishInfo(photo, (try? bytes.get()).flatMap { decoder.info(of: photos[photo], from: $0) })
+            finishInfo(photo, (try? bytes.get()).flatMap { decoder.info(of: table[photo], from: $0) })
         }
     }
 
@@ -221,11 +218,11 @@ extension TilePipeline {
         }
     }
 
-    func recheckFiles(_ indexes: [Int]) {
+    func recheckFiles(_ indexes: [PhotoID]) {
         // A photo that is not a file (a remote one) cannot be looked at here; one that failed is
         // asked for again, whatever the reason was: the server may be back, the photo mended.
-        let retried = locked { () -> [Int] in
-            let failed = Set(indexes).filter { photos[$0].file == nil && records.failures[$0] != nil }
+        let retried = locked { () -> [PhotoID] in
+            let failed = Set(indexes).filter { table[$0].file == nil && records.failures[$0] != nil }
             for index in failed { records.failures[index] = nil }
             if !failed.isEmpty {
                 rebuildFetchTasks()
@@ -235,12 +232,12 @@ extension TilePipeline {
         }
         retried.forEach(tell.onInfo)
         let now = Set(indexes).compactMap { index in
-            photos[index].stamp == nil ? nil : photos[index].file.map { (index, FileStamp.of($0)) }
+            table[index].stamp == nil ? nil : table[index].file.map { (index, FileStamp.of($0)) }
         }
         let changed = locked {
             // A file gone is kept as a nil stamp: it changed once, not at every Ctrl-R.
             defer { for (index, stamp) in now { records.stamps.updateValue(stamp, forKey: index) } }
-            return now.filter { (records.stamps[$0.0] ?? photos[$0.0].stamp) != $0.1 }.map(\.0)
+            return now.filter { (records.stamps[$0.0] ?? table[$0.0].stamp) != $0.1 }.map(\.0)
         }
         guard !changed.isEmpty else { return }
         for index in changed { cache.forget(photo: index) }
@@ -259,7 +256,7 @@ extension TilePipeline {
         changed.forEach(tell.onInfo)
     }
 
-    func finishInfo(_ photo: Int, _ info: PhotoInfo?) {
+    func finishInfo(_ photo: PhotoID, _ info: PhotoInfo?) {
         locked {
             records.infos[photo] = .some(info)
             records.wantedInfos[photo] = nil
@@ -269,7 +266,7 @@ extension TilePipeline {
         tell.onInfo(photo)
     }
 
-    func finishThumbnail(_ photo: Int, _ thumbnail: RGBImage?) {
+    func finishThumbnail(_ photo: PhotoID, _ thumbnail: RGBImage?) {
         locked {
             counters.thumbnails += 1
             fetchTasks.finish(.thumbnail(photo))
@@ -304,8 +301,8 @@ extension TilePipeline {
         // Written at once (a file write, a small part of the encode), so that a run quit before
         // its workers were ever idle still leaves its screens for the next. What a half-written
         // file has so far is not kept.
-        if !partial, let tierStore, tierStore.keepsTiles(for: request), photos.indices.contains(request.photo) {
-            tierStore.saveTile(tile, of: photos[request.photo], request: request)
+        if !partial, let tierStore, tierStore.keepsTiles(for: request) {
+            tierStore.saveTile(tile, of: table[request.photo], request: request)
         }
         locked {
             counters.encodes += 1
@@ -323,7 +320,7 @@ extension TilePipeline {
 
     /// A final tile from the disk cache; if it is not there, the tile is made from its tier image.
     func loadTile(_ request: TileRequest) {
-        let tile = photos.indices.contains(request.photo) ? tierStore?.loadTile(photos[request.photo], request: request) : nil
+        let tile = tierStore?.loadTile(table[request.photo], request: request)
         locked {
             if let tile {
                 counters.tileDiskHits += 1

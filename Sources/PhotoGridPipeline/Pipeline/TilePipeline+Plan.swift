@@ -33,7 +33,7 @@ extension TilePipeline {
             .map { TilePipeline.imageBytes(covering: self.planned($0.request).size) }.max() ?? 0
         let prefetchRoom = limit - workers * screenImage - (decoder.memoryGate?.largestRecent ?? 0)
         var total = 0, short = false, full = false
-        var counted = Set<TileRequest>(), toMake = Set<TileRequest>(), thumbnails = Set<Int>()
+        var counted = Set<TileRequest>(), toMake = Set<TileRequest>(), thumbnails = Set<PhotoID>()
         var result: [WantedTile] = []
         for wanted in requests {
             let (request, priority) = (wanted.request, wanted.priority)
@@ -130,9 +130,8 @@ extension TilePipeline {
             if let known = images[key], known.urgency >= task.urgency { continue }
             images[key] = (task.urgency, max(size, images[key]?.size ?? 0))
         }
-        images = images.filter { photos.indices.contains($0.key.photo) }
         if !wishChanged && images.allSatisfy({ key, image in planning.lastExpectedSizes[key].map { $0 >= image.size } ?? false }) { return }
-        let expected = images.map { key, image in (image.urgency, ExpectedImage(photo: photos[key.photo], size: image.size)) }
+        let expected = images.map { key, image in (image.urgency, ExpectedImage(photo: table[key.photo], size: image.size)) }
             .sorted { $0.0 > $1.0 }.map(\.1)
         planning.lastExpectedSizes = images.mapValues(\.size)
         guard expected != planning.lastExpected else { return }

@@ -43,7 +43,9 @@ package final class TilePipeline: @unchecked Sendable {
     var activity = Activity()
     var counters = Counters()
 
-    let photos: [Photo]
+    /// Every photo by identity: the pipeline knows no list, so a new order or a filter changes
+    /// nothing it holds.
+    let table: PhotoTable
     package let cache: TileCache
     let workers: Int
     let loader: PhotoLoading
@@ -75,18 +77,18 @@ package final class TilePipeline: @unchecked Sendable {
     /// What is known of each photo: why it failed, whether its file ended early or has no
     /// thumbnail, its details, and the file stamps its pictures were made from.
     struct PhotoRecords {
-        var failures: [Int: DecodeError] = [:]
+        var failures: [PhotoID: DecodeError] = [:]
         /// Photos whose files ended before their pictures did, at their last decode.
-        var incomplete: Set<Int> = []
-        var noThumbnail: Set<Int> = []
+        var incomplete: Set<PhotoID> = []
+        var noThumbnail: Set<PhotoID> = []
         /// What each photo's file says about itself, once read (nil: not a JPEG, or unreadable).
-        var infos: [Int: PhotoInfo?] = [:]
-        var wantedInfos: [Int: Task] = [:]
+        var infos: [PhotoID: PhotoInfo?] = [:]
+        var wantedInfos: [PhotoID: Task] = [:]
         /// Photos to look at again (Ctrl-R), and the file stamps they were last made from when
         /// that is not the stamp the photo was read with (kept apart: one entry a photo would be
         /// 50 bytes each of a million photos).
-        var rechecks: [Int] = []
-        var stamps: [Int: FileStamp?] = [:]
+        var rechecks: [PhotoID] = []
+        var stamps: [PhotoID: FileStamp?] = [:]
     }
 
     /// New tier images waiting for the disk cache, and the stores under way.
@@ -115,11 +117,11 @@ package final class TilePipeline: @unchecked Sendable {
     /// for the next decode go back then).
     struct Callbacks {
         let onFinish: @Sendable (TileRequest) -> Void
-        let onInfo: @Sendable (Int) -> Void
+        let onInfo: @Sendable (PhotoID) -> Void
         let onIdle: (@Sendable () -> Void)?
     }
 
-    enum Source: Hashable { case tier(TierKey), thumbnail(Int), info(Int) }
+    enum Source: Hashable { case tier(TierKey), thumbnail(PhotoID), info(PhotoID) }
 
     struct Task {
         var priority: Priority
@@ -136,15 +138,27 @@ package final class TilePipeline: @unchecked Sendable {
         case fetch(Source, size: Int)
         /// A fetch's bytes have come from its loader: decoded now.
         case decode(Source, size: Int)
-        case encode(TileRequest), loadTile(TileRequest), store(TierKey, DecodedImage), recheck([Int])
+        case encode(TileRequest), loadTile(TileRequest), store(TierKey, DecodedImage), recheck([PhotoID])
     }
 
-    package init(photos: [Photo], cache: TileCache, loader: PhotoLoading = FileLoader(), decoder: PhotoDecoding = PhotoDecoder(),
+    /// A pipeline for a fixed list of photos, which are given the identities 0, 1, 2... in its
+    /// order (the benchmark's and the tests' photos).
+    package convenience init(photos: [Photo], cache: TileCache, loader: PhotoLoading = FileLoader(), decoder: PhotoDecoding = PhotoDecoder(),
+                            encoder: TileEncoding = TileEncoder(), tierStore: TierStoring? = nil, workers: Int = WorkerThreads.cores,
+                            onInfo: @escaping @Sendable (PhotoID) -> Void = { _ in },
+                            onFinish: @escaping @Sendable (TileRequest) -> Void, onIdle: (@Sendable () -> Void)? = nil) {
+        let table = PhotoTable()
+        _ = table.ids(for: photos)
+        self.init(table: table, cache: cache, loader: loader, decoder: decoder, encoder: encoder, tierStore: tierStore, workers: workers,
+                  onInfo: onInfo, onFinish: onFinish, onIdle: onIdle)
+    }
+
+    package init(table: PhotoTable, cache: TileCache, loader: PhotoLoading = FileLoader(), decoder: PhotoDecoding = PhotoDecoder(),
                 encoder: TileEncoding = TileEncoder(), tierStore: TierStoring? = nil,
                 workers: Int = WorkerThreads.cores,
-                onInfo: @escaping @Sendable (Int) -> Void = { _ in },
+                onInfo: @escaping @Sendable (PhotoID) -> Void = { _ in },
                 onFinish: @escaping @Sendable (TileRequest) -> Void, onIdle: (@Sendable () -> Void)? = nil) {
-        self.photos = photos
+        self.table = table
         self.cache = cache
         self.loader = loader
         self.decoder = decoder
@@ -165,17 +179,17 @@ package final class TilePipeline: @unchecked Sendable {
     package var budgetShortfalls: Int { locked { planning.shortfalls } }
 
     /// Why the photo could not be decoded, once a decode has failed.
-    package func failure(forPhoto index: Int) -> DecodeError? { locked { records.failures[index] } }
+    package func failure(forPhoto photo: PhotoID) -> DecodeError? { locked { records.failures[photo] } }
 
     /// Whether the photo's file ended before its picture did when it was decoded (being copied):
     /// its tiles show what there was, marked. A reload (Ctrl-R) once the file changes decodes it again.
-    package func isIncomplete(photo index: Int) -> Bool { locked { records.incomplete.contains(index) } }
+    package func isIncomplete(photo: PhotoID) -> Bool { locked { records.incomplete.contains(photo) } }
 
     /// What the photo's file says about itself, once read; asked for with `want(_:infos:)`.
-    package func info(_ index: Int) -> PhotoInfo? { locked { records.infos[index] ?? nil } }
+    package func info(_ photo: PhotoID) -> PhotoInfo? { locked { records.infos[photo] ?? nil } }
 
     /// Whether the photo's details have been read, even if there were none to read.
-    package func hasReadInfo(_ index: Int) -> Bool { locked { records.infos[index] != nil } }
+    package func hasReadInfo(_ photo: PhotoID) -> Bool { locked { records.infos[photo] != nil } }
 
     /// Replaces what is wanted. Earlier entries of equal priority are done first; a request listed
     /// twice keeps its highest priority and its first place. `infos` are photos whose metadata is
@@ -247,18 +261,18 @@ package final class TilePipeline: @unchecked Sendable {
     /// Looks at the photos' files again, on a worker (the loop never touches a file): a photo
     /// whose file changed or went since its pictures were made is forgotten, so that the next
     /// frame asks for it anew and shows the new picture, or why there is none. Ctrl-R.
-    package func recheck(_ photos: [Int]) {
+    package func recheck(_ photos: [PhotoID]) {
         locked {
-            records.rechecks += photos.filter { self.photos.indices.contains($0) }
+            records.rechecks += photos
             condition.broadcast()
         }
     }
 
-    /// Forgets what photo `index`'s file said about itself, so that it is read again when next
+    /// Forgets what `photo`'s file said about itself, so that it is read again when next
     /// wanted: its sidecar's caption was just changed.
-    package func forgetInfo(_ index: Int) {
+    package func forgetInfo(_ photo: PhotoID) {
         locked {
-            records.infos[index] = nil
+            records.infos[photo] = nil
             condition.broadcast()
         }
     }
@@ -320,7 +334,7 @@ package final class TilePipeline: @unchecked Sendable {
     }
 
     /// What a preview is made from: the largest tier image in memory, else the EXIF thumbnail.
-    func previewImage(for photo: Int) -> RGBImage? {
+    func previewImage(for photo: PhotoID) -> RGBImage? {
         cache.largestTier(of: photo)?.image ?? cache.thumbnail(photo)
     }
 
@@ -401,7 +415,7 @@ package final class TilePipeline: @unchecked Sendable {
             best = (job, task.urgency)
         }
         // A tier whose photo is being decoded at a larger grid tier waits: it is cut from that one.
-        var decoding: [Int: Tier] = [:]
+        var decoding: [PhotoID: Tier] = [:]
         for case (.tier(let key), _, let running) in fetchTasks.all where running && !key.tier.isZoom {
             decoding[key.photo] = max(decoding[key.photo] ?? key.tier, key.tier)
         }

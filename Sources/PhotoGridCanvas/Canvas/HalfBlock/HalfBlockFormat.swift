@@ -14,8 +14,8 @@ package struct HalfBlockFormat: TileFormat {
 
     package func cell(_ screen: ScreenMetrics) -> (width: Int, height: Int) { (1, 2) }
 
-    package func gridRequest(_ index: Int, frame: TileFrame, visibleRows: Int, screen: ScreenMetrics, fit: FitMode) -> TileRequest {
-        TileRequest(photo: index, width: frame.width, height: frame.height * 2, fit: fit, mode: mode, keptRows: visibleRows * 2)
+    package func gridRequest(_ photo: PhotoID, frame: TileFrame, visibleRows: Int, screen: ScreenMetrics, fit: FitMode) -> TileRequest {
+        TileRequest(photo: photo, width: frame.width, height: frame.height * 2, fit: fit, mode: mode, keptRows: visibleRows * 2)
     }
 
     package func encode(_ image: consuming RGBImage, for request: TileRequest) -> EncodedTile {

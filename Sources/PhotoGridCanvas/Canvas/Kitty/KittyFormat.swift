@@ -13,12 +13,12 @@ package struct KittyFormat: TileFormat {
 
     /// At the screen's size, or on a slow link smaller (`pictureScale`): kitty scales a picture to
     /// the cells it is placed over.
-    package func gridRequest(_ index: Int, frame: TileFrame, visibleRows: Int, screen: ScreenMetrics, fit: FitMode) -> TileRequest {
-        TileRequest(photo: index, width: scaled(frame.width * screen.cellWidth, screen), height: scaled(frame.height * screen.cellHeight, screen),
+    package func gridRequest(_ photo: PhotoID, frame: TileFrame, visibleRows: Int, screen: ScreenMetrics, fit: FitMode) -> TileRequest {
+        TileRequest(photo: photo, width: scaled(frame.width * screen.cellWidth, screen), height: scaled(frame.height * screen.cellHeight, screen),
                     fit: fit, mode: mode)
     }
 
-    package func viewRequest(_ photo: Int, width: Int, height: Int, crop: CropRegion?, screen: ScreenMetrics) -> TileRequest {
+    package func viewRequest(_ photo: PhotoID, width: Int, height: Int, crop: CropRegion?, screen: ScreenMetrics) -> TileRequest {
         TileRequest(photo: photo, width: scaled(width, screen), height: scaled(height, screen), fit: .fit, mode: mode, crop: crop)
     }
 

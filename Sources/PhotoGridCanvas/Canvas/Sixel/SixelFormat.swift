@@ -18,9 +18,9 @@ package struct SixelFormat: TileFormat {
 
     /// On a slow link, fewer colour registers: a sixel picture's bytes grow with
     /// the colours each band of six rows uses, and a photo at 128 colours is hard to tell from 256.
-    package func gridRequest(_ index: Int, frame: TileFrame, visibleRows: Int, screen: ScreenMetrics, fit: FitMode) -> TileRequest {
+    package func gridRequest(_ photo: PhotoID, frame: TileFrame, visibleRows: Int, screen: ScreenMetrics, fit: FitMode) -> TileRequest {
         let registers = screen.slowLink ? min(colors, SixelFormat.slowLinkColors) : colors
-        var request = TileRequest(photo: index, width: frame.width * screen.cellWidth, height: frame.height * screen.cellHeight,
+        var request = TileRequest(photo: photo, width: frame.width * screen.cellWidth, height: frame.height * screen.cellHeight,
                                   fit: fit, mode: .sixel(colors: registers), keptRows: visibleRows * screen.cellHeight)
         request.sixelCut = screen.sixelCut
         return request
@@ -36,7 +36,7 @@ package struct SixelFormat: TileFormat {
 
     /// The photo view's picture, in bands encoded at once on several cores when it is a part of
     /// the photo (a zoomed or fitted view, known from the photo's shape).
-    package func viewRequest(_ photo: Int, width: Int, height: Int, crop: CropRegion?, screen: ScreenMetrics) -> TileRequest {
+    package func viewRequest(_ photo: PhotoID, width: Int, height: Int, crop: CropRegion?, screen: ScreenMetrics) -> TileRequest {
         var request = TileRequest(photo: photo, width: width, height: height, fit: .fit, mode: mode, crop: crop)
         request.sixelCut = screen.sixelCut
         request.encodeInBands = crop != nil

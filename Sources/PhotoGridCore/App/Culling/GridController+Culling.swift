@@ -8,29 +8,21 @@ import PhotoGridTerminal
 /// (`Sidecar.save(rating:)`), and filters by them. In the photo view they act on the photo shown;
 /// in the grid on the marked photos, else the focused one.
 extension GridController {
-    /// Photo `index`'s rating, 0 when it has none.
-    func rating(ofPhoto index: Int) -> Int {
-        guard session.photos.indices.contains(index) else { return 0 }
-        return gallery.ratings.rating(of: session.photos[index], info: session.pipeline.info(index))
+    /// The photos the culling keys act on: in the grid (and the time zoom) the marked ones, else
+    /// the focused one; in the photo view and in compare the one shown or focused.
+    var cullingTargets: [PhotoID] {
+        if !(topScreen is PhotoView), !(topScreen is CompareView), !marked.isEmpty { return gallery.photos.ids.filter { marked.contains($0) } }
+        return topScreen.currentPhoto(context).map { [$0] } ?? []
     }
 
-    /// The photos the culling keys act on, as indexes: in the grid the marked ones, else the
-    /// focused one; in the photo view and in compare the one shown or focused.
-    var cullingTargets: [Int] {
-        if !(topScreen is PhotoView), !(topScreen is CompareView), !marked.isEmpty { return session.photos.indices.filter { marked.contains(session.photos[$0].source) } }
-        let photo = topScreen.currentPhoto
-        return session.photos.indices.contains(photo) ? [photo] : []
-    }
-
-    /// Sets the rating of the culling targets (-1 a reject, 0 none, 1-5 stars) and says so, or
-    /// why not: a photo from elsewhere has no sidecar, and `--read-only` writes nothing.
-    func rate(_ rating: Int) {
-        let targets = cullingTargets
+    /// Sets the rating of `targets` (-1 a reject, 0 none, 1-5 stars) and says so, or why not: a
+    /// photo from elsewhere has no sidecar, and `--read-only` writes nothing.
+    func rate(_ targets: [PhotoID], _ rating: Int) {
         guard !targets.isEmpty else { return }
         if settings.readOnly { notice = "read-only (--read-only): ratings are not saved"; return }
         var failures: [String] = [], done = 0, written = ""
-        for index in targets {
-            let photo = session.photos[index]
+        for id in targets {
+            let photo = session.table[id]
             guard let file = photo.file else { failures.append("ratings are kept beside photos in a local folder only"); continue }
             let sidecar = Sidecar.of(file)
             if let problem = sidecar.save(rating: rating) { failures.append(sidecar.message(problem)); continue }
@@ -54,34 +46,14 @@ extension GridController {
     func toggleReject() {
         let targets = cullingTargets
         guard !targets.isEmpty else { return }
-        rate(targets.allSatisfy { rating(ofPhoto: $0) < 0 } ? 0 : -1)
+        rate(targets, targets.allSatisfy { gallery.rating(of: $0) < 0 } ? 0 : -1)
     }
 
     /// `R` in the grid: a rating for the targets, typed next.
     func askRating() {
-        let count = cullingTargets.count
-        let question = count > 1 ? "rate \(count) marked photos: 1-5 stars, 0 none, x reject" : "rate: 1-5 stars, 0 none, x reject"
-        layers.append(ChoiceView(app: self, question: question) { [unowned self] key in
-            switch key {
-            case .character(let c) where ("0"..."5").contains(c): rate(Int(String(c))!)
-            case .character("x"): rate(-1)
-            default: return false
-            }
-            return true
-        })
-    }
-
-    /// `f`: which photos to show by rating, typed next.
-    func askFilter() {
-        layers.append(ChoiceView(app: self, question: "show: 1-5 at least that many stars, x rejects, 0 all") { [unowned self] key in
-            switch key {
-            case .character(let c) where ("1"..."5").contains(c): setFilter(.atLeast(Int(String(c))!))
-            case .character("0"): setFilter(.all)
-            case .character("x"): setFilter(.rejected)
-            default: return false
-            }
-            return true
-        })
+        let targets = cullingTargets
+        guard !targets.isEmpty else { return }
+        layers.append(ChoiceView(.rating(targets)))
     }
 
     /// Shows the photos `filter` keeps. Every photo's rating must be known first: those not yet
@@ -117,19 +89,13 @@ extension GridController {
         if kept.isEmpty {
             notice = filter.noneLeft + ": all \(all.count) shown"
             gallery.filter = .all
-            if gallery.filtering.unfiltered != nil { replacePhotos(all) }
+            if gallery.filtering.unfiltered != nil { showList(all) }
             return
         }
         gallery.filter = filter
-        replacePhotos(all)
+        showList(all)
         // While a filter is on the status line says what it hides (`filterStatus`).
         if filter == .all { notice = "all \(all.count) photos shown" }
     }
 
-    /// "4+ stars: 120 hidden", or how far the ratings are read, for the status line.
-    var filterStatus: String? {
-        if let scan = gallery.filtering.scan { return "reading ratings \(scan.progress.done) of \(scan.total)" }
-        guard let words = gallery.filter.words, let all = gallery.filtering.unfiltered else { return nil }
-        return words + ": \(all.count - session.photos.count) hidden"
-    }
 }

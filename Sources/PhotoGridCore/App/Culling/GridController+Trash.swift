@@ -20,23 +20,19 @@ extension GridController {
         let targets = cullingTargets
         guard !targets.isEmpty else { return }
         if settings.readOnly { notice = "read-only (--read-only): nothing is moved to the trash"; return }
-        guard targets.allSatisfy({ session.photos[$0].file != nil }) else {
+        guard targets.allSatisfy({ session.table[$0].file != nil }) else {
             notice = "photos from elsewhere have no trash here: nothing moved"
             return
         }
-        let what = targets.count == 1 ? session.photos[targets[0]].name : "\(targets.count) photos"
-        let sources = targets.map { session.photos[$0].source }
-        layers.append(ChoiceView(app: self, question: "move \(what) to the trash? y/n") { [unowned self] key in
-            guard key == .character("y") || key == .character("Y") else { notice = "nothing moved"; return true }
-            moveToTrash(sources)
-            return true
-        })
+        let what = targets.count == 1 ? session.table[targets[0]].name : "\(targets.count) photos"
+        layers.append(ChoiceView(.trash(targets, what: what)))
     }
 
-    /// Moves the photos (by source, as the list may have changed meanwhile) and their sidecars.
-    func moveToTrash(_ sources: [PhotoSource]) {
+    /// Moves the photos and their sidecars.
+    func moveToTrash(_ photos: [PhotoID]) {
         guard let trash = gallery.trash else { notice = "no trash: neither XDG_DATA_HOME nor HOME is set"; return }
         let all = gallery.allPhotos
+        let sources = photos.map { session.table[$0].source }
         var moved: [(photo: Photo, entries: [Trash.Entry])] = [], failure: String?
         for source in sources {
             guard let photo = all.first(where: { $0.source == source }), let file = photo.file else { continue }
@@ -60,7 +56,7 @@ extension GridController {
         guard !moved.isEmpty else { notice = failure ?? "nothing moved"; return }
         gallery.lastTrashed = Trashed(moved: moved, before: all)
         let gone = Set(moved.flatMap { [$0.photo.source] + (gallery.raws[$0.photo.source].map { [$0.source] } ?? []) })
-        gallery.unmark(gone)
+        gallery.unmark(Set(gone.compactMap { session.table.id(of: $0) }))
         let left = all.filter { !gone.contains($0.source) }
         let said = (moved.count == 1 ? "moved " + moved[0].photo.name : "moved \(moved.count) photos") + " to the trash (u puts back)"
         notice = failure.map { said + "; " + $0 } ?? said
@@ -72,14 +68,15 @@ extension GridController {
             return
         }
         // The photo view stays open, on the photo that came after the one shown.
-        let viewed = photoView.map { session.photos[$0.state.photo].source }
+        let viewed = photoView.map { session.table[$0.state.photo].source }
+        let shown = gallery.photos.ids
         let emptied = notice
-        replacePhotos(left)
+        showList(left)
         // Said after the move, when the filter had nothing left to show.
         if let left = notice, left != emptied { notice = said + "; " + left }
-        if let viewed, let place = all.firstIndex(where: { $0.source == viewed }) {
-            let next = min(left.count - 1, all[..<place].filter { !gone.contains($0.source) }.count)
-            if photoView == nil { openPhoto(next) } else { photoView?.state = ZoomState(photo: next) }
+        if let viewed, let id = session.table.id(of: viewed), let place = shown.firstIndex(of: id) {
+            let after = shown[place...].first { gallery.photos.contains($0) } ?? shown[..<place].last { gallery.photos.contains($0) }
+            if let after { if let photoView { photoView.state = ZoomState(photo: after) } else { openPhoto(after) } }
         }
     }
 
@@ -124,10 +121,10 @@ extension GridController {
         }
         guard !back.isEmpty else { notice = failure ?? "nothing put back"; return }
         let present = Set(gallery.allPhotos.map(\.source)).union(back)
-        replacePhotos(last.before.filter { present.contains($0.source) })
-        if let first = last.moved.first(where: { back.contains($0.photo.source) }),
-           let index = session.photos.firstIndex(where: { $0.source == first.photo.source }) {
-            if let photoView { photoView.state = ZoomState(photo: index) } else { grid.move(to: index) }
+        showList(last.before.filter { present.contains($0.source) })
+        if let first = last.moved.first(where: { back.contains($0.photo.source) }), let id = session.table.id(of: first.photo.source),
+           gallery.photos.contains(id) {
+            if let photoView { photoView.state = ZoomState(photo: id) } else { grid.move(to: id, context) }
         }
         // Counted by tile: a raw file that came back with its JPEG is not one more.
         let tiles = last.moved.filter { back.contains($0.photo.source) }

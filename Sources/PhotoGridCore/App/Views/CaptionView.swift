@@ -18,25 +18,15 @@ package struct CaptionEdit: Sendable, Equatable {
 }
 
 final class CaptionView: AppView {
-    unowned let app: GridController
     private(set) var edit: CaptionEdit
 
-    init(app: GridController, edit: CaptionEdit) {
-        self.app = app
-        self.edit = edit
-    }
+    init(edit: CaptionEdit) { self.edit = edit }
 
     /// Every key is the caption's while it is typed.
-    func handle(_ key: Key) -> KeyOutcome {
+    func handle(_ key: Key, _ context: ViewContext) -> KeyOutcome {
         switch key {
-        case .escape:
-            app.close(self)
-            app.notice = "caption not changed"
-            return .done
-        case .enter:
-            app.close(self)
-            save()
-            return .done
+        case .escape: return .taken([.close(self), .notice("caption not changed")])
+        case .enter: return .taken([.close(self), .saveCaption(edit)])
         case .backspace:
             while let last = edit.text.popLast(), last & 0xC0 == 0x80 {}
         // As in readline and the shells: Ctrl-U clears the line, Ctrl-W the last word.
@@ -57,31 +47,14 @@ final class CaptionView: AppView {
         if String(decoding: longer, as: UTF8.self).count <= XMPReader.maxCharacters { edit.text = longer }
     }
 
-    private func save() {
-        let text = String(decoding: edit.text, as: UTF8.self).trimmingWhitespace
-        guard text != String(decoding: edit.original, as: UTF8.self).trimmingWhitespace else {
-            app.notice = "caption not changed"
-            return
-        }
-        let sidecar = Sidecar.of(edit.photo)
-        if let problem = sidecar.save(caption: text) {
-            app.notice = sidecar.message(problem) + "; caption not saved"
-            return
-        }
-        app.notice = text.isEmpty ? "caption taken out of " + sidecar.name : "caption saved in " + sidecar.name
-        let session = app.gallery.session
-        if let index = session.photos.firstIndex(where: { $0.file == edit.photo }) { session.pipeline.forgetInfo(index) }
-        app.panelChanged()
-    }
-
     /// The caption as the status line shows it while typed: its end, where the typing is, when
     /// it is longer than the line.
-    var prompt: String? {
+    func prompt(_ context: ViewContext) -> String? {
         let text = String(decoding: edit.text, as: UTF8.self)
-        let room = max(10, app.screen.columns - 40)
+        let room = max(10, context.screen.columns - 40)
         let shown = text.count > room ? "~" + String(text.suffix(room - 1)) : text
         return "caption: " + shown + "_"
     }
 
-    var hint: String? { "Enter save  Esc cancel " }
+    func hint(_ context: ViewContext) -> String? { "Enter save  Esc cancel " }
 }

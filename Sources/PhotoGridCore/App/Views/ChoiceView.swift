@@ -3,27 +3,46 @@ import PhotoGridSystem
 import PhotoGridTerminal
 
 /// A question on the status line answered by one key, as vim's and lf's are: the rating prompt
-/// (`R`, then 0-5), the filter (`f`, then a number or `x`), the trash's "y/n" (`d`). The key is
-/// handed to `answer`, which says what it did on the status line; Esc, or a key that is no
-/// answer, closes it with nothing done.
+/// (`R`, then 0-5 or x), the filter (`f`, then a number or `x`), the trash's "y/n" (`d`). Esc,
+/// or a key that is no answer, closes it with nothing done.
 final class ChoiceView: AppView {
-    unowned let app: GridController
-    let question: String
-    /// Takes the key; false when it is no answer (the question closes, nothing done).
-    let answer: (Key) -> Bool
-
-    init(app: GridController, question: String, answer: @escaping (Key) -> Bool) {
-        self.app = app
-        self.question = question
-        self.answer = answer
+    enum Question {
+        /// Stars for these photos.
+        case rating([PhotoID])
+        /// Which photos to show by rating.
+        case filter
+        /// Whether these photos go to the trash.
+        case trash([PhotoID], what: String)
     }
 
-    func handle(_ key: Key) -> KeyOutcome {
-        app.close(self)
-        if !answer(key), app.notice == nil { app.notice = "nothing done" }
-        return .done
+    let question: Question
+
+    init(_ question: Question) { self.question = question }
+
+    func handle(_ key: Key, _ context: ViewContext) -> KeyOutcome {
+        let answer: [Action]? = {
+            switch (question, key) {
+            case (.rating(let photos), .character(let c)) where ("0"..."5").contains(c): return [.rateThese(photos, Int(String(c))!)]
+            case (.rating(let photos), .character("x")): return [.rateThese(photos, -1)]
+            case (.filter, .character(let c)) where ("1"..."5").contains(c): return [.setFilter(.atLeast(Int(String(c))!))]
+            case (.filter, .character("0")): return [.setFilter(.all)]
+            case (.filter, .character("x")): return [.setFilter(.rejected)]
+            case (.trash(let photos, _), .character("y")), (.trash(let photos, _), .character("Y")): return [.trash(photos)]
+            case (.trash, _): return [.notice("nothing moved")]
+            default: return nil
+            }
+        }()
+        return .taken([.close(self)] + (answer ?? [.notice("nothing done")]))
     }
 
-    var prompt: String? { question }
-    var hint: String? { "Esc cancel " }
+    func prompt(_ context: ViewContext) -> String? {
+        switch question {
+        case .rating(let photos):
+            return photos.count > 1 ? "rate \(photos.count) marked photos: 1-5 stars, 0 none, x reject" : "rate: 1-5 stars, 0 none, x reject"
+        case .filter: return "show: 1-5 at least that many stars, x rejects, 0 all"
+        case .trash(_, let what): return "move \(what) to the trash? y/n"
+        }
+    }
+
+    func hint(_ context: ViewContext) -> String? { "Esc cancel " }
 }

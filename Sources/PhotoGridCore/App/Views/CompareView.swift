@@ -11,11 +11,8 @@ import PhotoGridTerminal
 /// The panes are tiles of the photo view's kind (`viewRequest`, cropped when zoomed), painted by
 /// a grid painter, so every canvas shows them as it shows the grid's tiles.
 final class CompareView: ScreenView {
-    unowned let app: GridController
-    var session: GridSession { app.gallery.session }
-    var screen: ScreenMetrics { app.screen }
     /// The photos compared, in the grid's order; one zoom state each, changed together.
-    private(set) var photos: [Int]
+    private(set) var photos: [PhotoID]
     private var states: [ZoomState]
     private(set) var focus = 0
     private var painter: GridPainter
@@ -27,57 +24,54 @@ final class CompareView: ScreenView {
 
     static let photoRange = 2...4
 
-    init(app: GridController, photos: [Int]) {
-        self.app = app
+    init(_ context: ViewContext, photos: [PhotoID]) {
         self.photos = photos
         states = photos.map { ZoomState(photo: $0) }
-        painter = GridPainter(canvas: app.canvas)
+        painter = GridPainter(canvas: context.canvas)
     }
 
-    var currentPhoto: Int { photos[focus] }
+    func currentPhoto(_ context: ViewContext) -> PhotoID? { photos[focus] }
 
-    /// The same photos at new places in a new list (`replacePhotos`), zoom and focus kept.
-    func show(_ indexes: [Int]) {
-        guard indexes.count == photos.count else { return }
-        photos = indexes
-        for i in states.indices { states[i].photo = indexes[i] }
+    /// Goes on while every photo compared is still in the list (a filter or a trash took none).
+    func listChanged(_ context: ViewContext) -> Bool {
         drawn = []
+        return photos.allSatisfy(context.photos.contains)
     }
 
     /// Pane `i`'s cells: side by side for two or three, two over two for four.
-    func pane(_ i: Int) -> CellRect {
+    func pane(_ i: Int, _ context: ViewContext) -> CellRect {
         let across = photos.count == 4 ? 2 : photos.count, down = photos.count == 4 ? 2 : 1
-        let gap = GridLayout.gap, areaRows = max(1, screen.rows - GridLayout.statusRows)
-        let width = max(1, (screen.columns - (across - 1) * gap) / across), height = max(1, (areaRows - (down - 1) * gap) / down)
+        let gap = GridLayout.gap, areaRows = max(1, context.areaRows)
+        let width = max(1, (context.screen.columns - (across - 1) * gap) / across), height = max(1, (areaRows - (down - 1) * gap) / down)
         return CellRect(row: (i / across) * (height + gap), column: (i % across) * (width + gap), columns: width, rows: height)
     }
 
-    func frame(clear: Bool) -> GridController.Frame {
+    func frame(_ context: ViewContext, clear: Bool) -> ViewFrame {
         if clear { painter.invalidate() }
+        let session = context.session, screen = context.screen
         let format = session.mode.format, cell = format.cell(screen)
         var tiles: [PaintTile] = [], wanted: [WantedTile] = []
         for (i, photo) in photos.enumerated() {
-            let pane = pane(i)
-            var tile = PaintTile(index: photo, column: pane.column, row: pane.row, width: pane.columns, rows: pane.rows,
-                                 content: session.content(of: nil, photo: photo), name: session.photos[photo].name)
+            let pane = pane(i, context), name = session.table[photo].name
+            var tile = PaintTile(photo: photo, column: pane.column, row: pane.row, width: pane.columns, rows: pane.rows,
+                                 content: session.content(of: nil, photo: photo), name: name)
             if let shape = session.photoShape(photo) {
                 let geometry = ZoomGeometry.compute(state: &states[i], area: (pane.columns * cell.width, pane.rows * cell.height),
                                                     cell: cell, image: shape)
                 let request = format.viewRequest(photo, width: geometry.width, height: geometry.height, crop: geometry.region, screen: screen)
                 wanted += [WantedTile(request.preview, .visible), WantedTile(request, .visible)]
-                tile = PaintTile(index: photo, column: pane.column + geometry.column, row: pane.row + geometry.row,
+                tile = PaintTile(photo: photo, column: pane.column + geometry.column, row: pane.row + geometry.row,
                                  width: min(pane.columns, (geometry.width + cell.width - 1) / cell.width),
                                  rows: min(pane.rows, (geometry.height + cell.height - 1) / cell.height),
-                                 content: session.content(of: request, photo: photo), name: session.photos[photo].name)
+                                 content: session.content(of: request, photo: photo), name: name)
             }
-            let badge = Ratings.badge(app.rating(ofPhoto: photo))
-            tile.badges = badge
+            tile.badges = Ratings.badge(context.rating(of: photo))
             tile.fullRows = tile.rows
             tiles.append(tile)
         }
         session.pipeline.want(wanted, infos: photos.map { WantedInfo($0, .visible) })
         let marker = tiles.indices.contains(focus)
-            ? FocusMarker(tile: tiles[focus], gridRows: max(1, screen.rows - GridLayout.statusRows), screenColumns: screen.columns) : nil
+            ? FocusMarker(tile: tiles[focus], gridRows: max(1, context.areaRows), screenColumns: screen.columns) : nil
         let loading = tiles.filter { $0.content.isPending }.count
         // Another picture in a pane: the whole area made plain and every pane drawn again, or the
         // edges of the last one (and its focus frame) would stay round the new one.
@@ -86,87 +80,67 @@ final class CompareView: ScreenView {
         if !clear, !drawn.isEmpty, now != drawn {
             painter.invalidate()
             before = Array("\u{1B}7\u{1B}[0m".utf8)
-            for row in 0..<max(1, screen.rows - GridLayout.statusRows) {
-                before += GridPainter.moveTo(row: row, column: 0) + app.canvas.blanking.erase(screen.columns)
+            for row in 0..<max(1, context.areaRows) {
+                before += GridPainter.moveTo(row: row, column: 0) + context.canvas.blanking.erase(screen.columns)
             }
             before += Array("\u{1B}8".utf8)
         }
         drawn = now
         let bytes = screen.rows >= 2 ? before + painter.paint(tiles, focus: marker, headers: []) : []
-        return GridController.Frame(clear: clear, status: app.status(statusParts(loading: loading), hint: hint), bytes: bytes,
-                                    tilesLoading: loading)
+        return ViewFrame(bytes: bytes, status: statusParts(loading: loading, context), hint: hint(context), tilesLoading: loading)
     }
 
-    func statusParts(loading: Int) -> [StatusLine.Part] {
-        let photo = session.photos[currentPhoto]
-        var parts = [StatusLine.Part(app.gallery.title, dropOrder: 3), StatusLine.Part("compare \(photos.count)"),
-                     StatusLine.Part(photo.relativePath.description), StatusLine.Part("\(currentPhoto + 1) of \(session.photos.count)")]
-        let rating = app.rating(ofPhoto: currentPhoto)
+    func statusParts(loading: Int, _ context: ViewContext) -> [StatusLine.Part] {
+        let current = photos[focus], photo = context.session.table[current]
+        var parts = [StatusLine.Part(context.gallery.title, dropOrder: 3), StatusLine.Part("compare \(photos.count)"),
+                     StatusLine.Part(photo.relativePath.description),
+                     StatusLine.Part("\((context.photos.index(of: current) ?? 0) + 1) of \(context.photos.count)")]
+        let rating = context.rating(of: current)
         if rating != 0 { parts.append(StatusLine.Part(Ratings.words(rating))) }
         parts.append(StatusLine.Part(states[0].isZoomedIn ? "zoom \(ZoomStatus.factor(states[0].zoom))" : "fit", dropOrder: 1))
         if loading > 0 { parts.append(StatusLine.Part("loading \(loading)")) }
         return parts
     }
 
-    var hint: String? { "Tab next  +/- zoom  1-5 x rate  q back " }
+    func hint(_ context: ViewContext) -> String? { "Tab next  +/- zoom  1-5 x rate  q back " }
 
-    func handle(_ key: Key) -> KeyOutcome {
+    func handle(_ key: Key, _ context: ViewContext) -> KeyOutcome {
         if case .mouse = key { return .done }
         let zoomed = states[0].isZoomedIn
+        var actions: [Action] = []
         switch key {
         case .character("Q"): return .taken(.quit)
-        case .character("q"), .escape: app.closeCompare()
-        case .character("?"): app.openHelp()
+        case .character("q"), .escape: actions = [.close(self)]
+        case .character("?"): actions = [.openHelp]
         case .control("i"), .character("\t"): focus = (focus + 1) % photos.count
         case .character("+"): for i in states.indices { states[i].zoomIn() }
         case .character("-"), .character("_"): for i in states.indices { states[i].zoomOut() }
         case .character("="): for i in states.indices { states[i].fit() }
-        case .left, .character("h"): if zoomed { pan(-1, 0) } else { focus = (focus + photos.count - 1) % photos.count }
-        case .right, .character("l"): if zoomed { pan(1, 0) } else { focus = (focus + 1) % photos.count }
-        case .up, .character("k"): if zoomed { pan(0, -1) } else if photos.count == 4 { focus = (focus + 2) % 4 }
-        case .down, .character("j"): if zoomed { pan(0, 1) } else if photos.count == 4 { focus = (focus + 2) % 4 }
-        case .character(let c) where ("0"..."5").contains(c): app.rate(Int(String(c))!)
-        case .character("x"): app.toggleReject()
-        case .character("i"): app.toggleDetails()
-        case .character("m"): app.toggleMark(currentPhoto)
+        case .left, .character("h"): if zoomed { pan(-1, 0, context) } else { focus = (focus + photos.count - 1) % photos.count }
+        case .right, .character("l"): if zoomed { pan(1, 0, context) } else { focus = (focus + 1) % photos.count }
+        case .up, .character("k"): if zoomed { pan(0, -1, context) } else if photos.count == 4 { focus = (focus + 2) % 4 }
+        case .down, .character("j"): if zoomed { pan(0, 1, context) } else if photos.count == 4 { focus = (focus + 2) % 4 }
+        case .character(let c) where ("0"..."5").contains(c): actions = [.rate(Int(String(c))!)]
+        case .character("x"): actions = [.toggleReject]
+        case .character("i"): actions = [.toggleDetails]
+        case .character("m"): actions = [.mark(photos[focus])]
         // The photo alone, over compare: leaving it comes back here.
-        case .enter: app.openPhoto(currentPhoto)
-        case .control("l"): app.repaint()
+        case .enter: actions = [.openPhoto(photos[focus])]
+        case .control("l"): actions = [.repaint]
         default: break
         }
-        return .done
+        return .taken(actions)
     }
 
     /// Every photo panned by the same part of what it shows: a burst's photos stay on the same
     /// spot.
-    private func pan(_ dx: Double, _ dy: Double) {
-        let cell = session.mode.format.cell(screen)
+    private func pan(_ dx: Double, _ dy: Double, _ context: ViewContext) {
+        let session = context.session, cell = session.mode.format.cell(context.screen)
         for i in states.indices {
             guard let shape = session.photoShape(photos[i]) else { continue }
-            let pane = pane(i)
+            let pane = pane(i, context)
             let geometry = ZoomGeometry.compute(state: &states[i], area: (pane.columns * cell.width, pane.rows * cell.height), cell: cell, image: shape)
             states[i].pan(dx: dx, dy: dy, visible: geometry.region)
         }
-    }
-}
-
-extension GridController {
-    /// `c`: the marked photos side by side, when two to four are marked.
-    func openCompare() {
-        let chosen = session.photos.indices.filter { marked.contains(session.photos[$0].source) }
-        guard CompareView.photoRange.contains(chosen.count) else {
-            notice = "compare: mark 2 to 4 photos first (m); \(chosen.count) marked"
-            return
-        }
-        screens.append(CompareView(app: self, photos: chosen))
-        needsClear = true
-        pendingBytes += canvas.forgetAll()
-    }
-
-    func closeCompare() {
-        guard let view = compareView else { return }
-        layers.removeAll { $0 is DetailsView }
-        if closeScreen(view) { grid.move(to: view.currentPhoto) }
-        pendingBytes += canvas.forgetAll()
     }
 }

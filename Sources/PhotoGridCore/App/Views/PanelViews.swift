@@ -6,43 +6,35 @@ import PhotoGridTerminal
 /// The details panel (`i`): what the photo in view says about itself, over the top right of the
 /// screen. Esc and `q` close it; it closes with the photo view when it was opened there.
 final class DetailsView: AppView {
-    unowned let app: GridController
     /// Opened in the photo view: it closes with it.
     let openedInPhotoView: Bool
 
-    init(app: GridController, openedInPhotoView: Bool) {
-        self.app = app
-        self.openedInPhotoView = openedInPhotoView
-    }
+    init(openedInPhotoView: Bool) { self.openedInPhotoView = openedInPhotoView }
 
-    func handle(_ key: Key) -> KeyOutcome {
+    func handle(_ key: Key, _ context: ViewContext) -> KeyOutcome {
         guard key == .escape || key == .character("q") else { return .passed }
-        app.close(self)
-        return .done
+        return .taken(.close(self))
     }
 
-    var hint: String? { "i/Esc close  ? keys " }
-
-    var panel: DetailsPanel { app.detailsPanel() }
+    func hint(_ context: ViewContext) -> String? { "i/Esc close  ? keys " }
 }
 
 /// The key help (`?`), over the screen and over the details panel. It scrolls when it does not
 /// fit (`j` `k`, the arrows, PgDn PgUp Space `b`, `g` `G`, as in less); Esc, `q` and `?` close
 /// it, and no key reaches the view under it while it is open.
 final class HelpView: AppView {
-    unowned let app: GridController
+    /// The keys of the screen it was opened over.
+    let panel: DetailsPanel
     /// The first of its lines shown.
-    private var first = 0
+    private(set) var first = 0
 
-    init(app: GridController) { self.app = app }
+    init(panel: DetailsPanel) { self.panel = panel }
 
-    func handle(_ key: Key) -> KeyOutcome {
-        let visible = max(1, app.layout.areaRows - 1)
-        let lines = KeyHelp.panel(for: app.topScreen).lineCount(width: DetailsPanel.width(forScreenColumns: app.screen.columns))
+    func handle(_ key: Key, _ context: ViewContext) -> KeyOutcome {
+        let visible = max(1, context.areaRows - 1)
+        let lines = panel.lineCount(width: DetailsPanel.width(forScreenColumns: context.screen.columns))
         switch key {
-        case .escape, .character("q"), .character("?"):
-            app.close(self)
-            return .done
+        case .escape, .character("q"), .character("?"): return .taken(.close(self))
         // The screen's own business: drawn again, with the help still over it.
         case .control("l"): return .passed
         case .down, .character("j"), .enter, .control("n"), .control("e"): first += 1
@@ -56,17 +48,17 @@ final class HelpView: AppView {
         default: return .done
         }
         first = DetailsPanel.clamp(first, lines: lines, visible: visible)
-        app.panelChanged()
-        return .done
+        return .taken(.panelChanged)
     }
 
-    var hint: String? {
-        let lines = KeyHelp.panel(for: app.topScreen).lineCount(width: DetailsPanel.width(forScreenColumns: app.screen.columns))
-        return lines > app.layout.areaRows - 1 ? "j k PgDn scroll  Esc close " : "Esc close "
+    func hint(_ context: ViewContext) -> String? {
+        let lines = panel.lineCount(width: DetailsPanel.width(forScreenColumns: context.screen.columns))
+        return lines > context.areaRows - 1 ? "j k PgDn scroll  Esc close " : "Esc close "
     }
 
-    var panel: DetailsPanel {
-        var panel = KeyHelp.panel(for: app.topScreen)
+    /// The panel as shown, scrolled.
+    var shown: DetailsPanel {
+        var panel = panel
         panel.firstLine = first
         return panel
     }

@@ -17,17 +17,17 @@ struct Playback {
 
 extension PhotoView {
     /// `content`, or the animation's frame on screen in its place while one plays.
-    func playing(_ content: TileContent, request: TileRequest?) -> TileContent {
-        guard let request, !state.isZoomedIn, Animation.mayAnimate(session.photos[state.photo].format) else {
+    func playing(_ content: TileContent, request: TileRequest?, _ context: ViewContext) -> TileContent {
+        guard let request, !state.isZoomedIn, Animation.mayAnimate(context.session.table[state.photo].format) else {
             stopPlaying()
             return content
         }
         if playback?.frames.request != request {
             stopPlaying()
-            playback = Playback(frames: session.pipeline.animate(request))
+            playback = Playback(frames: context.session.pipeline.animate(request))
         }
         guard var playback, case let made = playback.frames.now, made.tiles.count > 1, playback.shown < made.tiles.count else { return content }
-        if playback.due == nil { playback.due = app.clock.now() + made.milliseconds[playback.shown] }
+        if playback.due == nil { playback.due = context.clock.now() + made.milliseconds[playback.shown] }
         self.playback = playback
         return .image(playback.frames.request(ofFrame: playback.shown), made.tiles[playback.shown])
     }

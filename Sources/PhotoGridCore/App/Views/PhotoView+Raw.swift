@@ -9,24 +9,21 @@ import PhotoGridPipeline
 /// its JPEG again.
 extension PhotoView {
     /// The raw file shown in place of the photo, while `v` asks for it.
-    var shownRaw: Photo? {
+    func shownRaw(_ context: ViewContext) -> Photo? {
         guard showingRaw == state.photo else { return nil }
-        return app.gallery.raws[session.photos[state.photo].source]
+        return context.gallery.raws[context.session.table[state.photo].source]
     }
 
-    func toggleRaw() {
-        let photo = session.photos[state.photo]
-        guard let raw = app.gallery.raws[photo.source] else {
-            app.notice = "no raw file beside \(photo.name)"
-            return
-        }
+    func toggleRaw(_ context: ViewContext) -> [Action] {
+        let photo = context.session.table[state.photo]
+        guard let raw = context.gallery.raws[photo.source] else { return [.notice("no raw file beside \(photo.name)")] }
         showingRaw = showingRaw == state.photo ? nil : state.photo
-        app.notice = "showing " + (showingRaw == nil ? photo.name : raw.name)
+        return [.notice("showing " + (showingRaw == nil ? photo.name : raw.name))]
     }
 
     /// What the view shows in place of `content` while the raw file is shown.
-    func rawContent(_ content: TileContent, request: TileRequest?) -> TileContent {
-        guard let raw = shownRaw, var request else {
+    func rawContent(_ content: TileContent, request: TileRequest?, _ context: ViewContext) -> TileContent {
+        guard let raw = shownRaw(context), var request else {
             aside?.cancel()
             (aside, asideShown) = (nil, nil)
             if showingRaw != nil && showingRaw != state.photo { showingRaw = nil }
@@ -35,7 +32,7 @@ extension PhotoView {
         request.fromRaw = true
         if aside?.request != request || aside?.photo.source != raw.source {
             aside?.cancel()
-            aside = session.pipeline.makeAside(raw, for: request)
+            aside = context.session.pipeline.makeAside(raw, for: request)
         }
         switch aside?.result {
         case .success(let tile)?:

@@ -4,27 +4,26 @@ import PhotoGridSystem
 
 /// The photo view: one photo fitted to the whole screen, drawn at once from the best image in
 /// memory and replaced by a sharp one decoded for the screen (or for the zoom) when that
-/// arrives; zoomed in, panned, stepped through the folder, or played as a slideshow.
+/// arrives; zoomed in, panned, stepped through the list, or played as a slideshow. It knows its
+/// photo by identity: a new order or a filter under it keeps it on the same photo.
 final class PhotoView: ScreenView {
-    unowned let app: GridController
-    var session: GridSession { app.gallery.session }
-    var screen: ScreenMetrics { app.screen }
     var state: ZoomState
     var painter: ViewPainter
-    /// The slideshow's next step (TTY.now ms), while one runs.
+    /// The slideshow's next step (the app clock's ms), while one runs.
     var slideshowDue: Int?
     /// The animation playing, when the photo is one.
     var playback: Playback?
     /// The photo whose raw file `v` shows in its place, the tile being made of it, and the last
     /// one shown.
-    var showingRaw: Int?
+    var showingRaw: PhotoID?
     var aside: AsideTile?
     var asideShown: (request: TileRequest, tile: EncodedTile)?
+    /// +1 after stepping on, -1 after stepping back: which neighbours are made first.
+    var direction = 1
 
-    init(app: GridController, photo: Int) {
-        self.app = app
+    init(_ context: ViewContext, photo: PhotoID) {
         state = ZoomState(photo: photo)
-        painter = ViewPainter(canvas: app.canvas)
+        painter = ViewPainter(canvas: context.canvas)
     }
 
     deinit {
@@ -32,46 +31,55 @@ final class PhotoView: ScreenView {
         aside?.cancel()
     }
 
-    var currentPhoto: Int { state.photo }
-    /// The direction of travel is the grid's: stepping here and then going back prefetches alike.
-    var direction: Int {
-        get { app.grid.direction }
-        set { app.grid.direction = newValue }
-    }
+    func currentPhoto(_ context: ViewContext) -> PhotoID? { state.photo }
+
+    /// Its photo gone from the list (a filter hides it, a rescan lost it): the view closes.
+    func listChanged(_ context: ViewContext) -> Bool { context.photos.contains(state.photo) }
+
+    /// The photo's place in the list, for "N of M" and stepping.
+    func place(_ context: ViewContext) -> Int { context.photos.index(of: state.photo) ?? 0 }
 
     /// The view's size in the protocol's pixels, and a cell in those pixels.
-    var area: (area: (width: Int, height: Int), cell: (width: Int, height: Int)) {
-        let cell = session.mode.format.cell(screen)
-        return ((screen.columns * cell.width, app.grid.layout.areaRows * cell.height), cell)
+    func area(_ context: ViewContext) -> (area: (width: Int, height: Int), cell: (width: Int, height: Int)) {
+        let cell = context.session.mode.format.cell(context.screen)
+        return ((context.screen.columns * cell.width, context.areaRows * cell.height), cell)
     }
 
     /// The tile the view asks for, and where it goes; nil until the photo's shape is known.
-    func request(_ state: inout ZoomState) -> (TileRequest, ZoomGeometry)? {
-        let (area, cell) = self.area
-        let format = session.mode.format
+    func request(_ state: inout ZoomState, _ context: ViewContext) -> (TileRequest, ZoomGeometry)? {
+        let (area, cell) = self.area(context)
+        let session = context.session, format = session.mode.format
         guard let shape = session.photoShape(state.photo) else {
             // A file whose header says nothing (not a JPEG, or damaged): ask for it letterboxed in
             // the whole view, which shows it if it decodes after all and else says why not.
             guard session.pipeline.hasReadInfo(state.photo) else { return nil }
             let whole = ZoomGeometry(region: CropRegion(x: 0, y: 0, width: 1, height: 1), width: area.width, height: area.height,
                                      column: 0, row: 0)
-            return (format.viewRequest(state.photo, width: area.width, height: area.height, crop: nil, screen: screen), whole)
+            return (format.viewRequest(state.photo, width: area.width, height: area.height, crop: nil, screen: context.screen), whole)
         }
         let geometry = ZoomGeometry.compute(state: &state, area: area, cell: cell, image: shape)
-        return (format.viewRequest(state.photo, width: geometry.width, height: geometry.height, crop: geometry.region, screen: screen), geometry)
+        return (format.viewRequest(state.photo, width: geometry.width, height: geometry.height, crop: geometry.region, screen: context.screen),
+                geometry)
     }
 
-    func frame(clear: Bool) -> GridController.Frame {
+    /// The photos either side of this one in the list, in the direction of travel first.
+    func neighbours(_ context: ViewContext) -> [(PhotoID, Priority)] {
+        let ids = context.photos.ids, here = place(context)
+        return [(direction, Priority.prefetch), (-direction, .prefetch), (2 * direction, .background)].compactMap { offset, priority in
+            ids.indices.contains(here + offset) ? (ids[here + offset], priority) : nil
+        }
+    }
+
+    func frame(_ context: ViewContext, clear: Bool) -> ViewFrame {
         if clear { painter.invalidate() }
-        let found = request(&state)
-        let count = session.photos.count
-        let neighbours = [state.photo, state.photo + direction, state.photo - direction, state.photo + 2 * direction]
-        session.pipeline.want(wanted(found?.0),
-                              infos: neighbours.filter { $0 >= 0 && $0 < count }.map { WantedInfo($0, $0 == state.photo ? .visible : .prefetch) })
+        let session = context.session, screen = context.screen
+        let found = request(&state, context)
+        session.pipeline.want(wanted(found?.0, context),
+                              infos: [WantedInfo(state.photo, .visible)] + neighbours(context).map { WantedInfo($0.0, .prefetch) })
         var content = session.content(of: found?.0, photo: state.photo)
         var geometry = found?.1
-        let (area, cell) = self.area
-        let areaRows = app.grid.layout.areaRows
+        let (area, cell) = self.area(context)
+        let areaRows = context.areaRows
         if case .loading = content, screen.rows >= 2, !state.isZoomedIn,
            let (request, tile) = session.cache.largestTile(of: state.photo, mode: session.mode, within: area.width, area.height) {
             // Stepped to a photo whose view is not made yet: its grid tile, centred, at once,
@@ -81,58 +89,65 @@ final class PhotoView: ScreenView {
             geometry = ZoomGeometry(region: CropRegion(x: 0, y: 0, width: 1, height: 1), width: request.width, height: request.height,
                                     column: max(0, (screen.columns - columns) / 2), row: max(0, (areaRows - rows) / 2))
         }
-        content = playing(rawContent(content, request: found?.0), request: found?.0)
+        content = playing(rawContent(content, request: found?.0, context), request: found?.0, context)
         var bytes: [UInt8] = []
         if screen.rows >= 2 {
             let columns = geometry.map { ($0.width + cell.width - 1) / cell.width } ?? 0
             let rows = geometry.map { ($0.height + cell.height - 1) / cell.height } ?? 0
+            let name = (shownRaw(context) ?? session.table[state.photo]).name
             bytes = painter.paint(content, column: geometry?.column ?? 0, row: geometry?.row ?? 0, columns: columns, rows: rows,
-                                  areaColumns: screen.columns, areaRows: areaRows, message: "loading " + (shownRaw ?? session.photos[state.photo]).name)
+                                  areaColumns: screen.columns, areaRows: areaRows, message: "loading " + name)
         }
         let loading = content.isPending
-        return GridController.Frame(clear: clear, status: app.status(statusParts(loading: loading), hint: hint), bytes: bytes,
-                                    tilesLoading: loading ? 1 : 0)
+        return ViewFrame(bytes: bytes, status: statusParts(loading: loading, context), hint: hint(context), tilesLoading: loading ? 1 : 0)
     }
 
     /// The photo on screen (its preview first), then the photos next to it at fit, in the
     /// direction of travel first, so that stepping through a folder is immediate.
-    func wanted(_ current: TileRequest?) -> [WantedTile] {
+    func wanted(_ current: TileRequest?, _ context: ViewContext) -> [WantedTile] {
         var result: [WantedTile] = []
         if let current { result += [WantedTile(current.preview, .visible), WantedTile(current, .visible)] }
-        let count = session.photos.count
         // Neighbours whose shape is not known yet are asked for once their details are read.
-        for (offset, priority) in [(direction, Priority.prefetch), (-direction, .prefetch), (2 * direction, .background)] {
-            let photo = state.photo + offset
-            guard photo >= 0 && photo < count else { continue }
+        for (photo, priority) in neighbours(context) {
             var neighbour = ZoomState(photo: photo)
-            if let request = request(&neighbour)?.0 { result.append(WantedTile(request, priority)) }
+            if let request = request(&neighbour, context)?.0 { result.append(WantedTile(request, priority)) }
         }
         return result
     }
 
-    func statusParts(loading: Bool) -> [StatusLine.Part] {
-        let photo = session.photos[state.photo]
-        var parts = [StatusLine.Part(app.gallery.title, dropOrder: 3), StatusLine.Part((shownRaw ?? photo).relativePath.description),
-                     StatusLine.Part("\(state.photo + 1) of \(session.photos.count)")]
+    func statusParts(loading: Bool, _ context: ViewContext) -> [StatusLine.Part] {
+        let session = context.session, photo = session.table[state.photo]
+        var parts = [StatusLine.Part(context.gallery.title, dropOrder: 3), StatusLine.Part((shownRaw(context) ?? photo).relativePath.description),
+                     StatusLine.Part("\(place(context) + 1) of \(context.photos.count)")]
         if let shape = session.photoShape(state.photo) { parts.append(StatusLine.Part("\(shape.width)x\(shape.height)", dropOrder: 2)) }
         parts.append(StatusLine.Part(state.isZoomedIn ? "zoom \(ZoomStatus.factor(state.zoom))" : "fit", dropOrder: 1))
-        parts.append(StatusLine.Part(app.modeName, dropOrder: 2))
-        if app.gallery.marked.contains(photo.source) { parts.append(StatusLine.Part("marked")) }
-        let rating = app.rating(ofPhoto: state.photo)
+        parts.append(StatusLine.Part(context.modeName, dropOrder: 2))
+        if context.gallery.marked.contains(state.photo) { parts.append(StatusLine.Part("marked")) }
+        let rating = context.rating(of: state.photo)
         if rating != 0 { parts.insert(StatusLine.Part(Ratings.words(rating)), at: 3) }
-        if let filter = app.filterStatus { parts.append(StatusLine.Part(filter, dropOrder: 1)) }
+        if let filter = context.gallery.filterStatus { parts.append(StatusLine.Part(filter, dropOrder: 1)) }
         if let frames = framesStatus { parts.append(frames) }
         if loading { parts.append(StatusLine.Part("loading")) }
         return parts
     }
 
-    var hint: String? { slideshowDue != nil ? "s stop  q grid " : "? keys  +/- zoom  n/p photo  q grid " }
+    func hint(_ context: ViewContext) -> String? { slideshowDue != nil ? "s stop  q grid " : "? keys  +/- zoom  n/p photo  q grid " }
 
     /// Whether the view has a picture of its photo on screen (a preview or the final one).
-    var showsPicture: Bool {
+    func showsPicture(_ context: ViewContext) -> Bool {
         var state = state
-        guard let (request, _) = request(&state) else { return false }
-        return session.cache.hasEncoded(request) || session.cache.hasEncoded(request.preview)
+        guard let (request, _) = request(&state, context) else { return false }
+        return context.session.cache.hasEncoded(request) || context.session.cache.hasEncoded(request.preview)
+    }
+
+    /// The slideshow's next step, or the animation's next frame.
+    func due(_ context: ViewContext) -> Int? { [slideshowDue, playback?.due].compactMap { $0 }.min() }
+
+    func wake(_ context: ViewContext) -> [Action] {
+        let now = context.clock.now()
+        advanceAnimation(now: now)
+        advanceSlideshow(now: now, context)
+        return []
     }
 }
 

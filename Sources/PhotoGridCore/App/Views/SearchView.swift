@@ -20,74 +20,67 @@ package struct NameSearch: Sendable, Equatable {
     package var text: String { String(decoding: query, as: UTF8.self) }
 }
 
+/// The search's prompt and its keys, over the grid: it moves the grid's focus (`Action.focus`)
+/// and passes its keys on over any other screen.
 final class SearchView: AppView {
-    unowned let app: GridController
     private(set) var state: NameSearch
-    var grid: GridView { app.grid }
 
-    init(app: GridController) {
-        self.app = app
-        state = NameSearch(origin: app.grid.position.focus)
-    }
+    init(origin: Int) { state = NameSearch(origin: origin) }
 
-    func handle(_ key: Key) -> KeyOutcome {
-        guard app.photoView == nil else { return .passed }
-        if state.typing { type(key); return .done }
+    func handle(_ key: Key, _ context: ViewContext) -> KeyOutcome {
+        guard context.onGrid else { return .passed }
+        if state.typing { return .taken(type(key, context)) }
         switch key {
-        case .character("n"): jump(1)
-        case .character("N"): jump(-1)
-        case .escape: app.close(self)
+        case .character("n"): return .taken(jump(1, context))
+        case .character("N"): return .taken(jump(-1, context))
+        case .escape: return .taken(.close(self))
         case .character("/"):
             // A new search in place of the kept one.
-            state = NameSearch(origin: grid.position.focus)
+            state = NameSearch(origin: context.gridFocus)
+            return .done
         default: return .passed
         }
-        return .done
     }
 
     /// A key typed into the prompt.
-    private func type(_ key: Key) {
+    private func type(_ key: Key, _ context: ViewContext) -> [Action] {
         switch key {
-        case .escape:
-            app.close(self)
-            grid.move(to: state.origin)
-            return
+        case .escape: return [.close(self), .focusIndex(state.origin)]
         case .enter:
             state.typing = false
-            if state.query.isEmpty { app.close(self); return }
-            if state.matches == 0 { app.notice = "no photo matches \"\(state.text)\"" }
-            return
+            if state.query.isEmpty { return [.close(self)] }
+            return state.matches == 0 ? [.notice("no photo matches \"\(state.text)\"")] : []
         case .backspace:
-            if state.query.isEmpty { app.close(self); return }
+            if state.query.isEmpty { return [.close(self)] }
             // A whole character goes: UTF-8 continuation bytes with the byte that starts them.
             while let last = state.query.popLast(), last & 0xC0 == 0x80 {}
         case .character(let c): state.query += Array(String(c).utf8)
         case .byte(let b): state.query.append(b)
-        default: return
+        default: return []
         }
-        state.matches = matchingIndexes().count
+        let paths = context.gallery.searchablePaths
+        state.matches = matchingIndexes(paths).count
         // As in vim's incsearch: the first match from where the search began.
-        if let first = nextMatch(from: state.origin, step: 1, includingStart: true) { grid.move(to: first) } else { grid.move(to: state.origin) }
+        return [.focusIndex(nextMatch(paths, from: state.origin, step: 1, includingStart: true) ?? state.origin)]
     }
 
     /// `n` (1) and `N` (-1): the next match after the focus, round the ends.
-    private func jump(_ step: Int) {
-        if let next = nextMatch(from: grid.position.focus, step: step, includingStart: false) {
-            grid.move(to: next)
-        } else {
-            app.notice = "no photo matches \"\(state.text)\""
+    private func jump(_ step: Int, _ context: ViewContext) -> [Action] {
+        if let next = nextMatch(context.gallery.searchablePaths, from: context.gridFocus, step: step, includingStart: false) {
+            return [.focusIndex(next)]
         }
+        return [.notice("no photo matches \"\(state.text)\"")]
     }
 
-    private func matchingIndexes() -> [Int] {
+    private func matchingIndexes(_ paths: [String]) -> [Int] {
         guard !state.query.isEmpty else { return [] }
-        let query = state.text.lowercased(), paths = app.gallery.searchablePaths
+        let query = state.text.lowercased()
         return paths.indices.filter { paths[$0].contains(query) }
     }
 
-    private func nextMatch(from start: Int, step: Int, includingStart: Bool) -> Int? {
-        guard !state.query.isEmpty else { return nil }
-        let query = state.text.lowercased(), paths = app.gallery.searchablePaths, count = paths.count
+    private func nextMatch(_ paths: [String], from start: Int, step: Int, includingStart: Bool) -> Int? {
+        guard !state.query.isEmpty, !paths.isEmpty else { return nil }
+        let query = state.text.lowercased(), count = paths.count
         for offset in (includingStart ? 0 : 1)...count {
             let index = ((start + step * offset) % count + count) % count
             if paths[index].contains(query) { return index }
@@ -96,14 +89,14 @@ final class SearchView: AppView {
     }
 
     /// A prompt while typed, then the query and its count; over the grid only.
-    var prompt: String? {
-        guard app.photoView == nil else { return nil }
+    func prompt(_ context: ViewContext) -> String? {
+        guard context.onGrid else { return nil }
         let count = state.query.isEmpty ? "" : state.matches == 0 ? "  no match" : state.matches == 1 ? "  1 match" : "  \(state.matches) matches"
         return (state.typing ? "/" + state.text + "_" : "find \"" + state.text + "\"") + count
     }
 
-    var hint: String? {
-        guard app.photoView == nil else { return nil }
+    func hint(_ context: ViewContext) -> String? {
+        guard context.onGrid else { return nil }
         return state.typing ? "Enter keep  Esc cancel " : "n/N next  Esc clear "
     }
 }

@@ -26,75 +26,52 @@ enum TimeScale: String {
 /// (the gallery is put in the date order first). The band is a grid of its own (`GridView` with
 /// a scale) over the same session, so its tiles come from the same caches and pipeline.
 final class TimeView: ScreenView {
-    unowned let app: GridController
     private(set) var band: GridView
     var scale: TimeScale { band.scale! }
 
-    init(app: GridController, scale: TimeScale, focus: Int) {
-        self.app = app
-        band = GridView(app: app, columns: nil, scale: scale)
-        band.move(to: focus)
+    init(_ context: ViewContext, scale: TimeScale, focus: PhotoID?) {
+        band = GridView(context, columns: nil, scale: scale)
+        if let focus { band.move(to: focus, context) }
     }
 
-    var currentPhoto: Int { band.currentPhoto }
+    func currentPhoto(_ context: ViewContext) -> PhotoID? { band.currentPhoto(context) }
 
-    func frame(clear: Bool) -> GridController.Frame { band.frame(clear: clear) }
+    func frame(_ context: ViewContext, clear: Bool) -> ViewFrame { band.frame(context, clear: clear) }
 
-    func handle(_ key: Key) -> KeyOutcome {
+    func listChanged(_ context: ViewContext) -> Bool { band.listChanged(context) }
+
+    func relayout(_ context: ViewContext) { band.relayout(context) }
+
+    func hint(_ context: ViewContext) -> String? { band.hint(context) }
+
+    func handle(_ key: Key, _ context: ViewContext) -> KeyOutcome {
         switch key {
         case .character("Q"): return .taken(.quit)
-        case .character("q"), .escape: app.closeTime(focus: band.position.focus)
+        case .character("q"), .escape: return .taken([.close(self)] + (band.currentPhoto(context).map { [.focus($0)] } ?? []))
         case .character("-"), .character("_"):
-            if scale == .months { zoom(to: .years, focus: band.position.focus) } else { app.notice = "years: as far out as it goes" }
+            if scale == .months { zoom(to: .years, focus: band.currentPhoto(context), context) } else { return .taken(.notice("years: as far out as it goes")) }
         case .character("+"), .character("="), .enter, .character("z"):
-            let first = firstOfGroup(band.position.focus)
-            if scale == .years { zoom(to: .months, focus: first) } else { app.closeTime(focus: first) }
+            let first = firstOfGroup(band.position.focus, context)
+            let photo = context.photos.ids.indices.contains(first) ? context.photos.ids[first] : nil
+            if scale == .years { zoom(to: .months, focus: photo, context) } else { return .taken([.close(self)] + (photo.map { [.focus($0)] } ?? [])) }
         // What changes the grid's columns, order or sections has no meaning here.
         case .character(let c) where ("1"..."6").contains(c) || ["a", "s", "r", "S", "."].contains(c):
-            app.notice = scale.rawValue + ": + or q goes back to the grid"
-        default: return band.handle(key)
+            return .taken(.notice(scale.rawValue + ": + or q goes back to the grid"))
+        default: return band.handle(key, context)
         }
-        return .done
+        return .taken(.clearScreen)
     }
 
-    /// The first photo of the month or year `photo` is in.
-    func firstOfGroup(_ photo: Int) -> Int {
-        guard let names = band.groupNames, photo < names.count else { return photo }
-        var first = photo
-        while first > 0 && names[first - 1] == names[photo] { first -= 1 }
+    /// The first photo of the month or year the photo at `index` is in.
+    func firstOfGroup(_ index: Int, _ context: ViewContext) -> Int {
+        guard let names = band.groupNames(context), index < names.count else { return index }
+        var first = index
+        while first > 0 && names[first - 1] == names[index] { first -= 1 }
         return first
     }
 
-    private func zoom(to next: TimeScale, focus: Int) {
-        band = GridView(app: app, columns: nil, scale: next)
-        band.move(to: focus)
-        app.needsClear = true
-    }
-
-    /// The layout for a new screen size or list of photos.
-    func relayout() { band.relayout() }
-}
-
-extension GridController {
-    /// `-` at 6 columns: the months. The photos are put in the date order first; while their
-    /// dates are read the status line says how far it has got, and the months come when they are.
-    func openTime(_ scale: TimeScale) {
-        guard gallery.readers.makeSession != nil else { notice = "no months view here"; return }
-        if gallery.order?.key != .date {
-            reorder(PhotoOrder(.date))
-            if gallery.dates.pendingOrder != nil {
-                gallery.dates.pendingTime = scale
-                notice = "months: reading the dates first"
-                return
-            }
-        }
-        screens.append(TimeView(app: self, scale: scale, focus: grid.position.focus))
-        needsClear = true
-    }
-
-    /// Back to the grid, at the columns it had (6), on `focus`.
-    func closeTime(focus: Int) {
-        if let timeView { closeScreen(timeView) }
-        grid.move(to: focus)
+    private func zoom(to next: TimeScale, focus: PhotoID?, _ context: ViewContext) {
+        band = GridView(context, columns: nil, scale: next)
+        if let focus { band.move(to: focus, context) }
     }
 }
