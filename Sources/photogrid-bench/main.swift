@@ -14,6 +14,7 @@ import PhotoGridCore
 // photogrid-bench kitty DIR [RUNS] [TIMG] [CHAFA]    kitty mode against half-blocks in a pty, and beside timg -pk and chafa -f kitty
 // photogrid-bench link DIR [MBIT] [RUNS] [TIMG] [CHAFA]           kitty and sixel in a pty read at MBIT megabits a second, and as fast as it comes
 // photogrid-bench oracle [KEYS] [SEEDS] the screen oracle's random walks, longer than the tests'
+// photogrid-bench list                  a sort and a filter over 10,000 photos: what is decoded again
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
@@ -71,12 +72,14 @@ do {
         try LinkReport.run(source: arguments[1], photogrid: (directory.isEmpty ? "./" : directory) + "photogrid",
                            megabits: arguments.count > 2 ? Double(arguments[2]) ?? 20 : 20, runs: arguments.count > 3 ? Int(arguments[3]) ?? 3 : 3,
                            timg: arguments.count > 4 ? arguments[4] : nil, chafa: arguments.count > 5 ? arguments[5] : nil)
+    case "list":
+        try ListChangeReport.run()
     case "oracle":
         try OracleReport.run(keys: arguments.count > 1 ? Int(arguments[1]) ?? 1000 : 1000, seeds: arguments.count > 2 ? Int(arguments[2]) ?? 3 : 3)
     case "decode" where arguments.count >= 2:
         try DecodeReport.run(folder: arguments[1], size: arguments.count > 2 ? Int(arguments[2]) ?? 400 : 400)
     default:
-        print("usage: photogrid-bench run DIR [RUNS] | time DIR | remote DIR [RUNS] | soak DIR [MINUTES] | memory DIR | hold DIR [MINUTES] | decode DIR [SIZE] | sixel DIR [SIZE] | parse [RUNS] | formats DIR [RUNS] [TIMG] [CHAFA] | kitty DIR [RUNS] [TIMG] [CHAFA] | link DIR [MBIT] [RUNS] [TIMG] [CHAFA] | oracle [KEYS] [SEEDS]")
+        print("usage: photogrid-bench run DIR [RUNS] | time DIR | remote DIR [RUNS] | soak DIR [MINUTES] | memory DIR | hold DIR [MINUTES] | decode DIR [SIZE] | sixel DIR [SIZE] | parse [RUNS] | formats DIR [RUNS] [TIMG] [CHAFA] | kitty DIR [RUNS] [TIMG] [CHAFA] | link DIR [MBIT] [RUNS] [TIMG] [CHAFA] | oracle [KEYS] [SEEDS] | list")
         exit(2)
     }
 } catch {

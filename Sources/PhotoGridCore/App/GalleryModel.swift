@@ -54,7 +54,7 @@ package final class GalleryModel {
         /// Starts reading capture dates for the date order.
         var readDates: (([Photo]) -> CaptureDates)?
         /// Starts reading the ratings of some photos (`RatingScan`).
-        var readRatings: (([Photo]) -> RatingScan)?
+        package var readRatings: (([Photo]) -> RatingScan)?
         /// What the gallery's last reading left out (`LeftOut`), said after each reading.
         package var leftOut: (() -> LeftOut)?
     }

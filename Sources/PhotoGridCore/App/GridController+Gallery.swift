@@ -97,7 +97,7 @@ extension GridController {
     }
 
     /// What the gallery's readers have brought since the last frame.
-    func takeNews() {
+    package func takeNews() {
         finishReading()
         growReading()
         takeGalleryNews()

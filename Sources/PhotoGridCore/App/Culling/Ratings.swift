@@ -90,7 +90,7 @@ package enum RatingFilter: Equatable, Sendable {
 /// (`InfoReader`), which hold its sidecar's rating, else its own XMP's; a photo whose details are
 /// not read (a video) by its sidecar alone. The grid goes on meanwhile; the status line says how
 /// far the reading has got, and the filter applies when it is done.
-final class RatingScan: @unchecked Sendable {
+package final class RatingScan: @unchecked Sendable {
     struct State {
         var ratings: [PhotoSource: Int] = [:]
         var done = 0
@@ -101,7 +101,7 @@ final class RatingScan: @unchecked Sendable {
     let total: Int
     private let state = Locked(State())
 
-    init(photos: [Photo], reader: InfoReader, onProgress: @escaping @Sendable () -> Void) {
+    package init(photos: [Photo], reader: InfoReader, onProgress: @escaping @Sendable () -> Void) {
         total = photos.count
         WorkerThreads.start { [self] in
             var last = TTY.now()
