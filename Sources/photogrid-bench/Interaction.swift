@@ -38,7 +38,7 @@ struct Interaction {
         controller.allowChanges(order: PhotoOrder(.date), showHidden: false, rescan: nil) { photos in
             CaptureDates(photos: photos, reader: InfoReader(loader: FileLoader(), decoder: PhotoDecoder()), store: nil) {}
         }
-        while controller.order?.key != .date { _ = controller.frame(); usleep(20_000) }
+        while controller.order?.key != .date { _ = controller.frame(); controller.takeNews(); usleep(20_000) }
         controller.resize(to: screen)
         var figures = [("6 columns to months, first (-)", measure(.character("-")))]
         _ = measure(.character("q"))

@@ -156,6 +156,7 @@ final class GridApp {
     private func handle(_ event: Mailbox.Event) {
         switch event {
         case .tileReady: break                       // the next frame shows whatever is ready
+        case .news(let news): controller.take(news)
         case .resize:
             if let size = TTY.windowSize() { curses.resize(columns: size.columns, rows: size.rows) }
             controller.resize(to: GridApp.metrics(curses: curses, capabilities: capabilities))

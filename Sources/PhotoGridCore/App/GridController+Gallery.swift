@@ -96,13 +96,22 @@ extension GridController {
         relayoutAll()
     }
 
-    /// What the gallery's readers have brought since the last frame.
+    /// A reader's news (`GalleryNews`), as the event loop hands it over.
+    package func take(_ news: GalleryNews) {
+        switch news {
+        case .folderRead:
+            finishReading()
+            growReading()
+        case .datesRead: finishDateReading()
+        case .ratingsRead: finishRatingScan()
+        case .galleryChanged: takeGalleryNews()
+        }
+    }
+
+    /// Every reader's news at once, for whoever drives the controller without an event loop
+    /// (the benchmark, tests).
     package func takeNews() {
-        finishReading()
-        growReading()
-        takeGalleryNews()
-        finishDateReading()
-        finishRatingScan()
+        for news in [GalleryNews.folderRead, .galleryChanged, .datesRead, .ratingsRead] { take(news) }
     }
 
     /// The whole folder once its reading is done: the grid had the photos found first.

@@ -109,7 +109,6 @@ package final class GridController {
     /// Asks the pipeline for what the state needs and says what to draw now.
     package func frame() -> Frame {
         if canvas.beforeFrame(now: clock.now()) { repaint() }
-        takeNews()
         let clear = needsClear
         var before = pendingBytes
         pendingBytes = []

@@ -5,7 +5,10 @@ import PhotoGridSystem
 /// loop polls beside the keyboard so that it sleeps until something happens.
 package final class Mailbox: Sendable {
     package enum Event: Equatable, Sendable {
+        /// A tile or a photo's details are ready: the next frame shows them.
         case tileReady
+        /// A reader of the gallery has news (`GalleryNews`): the controller takes it.
+        case news(GalleryNews)
         case resize
         case resume
         case quit(signal: Int32)
@@ -23,10 +26,10 @@ package final class Mailbox: Sendable {
     }
 
     package func post(_ event: Event) {
-        // Many finished tiles before the loop wakes are one redraw.
+        // Many finished tiles (or news of one kind) before the loop wakes are one event.
         let wasEmpty = events.withLock { list in
             let empty = list.isEmpty
-            if event != .tileReady || !list.contains(.tileReady) { list.append(event) }
+            if !list.contains(event) || event == .resize || event == .resume { list.append(event) }
             return empty
         }
         if wasEmpty { wakeUp?.write.poke() }

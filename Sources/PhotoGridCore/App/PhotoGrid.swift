@@ -167,7 +167,7 @@ package enum PhotoGrid {
         keys.mouse = options.mouse
         // A raw file beside a JPEG of its name is one tile with it (`RawPairs`); in a folder still
         // being read, once it is read whole (the grid grows by the list as it comes until then).
-        let (shown, raws) = source.reading == nil ? RawPairs.pair(source.photos) : (source.photos, [:])
+        let shown = source.reading == nil ? RawPairs.pair(source.photos).shown : source.photos
         let first = shown.isEmpty ? source.photos : shown
         // One session for the run: a new order, a filter or a rescan is a new list it shows.
         // A lone photo is shown whole: a square crop of the only photo hides part of it for nothing.
@@ -175,40 +175,34 @@ package enum PhotoGrid {
                                   cacheBytes: options.cacheMegabytes * 1024 * 1024, loader: source.loader, decoder: source.decoder,
                                   tierStore: source.tierStore) { mailbox.post(.tileReady) }
         let pressure = Caches.watchPressure { [cache = session.cache] in cache }
-        let controller = GridController(title: source.title, session: session,
-                                        screen: GridApp.metrics(curses: curses, capabilities: capabilities),
-                                        columns: options.columns, modeName: capabilities.mode.description)
-        if !shown.isEmpty && !raws.isEmpty {
-            controller.gallery.raws = raws
-            controller.gallery.listed = source.photos
+        // The readers tell the loop through the mailbox what they bring (`GalleryNews`).
+        source.reading?.onChange { mailbox.post(.news(.folderRead)) }
+        source.changes?.onChange { mailbox.post(.news(.galleryChanged)) }
+        var setup = AppSetup(title: source.title, modeName: capabilities.mode.description)
+        setup.columns = options.columns
+        setup.settings.synchronizedOutput = capabilities.synchronizedOutput
+        setup.settings.slideshowSeconds = options.slideshowSeconds
+        setup.settings.readOnly = options.readOnly
+        setup.settings.insideTmux = Capabilities.isTmux(environment())
+        setup.blanking = capabilities.blanking
+        setup.startHint = capabilities.pictureHint
+        setup.notice = ([source.leftOut?.withLock { $0.summary }] + source.notices.map { $0 }).compactMap { $0 }.first
+        setup.listed = source.photos
+        setup.order = source.rescan == nil && !options.sortGiven ? nil : options.order
+        setup.showHidden = options.showHidden
+        setup.filter = options.filter
+        setup.grouping = options.grouping
+        setup.focus = source.focus
+        setup.rescan = source.rescan
+        setup.readDates = { photos in
+            CaptureDates(photos: photos, reader: source.infoReader, store: source.dateStore) { mailbox.post(.news(.datesRead)) }
         }
-        controller.allowChanges(order: source.rescan == nil && !options.sortGiven ? nil : options.order, showHidden: options.showHidden,
-                                rescan: source.rescan) { photos in
-            CaptureDates(photos: photos, reader: source.infoReader, store: source.dateStore) { mailbox.post(.tileReady) }
-        }
-        controller.leftOut = source.leftOut.map { box in { box.withLock { $0 } } }
-        controller.notice = ([source.leftOut?.withLock { $0.summary }] + source.notices.map { $0 }).compactMap { $0 }.first
-        controller.settings.synchronizedOutput = capabilities.synchronizedOutput
-        controller.blanking = capabilities.blanking
-        controller.settings.slideshowSeconds = options.slideshowSeconds
-        controller.settings.readOnly = options.readOnly
-        controller.settings.insideTmux = Capabilities.isTmux(environment())
-        controller.gallery.trash = Trash(environment: PhotoGrid.environment(["XDG_DATA_HOME", "HOME"]))
-        controller.gallery.readers.readRatings = { photos in RatingScan(photos: photos, reader: source.infoReader) { mailbox.post(.tileReady) } }
-        if options.filter != .all { controller.setFilter(options.filter) }
-        if options.grouping != .none { controller.setGrouping(options.grouping) }
-        if let reading = source.reading {
-            controller.reading = reading
-            reading.onChange { mailbox.post(.tileReady) }
-        }
-        if let changes = source.changes {
-            controller.changes = changes
-            changes.onChange { mailbox.post(.tileReady) }
-        }
-        if let focus = source.focus, let index = controller.session.photos.firstIndex(where: { $0.relativePath == focus }) {
-            controller.focus(index)
-        }
-        controller.startHint = capabilities.pictureHint
+        setup.readRatings = { photos in RatingScan(photos: photos, reader: source.infoReader) { mailbox.post(.news(.ratingsRead)) } }
+        setup.leftOut = source.leftOut.map { box in { box.withLock { $0 } } }
+        setup.reading = source.reading
+        setup.changes = source.changes
+        setup.trash = Trash(environment: PhotoGrid.environment(["XDG_DATA_HOME", "HOME"]))
+        let controller = GridController(setup: setup, session: session, screen: GridApp.metrics(curses: curses, capabilities: capabilities))
         let app = GridApp(controller: controller, mailbox: mailbox, curses: curses, keys: keys, capabilities: capabilities)
         app.onScreenComplete = source.onScreenComplete
         CrashGuard.install(resetSequence: capabilities.exitSequence + KeyReader.mouseOff + Array("\u{1B}[0m".utf8) + curses.resetSequence()
