@@ -57,28 +57,35 @@ let package = Package(
         // the terminal (ncurses, the probe); the app.
         .target(name: "PhotoGridSystem", dependencies: ["CGlibc"], swiftSettings: metadataByAccessor),
         .target(name: "PhotoGridModel", dependencies: ["PhotoGridSystem"], swiftSettings: metadataByAccessor),
+        // Records kept on disk between runs (thumbnails, tiles, HTTP responses): keys, files, trimming.
+        .target(name: "PhotoGridDiskCache", dependencies: ["PhotoGridSystem", "PhotoGridModel"], swiftSettings: metadataByAccessor),
         .target(name: "PhotoGridDecoding", dependencies: ["PhotoGridSystem", "PhotoGridModel", "CJPEGShim", "CSPNG", "CWebP", "CHeif",
                                                           "CAvif", "CGif", "CZlib", "CTiff", "CJxl", "CRaw", "CLcms"], swiftSettings: metadataByAccessor),
-        .target(name: "PhotoGridLoading", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridDecoding"],
-                swiftSettings: metadataByAccessor),
         .target(name: "PhotoGridGallery", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridDecoding"],
+                swiftSettings: metadataByAccessor),
+        // Where a photo's bytes come from: a file, or a remote gallery over HTTP, WebDAV or SFTP
+        // (libcurl), with the gallery's listing or manifest read and crawled.
+        .target(name: "PhotoGridLoading", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridDecoding", "PhotoGridDiskCache",
+                                                         "PhotoGridGallery", "GalleryFormats", "CCurl"],
                 swiftSettings: metadataByAccessor),
         .target(name: "PhotoGridCanvas", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridDecoding", "CSixel"],
                 swiftSettings: metadataByAccessor),
-        .target(name: "PhotoGridPipeline", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridDecoding", "PhotoGridLoading", "PhotoGridGallery",
-                                                          "PhotoGridCanvas"], swiftSettings: metadataByAccessor),
+        .target(name: "PhotoGridPipeline", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridDecoding", "PhotoGridDiskCache",
+                                                          "PhotoGridLoading", "PhotoGridGallery", "PhotoGridCanvas"], swiftSettings: metadataByAccessor),
         .target(name: "PhotoGridTerminal", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridCanvas", "CNcursesw"],
                 swiftSettings: metadataByAccessor),
-        .target(name: "PhotoGridCore", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridDecoding", "PhotoGridLoading", "PhotoGridGallery",
-                                                      "PhotoGridCanvas", "PhotoGridPipeline", "PhotoGridTerminal"],
+        .target(name: "PhotoGridCore", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridDecoding", "PhotoGridDiskCache",
+                                                      "PhotoGridLoading", "PhotoGridGallery", "PhotoGridCanvas", "PhotoGridPipeline",
+                                                      "PhotoGridTerminal", "GalleryFormats"],
                 swiftSettings: metadataByAccessor),
         // What remote galleries are made of, without networking and without the core: manifests
         // (read and written), web directory listings, URLs and percent-encoding.
-        .target(name: "GalleryFormats", swiftSettings: metadataByAccessor),
-        // Remote galleries: the HTTP client (--url) and `photogrid serve`, apart from the core so that
-        // the core, its tests and tools need no networking packages.
-        .target(name: "PhotoGridRemote", dependencies: [
-            "PhotoGridCore", "GalleryFormats", "CCurl",
+        .target(name: "GalleryFormats", dependencies: ["PhotoGridModel"], swiftSettings: metadataByAccessor),
+        // `photogrid serve` (SwiftNIO) and `photogrid export`: a folder as a gallery for --url, beside
+        // the browser rather than on top of it: neither the app nor ncurses is built into it.
+        .target(name: "PhotoGridServe", dependencies: [
+            "PhotoGridSystem", "PhotoGridModel", "PhotoGridDecoding", "PhotoGridDiskCache", "PhotoGridGallery", "PhotoGridLoading",
+            "GalleryFormats",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -86,7 +93,7 @@ let package = Package(
         ], swiftSettings: metadataByAccessor),
         .executableTarget(name: "photogrid", dependencies: [
             "PhotoGridCore",
-            "PhotoGridRemote",
+            "PhotoGridServe",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: metadataByAccessor, linkerSettings: [
             // The Swift runtime and libraries linked in: a start takes 5 ms instead of 8.5 (no
@@ -113,6 +120,6 @@ let package = Package(
 
         .testTarget(name: "PhotoGridCoreTests", dependencies: ["PhotoGridCore", "PhotoGridSamples", "PhotoGridTestSupport", "PhotoGridFuzzing"]),
         .testTarget(name: "GalleryFormatsTests", dependencies: ["GalleryFormats"]),
-        .testTarget(name: "PhotoGridRemoteTests", dependencies: ["PhotoGridRemote", "PhotoGridCore", "GalleryFormats", "PhotoGridSamples", "PhotoGridTestSupport"]),
+        .testTarget(name: "PhotoGridRemoteTests", dependencies: ["PhotoGridServe", "PhotoGridCore", "GalleryFormats", "PhotoGridSamples", "PhotoGridTestSupport"]),
     ]
 )

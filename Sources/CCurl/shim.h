@@ -1,4 +1,4 @@
-/* libcurl for the remote galleries' transfers (Sources/PhotoGridRemote/Transfer/Curl.swift, the one
+/* libcurl for the remote galleries' transfers (Sources/PhotoGridLoading/Transfer/Curl.swift, the one
    Swift file that calls it). curl_easy_setopt and curl_easy_getinfo take variadic arguments, which
    Swift cannot pass: one wrapper per argument type. The option bits are macros Swift does not
    import (shifts and casts): constants here. */

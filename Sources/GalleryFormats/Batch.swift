@@ -1,3 +1,4 @@
+import PhotoGridModel
 /// Many renditions in one request and one streamed response (docs/remote-gallery.md, "Batches"):
 /// the request's body names them, one target a line; the response carries one part for each,
 /// in whatever order the server has them ready, each a short head and its bytes.

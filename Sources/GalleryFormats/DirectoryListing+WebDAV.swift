@@ -1,3 +1,4 @@
+import PhotoGridModel
 /// A WebDAV folder's answer to `PROPFIND` with `Depth: 1` (RFC 4918): a `multistatus` of one
 /// `response` for the folder and one for each member, each with its `href` and, for a folder,
 /// a `collection` in its `resourcetype`. Synology, QNAP, Nextcloud, Apache's mod_dav and rclone

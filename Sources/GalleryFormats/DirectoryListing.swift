@@ -1,3 +1,4 @@
+import PhotoGridModel
 /// The files and subfolders of a web server's directory index: nginx's `autoindex` (HTML, or
 /// JSON with `autoindex_format json`), Apache's `mod_autoindex` (plain or fancy), and
 /// `python3 -m http.server`; other servers' HTML indexes work the same way.

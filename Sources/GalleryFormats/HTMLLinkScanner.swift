@@ -1,3 +1,4 @@
+import PhotoGridModel
 /// Finds the links (`<a href>`) of an HTML page, and its title and first heading, without
 /// parsing HTML: enough for the directory indexes of nginx, Apache and Python, and tolerant of
 /// whatever else a server sends.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import PhotoGridCore
-import PhotoGridRemote
+import PhotoGridServe
 
 /// The command line. Parses, then hands over to PhotoGridCore.
 @main

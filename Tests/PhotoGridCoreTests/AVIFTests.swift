@@ -7,6 +7,8 @@ import Testing
 @testable import PhotoGridPipeline
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// AVIF's pictures through libavif (and dav1d), checked against the source and against libheif,
 /// which reads the same files and stays for what libavif cannot. The files are made with

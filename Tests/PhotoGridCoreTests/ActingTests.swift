@@ -11,6 +11,8 @@ import Testing
 @testable import PhotoGridTerminal
 import PhotoGridSamples
 import PhotoGridTestSupport
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// Acting on photos from the grid, in tmux: marks and `-o`/`-0` for the shell, `o` for another
 /// program, `y` for the clipboard. The photos' bytes never change.

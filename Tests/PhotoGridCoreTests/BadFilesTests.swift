@@ -10,6 +10,8 @@ import Testing
 @testable import PhotoGridTerminal
 import PhotoGridSamples
 import PhotoGridTestSupport
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// The hostile-file corpus in Tests/Fixtures/bad/ (made by its make.py; why each case is there
 /// is in its README.md): each file is decoded where it is a valid image and otherwise gives its

@@ -11,6 +11,8 @@ import Testing
 @testable import PhotoGridTerminal
 import PhotoGridSamples
 import PhotoGridTestSupport
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// Browsing a Pictures-like tree as a user does, in tmux: the key help, panels that close, the
 /// name search, sorting, hidden files, a rescan, a photo given instead of a folder, and the

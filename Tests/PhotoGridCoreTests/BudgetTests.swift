@@ -9,6 +9,8 @@ import PhotoGridTestSupport
 @testable import PhotoGridPipeline
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// The real encoder, counting what it is asked to make.
 final class CountingEncoder: TileEncoding {

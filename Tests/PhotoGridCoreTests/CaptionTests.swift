@@ -11,6 +11,8 @@ import Testing
 @testable import PhotoGridTerminal
 import PhotoGridSamples
 import PhotoGridTestSupport
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// Captions edited with `e`, in tmux: typed on the status line, saved in `photo.jpg.xmp` beside
 /// the photo, merged into a sidecar that is there, shown first in the details; nothing written

@@ -8,6 +8,8 @@ import Testing
 @testable import PhotoGridPipeline
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// Programs run for their output (`ChildProcess.output`): what they wrote when they exit 0, and
 /// each way of stopping one.

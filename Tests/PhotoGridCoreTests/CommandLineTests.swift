@@ -3,6 +3,8 @@ import Glibc
 import Testing
 @testable import PhotoGridCore
 import PhotoGridTestSupport
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// What the command line answers: one exit status for each kind of ending (README, "Exit
 /// status"), messages that say what is wrong with the value given, help that fits 80 columns,

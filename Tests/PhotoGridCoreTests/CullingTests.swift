@@ -6,6 +6,8 @@ import Testing
 @testable import PhotoGridSystem
 import PhotoGridSamples
 import PhotoGridTestSupport
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// Culling and the time zoom in tmux, as a user keys them: stars and rejects saved in sidecars,
 /// the filters, `d y` into the trash and `u` back, and from 6 columns out to the months and the

@@ -8,6 +8,8 @@ import Testing
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
 import PhotoGridSamples
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 @Suite struct DecodingTests {
     @Test func scaleIsTheSmallestEighthThatStillCovers() {

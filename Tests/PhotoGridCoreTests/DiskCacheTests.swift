@@ -8,6 +8,8 @@ import Testing
 @testable import PhotoGridPipeline
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// A scratch cache directory and keys for photos that need not exist.
 struct DiskCacheFixture {

@@ -9,6 +9,8 @@ import Testing
 @testable import PhotoGridPipeline
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// What the writer threads saw.
 final class Tally: Sendable {

@@ -9,6 +9,8 @@ import Testing
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
 import PhotoGridSamples
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// EXIF and XMP carried by PNG (`eXIf`, iTXt) and WebP (`EXIF`, `XMP ` chunks): the picture is
 /// turned by EXIF's orientation and the details panel reads them as it does a JPEG's.

@@ -10,6 +10,8 @@ import Testing
 @testable import PhotoGridPipeline
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// The built binary, run for real: in tmux for the interactive grid, and with --print.
 @Suite(.serialized) struct EndToEndTests {

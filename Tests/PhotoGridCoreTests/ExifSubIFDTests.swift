@@ -8,6 +8,8 @@ import Testing
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
 import PhotoGridSamples
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// The Exif sub-IFD fields (exposure, lens) against TIFF data written by hand: the generator
 /// only writes what is valid, and these are the cases a reader must survive.

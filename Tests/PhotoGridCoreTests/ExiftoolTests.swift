@@ -10,6 +10,8 @@ import Testing
 @testable import PhotoGridTerminal
 import PhotoGridSamples
 import PhotoGridTestSupport
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// photogrid's metadata readers against exiftool on the same files: the whole sample gallery,
 /// and files made here with what the gallery lacks (XMP in attribute form, a camera-written

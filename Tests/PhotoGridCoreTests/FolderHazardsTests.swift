@@ -11,6 +11,8 @@ import Testing
 @testable import PhotoGridTerminal
 import PhotoGridSamples
 import PhotoGridTestSupport
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// Folders as users have them: things that are not files, files photogrid may not read, links
 /// that lead nowhere or round in circles, photos that change while they are on screen, and a

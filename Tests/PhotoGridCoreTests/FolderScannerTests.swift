@@ -8,6 +8,8 @@ import Testing
 @testable import PhotoGridPipeline
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 @Suite struct FolderScannerTests {
     @Test func walksRecursivelySortedSkippingHiddenAndLoops() throws {

@@ -8,6 +8,8 @@ import Testing
 @testable import PhotoGridPipeline
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// GIF through giflib: files are made with giflib's own encoder (`GIF.encode`).
 @Suite struct GIFTests {

@@ -9,6 +9,8 @@ import PhotoGridTestSupport
 @testable import PhotoGridPipeline
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// The grid and zoom view driven without a terminal, on the sample gallery.
 @Suite struct GridControllerTests {

@@ -7,6 +7,8 @@ import Testing
 @testable import PhotoGridPipeline
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 @Suite struct GridSessionTests {
     /// Every folder size from 1 to 20 at every column count, focus and direction: what the grid

@@ -9,6 +9,8 @@ import Testing
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
 import PhotoGridSamples
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// HEIC and AVIF through libheif: files are made with libheif's own encoders (x265, libaom), as
 /// Debian builds it.

@@ -1,6 +1,8 @@
 import Testing
 @testable import PhotoGridCore
 import PhotoGridTestSupport
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// The key help in a terminal too small for it (40x10, in tmux): it scrolls to its last line,
 /// and no key pressed in it reaches the grid under it.

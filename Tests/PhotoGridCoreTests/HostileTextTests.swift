@@ -11,6 +11,8 @@ import Testing
 @testable import PhotoGridTerminal
 import PhotoGridSamples
 import PhotoGridTestSupport
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// File names, captions and camera strings written to take over a terminal: an OSC that sets
 /// the window title, a DCS, a C1 CSI, a right-to-left override, a screen-clearing camera make,

@@ -7,6 +7,8 @@ import Testing
 @testable import PhotoGridPipeline
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// iTerm2's inline images, and how the probe finds a terminal that draws them.
 @Suite struct ITermTests {

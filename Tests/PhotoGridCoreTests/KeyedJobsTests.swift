@@ -7,6 +7,8 @@ import Testing
 @testable import PhotoGridPipeline
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// The keyed-job table the pipeline schedules from and `SharedJobs` locks: one job a key, and a
 /// running job kept through every change but its own end.

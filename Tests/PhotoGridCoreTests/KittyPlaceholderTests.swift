@@ -7,6 +7,8 @@ import Testing
 @testable import PhotoGridPipeline
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// kitty pictures through tmux: Unicode placeholders (`KittyPlaceholders`), the screen that
 /// sends each picture once and frees only its own, and the choice of the mode from what tmux

@@ -10,6 +10,8 @@ import Testing
 @testable import PhotoGridPipeline
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// The built binary in a pseudo-terminal that answers like kitty, counting what it is sent.
 @Suite(.serialized) struct KittyTerminalTests {

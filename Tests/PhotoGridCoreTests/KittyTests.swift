@@ -8,6 +8,8 @@ import Testing
 @testable import PhotoGridPipeline
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// The kitty graphics protocol: what is sent, when, and what the start-up probe makes of answers.
 @Suite struct KittyTests {

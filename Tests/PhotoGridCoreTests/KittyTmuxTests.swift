@@ -10,6 +10,8 @@ import Testing
 @testable import PhotoGridPipeline
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// kitty pictures through tmux, end to end: the built binary in a real tmux with
 /// `allow-passthrough` on, what it writes to the pane kept with `pipe-pane` (the pictures, which

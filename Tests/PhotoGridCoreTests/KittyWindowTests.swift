@@ -10,6 +10,8 @@ import Testing
 @testable import PhotoGridPipeline
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// photogrid in a real kitty (on Xvfb), compared with the photos themselves: the pictures must be
 /// the photos at the screen's resolution, not mosaics, through the grid, paging, +/- and the zoom

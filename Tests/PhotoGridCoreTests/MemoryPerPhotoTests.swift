@@ -3,6 +3,8 @@ import Testing
 @testable import PhotoGridCore
 @testable import PhotoGridSystem
 import PhotoGridTestSupport
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// What grows with the number of photos, outside the memory budget: the README states it as
 /// bytes a photo, and this checks the statement on a tree of 100,000 photos browsed with the

@@ -7,6 +7,8 @@
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
 import PhotoGridSamples
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// JPEG files with known metadata for the metadata tests, made with the sample generator's writers.
 enum MetadataFixtures {

@@ -10,6 +10,7 @@ import Testing
 @testable import PhotoGridPipeline
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
+@testable import PhotoGridDiskCache
 
 /// A loader whose downloads fail, for the retry rule: half at once, half later on its own
 /// thread, as a network's do.

@@ -12,6 +12,7 @@ import Testing
 @testable import PhotoGridTerminal
 import PhotoGridSamples
 import PhotoGridTestSupport
+@testable import PhotoGridDiskCache
 
 /// Natural name order, each folder's photos together, the same folder reached twice through a
 /// link shown once under its own path, hidden files, and the other sort keys.

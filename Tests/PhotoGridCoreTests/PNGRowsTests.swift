@@ -7,6 +7,8 @@ import Testing
 @testable import PhotoGridPipeline
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// 8-bit RGB and RGBA PNGs have their rows inflated and unfiltered by photogrid (PNG.readRows),
 /// not libspng. The files here are written byte by byte, each row with the filter a case names,

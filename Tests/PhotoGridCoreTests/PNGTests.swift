@@ -8,6 +8,8 @@ import Testing
 @testable import PhotoGridPipeline
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// PNG through libspng: files are made with libspng's own encoder (`PNG.encode`), as sixel tests
 /// read back through libsixel.

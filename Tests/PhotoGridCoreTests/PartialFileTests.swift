@@ -9,6 +9,8 @@ import Testing
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
 import PhotoGridSamples
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// A file still being copied or synced shows the part of its picture that is there, marked as
 /// incomplete; a file with nothing decodable yet still says why.

@@ -7,6 +7,8 @@ import Testing
 @testable import PhotoGridPipeline
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 @Suite struct PhotoInfoTextTests {
     @Test func exposureIsAFractionOfASecondOrSeconds() {

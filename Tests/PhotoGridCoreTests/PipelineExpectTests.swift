@@ -9,6 +9,7 @@ import Testing
 @testable import PhotoGridPipeline
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
+@testable import PhotoGridDiskCache
 
 /// What the pipeline tells a loader that takes batches (a remote gallery's), and how it waits
 /// for one whose downloads wait on the network.

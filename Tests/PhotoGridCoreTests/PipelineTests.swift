@@ -9,6 +9,8 @@ import Testing
 @testable import PhotoGridPipeline
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// A decoder that records what it was asked for, can hold a photo until released, can fail,
 /// and has EXIF thumbnails for some photos.

@@ -10,6 +10,8 @@ import Testing
 @testable import PhotoGridPipeline
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// `--print` on sample-gallery, read back: half-block text parsed to pixels, sixel decoded by libsixel.
 @Suite(.serialized) struct PrintTests {

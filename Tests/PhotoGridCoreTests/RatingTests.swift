@@ -7,6 +7,8 @@ import Testing
 @testable import PhotoGridSamples
 @testable import PhotoGridSystem
 @testable import PhotoGridTestSupport
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// Ratings as culling tools keep them (`XMPRating`, `Sidecar.save(rating:)`): read in both forms
 /// writers use, written where they were found with every other byte kept, in the sidecar a

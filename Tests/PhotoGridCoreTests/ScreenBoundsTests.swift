@@ -10,6 +10,8 @@ import Testing
 @testable import PhotoGridTerminal
 import PhotoGridSamples
 import PhotoGridTestSupport
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// What photogrid writes, played on a model of the screen (`ScreenModel`): at every size down
 /// to one cell, in every view, nothing lands outside the screen or on the status line, and a

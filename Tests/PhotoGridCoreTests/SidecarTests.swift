@@ -9,6 +9,8 @@ import Testing
 @testable import PhotoGridPipeline
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// Captions put into XMP packets (`XMPCaptionEdit`) and sidecars written beside photos (`Sidecar`):
 /// the caption reads back with `XMPReader`, every other byte of a packet stays as it was, and a

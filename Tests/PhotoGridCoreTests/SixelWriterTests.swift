@@ -8,6 +8,8 @@ import Testing
 @testable import PhotoGridPipeline
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// photogrid's sixel writer draws, pixel for pixel, what libsixel's does from the same palette and
 /// dithering: each read back through libsixel's decoder, the oracle.

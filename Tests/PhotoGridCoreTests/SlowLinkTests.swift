@@ -7,6 +7,8 @@ import PhotoGridTestSupport
 @testable import PhotoGridModel
 @testable import PhotoGridPipeline
 @testable import PhotoGridSystem
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// A slow link (issue 37): the meter learns the pace from the frames' writes; on a slow link a
 /// frame writes pictures up to its budget and holds the rest for the next, sends no previews,

@@ -4,6 +4,8 @@ import Testing
 @testable import PhotoGridSystem
 import PhotoGridSamples
 import PhotoGridTestSupport
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// Keys that arrive as escape sequences photogrid does not bind, sent into a tmux pane as a
 /// terminal would: none may act as the keys its bytes spell (Alt+x rejected a photo and wrote

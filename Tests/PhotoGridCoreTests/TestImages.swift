@@ -10,6 +10,8 @@ import Testing
 @testable import PhotoGridTerminal
 import Glibc
 import PhotoGridTestSupport
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// Synthetic images and scratch folders for the tests.
 enum TestImages {

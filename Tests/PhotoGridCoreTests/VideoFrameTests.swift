@@ -11,6 +11,8 @@ import Testing
 @testable import PhotoGridTerminal
 import PhotoGridSamples
 import PhotoGridTestSupport
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// Video frames taken by ffmpeg (`VideoFrame`): the frame a second in, or the first of a shorter
 /// video, scaled down as asked; a broken video keeps its labelled tile; an ffmpeg that hangs is

@@ -8,6 +8,8 @@ import Testing
 @testable import PhotoGridPipeline
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// WebP through libwebp: files are made with libwebp's own lossless encoder (`WebP.encode`).
 @Suite struct WebPTests {

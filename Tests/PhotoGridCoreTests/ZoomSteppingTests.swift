@@ -9,6 +9,8 @@ import PhotoGridTestSupport
 @testable import PhotoGridPipeline
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// A decoder as slow as a very large photo: each decode runs until the pipeline cancels it (or
 /// ten seconds pass), counting both.

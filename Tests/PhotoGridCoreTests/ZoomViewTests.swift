@@ -7,6 +7,8 @@ import Testing
 @testable import PhotoGridPipeline
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 @Suite struct ZoomViewTests {
     let area = (width: 1200, height: 780)          // 120x39 cells of 10x20

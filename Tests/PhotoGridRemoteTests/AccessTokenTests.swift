@@ -1,8 +1,12 @@
 import Foundation
-import PhotoGridCore
+@testable import PhotoGridCore
 import PhotoGridTestSupport
 import Testing
-@testable import PhotoGridRemote
+@testable import PhotoGridServe
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
+@testable import PhotoGridModel
+@testable import PhotoGridSystem
 
 /// A gallery served beyond loopback: every request's path carries the access token, wrong ones
 /// get 401, later and later; `--url` needs nothing but the printed URL.

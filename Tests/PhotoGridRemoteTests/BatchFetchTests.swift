@@ -10,8 +10,9 @@ import GalleryFormats
 @testable import PhotoGridPipeline
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
-@testable import PhotoGridRemote
+@testable import PhotoGridServe
 import PhotoGridTestSupport
+@testable import PhotoGridDiskCache
 
 /// Batches on the client's side, against servers that answer them well, lie in them, refuse them,
 /// or are too slow for a user who moves on: the tiles get their bytes from one request, or say

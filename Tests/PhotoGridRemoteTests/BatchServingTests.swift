@@ -11,7 +11,8 @@ import GalleryFormats
 @testable import PhotoGridPipeline
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
-@testable import PhotoGridRemote
+@testable import PhotoGridServe
+@testable import PhotoGridDiskCache
 
 /// `photogrid serve`'s batches (docs/remote-gallery.md, "Batches"): each item answered as its
 /// own GET would be, requests that are no batch refused, the token asked of every item, and no

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
-@testable import PhotoGridRemote
+@testable import PhotoGridServe
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
+@testable import PhotoGridModel
+@testable import PhotoGridSystem
 
 /// Nothing outside the served folder, however the request is spelled. Sent over a raw socket,
 /// so that `..`, `%2e` and friends reach the server exactly as written.

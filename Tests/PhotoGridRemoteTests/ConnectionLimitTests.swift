@@ -1,7 +1,11 @@
 import Foundation
 import Glibc
 import Testing
-@testable import PhotoGridRemote
+@testable import PhotoGridServe
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
+@testable import PhotoGridModel
+@testable import PhotoGridSystem
 
 /// What one client may take of the server: a bounded number of connections, and no connection
 /// held open by sending nothing, or one byte at a time.

@@ -1,9 +1,13 @@
 import Foundation
 import GalleryFormats
 import Glibc
-import PhotoGridCore
+@testable import PhotoGridCore
 import Testing
-@testable import PhotoGridRemote
+@testable import PhotoGridServe
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
+@testable import PhotoGridModel
+@testable import PhotoGridSystem
 
 /// `photogrid export`: the served gallery as files, made again only where a photo changed, and
 /// never written where it must not be. (Served by nginx and browsed: `RemoteGalleryTests`.)

@@ -11,7 +11,8 @@ import Testing
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
 import GalleryFormats
-@testable import PhotoGridRemote
+@testable import PhotoGridServe
+@testable import PhotoGridDiskCache
 
 /// The HTTP client against the suite's own fault-injecting server.
 @Suite(.serialized) struct FetcherTests {

@@ -1,10 +1,14 @@
 import Foundation
 import GalleryFormats
 import Glibc
-import PhotoGridCore
+@testable import PhotoGridCore
 import PhotoGridTestSupport
 import Testing
-@testable import PhotoGridRemote
+@testable import PhotoGridServe
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
+@testable import PhotoGridModel
+@testable import PhotoGridSystem
 
 /// A listing's originals are not downloaded whole for tiles their EXIF thumbnails cover: their
 /// first 64 KB are asked for, and the whole file only for a tile that needs more (issue 36).

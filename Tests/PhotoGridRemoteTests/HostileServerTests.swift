@@ -10,9 +10,10 @@ import Testing
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
 import GalleryFormats
-@testable import PhotoGridRemote
+@testable import PhotoGridServe
 import PhotoGridSamples
 import PhotoGridTestSupport
+@testable import PhotoGridDiskCache
 
 /// Servers that misbehave on purpose: a body that never ends, one longer than its length says,
 /// a gzip bomb, a gallery larger than photogrid takes. Each is refused or bounded, with a

@@ -1,10 +1,14 @@
 import Foundation
 import GalleryFormats
 import Glibc
-import PhotoGridCore
+@testable import PhotoGridCore
 import PhotoGridTestSupport
 import Testing
-@testable import PhotoGridRemote
+@testable import PhotoGridServe
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
+@testable import PhotoGridModel
+@testable import PhotoGridSystem
 
 /// Files of a web listing whose names say nothing are shown for what their first bytes are, as
 /// in a folder on disk: a JPEG without an extension, a PNG named `.dat`; a text file stays out.

@@ -1,10 +1,14 @@
 import Foundation
 import GalleryFormats
 import Glibc
-import PhotoGridCore
+@testable import PhotoGridCore
 import PhotoGridTestSupport
 import Testing
-@testable import PhotoGridRemote
+@testable import PhotoGridServe
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
+@testable import PhotoGridModel
+@testable import PhotoGridSystem
 
 /// What serve's and export's manifests say of photos that are not whole JPEGs (issue 36): the
 /// pixel size of every format photogrid decodes, and the damage of a file cut short, which the

@@ -10,7 +10,8 @@ import GalleryFormats
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
 import Testing
-@testable import PhotoGridRemote
+@testable import PhotoGridServe
+@testable import PhotoGridDiskCache
 
 /// The manifest as a client gets it over HTTP, parsed with Foundation's JSON parser (not ours)
 /// and checked against docs/remote-gallery.md and against the files themselves.

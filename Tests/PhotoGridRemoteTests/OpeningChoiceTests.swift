@@ -9,7 +9,8 @@ import GalleryFormats
 @testable import PhotoGridPipeline
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
-@testable import PhotoGridRemote
+@testable import PhotoGridServe
+@testable import PhotoGridDiskCache
 
 /// The opening batch is asked for before the gallery's size is known; the server answers it for
 /// its own size. Whatever the size, what it answers must be the first screen the grid then

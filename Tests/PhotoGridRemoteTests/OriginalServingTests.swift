@@ -1,7 +1,11 @@
 import Foundation
-import PhotoGridCore
+@testable import PhotoGridCore
 import Testing
-@testable import PhotoGridRemote
+@testable import PhotoGridServe
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
+@testable import PhotoGridModel
+@testable import PhotoGridSystem
 
 /// Originals: whole, in ranges, conditionally; byte for byte against the files.
 @Suite struct OriginalServingTests {

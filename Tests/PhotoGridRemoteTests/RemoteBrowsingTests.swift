@@ -10,9 +10,10 @@ import Testing
 @testable import PhotoGridPipeline
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
-@testable import PhotoGridRemote
+@testable import PhotoGridServe
 import PhotoGridSamples
 import PhotoGridTestSupport
+@testable import PhotoGridDiskCache
 
 /// Browsing a remote gallery in a terminal (tmux), counted on the server: what the pipeline's
 /// rules (coalescing, dropping what is no longer wanted, prefetching near the screen) mean in

@@ -1,9 +1,13 @@
 import Foundation
 import Testing
-import PhotoGridCore
+@testable import PhotoGridCore
 import PhotoGridTestSupport
 import GalleryFormats
-@testable import PhotoGridRemote
+@testable import PhotoGridServe
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
+@testable import PhotoGridModel
+@testable import PhotoGridSystem
 
 /// `--url` with something that is not an http URL: the message says what is wrong with it.
 @Suite struct RemoteCommandTests {

@@ -10,9 +10,10 @@ import Testing
 @testable import PhotoGridPipeline
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
-@testable import PhotoGridRemote
+@testable import PhotoGridServe
 import PhotoGridSamples
 import PhotoGridTestSupport
+@testable import PhotoGridDiskCache
 
 /// `photogrid --print --url` against real servers on 127.0.0.1: `photogrid serve`, python's
 /// http.server, and nginx with `autoindex on` and `autoindex_format json`.

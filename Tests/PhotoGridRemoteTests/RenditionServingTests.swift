@@ -1,7 +1,11 @@
 import Foundation
-import PhotoGridCore
+@testable import PhotoGridCore
 import Testing
-@testable import PhotoGridRemote
+@testable import PhotoGridServe
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
+@testable import PhotoGridModel
+@testable import PhotoGridSystem
 
 /// Renditions over HTTP: decoded back with libjpeg and compared with the original decoded here.
 @Suite struct RenditionServingTests {

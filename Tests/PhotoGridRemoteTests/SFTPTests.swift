@@ -1,10 +1,14 @@
 import Foundation
 import GalleryFormats
 import Glibc
-import PhotoGridCore
+@testable import PhotoGridCore
 import PhotoGridTestSupport
 import Testing
-@testable import PhotoGridRemote
+@testable import PhotoGridServe
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
+@testable import PhotoGridModel
+@testable import PhotoGridSystem
 
 /// `--url sftp://user@host:port/path/` against OpenSSH's sshd (issue 36): the keys ssh uses, the
 /// host checked against ~/.ssh/known_hosts, and the tree read like a web listing's.

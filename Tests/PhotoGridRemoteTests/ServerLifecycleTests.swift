@@ -1,7 +1,11 @@
 import Foundation
 import Glibc
 import Testing
-@testable import PhotoGridRemote
+@testable import PhotoGridServe
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
+@testable import PhotoGridModel
+@testable import PhotoGridSystem
 
 /// Starting, counting, delaying, connections and stopping.
 @Suite struct ServerLifecycleTests {

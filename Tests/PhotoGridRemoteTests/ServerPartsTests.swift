@@ -1,8 +1,12 @@
 import Foundation
 import GalleryFormats
-import PhotoGridCore
+@testable import PhotoGridCore
 import Testing
-@testable import PhotoGridRemote
+@testable import PhotoGridServe
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
+@testable import PhotoGridModel
+@testable import PhotoGridSystem
 
 /// The server's pieces without the network: routes, percent-encoding, ranges, validators, JSON.
 @Suite struct ServerPartsTests {

@@ -4,6 +4,9 @@ import Testing
 @testable import PhotoGridCore
 @testable import PhotoGridSystem
 import PhotoGridTestSupport
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
+@testable import PhotoGridModel
 
 /// A server that takes the connection and never answers (a hung NAS, a port that is not HTTP):
 /// the wait is said on the terminal within a second, `q` stops it at any time, and without a

@@ -9,9 +9,10 @@ import Testing
 @testable import PhotoGridPipeline
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
-@testable import PhotoGridRemote
+@testable import PhotoGridServe
 import PhotoGridSamples
 import PhotoGridTestSupport
+@testable import PhotoGridDiskCache
 
 /// A second visit starts from the manifest in the cache, as `photogrid serve` allows
 /// (`stale-while-revalidate`), and checks it in the background: the grid shows at once, takes

@@ -1,9 +1,13 @@
 import Foundation
 import GalleryFormats
-import PhotoGridCore
+@testable import PhotoGridCore
 import PhotoGridTestSupport
 import Testing
-@testable import PhotoGridRemote
+@testable import PhotoGridServe
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
+@testable import PhotoGridModel
+@testable import PhotoGridSystem
 
 /// `photogrid serve --tls-cert --tls-key`: HTTPS over loopback with a certificate made for the
 /// test, fetched by curl and browsed with `--url --ca-cert`; the wrong way round said in words.

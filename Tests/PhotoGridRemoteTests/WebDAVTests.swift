@@ -1,10 +1,14 @@
 import Foundation
 import GalleryFormats
 import Glibc
-import PhotoGridCore
+@testable import PhotoGridCore
 import PhotoGridTestSupport
 import Testing
-@testable import PhotoGridRemote
+@testable import PhotoGridServe
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
+@testable import PhotoGridModel
+@testable import PhotoGridSystem
 
 /// WebDAV shares (issue 36): a folder whose GET gives no listing is asked with PROPFIND, and its
 /// tree is read the same way, with the same byte ranges and logins.

@@ -1,10 +1,14 @@
 import Foundation
 import GalleryFormats
 import Glibc
-import PhotoGridCore
+@testable import PhotoGridCore
 import PhotoGridTestSupport
 import Testing
-@testable import PhotoGridRemote
+@testable import PhotoGridServe
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
+@testable import PhotoGridModel
+@testable import PhotoGridSystem
 
 /// A URL that is not quite a gallery's (issue 36): a photo's opens its folder on that photo, a
 /// folder's without its `/` is the folder, and an export folder is its manifest, whether its

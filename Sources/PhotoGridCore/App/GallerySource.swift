@@ -6,7 +6,7 @@ import PhotoGridPipeline
 import PhotoGridSystem
 
 /// What a grid shows: the photos, where their bytes come from and what makes pictures of them,
-/// and a title. A folder on disk here; `PhotoGridRemote` makes one from a URL.
+/// and a title. A folder on disk here; `RemoteCommand` makes one from a URL.
 package struct GallerySource: Sendable {
     package var title: String
     package var photos: [Photo]

@@ -172,13 +172,3 @@ struct XMLScanner {
         return Unicode.Scalar(value)
     }
 }
-
-extension String {
-    /// Without leading and trailing spaces, tabs and line breaks.
-    package var trimmingWhitespace: String {
-        let scalars = unicodeScalars
-        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
-        return String(scalars[first...last])
-    }
-}

@@ -3,7 +3,7 @@ import PhotoGridModel
 import PhotoGridSystem
 
 /// Where a photo's bytes come from, apart from what they are (`PhotoDecoding`): a file on disk
-/// (`FileLoader`), a remote gallery's server (`RemoteLoader` in PhotoGridRemote), or whatever
+/// (`FileLoader`), a remote gallery's server (`RemoteLoader`, beside it), or whatever
 /// source comes next. The seam where tests put a fake.
 ///
 /// A loader never makes its caller wait: what is at hand (a file, a cache) it returns at once

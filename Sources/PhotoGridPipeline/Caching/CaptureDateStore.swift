@@ -1,4 +1,5 @@
 import PhotoGridModel
+import PhotoGridDiskCache
 import PhotoGridSystem
 
 /// A gallery's capture dates in the disk cache, one record for the whole gallery: each photo's

@@ -1,6 +1,7 @@
 import PhotoGridCanvas
 import PhotoGridDecoding
 import PhotoGridModel
+import PhotoGridDiskCache
 import PhotoGridSystem
 
 /// Tier images in the disk cache: each a small JPEG (quality 90) under the photo's path, size and

@@ -1,4 +1,5 @@
 import PhotoGridModel
+import PhotoGridDiskCache
 import PhotoGridSystem
 
 /// A byte-budgeted least-recently-used cache that answers synchronously, so that a hit paints in

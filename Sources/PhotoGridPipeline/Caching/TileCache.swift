@@ -1,6 +1,7 @@
 import PhotoGridCanvas
 import PhotoGridDecoding
 import PhotoGridModel
+import PhotoGridDiskCache
 import PhotoGridSystem
 
 /// Decoded tier images, EXIF thumbnails and terminal-ready tiles, under one byte budget with

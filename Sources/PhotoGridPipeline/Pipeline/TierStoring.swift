@@ -1,6 +1,7 @@
 import PhotoGridCanvas
 import PhotoGridDecoding
 import PhotoGridModel
+import PhotoGridDiskCache
 import PhotoGridSystem
 
 /// Where tier images and encoded tiles outlive the process (the disk cache). The seam where

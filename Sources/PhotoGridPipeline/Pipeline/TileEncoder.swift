@@ -1,6 +1,7 @@
 import PhotoGridCanvas
 import PhotoGridDecoding
 import PhotoGridModel
+import PhotoGridDiskCache
 import PhotoGridSystem
 
 /// Turns an upright image into what the terminal is sent for one tile. The seam where tests put a fake.

@@ -2,6 +2,7 @@ import PhotoGridCanvas
 import PhotoGridDecoding
 import PhotoGridLoading
 import PhotoGridModel
+import PhotoGridDiskCache
 import PhotoGridSystem
 
 /// An animation's frames made for the photo view, each encoded for one tile request (the

@@ -2,6 +2,7 @@ import PhotoGridCanvas
 import PhotoGridDecoding
 import PhotoGridLoading
 import PhotoGridModel
+import PhotoGridDiskCache
 import PhotoGridSystem
 
 /// A tile of a photo outside the gallery's list (the raw file of a RAW+JPEG pair, shown in the

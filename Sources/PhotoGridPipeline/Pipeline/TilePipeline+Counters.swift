@@ -1,4 +1,5 @@
 import PhotoGridModel
+import PhotoGridDiskCache
 import PhotoGridSystem
 
 extension TilePipeline {

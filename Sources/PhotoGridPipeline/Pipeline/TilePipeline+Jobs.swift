@@ -1,6 +1,7 @@
 import PhotoGridDecoding
 import PhotoGridLoading
 import PhotoGridModel
+import PhotoGridDiskCache
 import PhotoGridSystem
 
 /// The jobs the worker threads run (`work`): fetching tier images, thumbnails and details (their

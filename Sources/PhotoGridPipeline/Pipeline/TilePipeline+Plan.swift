@@ -2,6 +2,7 @@ import PhotoGridCanvas
 import PhotoGridDecoding
 import PhotoGridLoading
 import PhotoGridModel
+import PhotoGridDiskCache
 import PhotoGridSystem
 
 /// What the pipeline makes of what is wanted, so that it fits the memory budget.

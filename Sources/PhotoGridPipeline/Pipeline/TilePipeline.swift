@@ -1,6 +1,7 @@
 import PhotoGridDecoding
 import PhotoGridLoading
 import PhotoGridModel
+import PhotoGridDiskCache
 import PhotoGridSystem
 
 /// Makes tiles in the background on a fixed pool of worker threads, never on the event loop.

@@ -10,6 +10,8 @@ import PhotoGridTestSupport
 @testable import PhotoGridPipeline
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
 
 /// A real kitty on a virtual X display (Xvfb, Mesa's software OpenGL) running a command, typed
 /// into with xdotool and photographed with xwd: what a kitty user sees, pixel for pixel.

@@ -2,6 +2,10 @@ import Foundation
 import Glibc
 import PhotoGridTestSupport
 import Testing
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
+@testable import PhotoGridModel
+@testable import PhotoGridSystem
 
 /// Apache on 127.0.0.1 sharing a folder over WebDAV (mod_dav, no listing on GET, as NAS shares
 /// are set up), started for a test and stopped after it. Its worker runs as www-data: the folder

@@ -1,5 +1,9 @@
 import Foundation
-import PhotoGridCore
+@testable import PhotoGridCore
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
+@testable import PhotoGridModel
+@testable import PhotoGridSystem
 
 /// A scratch gallery made from sample-gallery, with the cases a server must get right: a photo
 /// with EXIF orientation 6, one in a subfolder, one whose name has spaces, non-ASCII letters and

@@ -1,6 +1,10 @@
 import Foundation
 import PhotoGridTestSupport
 import Testing
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
+@testable import PhotoGridModel
+@testable import PhotoGridSystem
 
 /// nginx on 127.0.0.1 serving a folder, started for a test and stopped after it. Its worker runs
 /// as another user (www-data), who may not enter the checkout (a clone under a 0700 folder, a

@@ -1,4 +1,7 @@
 @testable import PhotoGridModel
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
+@testable import PhotoGridSystem
 
 /// In tests a photo may be named by a number (`TileRequest(photo: 3, ...)`): fixtures need an
 /// identity, not a list. The shipped code cannot do this: an index is not a photo.

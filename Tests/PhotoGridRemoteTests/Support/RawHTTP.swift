@@ -1,5 +1,9 @@
 import Foundation
 import Glibc
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
+@testable import PhotoGridModel
+@testable import PhotoGridSystem
 
 /// HTTP by hand over a blocking socket: request targets exactly as written (`..`, `%2e`, NUL
 /// escapes, absolute paths), which a real client would normalise or refuse before sending, and

@@ -1,8 +1,12 @@
 import Foundation
-import PhotoGridCore
+@testable import PhotoGridCore
 import PhotoGridSamples
 import PhotoGridTestSupport
-@testable import PhotoGridRemote
+@testable import PhotoGridServe
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
+@testable import PhotoGridModel
+@testable import PhotoGridSystem
 
 /// The built binary and the sample gallery, for the remote end-to-end tests.
 enum RemotePaths {

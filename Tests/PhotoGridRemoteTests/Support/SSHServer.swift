@@ -1,6 +1,10 @@
 import Foundation
 import PhotoGridTestSupport
 import Testing
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
+@testable import PhotoGridModel
+@testable import PhotoGridSystem
 
 /// OpenSSH's sshd on 127.0.0.1 with SFTP, started for a test and stopped after it: a host key
 /// of its own, and a client home (`~/.ssh` with a key it takes and a known_hosts that knows it).

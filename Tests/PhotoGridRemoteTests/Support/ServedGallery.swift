@@ -1,6 +1,10 @@
 import GalleryFormats
 import Foundation
-@testable import PhotoGridRemote
+@testable import PhotoGridServe
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
+@testable import PhotoGridModel
+@testable import PhotoGridSystem
 
 /// A `GalleryFixture` served on a free port, with photogrid's own client (libcurl on its
 /// transfer loop) to ask it things. `with` stops the server and the client and removes the

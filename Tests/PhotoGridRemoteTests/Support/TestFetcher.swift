@@ -1,6 +1,10 @@
 import GalleryFormats
 @testable import PhotoGridCore
-@testable import PhotoGridRemote
+@testable import PhotoGridServe
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
+@testable import PhotoGridModel
+@testable import PhotoGridSystem
 
 extension Fetcher {
     /// A fetcher on a transfer loop of its own, as photogrid's but quicker to give up on a

@@ -1,6 +1,10 @@
-import PhotoGridCore
+@testable import PhotoGridCore
 import Foundation
 import Glibc
+@testable import PhotoGridLoading
+@testable import PhotoGridDiskCache
+@testable import PhotoGridModel
+@testable import PhotoGridSystem
 
 /// A small HTTP/1.1 server of the suite's own on 127.0.0.1, for fault injection: each request is
 /// answered by a handler that can respond normally, slowly, with a truncated body, by resetting

@@ -1,0 +1,106 @@
+import PhotoGridDecoding
+import PhotoGridDiskCache
+import PhotoGridGallery
+import PhotoGridModel
+import PhotoGridSystem
+import GalleryFormats
+
+/// One request, as photogrid makes them: a GET (whole, or a byte range), a HEAD, a batch's
+/// POST, a WebDAV PROPFIND; over http, https or sftp.
+struct TransferRequest: Sendable {
+    enum Method: Sendable, Equatable {
+        case get
+        /// The head alone.
+        case head
+        case post(body: [UInt8], type: String)
+        /// WebDAV's folder listing (`Depth: 1`).
+        case propfind(body: [UInt8])
+    }
+
+    var url: RemoteURL
+    var method: Method = .get
+    /// More header lines ("Name: value"); photogrid's User-Agent always goes.
+    var headers: [String] = []
+    /// Only these bytes of the body. A server that ignores ranges sends them all: the transfer
+    /// stops once it has these.
+    var range: Range<Int>?
+    /// The most body bytes taken; past it the transfer fails (`tooLarge`).
+    var limit: Int
+    /// Redirects followed (to http and https only, at most `TransferSettings.maxRedirects`).
+    var followsRedirects = true
+    /// Tried again after a pause when it fails in a way that may pass (a reset, a 503).
+    var retries = 0
+
+    init(url: RemoteURL, limit: Int) {
+        self.url = url
+        self.limit = limit
+    }
+}
+
+/// A response's status line and headers.
+struct ResponseHead: Sendable {
+    var status: Int
+    var headers: [(name: String, value: String)]
+    /// The URL that answered, after redirects: what relative links resolve against.
+    var url: RemoteURL
+
+    /// The first value of the header `name`, whatever its case.
+    func header(_ name: String) -> String? {
+        let lowered = name.lowercased()
+        return headers.first { $0.name.lowercased() == lowered }?.value
+    }
+}
+
+/// A user name and password for servers that want a login (`--user`, the URL's own, or
+/// `~/.netrc` which libcurl reads itself). Never printed: its description says only that there is one.
+package struct Login: Sendable, CustomStringConvertible {
+    package var user: String
+    package var password: String?
+
+    package init(user: String, password: String?) {
+        self.user = user
+        self.password = password
+    }
+
+    package var description: String { "a login" }
+}
+
+/// How every transfer of a run is made.
+package struct TransferSettings: Sendable {
+    /// Connections at a time to one server (HTTP/1.1); an HTTP/2 server takes all on one.
+    package var connectionsPerHost = 6
+    /// Seconds to connect before giving up (curl's own default is 300, rclone's 60: a server on
+    /// the network photogrid browses answers a connection within a second or two, and a user
+    /// looking at a blank screen gives up long before a minute; docs/decisions.md).
+    package var connectTimeout = 5
+    /// Seconds without a byte before a transfer is taken for stalled: a NAS waking its disks
+    /// answers within about 15 (rclone waits 5 minutes, curl forever).
+    package var stallTimeout = 20
+    package var retries = 2
+    package var maxRedirects = 5
+    /// A PEM file of certificates trusted besides the system's (`--ca-cert`).
+    package var trustedCertificates: String?
+    /// The login given (`--user`, or the URL's); else `~/.netrc`'s for the host, if any.
+    package var login: Login?
+    /// The netrc file read for logins: `$NETRC`, else libcurl's own `~/.netrc`.
+    package var netrcFile: String?
+    /// Where SSH servers' keys are checked (`~/.ssh/known_hosts`).
+    package var knownHosts: String?
+    /// The private key offered to SSH servers besides the agent's (the first of
+    /// `~/.ssh/id_ed25519`, `id_ecdsa`, `id_rsa` that exists).
+    package var sshKey: String?
+
+    package init() {}
+
+    /// The settings a user's environment gives: the netrc file, the known hosts and SSH key in `~/.ssh`.
+    package static func fromEnvironment() -> TransferSettings {
+        var settings = TransferSettings()
+        let home = Environment.value("HOME") ?? ""
+        if let netrc = Environment.value("NETRC"), !netrc.isEmpty { settings.netrcFile = netrc }
+        if !home.isEmpty {
+            settings.knownHosts = home + "/.ssh/known_hosts"
+            settings.sshKey = ["id_ed25519", "id_ecdsa", "id_rsa"].map { home + "/.ssh/" + $0 }.first { RawPath($0).isRegularFile }
+        }
+        return settings
+    }
+}

@@ -1,0 +1,57 @@
+import PhotoGridDecoding
+import PhotoGridDiskCache
+import PhotoGridGallery
+import PhotoGridLoading
+import PhotoGridModel
+import PhotoGridSystem
+
+/// `photogrid export DIR OUT`, after its arguments are parsed: progress on stderr while it runs
+/// (a line rewritten in place on a terminal), then what was done, and the exit status.
+package enum ExportCommand {
+    package static func run(_ configuration: GalleryExport.Configuration) -> Int32 {
+        let export: GalleryExport
+        do throws(GalleryExport.ExportError) { export = try GalleryExport(configuration) } catch {
+            say("photogrid: \(TerminalText.sanitize(error.description))")
+            return 1
+        }
+        if export.excludedCount > 0 {
+            say("photogrid: left out \(export.excludedCount) photo\(export.excludedCount == 1 ? "" : "s") linked from outside "
+                + TerminalText.sanitize(configuration.folder))
+        }
+        let onTerminal = TTY.isTerminal(2)
+        let lastShown = Locked(0)
+        let summary: GalleryExport.Summary
+        do throws(GalleryExport.ExportError) {
+            summary = try export.run { done, total in
+                guard onTerminal else { return }
+                // At most ten times a second, and the last one always.
+                let now = TTY.now()
+                guard done == total || lastShown.withLock({ shown in defer { shown = max(shown, now) }; return now - shown >= 100 }) else { return }
+                _ = try? TTY.writeAll(Array("\rphotogrid: exporting \(done) of \(total) photos".utf8), to: 2)
+            }
+        } catch {
+            if onTerminal { _ = try? TTY.writeAll(Array("\n".utf8), to: 2) }
+            say("photogrid: \(TerminalText.sanitize(error.description))")
+            return 1
+        }
+        if onTerminal { _ = try? TTY.writeAll(Array("\n".utf8), to: 2) }
+        for failure in summary.failed {
+            say("photogrid: left out \(TerminalText.sanitize(failure.id)): \(TerminalText.sanitize(failure.reason))")
+        }
+        say(report(summary, output: configuration.output))
+        return summary.failed.isEmpty ? 0 : 3
+    }
+
+    /// "photogrid: exported 40 photos to OUT (3 made, 37 unchanged, 1 file removed) ..."
+    static func report(_ summary: GalleryExport.Summary, output: String) -> String {
+        let exported = summary.made + summary.kept
+        var parts = ["\(summary.made) made", "\(summary.kept) unchanged"]
+        if summary.removed > 0 { parts.append("\(summary.removed) old file\(summary.removed == 1 ? "" : "s") removed") }
+        if !summary.failed.isEmpty { parts.append("\(summary.failed.count) left out") }
+        return "photogrid: exported \(exported) photo\(exported == 1 ? "" : "s") to \(TerminalText.sanitize(output)) ("
+            + parts.joined(separator: ", ") + "); serve it with any web server and browse with: "
+            + "photogrid --url http://HOST/PATH/\(GalleryExport.manifestName)"
+    }
+
+    static func say(_ line: String) { ServeCommand.say(line, to: 2) }
+}
