@@ -328,19 +328,24 @@ import PhotoGridTestSupport
         try tmux.send("i")
         // The label padded to the value column: "map" then spaces, whatever is left of the panel
         // (a loaded tile's half-blocks touch it, a placeholder leaves a space).
-        (ok, screen) = try tmux.waitFor { $0.contains("aurora-03.jpg") && $0.contains("map  ") }
-        #expect(ok, "\(screen)")
-        let lines = screen.split(separator: "\n").map(String.init)
-        let start = try #require(lines.firstIndex { $0.contains("map  ") }, "\(screen)")
         // The panel's value column: the link's pieces one under another, joined whole.
-        let pieces = lines[start...].prefix(4).compactMap { line -> String? in
-            guard let range = line.range(of: "https://") ?? line.range(of: "openstreetmap") ?? line.range(of: "mlat") else {
-                return line.split(separator: " ").last.map(String.init)
+        func pieces(_ screen: String) -> [String] {
+            let lines = screen.split(separator: "\n").map(String.init)
+            guard let start = lines.firstIndex(where: { $0.contains("map  ") }) else { return [] }
+            return lines[start...].prefix(4).compactMap { line -> String? in
+                guard let range = line.range(of: "https://") ?? line.range(of: "openstreetmap") ?? line.range(of: "mlat") else {
+                    return line.split(separator: " ").last.map(String.init)
+                }
+                return String(line[range.lowerBound...]).trimmingCharacters(in: .whitespaces)
             }
-            return String(line[range.lowerBound...]).trimmingCharacters(in: .whitespaces)
         }
-        let joined = pieces.joined()
-        #expect(joined.hasPrefix("https://www.openstreetmap.org/?mlat=") && joined.contains("mlon="), "\(pieces)")
+        // Waited for whole: the panel's lines are written one after another, and a screen taken
+        // between two of them (seen on a loaded machine) holds half a link.
+        (ok, screen) = try tmux.waitFor { screen in
+            let joined = pieces(screen).joined()
+            return screen.contains("aurora-03.jpg") && joined.hasPrefix("https://www.openstreetmap.org/?mlat=") && joined.contains("mlon=")
+        }
+        #expect(ok, "\(pieces(screen)): \(screen)")
         try tmux.send("q", "q")
         (ok, _) = try tmux.waitFor { $0.contains("[exit 0]") }
         #expect(ok)

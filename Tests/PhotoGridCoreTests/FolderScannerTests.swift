@@ -50,7 +50,7 @@ import Testing
         let photos = try FolderScanner().scan(RawPath(root))
         // The video is in the grid too, as a tile that plays it.
         #expect(photos.map(\.relativePath.description) == ["clip.mp4", "download.bin", "IMG_0001", "IMG_0002", "photo.txt", "screenshot"])
-        #expect(photos.map(\.format) == [.other("MP4 video"), .webp, .jpeg, .heif, .jpeg, .png])
+        #expect(photos.map(\.format) == [.video("MP4 video"), .webp, .jpeg, .heif, .jpeg, .png])
     }
 
     @Test func namesThatAreNotUTF8StillOpen() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import PhotoGridGallery
 @testable import PhotoGridDecoding
 @testable import PhotoGridModel
 @testable import PhotoGridSystem
@@ -44,6 +45,22 @@ struct RawTests {
             #expect(error.reason == "corrupt CR2", "\(error.reason)")
         }
         #expect(Date().timeIntervalSince(started) < 5, "the raw files took \(Date().timeIntervalSince(started)) s to say what they are")
+    }
+
+    /// Canon's CR3 is ISO media, as an MP4 video is: by its brand (`crx `) it is a raw file, by
+    /// name or by content (a copy without its extension), never "corrupt MP4 video".
+    @Test func aCR3IsACanonRawFileNotAVideo() throws {
+        let data = try #require(TestImages.read(Self.folder + "/CanonRaw.cr3"))
+        #expect(ImageFormat(content: Array(data.prefix(16))) == .raw("CR3"))
+        let folder = TestImages.scratchFolder("cr3")
+        defer { TestImages.remove(folder) }
+        TestImages.write(data, to: folder + "/IMG_0001")
+        let found = try FolderScanner().scan(RawPath(folder))
+        #expect(found.map(\.format) == [.raw("CR3")])
+        for path in [Self.folder + "/CanonRaw.cr3", folder + "/IMG_0001"] {
+            let (status, _, error) = try Paths.photogrid(["--print", "--mode", "halfblock", "--size", "40x10", path])
+            #expect(status == 1 && error.contains("Canon CR3: no preview") && !error.contains("video"), "\(path): \(error)")
+        }
     }
 
     @Test func theDetailsNameTheCamera() throws {

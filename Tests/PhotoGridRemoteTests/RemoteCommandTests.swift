@@ -75,7 +75,7 @@ import GalleryFormats
         let base = try #require(RemoteURL("http://127.0.0.1:9/gallery/"))
         let original = try #require(RemoteURL("http://127.0.0.1:9/gallery/a%20b.jpg"))
         let loaded = RemoteGalleryLoader.Loaded(title: "G", photos: [RemotePhoto(id: "a b.jpg", original: original, width: 40, height: 30)],
-                                                others: [(name: "c.mp4", url: try #require(base.resolving("c.mp4")), format: .other("MP4 video"))])
+                                                others: [(name: "c.mp4", url: try #require(base.resolving("c.mp4")), format: .video("MP4 video"))])
         let http = Fetcher.forTests()
         defer { http.shutdown() }
         let source = RemoteCommand.source(loaded, fetcher: http)

@@ -102,7 +102,7 @@ package struct PhotoDecoder: PhotoDecoding {
         switch bytes {
         case .file(let path): return try image(of: photo, file: path, covering: size, atMost: limit)
         case .whole(let data):
-            if case .raw(let kind) = photo.format { return try PhotoDecoder.decodeRAW(kind, data, covering: size, atMost: limit, gate: gate) }
+            if photo.format.isRaw { return try PhotoDecoder.decode(data, as: photo.format, covering: size, atMost: limit, thumbnails: usesThumbnails, gate: gate) }
             return try decode(data, covering: size, atMost: limit)
         case .head(let data, _): return try decodeHead(data, covering: size, atMost: limit)
         }
@@ -118,12 +118,8 @@ package struct PhotoDecoder: PhotoDecoding {
         let file = try OpenFile(path, limit: .max)
         // The content says what the file is, whatever its name.
         let magic = try file.head(16)
-        // A raw file goes by its name: many are TIFFs inside, CR3 is ISO media as videos are.
-        if case .raw(let kind) = photo.format {
-            guard file.size <= FileReader.defaultLimit else { throw .tooLarge }
-            return try PhotoDecoder.decodeRAW(kind, try file.all(), covering: size, atMost: limit, gate: gate)
-        }
-        let content = ImageFormat(content: magic)
+        // A raw file goes by its name: many are TIFFs inside.
+        let content = photo.format.isRaw ? photo.format : ImageFormat(content: magic)
         // A video: a frame from ffmpeg when it is there, else a tile that says what it is.
         if content?.isVideo == true || (content == nil && photo.format.isVideo) {
             return try PhotoDecoder.videoFrame(photo, name: (content ?? photo.format).name, atMost: limit)
@@ -132,7 +128,7 @@ package struct PhotoDecoder: PhotoDecoding {
         if let content, !content.isDecoded { throw .unsupportedFormat(content.name) }
         guard file.size <= FileReader.defaultLimit else { throw .tooLarge }
         if let content, content != .jpeg {
-            return try PhotoDecoder.decodeOther(content, try file.all(), covering: size, atMost: limit, thumbnails: usesThumbnails, gate: gate)
+            return try PhotoDecoder.decode(try file.all(), as: content, covering: size, atMost: limit, thumbnails: usesThumbnails, gate: gate)
         }
         if content == nil { try PhotoDecoder.checkFormat(photo, head: magic) }
         let (head, header) = try PhotoDecoder.header(of: file)
@@ -172,8 +168,7 @@ package struct PhotoDecoder: PhotoDecoding {
         }
     }
 
-    /// The head of the file, and more of it when large segments (ICC, XMP) push the frame header
-    /// past the first read: at most 2 MB.
+    /// What a photo's file says about itself (`FormatReader.info`).
     package static func readInfo(_ photo: Photo) -> PhotoInfo? {
         photo.file.flatMap { readInfo(photo, path: $0) }
     }
@@ -193,35 +188,23 @@ package struct PhotoDecoder: PhotoDecoding {
         // A video: its size and length, from ffprobe where ffmpeg is installed.
         if photo.format.isVideo { return VideoFrame.info(of: path) }
         guard photo.format.isDecoded, let file = try? OpenFile(path) else { return nil }
-        if photo.format.isRaw { return rawInfo(file) }
-        if let head = try? file.head(16), let content = ImageFormat(content: head), content != .jpeg {
-            return otherInfo(content, file)
-        }
-        var length = headLength
-        while true {
-            guard let head = try? file.head(length), let info = PhotoInfo.read(head) else { return nil }
-            if info.width != nil || head.count < length || length >= 2 * 1024 * 1024 { return info }
-            length *= 4
-        }
+        // A raw file by its name; any other by its content, which says what it is whatever its name.
+        let content = photo.format.isRaw ? photo.format : (try? file.head(16)).flatMap { ImageFormat(content: $0) } ?? .jpeg
+        return Formats.reader(for: content)?.info(file, content)
     }
 
     package func thumbnail(of photo: Photo, from bytes: PhotoBytes) -> RGBImage? {
-        if photo.format == .heif || photo.format == .avif {
-            let data: [UInt8]?
-            switch bytes {
-            case .file(let path): data = try? FileReader.read(path)
-            case .whole(let whole): data = whole
-            case .head: data = nil
-            }
-            return data.flatMap { try? HEIF.decode($0, thumbnail: true) }
-        }
-        let head: [UInt8]?
+        guard photo.format == .jpeg || photo.format == .heif || photo.format == .avif, let reader = Formats.reader(for: photo.format) else { return nil }
+        // A JPEG's thumbnail is in its head; libheif needs the whole file.
+        let data: [UInt8]?
         switch bytes {
-        case .file(let path): head = try? FileReader.read(path, limit: FileReader.defaultLimit, prefix: PhotoDecoder.headLength)
-        case .whole(let data), .head(let data, _): head = data
+        case .file(let path):
+            data = photo.format == .jpeg ? try? FileReader.read(path, limit: FileReader.defaultLimit, prefix: PhotoDecoder.headLength)
+                                         : try? FileReader.read(path)
+        case .whole(let whole): data = whole
+        case .head(let head, _): data = photo.format == .jpeg ? head : nil
         }
-        guard photo.format == .jpeg, let head, let header = try? JPEG.readHeader(head) else { return nil }
-        return PhotoDecoder.thumbnail(header: header, data: head)
+        return data.flatMap { reader.thumbnail($0, photo.format) }
     }
 
     /// A photo that is a file: its EXIF thumbnail.
@@ -242,7 +225,7 @@ package struct PhotoDecoder: PhotoDecoding {
         if let content = ImageFormat(content: Array(data.prefix(16))), content != .jpeg {
             guard content.isDecoded else { throw .unsupportedFormat(content.name) }
             // A HEIF's thumbnail item, when the head holds it (phones put it before the picture).
-            if content == .heif || content == .avif, usesThumbnails, let thumbnail = try? HEIF.decode(data, thumbnail: true),
+            if content == .heif || content == .avif, usesThumbnails, let thumbnail = Formats.reader(for: content)?.thumbnail(data, content),
                min(thumbnail.width, thumbnail.height) >= size {
                 return DecodedImage(image: PhotoDecoder.scaled(thumbnail, shortSide: limit), origin: .embeddedThumbnail)
             }
@@ -284,11 +267,17 @@ package struct PhotoDecoder: PhotoDecoding {
                             isComplete: min(frame.width, frame.height) < min(limit, VideoFrame.maxShortSide))
     }
 
-    /// Decodes JPEG data upright, its short side between `size` and `limit` where the photo allows.
+    /// Decodes a picture's data upright, its short side between `size` and `limit` where the
+    /// photo allows: in whatever format its content says, JPEG where it says none.
     package func decode(_ data: [UInt8], covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
         if let content = ImageFormat(content: Array(data.prefix(16))), content != .jpeg {
-            return try PhotoDecoder.decodeOther(content, data, covering: size, atMost: limit, thumbnails: usesThumbnails, gate: gate)
+            return try PhotoDecoder.decode(data, as: content, covering: size, atMost: limit, thumbnails: usesThumbnails, gate: gate)
         }
+        return try decodeJPEG(data, covering: size, atMost: limit)
+    }
+
+    /// JPEG data upright, its short side between `size` and `limit` where the photo allows.
+    func decodeJPEG(_ data: [UInt8], covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
         if let format = PhotoDecoder.sniffOtherFormat(data) { throw .unsupportedFormat(format) }
         return try decode(header: try JPEG.readHeader(data), covering: size, atMost: limit, whole: { () throws(DecodeError) in data },
                           reachesEnd: { () throws(DecodeError) in JPEGSegments.reachesEnd(data) }) { options throws(DecodeError) in
@@ -385,10 +374,7 @@ package struct PhotoDecoder: PhotoDecoding {
     /// JPEG data decoded large enough for `box`, upright: for `--print` of a single photo.
     package static func decodeUpright(_ data: [UInt8], atLeast box: (width: Int, height: Int), fit: FitMode) throws(DecodeError) -> RGBImage {
         if let content = ImageFormat(content: Array(data.prefix(16))), content != .jpeg {
-            // The short side the box needs, through the same decode (and its limits) as tiles.
-            let (width, height) = try displaySize(content, data)
-            let size = Int((Double(min(width, height)) * min(1, factor(width: width, height: height, box: box, fit: fit))).rounded(.up))
-            return try decodeOther(content, data, covering: size, atMost: .max, thumbnails: false).image
+            return try decodeUpright(data, as: content, atLeast: box, fit: fit)
         }
         if let format = sniffOtherFormat(data) { throw .unsupportedFormat(format) }
         let header = try JPEG.readHeader(data)
@@ -415,25 +401,30 @@ package struct PhotoDecoder: PhotoDecoding {
             return frame
         }
         let data = try FileReader.read(path)
-        if case .raw(let kind) = photo.format {
-            let header = try RAW.readHeader(data)
-            let size = Int((Double(min(header.width, header.height)) * min(1, factor(width: header.width, height: header.height, box: box, fit: fit))).rounded(.up))
-            return try decodeRAW(kind, data, covering: size, atMost: .max).image
-        }
+        if photo.format.isRaw { return try decodeUpright(data, as: photo.format, atLeast: box, fit: fit) }
         let head = Array(data.prefix(16))
         if ImageFormat(content: head) == nil { try checkFormat(photo, head: head) }
         return try decodeUpright(data, atLeast: box, fit: fit)
+    }
+
+    /// A picture not JPEG, large enough for `box` (the short side it needs, through the same
+    /// decode and limits as tiles): for `--print` of a single photo.
+    static func decodeUpright(_ data: [UInt8], as format: ImageFormat, atLeast box: (width: Int, height: Int), fit: FitMode) throws(DecodeError) -> RGBImage {
+        let (width, height) = try displaySize(format, data)
+        let size = Int((Double(min(width, height)) * min(1, factor(width: width, height: height, box: box, fit: fit))).rounded(.up))
+        return try decode(data, as: format, covering: size, atMost: .max, thumbnails: false).image
     }
 
     /// Why a file whose content is no format photogrid knows is not shown, by what its name says
     /// it is; a name that says JPEG is left to libjpeg, which says what is wrong.
     static func checkFormat(_ photo: Photo, head: [UInt8]) throws(DecodeError) {
         guard !head.isEmpty else { throw .empty }
-        switch photo.format {
-        case .jpeg: return
-        case .png, .webp, .gif, .heif, .avif, .tiff, .jxl: throw .corruptFile(format: photo.format.name, "not a \(photo.format.name) file")
+        switch photo.format.family {
+        case .picture:
+            if photo.format == .jpeg { return }
+            throw .corruptFile(format: photo.format.name, "not a \(photo.format.name) file")
         case .raw: return
-        case .other(let name): throw .unsupportedFormat(name)
+        case .video, .other: throw .unsupportedFormat(photo.format.name)
         case .notAnImage: throw .unsupportedFormat("")
         }
     }

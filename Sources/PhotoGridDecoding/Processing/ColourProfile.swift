@@ -62,12 +62,44 @@ package enum ColourProfile {
         guard let handle = cmsCreateTransform(source, format, target, format, cmsUInt32Number(INTENT_PERCEPTUAL),
                                               cmsUInt32Number(cmsFLAGS_NOCACHE)) else { return nil }
         let transform = Transform(handle)
-        // An sRGB profile under another name (Ghostscript's, a camera maker's) changes nothing:
-        // known by what it does to the primaries, the greys and a few colours between.
-        let probe: [UInt8] = [0, 0, 0, 255, 255, 255, 255, 0, 0, 0, 255, 0, 0, 0, 255, 128, 128, 128, 200, 100, 50, 30, 60, 90, 64, 192, 160]
-        var out = probe
-        out.withUnsafeMutableBytes { cmsDoTransform(handle, probe, $0.baseAddress, cmsUInt32Number(probe.count / 3)) }
-        return zip(probe, out).allSatisfy({ abs(Int($0) - Int($1)) <= 1 }) ? nil : transform
+        return describesSRGB(source) ? nil : transform
+    }
+
+    /// Whether a profile says sRGB in other words: under another name (Ghostscript's, a
+    /// camera maker's), or the profile libjxl writes for a picture it knows as sRGB's primaries
+    /// with a 1/2.2 power (ImageMagick's PNGs say so with `gAMA` 45455, which photogrid, as the
+    /// browsers do, shows as sRGB). Known by what it does to a grid of colours, primaries and
+    /// greys among them, measured colorimetrically (the perceptual intent moves a v4 profile's
+    /// black point): within three levels of sRGB, or of sRGB's primaries with that power
+    /// (libjxl's profile for the latter, measured, is three levels from it at most, in the
+    /// saturated colours). Adobe RGB, Display P3 or ProPhoto move them by tens.
+    private static func describesSRGB(_ source: cmsHPROFILE) -> Bool {
+        var probe: [UInt8] = []
+        for r in stride(from: 0, through: 255, by: 51) {
+            for g in stride(from: 0, through: 255, by: 51) { for b in stride(from: 0, through: 255, by: 51) { probe += [UInt8(r), UInt8(g), UInt8(b)] } }
+        }
+        let format = pg_lcms_rgb8()
+        for target in [cmsCreate_sRGBProfile(), gammaSRGB()].compactMap({ $0 }) {
+            defer { cmsCloseProfile(target) }
+            guard let exact = cmsCreateTransform(source, format, target, format, cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC),
+                                                 cmsUInt32Number(cmsFLAGS_NOCACHE)) else { continue }
+            defer { cmsDeleteTransform(exact) }
+            var out = probe
+            out.withUnsafeMutableBytes { cmsDoTransform(exact, probe, $0.baseAddress, cmsUInt32Number(probe.count / 3)) }
+            if zip(probe, out).allSatisfy({ abs(Int($0) - Int($1)) <= 3 }) { return true }
+        }
+        return false
+    }
+
+    /// sRGB's primaries and white with a plain 2.2 power for its curve.
+    private static func gammaSRGB() -> cmsHPROFILE? {
+        guard let tone = cmsBuildGamma(nil, 2.2) else { return nil }
+        defer { cmsFreeToneCurve(tone) }
+        var white = cmsCIExyY(x: 0.3127, y: 0.3290, Y: 1)
+        var rgb = cmsCIExyYTRIPLE(Red: cmsCIExyY(x: 0.64, y: 0.33, Y: 1), Green: cmsCIExyY(x: 0.30, y: 0.60, Y: 1),
+                                  Blue: cmsCIExyY(x: 0.15, y: 0.06, Y: 1))
+        let curves: [OpaquePointer?] = [tone, tone, tone]
+        return curves.withUnsafeBufferPointer { cmsCreateRGBProfile(&white, &rgb, $0.baseAddress) }
     }
 
     /// The profile an `nclx` description (ITU-T H.273's colour primaries and transfer
