@@ -59,22 +59,25 @@ let package = Package(
         .target(name: "PhotoGridModel", dependencies: ["PhotoGridSystem"], swiftSettings: metadataByAccessor),
         // Records kept on disk between runs (thumbnails, tiles, HTTP responses): keys, files, trimming.
         .target(name: "PhotoGridDiskCache", dependencies: ["PhotoGridSystem", "PhotoGridModel"], swiftSettings: metadataByAccessor),
-        .target(name: "PhotoGridDecoding", dependencies: ["PhotoGridSystem", "PhotoGridModel", "CJPEGShim", "CSPNG", "CWebP", "CHeif",
+        // What photos say about themselves (EXIF, XMP, IPTC) and their sidecars, read and edited:
+        // no pixels, no C library.
+        .target(name: "PhotoGridMetadata", dependencies: ["PhotoGridSystem", "PhotoGridModel"], swiftSettings: metadataByAccessor),
+        .target(name: "PhotoGridDecoding", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridMetadata", "CJPEGShim", "CSPNG", "CWebP", "CHeif",
                                                           "CAvif", "CGif", "CZlib", "CTiff", "CJxl", "CRaw", "CLcms"], swiftSettings: metadataByAccessor),
-        .target(name: "PhotoGridGallery", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridDecoding"],
+        .target(name: "PhotoGridGallery", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridMetadata", "PhotoGridDecoding"],
                 swiftSettings: metadataByAccessor),
         // Where a photo's bytes come from: a file, or a remote gallery over HTTP, WebDAV or SFTP
         // (libcurl), with the gallery's listing or manifest read and crawled.
-        .target(name: "PhotoGridLoading", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridDecoding", "PhotoGridDiskCache",
+        .target(name: "PhotoGridLoading", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridMetadata", "PhotoGridDecoding", "PhotoGridDiskCache",
                                                          "PhotoGridGallery", "GalleryFormats", "CCurl"],
                 swiftSettings: metadataByAccessor),
-        .target(name: "PhotoGridCanvas", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridDecoding", "CSixel"],
+        .target(name: "PhotoGridCanvas", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridMetadata", "PhotoGridDecoding", "CSixel"],
                 swiftSettings: metadataByAccessor),
-        .target(name: "PhotoGridPipeline", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridDecoding", "PhotoGridDiskCache",
+        .target(name: "PhotoGridPipeline", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridMetadata", "PhotoGridDecoding", "PhotoGridDiskCache",
                                                           "PhotoGridLoading", "PhotoGridGallery", "PhotoGridCanvas"], swiftSettings: metadataByAccessor),
         .target(name: "PhotoGridTerminal", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridCanvas", "CNcursesw"],
                 swiftSettings: metadataByAccessor),
-        .target(name: "PhotoGridCore", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridDecoding", "PhotoGridDiskCache",
+        .target(name: "PhotoGridCore", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridMetadata", "PhotoGridDecoding", "PhotoGridDiskCache",
                                                       "PhotoGridLoading", "PhotoGridGallery", "PhotoGridCanvas", "PhotoGridPipeline",
                                                       "PhotoGridTerminal", "GalleryFormats"],
                 swiftSettings: metadataByAccessor),
@@ -84,7 +87,7 @@ let package = Package(
         // `photogrid serve` (SwiftNIO) and `photogrid export`: a folder as a gallery for --url, beside
         // the browser rather than on top of it: neither the app nor ncurses is built into it.
         .target(name: "PhotoGridServe", dependencies: [
-            "PhotoGridSystem", "PhotoGridModel", "PhotoGridDecoding", "PhotoGridDiskCache", "PhotoGridGallery", "PhotoGridLoading",
+            "PhotoGridSystem", "PhotoGridModel", "PhotoGridMetadata", "PhotoGridDecoding", "PhotoGridDiskCache", "PhotoGridGallery", "PhotoGridLoading",
             "GalleryFormats",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),

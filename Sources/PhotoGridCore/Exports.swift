@@ -7,6 +7,7 @@
 @_exported import PhotoGridDiskCache
 @_exported import PhotoGridGallery
 @_exported import PhotoGridLoading
+@_exported import PhotoGridMetadata
 @_exported import PhotoGridModel
 @_exported import PhotoGridPipeline
 @_exported import PhotoGridSystem

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 @testable import PhotoGridDecoding
+@testable import PhotoGridMetadata
 @testable import PhotoGridModel
 @testable import PhotoGridSystem
 import PhotoGridTestSupport

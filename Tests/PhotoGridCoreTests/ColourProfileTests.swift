@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PhotoGridDecoding
+@testable import PhotoGridMetadata
 @testable import PhotoGridModel
 @testable import PhotoGridSystem
 import PhotoGridSamples

@@ -3,6 +3,7 @@ import Glibc
 import Testing
 @testable import PhotoGridCore
 @testable import PhotoGridDecoding
+@testable import PhotoGridMetadata
 @testable import PhotoGridSystem
 import PhotoGridSamples
 import PhotoGridTestSupport

@@ -3,6 +3,7 @@ import Testing
 @testable import PhotoGridCore
 @testable import PhotoGridCanvas
 @testable import PhotoGridDecoding
+@testable import PhotoGridMetadata
 @testable import PhotoGridGallery
 @testable import PhotoGridModel
 @testable import PhotoGridPipeline

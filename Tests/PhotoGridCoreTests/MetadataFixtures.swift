@@ -1,6 +1,7 @@
 @testable import PhotoGridCore
 @testable import PhotoGridCanvas
 @testable import PhotoGridDecoding
+@testable import PhotoGridMetadata
 @testable import PhotoGridGallery
 @testable import PhotoGridModel
 @testable import PhotoGridPipeline

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import PhotoGridGallery
 @testable import PhotoGridDecoding
+@testable import PhotoGridMetadata
 @testable import PhotoGridModel
 @testable import PhotoGridSystem
 import PhotoGridSamples

@@ -4,6 +4,7 @@ import Testing
 @testable import PhotoGridLoading
 @testable import PhotoGridCanvas
 @testable import PhotoGridDecoding
+@testable import PhotoGridMetadata
 @testable import PhotoGridGallery
 @testable import PhotoGridModel
 @testable import PhotoGridPipeline

@@ -1,5 +1,6 @@
 import PhotoGridCanvas
 import PhotoGridGallery
+import PhotoGridMetadata
 import PhotoGridModel
 import PhotoGridSystem
 

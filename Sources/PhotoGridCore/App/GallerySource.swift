@@ -1,6 +1,7 @@
 import PhotoGridDecoding
 import PhotoGridGallery
 import PhotoGridLoading
+import PhotoGridMetadata
 import PhotoGridModel
 import PhotoGridPipeline
 import PhotoGridSystem

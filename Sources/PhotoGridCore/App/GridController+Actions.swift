@@ -1,5 +1,6 @@
 import PhotoGridDecoding
 import PhotoGridGallery
+import PhotoGridMetadata
 import PhotoGridModel
 import PhotoGridSystem
 

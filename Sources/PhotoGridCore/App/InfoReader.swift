@@ -1,5 +1,6 @@
 import PhotoGridDecoding
 import PhotoGridLoading
+import PhotoGridMetadata
 import PhotoGridModel
 import PhotoGridSystem
 

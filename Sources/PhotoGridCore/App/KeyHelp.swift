@@ -1,4 +1,5 @@
 import PhotoGridCanvas
+import PhotoGridMetadata
 import PhotoGridModel
 import PhotoGridSystem
 

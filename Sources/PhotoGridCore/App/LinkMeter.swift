@@ -1,3 +1,4 @@
+import PhotoGridMetadata
 import PhotoGridModel
 
 /// How fast the terminal takes what photogrid writes, learnt from the frames' own writes: a write

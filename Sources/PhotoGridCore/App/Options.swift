@@ -1,4 +1,5 @@
 import PhotoGridGallery
+import PhotoGridMetadata
 import PhotoGridModel
 import PhotoGridSystem
 import PhotoGridTerminal

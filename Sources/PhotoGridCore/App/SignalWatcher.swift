@@ -1,3 +1,4 @@
+import PhotoGridMetadata
 import PhotoGridModel
 import PhotoGridSystem
 

@@ -1,4 +1,5 @@
 import CAvif
+import PhotoGridMetadata
 import PhotoGridModel
 import PhotoGridSystem
 

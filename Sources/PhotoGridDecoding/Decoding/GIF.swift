@@ -1,4 +1,5 @@
 import CGif
+import PhotoGridMetadata
 import PhotoGridModel
 import PhotoGridSystem
 

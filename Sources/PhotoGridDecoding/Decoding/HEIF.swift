@@ -1,4 +1,5 @@
 import CHeif
+import PhotoGridMetadata
 import PhotoGridModel
 import PhotoGridSystem
 

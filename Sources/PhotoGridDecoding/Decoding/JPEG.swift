@@ -1,4 +1,5 @@
 import CJPEGShim
+import PhotoGridMetadata
 import PhotoGridModel
 import PhotoGridSystem
 

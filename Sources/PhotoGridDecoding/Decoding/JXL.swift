@@ -1,4 +1,5 @@
 import CJxl
+import PhotoGridMetadata
 import PhotoGridModel
 import PhotoGridSystem
 

@@ -1,4 +1,5 @@
 import CSPNG
+import PhotoGridMetadata
 import PhotoGridModel
 import PhotoGridSystem
 

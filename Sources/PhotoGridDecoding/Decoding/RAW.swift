@@ -1,4 +1,5 @@
 import CRaw
+import PhotoGridMetadata
 import PhotoGridModel
 import PhotoGridSystem
 

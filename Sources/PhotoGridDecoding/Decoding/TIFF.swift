@@ -1,5 +1,6 @@
 import CTiff
 import Glibc
+import PhotoGridMetadata
 import PhotoGridModel
 import PhotoGridSystem
 

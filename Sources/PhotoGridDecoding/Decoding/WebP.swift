@@ -1,4 +1,5 @@
 import CWebP
+import PhotoGridMetadata
 import PhotoGridModel
 import PhotoGridSystem
 

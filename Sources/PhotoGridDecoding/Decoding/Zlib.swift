@@ -1,4 +1,5 @@
 import CZlib
+import PhotoGridMetadata
 import PhotoGridModel
 import PhotoGridSystem
 

@@ -1,4 +1,5 @@
 import CLcms
+import PhotoGridMetadata
 import PhotoGridModel
 import PhotoGridSystem
 

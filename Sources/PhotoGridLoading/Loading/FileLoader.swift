@@ -1,4 +1,5 @@
 import PhotoGridDecoding
+import PhotoGridMetadata
 import PhotoGridModel
 import PhotoGridSystem
 

@@ -2,6 +2,7 @@ import Dispatch
 import PhotoGridDecoding
 import PhotoGridDiskCache
 import PhotoGridGallery
+import PhotoGridMetadata
 import PhotoGridModel
 import PhotoGridSystem
 import GalleryFormats

@@ -3,6 +3,7 @@ import Glibc
 import PhotoGridDecoding
 import PhotoGridDiskCache
 import PhotoGridGallery
+import PhotoGridMetadata
 import PhotoGridModel
 import PhotoGridSystem
 

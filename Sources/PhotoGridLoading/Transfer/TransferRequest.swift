@@ -1,6 +1,7 @@
 import PhotoGridDecoding
 import PhotoGridDiskCache
 import PhotoGridGallery
+import PhotoGridMetadata
 import PhotoGridModel
 import PhotoGridSystem
 import GalleryFormats

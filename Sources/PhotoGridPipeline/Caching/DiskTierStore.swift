@@ -1,5 +1,6 @@
 import PhotoGridCanvas
 import PhotoGridDecoding
+import PhotoGridMetadata
 import PhotoGridModel
 import PhotoGridDiskCache
 import PhotoGridSystem

@@ -1,6 +1,7 @@
 import PhotoGridCanvas
 import PhotoGridDecoding
 import PhotoGridLoading
+import PhotoGridMetadata
 import PhotoGridModel
 import PhotoGridDiskCache
 import PhotoGridSystem

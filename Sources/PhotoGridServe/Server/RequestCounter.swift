@@ -2,6 +2,7 @@ import PhotoGridDecoding
 import PhotoGridDiskCache
 import PhotoGridGallery
 import PhotoGridLoading
+import PhotoGridMetadata
 import PhotoGridModel
 import PhotoGridSystem
 

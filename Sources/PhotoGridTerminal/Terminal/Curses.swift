@@ -1,5 +1,6 @@
 import CNcursesw
 import PhotoGridCanvas
+import PhotoGridMetadata
 import PhotoGridModel
 import PhotoGridSystem
 

@@ -5,6 +5,7 @@ import PhotoGridTestSupport
 @testable import PhotoGridCore
 @testable import PhotoGridCanvas
 @testable import PhotoGridDecoding
+@testable import PhotoGridMetadata
 @testable import PhotoGridGallery
 @testable import PhotoGridModel
 @testable import PhotoGridPipeline

@@ -1,4 +1,5 @@
 import PhotoGridDecoding
+import PhotoGridMetadata
 import PhotoGridModel
 
 /// A tile as a PNG (kitty's `f=100`): its rows filtered as PNG filters them, then deflated.

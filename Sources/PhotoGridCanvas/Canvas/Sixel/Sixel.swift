@@ -1,4 +1,5 @@
 import CSixel
+import PhotoGridMetadata
 import PhotoGridModel
 import PhotoGridSystem
 

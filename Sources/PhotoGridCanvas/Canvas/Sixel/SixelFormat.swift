@@ -1,4 +1,5 @@
 import Dispatch
+import PhotoGridMetadata
 import PhotoGridModel
 import PhotoGridSystem
 

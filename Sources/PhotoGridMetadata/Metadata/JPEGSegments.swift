@@ -140,7 +140,7 @@ package struct JPEGSegments: Sendable, Equatable {
     /// Where the last marker of `data` past its frame header starts: in entropy-coded data 0xFF
     /// is followed only by 0x00 (a stuffed byte), a restart marker or more 0xFF, so any other
     /// byte after 0xFF begins a marker. nil when there is none after the first scan's start.
-    static func lastMarker(in data: [UInt8]) -> Int? {
+    package static func lastMarker(in data: [UInt8]) -> Int? {
         guard let firstScan = (2..<max(2, data.count - 1)).first(where: { data[$0] == 0xFF && data[$0 + 1] == 0xDA }) else { return nil }
         var at = data.count - 2
         while at > firstScan {
