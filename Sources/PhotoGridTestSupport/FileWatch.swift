@@ -12,12 +12,12 @@ package enum FileWatch {
         guard inotify >= 0 else { return nil }
         defer { close(inotify) }
         _ = inotify_add_watch(inotify, folder.isEmpty ? "." : folder, UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MODIFY | IN_CREATE))
-        let deadline = SystemClock.milliseconds() + Int(seconds * 1000)
+        let deadline = SystemClock().now() + Int(seconds * 1000)
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             // Looked at after the watch is set: nothing written meanwhile is missed.
             if let text = read(path), done(text) { return text }
-            let left = deadline - SystemClock.milliseconds()
+            let left = deadline - SystemClock().now()
             guard left > 0 else { return nil }
             var poller = pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)
             if poll(&poller, 1, Int32(left)) > 0 { _ = buffer.withUnsafeMutableBytes { Glibc.read(inotify, $0.baseAddress, $0.count) } }
@@ -61,11 +61,11 @@ package final class WriteWatch {
     @discardableResult
     package func wait(seconds: Double, settle: Double = 0.02, atMost: Double = 0.1) -> Bool {
         guard inotify >= 0 else { return false }
-        let deadline = SystemClock.milliseconds() + Int(seconds * 1000)
+        let deadline = SystemClock().now() + Int(seconds * 1000)
         guard written(before: deadline) else { return false }
-        let burstEnd = min(deadline, SystemClock.milliseconds() + Int(atMost * 1000))
-        while SystemClock.milliseconds() < burstEnd,
-              written(before: min(burstEnd, SystemClock.milliseconds() + Int(settle * 1000))) {}
+        let burstEnd = min(deadline, SystemClock().now() + Int(atMost * 1000))
+        while SystemClock().now() < burstEnd,
+              written(before: min(burstEnd, SystemClock().now() + Int(settle * 1000))) {}
         return true
     }
 
@@ -74,9 +74,9 @@ package final class WriteWatch {
     /// keeps it waiting and one that has stopped is known to have stopped after `quiet`.
     package func waitForQuiet(_ quiet: Double, limit: Double) -> Bool {
         guard inotify >= 0 else { return false }
-        let deadline = SystemClock.milliseconds() + Int(limit * 1000), quietMilliseconds = Int(quiet * 1000)
+        let deadline = SystemClock().now() + Int(limit * 1000), quietMilliseconds = Int(quiet * 1000)
         while true {
-            let now = SystemClock.milliseconds()
+            let now = SystemClock().now()
             guard deadline - now >= quietMilliseconds else { return false }
             if !written(before: now + quietMilliseconds) { return true }
         }
@@ -86,7 +86,7 @@ package final class WriteWatch {
     private func written(before deadline: Int) -> Bool {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            let left = deadline - SystemClock.milliseconds()
+            let left = deadline - SystemClock().now()
             guard left > 0 else { return false }
             var poller = pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)
             guard poll(&poller, 1, Int32(left)) > 0 else { continue }

@@ -75,7 +75,7 @@ package final class PtyTerminal: @unchecked Sendable {
         var bytes = 0
         var captured: [UInt8] = []
         var capturing = false
-        var lastOutput = PtyTerminal.now()
+        var lastOutput = SystemClock().seconds()
         var head: [UInt8] = []
         var answered = false
         var closed = false
@@ -128,7 +128,7 @@ package final class PtyTerminal: @unchecked Sendable {
     /// Bytes the program has written so far.
     package var bytesWritten: Int { state.withLock { $0.bytes } }
     /// Seconds since the program last wrote anything.
-    package var quietFor: Double { PtyTerminal.now() - state.withLock { $0.lastOutput } }
+    package var quietFor: Double { SystemClock().seconds() - state.withLock { $0.lastOutput } }
 
     /// Types `text` (escape sequences included).
     package func send(_ text: String) {
@@ -156,10 +156,10 @@ package final class PtyTerminal: @unchecked Sendable {
     /// Sends `q`, then SIGTERM if it has not gone within `seconds`; reaps it.
     package func stop(seconds: Double = 5) {
         send("q")
-        let deadline = PtyTerminal.now() + seconds
+        let deadline = SystemClock().seconds() + seconds
         var status: Int32 = 0
         while waitpid(pid, &status, WNOHANG) == 0 {
-            if PtyTerminal.now() > deadline { kill(pid, SIGKILL) }
+            if SystemClock().seconds() > deadline { kill(pid, SIGKILL) }
             usleep(20_000)
         }
         state.withLock { $0.closed = true }
@@ -171,10 +171,10 @@ package final class PtyTerminal: @unchecked Sendable {
         // Read a little at a time at a limited rate, so that the pace is even.
         var buffer = [UInt8](repeating: 0, count: rate == nil ? 1 << 16 : 4096)
         // When the link is free again: the last bytes read have taken their time through it.
-        var linkFree = PtyTerminal.now()
+        var linkFree = SystemClock().seconds()
         while true {
             if rate != nil {
-                let wait = linkFree - PtyTerminal.now()
+                let wait = linkFree - SystemClock().seconds()
                 if wait > 0 { usleep(UInt32(wait * 1_000_000)) }
             }
             var poller = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
@@ -187,10 +187,10 @@ package final class PtyTerminal: @unchecked Sendable {
                 return
             }
             defer { output.signal() }
-            if let rate { linkFree = max(linkFree, PtyTerminal.now()) + Double(count) / Double(rate) }
+            if let rate { linkFree = max(linkFree, SystemClock().seconds()) + Double(count) / Double(rate) }
             let reply: Bool = state.withLock { s in
                 s.bytes += count
-                s.lastOutput = PtyTerminal.now()
+                s.lastOutput = SystemClock().seconds()
                 if s.capturing { s.captured += buffer[0..<count] }
                 guard !s.answered else { return false }
                 // Only the new bytes and the two before them are looked at: a program that never
@@ -219,8 +219,6 @@ package final class PtyTerminal: @unchecked Sendable {
         return (0...(bytes.count - needle.count)).contains { i in bytes[i] == needle[0] && bytes[i..<(i + needle.count)].elementsEqual(needle) }
     }
 
-    /// Seconds on the monotonic clock.
-    package static func now() -> Double { SystemClock.seconds() }
 
     /// The program's peak resident memory (VmHWM) and now (VmRSS), in KB, and its CPU time in
     /// seconds (user and system), from /proc.

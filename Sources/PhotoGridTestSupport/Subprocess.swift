@@ -47,7 +47,7 @@ package enum Subprocess {
     /// a command that leaves a daemon behind holding its stdout).
     @discardableResult
     package static func run(_ arguments: [String], environment: [String: String]? = nil, capture: Bool = true) throws -> Result {
-        let started = now()
+        let started = SystemClock().seconds()
         var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1]
         if capture { pipe(&outPipe); pipe(&errPipe) }
         let pid: pid_t
@@ -76,7 +76,7 @@ package enum Subprocess {
         var exit: Int32 = 0
         var usage = rusage()
         while wait4(pid, &exit, 0, &usage) < 0 && errno == EINTR {}
-        let finished = now()
+        let finished = SystemClock().seconds()
         let code = (exit & 0x7F) == 0 ? (exit >> 8) & 0xFF : 128 + (exit & 0x7F)
         return Result(status: code, output: output, error: error, outputSeconds: (capture ? outputEnd : finished) - started,
                       seconds: finished - started, maxResidentKilobytes: usage.ru_maxrss)
@@ -138,8 +138,8 @@ package enum Subprocess {
 
     /// Waits up to `seconds` until something accepts connections on 127.0.0.1:`port`.
     package static func waitForPort(_ port: Int, seconds: Double = 10) -> Bool {
-        let deadline = now() + seconds
-        while now() < deadline {
+        let deadline = SystemClock().seconds() + seconds
+        while SystemClock().seconds() < deadline {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
@@ -173,8 +173,6 @@ package enum Subprocess {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    package static func now() -> Double { SystemClock.seconds() }
-
     /// Reads two pipes to their ends at once, so that neither fills up and blocks the child.
     private static func drain(_ a: Int32, _ b: Int32, into outA: inout [UInt8], _ outB: inout [UInt8], outputEnd: inout Double) {
         var open = [a, b]
@@ -188,7 +186,7 @@ package enum Subprocess {
                     if p.fd == a { outA += buffer[0..<n] } else { outB += buffer[0..<n] }
                 } else if n == 0 || errno != EINTR {
                     open.removeAll { $0 == p.fd }
-                    if p.fd == a { outputEnd = now() }
+                    if p.fd == a { outputEnd = SystemClock().seconds() }
                 }
             }
         }

@@ -1,4 +1,5 @@
 import Glibc
+import PhotoGridCore
 
 /// A tmux server of its own (its own socket), running one command in a pane of a given size:
 /// keys go in with send-keys, the screen comes out with capture-pane. For end-to-end tests and
@@ -71,13 +72,13 @@ package final class Tmux {
     /// half second (tmux itself changes the screen on a resize).
     @discardableResult
     package func waitFor(seconds: Double = 20, escapes: Bool = false, _ test: (String) -> Bool) throws -> (Bool, String) {
-        let deadline = Subprocess.now() + seconds
+        let deadline = SystemClock().seconds() + seconds
         let writes = paneLog.map(WriteWatch.init)
         var last = ""
         while true {
             last = try screen(escapes: escapes)
             if test(last) { return (true, last) }
-            let left = deadline - Subprocess.now()
+            let left = deadline - SystemClock().seconds()
             guard left > 0 else { return (false, last) }
             if let writes { writes.wait(seconds: min(0.5, left)) } else { usleep(UInt32(min(0.1, left) * 1_000_000)) }
         }

@@ -21,12 +21,12 @@ package final class Waiter: @unchecked Sendable {
     /// Waits until no signal has come for `quiet` seconds (whatever signals was quiet that long),
     /// at most `limit` seconds; whether it was.
     package func waitForQuiet(_ quiet: Double, limit: Double) -> Bool {
-        let deadline = SystemClock.milliseconds() + Int(limit * 1000)
+        let deadline = SystemClock().now() + Int(limit * 1000)
         condition.lock()
         defer { condition.unlock() }
         while true {
             let seen = signals
-            let left = deadline - SystemClock.milliseconds()
+            let left = deadline - SystemClock().now()
             guard left > 0 else { return false }
             let timedOut = !condition.wait(milliseconds: min(left, Int(quiet * 1000)))
             if timedOut && signals == seen { return left >= Int(quiet * 1000) }
@@ -36,7 +36,7 @@ package final class Waiter: @unchecked Sendable {
     /// Waits until `done` is true, asked now and after each signal, for at most `seconds`;
     /// whether it came true.
     package func wait(seconds: Double = 20, until done: () -> Bool) -> Bool {
-        let deadline = SystemClock.milliseconds() + Int(seconds * 1000)
+        let deadline = SystemClock().now() + Int(seconds * 1000)
         while true {
             condition.lock()
             let seen = signals
@@ -45,7 +45,7 @@ package final class Waiter: @unchecked Sendable {
             condition.lock()
             defer { condition.unlock() }
             while signals == seen {
-                let left = deadline - SystemClock.milliseconds()
+                let left = deadline - SystemClock().now()
                 guard left > 0 else { return done() }
                 _ = condition.wait(milliseconds: left)
             }

@@ -13,8 +13,8 @@ enum DecodeReport {
             guard let file = photo.file, let data = try? FileReader.read(file), let header = try? JPEG.readHeader(data) else { continue }
             let scale = PhotoDecoder.scaleEighths(forFactor: Double(size) / Double(min(header.width, header.height)))
             var fullImage: RGBImage? = nil, fastImage: RGBImage? = nil, scans = 0
-            let full = Clock.best(of: 3) { fullImage = try? JPEG.decode(data, options: .init(scaleEighths: scale)) }
-            let fast = Clock.best(of: 3) {
+            let full = Timing.best(of: 3) { fullImage = try? JPEG.decode(data, options: .init(scaleEighths: scale)) }
+            let fast = Timing.best(of: 3) {
                 let result = try? JPEG.decodeCountingScans(data, options: .init(scaleEighths: scale, fast: scale <= 2, partialScans: scale <= 2))
                 fastImage = result?.image
                 scans = result?.scans ?? 0

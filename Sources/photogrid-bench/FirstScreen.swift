@@ -21,7 +21,7 @@ struct FirstScreen {
             defer { _ = system("rm -rf '\(home)'") }
             return try run(folder, mode: mode, cacheHome: home)
         }
-        return (Clock.median(results.map(\.outputSeconds)), (results.map(\.maxResidentKilobytes).max() ?? 0) / 1024)
+        return (Timing.median(results.map(\.outputSeconds)), (results.map(\.maxResidentKilobytes).max() ?? 0) / 1024)
     }
 
     /// The same with the disk cache filled by a first run: a second visit.
@@ -31,7 +31,7 @@ struct FirstScreen {
         _ = try run(folder, mode: mode, cacheHome: home)
         // Timed without /usr/bin/time in front, as the peers are: its own start is a tenth of a
         // warm run.
-        return try Clock.median((0..<runs).map { _ in
+        return try Timing.median((0..<runs).map { _ in
             try run(target: [folder], mode: mode, cacheHome: home, measuringMemory: false).outputSeconds
         })
     }
@@ -63,7 +63,7 @@ struct FirstScreen {
     /// `timg --threads=2 -ph --grid=6 -g 240x67` on the files: half-blocks, as `-ph` asks.
     func timg(_ files: [String]) throws -> Double? {
         guard Subprocess.which("timg") else { return nil }
-        return try Clock.median((0..<runs).map { _ in
+        return try Timing.median((0..<runs).map { _ in
             let result = try Subprocess.run(["timg", "--threads=2", "-ph", "--grid=6", "-g", "240x67"] + files)
             guard result.status == 0 else { throw BenchError("timg failed: \(result.errorText)") }
             return result.outputSeconds
@@ -73,7 +73,7 @@ struct FirstScreen {
     /// The decoding floor: `djpeg -scale 1/8` on each file one after another, divided by the cores.
     func floor(_ files: [String]) throws -> Double? {
         guard Subprocess.which("djpeg") else { return nil }
-        let total = try Clock.median((0..<runs).map { _ in
+        let total = try Timing.median((0..<runs).map { _ in
             try files.reduce(0.0) { sum, file in
                 sum + (try Subprocess.run(["djpeg", "-scale", "1/8", "-outfile", "/dev/null", file]).seconds)
             }

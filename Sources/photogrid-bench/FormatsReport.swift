@@ -92,7 +92,7 @@ enum FormatsReport {
             guard result.status == 0, result.output.count > 10_000 else { return nil }
             times.append(result.outputSeconds)
         }
-        return Clock.median(times)
+        return Timing.median(times)
     }
 
     static func check(_ arguments: [String]) throws {

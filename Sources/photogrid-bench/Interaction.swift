@@ -72,13 +72,13 @@ struct Interaction {
 
     func measure(_ key: Key) -> Figure {
         settle()
-        let start = Clock.now()
+        let start = Timing.now()
         controller.handle(key)
         let frame = controller.frame()
-        let seconds = Clock.now() - start
+        let seconds = Timing.now() - start
         var figure = Figure(seconds: seconds, bytes: frame.bytes.count, tilesLoading: frame.tilesLoading)
         settle()
-        figure.settled = Clock.now() - start
+        figure.settled = Timing.now() - start
         return figure
     }
 
@@ -101,7 +101,7 @@ enum Throughput {
             WantedTile(session.request(session.id(at: index), frame: layout.frames[index % layout.columns], visibleRows: layout.tileRows, screen: layout.screen),
                        .visible)
         }
-        let seconds = Clock.time {
+        let seconds = Timing.time {
             session.pipeline.want(requests)
             _ = done.wait(seconds: 24 * 3600) { finished.withLock { $0 } >= requests.count }
         }
@@ -120,12 +120,12 @@ struct ZoomTimes {
     /// Frames until the view shows something (`first`) and its final picture (`sharp`).
     func timeToPictures(after key: Key) -> Figure {
         let controller = interaction.controller
-        let start = Clock.now()
+        let start = Timing.now()
         controller.handle(key)
         var first: Double? = nil
         while true {
             let frame = controller.frame()
-            let now = Clock.now() - start
+            let now = Timing.now() - start
             if first == nil, !frame.bytes.isEmpty, controller.zoomShowsPicture { first = now }
             if frame.tilesLoading == 0 && controller.zoomShowsPicture { return Figure(first: first ?? now, sharp: now) }
             usleep(500)

@@ -31,11 +31,11 @@ enum KittyReport {
                 // The same again with the disk cache the first run filled: a second visit.
                 warm.append(try once(photogrid: photogrid, folder: source, kind: kind, cache: cache, keys: false))
             }
-            func median(_ key: (Run) -> Double) -> Double { Clock.median(all.map(key)) }
+            func median(_ key: (Run) -> Double) -> Double { Timing.median(all.map(key)) }
             let run = Run(first: median(\.first), firstBytes: all[0].firstBytes, firstPictures: all[0].firstPictures, down: median(\.down), downBytes: all[0].downBytes,
                           up: median(\.up), upBytes: all[0].upBytes, upPictures: all.map(\.upPictures).max() ?? 0)
             figures[name] = run
-            print(Table.row([name, ms(run.first), kb(run.firstBytes), "\(run.firstPictures)", ms(Clock.median(warm.map(\.first))),
+            print(Table.row([name, ms(run.first), kb(run.firstBytes), "\(run.firstPictures)", ms(Timing.median(warm.map(\.first))),
                              kb(warm[0].firstBytes), "\(warm[0].firstPictures)", ms(run.down), kb(run.downBytes),
                              ms(run.up), kb(run.upBytes), "\(run.upPictures)"]))
         }
@@ -78,13 +78,13 @@ enum KittyReport {
                 times.append(result.outputSeconds)
                 bytes = result.output.count
             }
-            print(Table.row([name, ms(Clock.median(times)), kb(bytes)]))
+            print(Table.row([name, ms(Timing.median(times)), kb(bytes)]))
         }
     }
 
     /// One cold run in the pty: the first screen, then page down, then page up.
     static func once(photogrid: String, folder: String, kind: PtyTerminal.Kind, cache: String, keys: Bool = true) throws -> Run {
-        let started = PtyTerminal.now()
+        let started = SystemClock().seconds()
         let terminal = try PtyTerminal([photogrid, folder, "--columns", "6"], columns: columns, rows: rows, kind: kind,
                                        environment: ["TERM": "xterm-256color", "COLORTERM": "truecolor", "PATH": "/usr/bin:/bin",
                                                      "XDG_CACHE_HOME": cache],
@@ -92,7 +92,7 @@ enum KittyReport {
         defer { terminal.stop() }
         var run = Run()
         terminal.waitForQuiet(1, limit: 60)
-        run.first = PtyTerminal.now() - terminal.quietFor - started
+        run.first = SystemClock().seconds() - terminal.quietFor - started
         let firstBytes = terminal.takeCaptured()
         run.firstBytes = firstBytes.count
         // Pictures written: kitty transmissions, or sixel sequences (a tile in strips is several).
@@ -106,11 +106,11 @@ enum KittyReport {
     /// Types `keys`, waits for the screen to settle: seconds to the last byte, bytes, pictures sent.
     static func press(_ terminal: PtyTerminal, _ keys: String) -> (Double, Int, Int) {
         let before = terminal.bytesWritten
-        let start = PtyTerminal.now()
+        let start = SystemClock().seconds()
         terminal.send(keys)
-        while terminal.bytesWritten == before, PtyTerminal.now() - start < 20 { usleep(2_000) }
+        while terminal.bytesWritten == before, SystemClock().seconds() - start < 20 { usleep(2_000) }
         terminal.waitForQuiet(1, limit: 60)
-        let seconds = PtyTerminal.now() - terminal.quietFor - start
+        let seconds = SystemClock().seconds() - terminal.quietFor - start
         let bytes = terminal.takeCaptured()
         return (seconds, bytes.count, occurrences(of: Array("\u{1B}_Ga=t,".utf8), in: bytes))
     }

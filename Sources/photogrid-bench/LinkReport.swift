@@ -32,7 +32,7 @@ enum LinkReport {
                     defer { _ = system("rm -rf '\(cache)'") }
                     all.append(try once(photogrid: photogrid, folder: source, kind: kind, cache: cache, bytesPerSecond: bytesPerSecond, ssh: ssh))
                 }
-                func median(_ key: (Run) -> Double) -> Double { Clock.median(all.map(key)) }
+                func median(_ key: (Run) -> Double) -> Double { Timing.median(all.map(key)) }
                 let sharp = median(\.sharp)
                 print(Table.row([name, link, KittyReport.ms(median(\.first)), KittyReport.kb(all[0].firstBytes),
                                  sharp > 0 ? KittyReport.ms(sharp) : "", sharp > 0 ? KittyReport.kb(all[0].sharpBytes) : "",
@@ -63,23 +63,23 @@ enum LinkReport {
             for (link, bytesPerSecond) in [("\(Table.fixed(megabits, 0)) Mbit/s", Optional(rate)), ("local", nil)] {
                 var times: [Double] = [], bytes = 0
                 for _ in 0..<runs {
-                    let started = PtyTerminal.now()
+                    let started = SystemClock().seconds()
                     let terminal = try PtyTerminal(command, columns: columns, rows: rows, kind: kind,
                                                    environment: ["TERM": "xterm-256color", "COLORTERM": "truecolor", "PATH": "/usr/bin:/bin"],
                                                    capture: true, bytesPerSecond: bytesPerSecond)
                     // Every query answered as it comes; a second of quiet, in case one is not.
                     terminal.waitForQuiet(1, limit: 120)
-                    times.append(PtyTerminal.now() - terminal.quietFor - started)
+                    times.append(SystemClock().seconds() - terminal.quietFor - started)
                     bytes = terminal.takeCaptured().count
                     terminal.stop(seconds: 10)
                 }
-                print(Table.row([name, link, KittyReport.ms(Clock.median(times)), KittyReport.kb(bytes)]))
+                print(Table.row([name, link, KittyReport.ms(Timing.median(times)), KittyReport.kb(bytes)]))
             }
         }
     }
 
     static func once(photogrid: String, folder: String, kind: PtyTerminal.Kind, cache: String, bytesPerSecond: Int?, ssh: Bool) throws -> Run {
-        let started = PtyTerminal.now()
+        let started = SystemClock().seconds()
         var environment = ["TERM": "xterm-256color", "COLORTERM": "truecolor", "PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": cache]
         if ssh { environment["SSH_CONNECTION"] = "192.0.2.10 50000 192.0.2.1 22" }
         let terminal = try PtyTerminal([photogrid, folder, "--columns", "4"], columns: columns, rows: rows, kind: kind,
@@ -90,22 +90,22 @@ enum LinkReport {
         // The first screen is whole once nothing comes for 0.8 s (frames of a slow link follow one
         // another without a pause); the sharp pictures, where they follow, start a second after.
         terminal.waitForQuiet(0.8, limit: 120)
-        run.first = PtyTerminal.now() - terminal.quietFor - started
+        run.first = SystemClock().seconds() - terminal.quietFor - started
         run.firstBytes = terminal.takeCaptured().count
         terminal.waitForQuiet(2.5, limit: 120)
         let sharpBytes = terminal.takeCaptured().count
         if sharpBytes > 0 {
-            run.sharp = PtyTerminal.now() - terminal.quietFor - started
+            run.sharp = SystemClock().seconds() - terminal.quietFor - started
             run.sharpBytes = sharpBytes
         }
         var last = 0.0
         for _ in 0..<5 {
             terminal.send("\u{1B}[6~")
-            last = PtyTerminal.now()
+            last = SystemClock().seconds()
             usleep(200_000)
         }
         terminal.waitForQuiet(0.8, limit: 120)
-        run.afterKeys = max(0, PtyTerminal.now() - terminal.quietFor - last)
+        run.afterKeys = max(0, SystemClock().seconds() - terminal.quietFor - last)
         run.keysBytes = terminal.takeCaptured().count
         return run
     }

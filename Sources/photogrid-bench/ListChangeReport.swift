@@ -35,7 +35,7 @@ enum ListChangeReport {
         var template = Array("/tmp/photogrid-bench-list-XXXXXX".utf8CString)
         let folder = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
         defer { _ = system("rm -rf '\(folder)'") }
-        let made = try Clock.time { try makeFolder(folder) }
+        let made = try Timing.time { try makeFolder(folder) }
         print("photogrid-bench list: \(photos) photos of 320x240 in \(folder), made in \(Table.fixed(made, 1)) s")
 
         let scanned = try FolderScanner().scan(RawPath(folder))
@@ -52,14 +52,14 @@ enum ListChangeReport {
 
         print(Table.row(["step", "photos shown", "first screen", "of them decoded before", "decoded again", "decodes in all", "focus kept", "ms to settle"]))
         print(Table.rule(8))
-        var seconds = Clock.time { settle(controller, until: { true }) }
+        var seconds = Timing.time { settle(controller, until: { true }) }
         print(Table.row(["name order, first screen", "\(controller.session.photos.count)", "\(firstScreen(controller).count)", "-", "-",
                          "\(decoder.total)", "-", Table.fixed(seconds * 1000, 0)]))
         for (step, keys, done) in [("s: the date order", [Key.character("s")], { controller.order?.key == .date }),
                                    ("f 4: 4 stars and more", [.character("f"), .character("4")], { controller.gallery.filter != .all })] {
             let before = decoder.now, total = decoder.total
             let focused = controller.photo(at: controller.position.focus)
-            seconds = Clock.time {
+            seconds = Timing.time {
                 for key in keys { controller.handle(key) }
                 settle(controller, until: done)
             }

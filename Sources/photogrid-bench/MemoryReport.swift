@@ -69,14 +69,14 @@ enum MemoryReport {
         let stats = scratch + "/stats", pressure = scratch + "/memory.events"
         writeEvents(pressure, high: 0)
         var outcome = Outcome()
-        let started = PtyTerminal.now()
+        let started = SystemClock().seconds()
         let terminal = try start(photogrid: photogrid, folder: folder, sixel: sixel,
                                  arguments: ["--columns", "\(columns)", "--cache-mb", "\(budget)"], stats: stats, pressure: pressure,
                                  cache: scratch)
         terminal.waitForQuiet(1, limit: 60)
-        outcome.firstScreen = PtyTerminal.now() - started - 1
+        outcome.firstScreen = SystemClock().seconds() - started - 1
         let lastKey = pageDowns(terminal)
-        outcome.settled = PtyTerminal.now() - terminal.quietFor - lastKey
+        outcome.settled = SystemClock().seconds() - terminal.quietFor - lastKey
         outcome.idleCPU = idleCPU(terminal, after: lastKey)
         writeEvents(pressure, high: 1)
         usleep(2_500_000)                                   // the watcher reads it once a second
@@ -98,14 +98,14 @@ enum MemoryReport {
             terminal.send(pageDown)
             usleep(100_000)
         }
-        let lastKey = PtyTerminal.now()
+        let lastKey = SystemClock().seconds()
         terminal.waitForQuiet(0.5, limit: 30)
         return lastKey
     }
 
     /// CPU seconds used in the 3 s that start 3 s after the last key.
     static func idleCPU(_ terminal: PtyTerminal, after lastKey: Double) -> Double {
-        let wait = lastKey + 3 - PtyTerminal.now()
+        let wait = lastKey + 3 - SystemClock().seconds()
         if wait > 0 { usleep(UInt32(wait * 1_000_000)) }
         let before = PtyTerminal.usage(terminal.pid).cpuSeconds
         usleep(3_000_000)
@@ -152,27 +152,27 @@ enum HoldSoak {
             terminal.waitForQuiet(1, limit: 60)
             var samples: [Int] = [], presses = 0
             var random = SystemRandomNumberGenerator()
-            let deadline = PtyTerminal.now() + minutes * 60
-            var nextSample = PtyTerminal.now()
+            let deadline = SystemClock().seconds() + minutes * 60
+            var nextSample = SystemClock().seconds()
             func sample() {
-                while PtyTerminal.now() >= nextSample {
+                while SystemClock().seconds() >= nextSample {
                     samples.append(PtyTerminal.usage(terminal.pid).residentKB / 1024)
                     nextSample += 1
                 }
             }
-            while PtyTerminal.now() < deadline {
+            while SystemClock().seconds() < deadline {
                 let key = keys[Int.random(in: 0..<keys.count, using: &random)]
-                let burstEnd = min(deadline, PtyTerminal.now() + Double.random(in: 2...10, using: &random))
-                while PtyTerminal.now() < burstEnd {
+                let burstEnd = min(deadline, SystemClock().seconds() + Double.random(in: 2...10, using: &random))
+                while SystemClock().seconds() < burstEnd {
                     terminal.send(key)
                     presses += 1
                     usleep(UInt32.random(in: 30_000...100_000, using: &random))
                     sample()
                 }
-                let pauseEnd = PtyTerminal.now() + Double.random(in: 0...2, using: &random)
-                while PtyTerminal.now() < pauseEnd { usleep(50_000); sample() }
+                let pauseEnd = SystemClock().seconds() + Double.random(in: 0...2, using: &random)
+                while SystemClock().seconds() < pauseEnd { usleep(50_000); sample() }
             }
-            let idle = MemoryReport.idleCPU(terminal, after: PtyTerminal.now())
+            let idle = MemoryReport.idleCPU(terminal, after: SystemClock().seconds())
             let peak = PtyTerminal.usage(terminal.pid).peakKB / 1024
             let alive = kill(terminal.pid, 0) == 0
             terminal.stop()

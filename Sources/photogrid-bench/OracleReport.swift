@@ -17,9 +17,9 @@ enum OracleReport {
                 + [ScreenOracle.Walk.halfBlock(photos: photos, seed: seed * 100, keys: keys)]
             for walk in walks {
                 var oracle = ScreenOracle(walk)
-                let started = SystemClock.seconds()
+                let started = SystemClock().seconds()
                 let findings = oracle.run()
-                let seconds = SystemClock.seconds() - started
+                let seconds = SystemClock().seconds() - started
                 found += findings.count
                 print("\(walk.name) | \(oracle.framesChecked) | \(oracle.picturesChecked) | \(String(format1: seconds)) | \(findings.isEmpty ? "nothing" : "FOUND")")
                 if let first = findings.first { print(first.description) }

@@ -64,7 +64,7 @@ enum ParseReport {
         var held: [Any] = []
         let seconds = try (0..<runs).map { _ in
             held = []
-            return try Clock.time {
+            return try Timing.time {
                 if name == "table" {
                     let url = RemoteURL("https://photos.example/g/manifest.json")!
                     do {

@@ -27,11 +27,11 @@ enum RemoteReport {
         print(Table.rule(10))
         for (name, folder) in [("progressive (as shipped)", inputs.progressive), ("12 MP baseline, no EXIF thumbnail", inputs.camera)] {
             for mode in ["halfblock", "sixel"] {
-                let local = try Clock.median((0..<bench.runs).map { _ in try visit([folder], bench: bench, mode: mode, clientHome: nil) })
+                let local = try Timing.median((0..<bench.runs).map { _ in try visit([folder], bench: bench, mode: mode, clientHome: nil) })
                 let warmHome = FirstScreen.scratch("warm")
                 defer { _ = system("rm -rf '\(warmHome)'") }
                 _ = try visit([folder], bench: bench, mode: mode, clientHome: warmHome)
-                let warm = try Clock.median((0..<secondRuns(runs)).map { _ in
+                let warm = try Timing.median((0..<secondRuns(runs)).map { _ in
                     try visit([folder], bench: bench, mode: mode, clientHome: warmHome)
                 })
                 print(Table.row([name, mode, "the disk", "", Report.ms(local), "", "", Report.ms(warm, digits: 1), "", ""]))
@@ -87,7 +87,7 @@ enum RemoteReport {
             seconds.append(try visit(target, bench: bench, mode: mode, clientHome: home))
             warms.append(try visit([warmDisk.folder], bench: bench, mode: mode, clientHome: warmDisk.home))
         }
-        return (making, Clock.median(firsts), Clock.median(colds), Clock.median(seconds), Clock.median(warms))
+        return (making, Timing.median(firsts), Timing.median(colds), Timing.median(seconds), Timing.median(warms))
     }
 
     /// python's http.server on the folder: a listing, and each photo fetched whole and made
@@ -98,11 +98,11 @@ enum RemoteReport {
         defer { Subprocess.stop(server) }
         guard Subprocess.waitForPort(port) else { throw BenchError("python3 -m http.server did not start on port \(port)") }
         let target = ["--url", "http://127.0.0.1:\(port)/"]
-        let first = try Clock.median((0..<bench.runs).map { _ in try visit(target, bench: bench, mode: mode, clientHome: nil) })
+        let first = try Timing.median((0..<bench.runs).map { _ in try visit(target, bench: bench, mode: mode, clientHome: nil) })
         let home = FirstScreen.scratch("client")
         defer { _ = system("rm -rf '\(home)'") }
         _ = try visit(target, bench: bench, mode: mode, clientHome: home)
-        let second = try Clock.median((0..<bench.runs).map { _ in try visit(target, bench: bench, mode: mode, clientHome: home) })
+        let second = try Timing.median((0..<bench.runs).map { _ in try visit(target, bench: bench, mode: mode, clientHome: home) })
         return (first, second)
     }
 

@@ -11,7 +11,7 @@ enum SixelReport {
         var tiles: [RGBImage] = [], resampling = 0.0
         for image in decoded {
             var tile = image
-            resampling += Clock.best(of: 5) { tile = PhotoDecoder.shape(image, width: size, height: size, fit: .fill) }
+            resampling += Timing.best(of: 5) { tile = PhotoDecoder.shape(image, width: size, height: size, fit: .fill) }
             tiles.append(tile)
         }
         print("sixel encoding of \(tiles.count) tiles of \(size)x\(size) from \(folder)")
@@ -30,7 +30,7 @@ enum SixelReport {
             for tile in tiles {
                 let edges = strip == 0 ? [0, tile.width] : Array(stride(from: 0, to: tile.width, by: strip)) + [tile.width]
                 var parts: [[UInt8]] = []
-                seconds += Clock.best(of: 2) { parts = (try? Sixel.encode(tile, columns: edges, diffusion: diffusion, writer: writer)) ?? [] }
+                seconds += Timing.best(of: 2) { parts = (try? Sixel.encode(tile, columns: edges, diffusion: diffusion, writer: writer)) ?? [] }
                 bytes += parts.reduce(0) { $0 + $1.count }
                 var back = RGBImage(width: tile.width, height: tile.height)
                 for (k, part) in parts.enumerated() { if let piece = Sixel.decode(part) { back.draw(piece, atX: edges[k], y: 0) } }

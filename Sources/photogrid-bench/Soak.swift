@@ -88,9 +88,9 @@ enum Soak {
         _ = try tmux.waitFor(seconds: 60) { !$0.contains("loading") }
         outcome.startKB = residentKB(pid)
         var random = SystemRandomNumberGenerator()
-        let deadline = Clock.now() + minutes * 60
+        let deadline = Timing.now() + minutes * 60
         var lastSample = 0.0
-        while Clock.now() < deadline {
+        while Timing.now() < deadline {
             let key = keys[Int.random(in: 0..<keys.count, using: &random)]
             try tmux.send(key)
             outcome.keys += 1
@@ -100,12 +100,12 @@ enum Soak {
                 outcome.resizes += 1
             }
             usleep(UInt32.random(in: 0...60_000, using: &random))
-            if Clock.now() - lastSample > 1 {
-                lastSample = Clock.now()
+            if Timing.now() - lastSample > 1 {
+                lastSample = Timing.now()
                 guard kill(pid, 0) == 0 else { outcome.crashed = true; break }
                 let resident = residentKB(pid)
                 outcome.peakKB = max(outcome.peakKB, resident)
-                if outcome.halfwayKB == 0 && Clock.now() > deadline - minutes * 30 { outcome.halfwayKB = resident }
+                if outcome.halfwayKB == 0 && Timing.now() > deadline - minutes * 30 { outcome.halfwayKB = resident }
                 outcome.endKB = resident
             }
         }
@@ -193,7 +193,7 @@ enum Soak {
         }
         if !outcome.wrongTiles.isEmpty {
             // Both screens, to look at: `cat` them in a 24-bit terminal.
-            let base = "/tmp/photogrid-soak-\(getpid())-\(Int(Clock.now()))"
+            let base = "/tmp/photogrid-soak-\(getpid())-\(Int(Timing.now()))"
             writeText(live, to: base + "-live.txt")
             writeText(String(decoding: printed.output, as: UTF8.self), to: base + "-printed.txt")
             outcome.wrongTiles.append("screens kept in \(base)-live.txt and -printed.txt")

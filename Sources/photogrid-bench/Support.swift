@@ -1,9 +1,9 @@
 import Glibc
 import PhotoGridCore
 
-/// Monotonic time for measurements.
-enum Clock {
-    package static func now() -> Double { SystemClock.seconds() }
+/// Timing measurements on the monotonic clock.
+enum Timing {
+    static func now() -> Double { SystemClock().seconds() }
 
     /// Seconds one run of `body` takes.
     static func time(_ body: () throws -> Void) rethrows -> Double {

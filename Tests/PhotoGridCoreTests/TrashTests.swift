@@ -3,13 +3,14 @@ import Glibc
 import Testing
 @testable import PhotoGridGallery
 @testable import PhotoGridSystem
+import PhotoGridTestSupport
 
 /// The freedesktop.org trash (`Trash`) against the Trash specification 1.0: files and their
 /// .trashinfo where the spec puts them and as it words them, a second file of the same name, a
 /// file on another file system into that volume's own trash, and putting back.
 struct TrashTests {
     func trash(home: String) -> Trash {
-        Trash(environment: ["XDG_DATA_HOME": home], now: { 1_790_000_000 })!
+        Trash(environment: ["XDG_DATA_HOME": home], clock: ManualClock())!
     }
 
     func infoText(_ path: RawPath) -> String { String(decoding: TestImages.read(path.description) ?? [], as: UTF8.self) }

@@ -172,7 +172,7 @@ import GalleryFormats
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let cache = HTTPCache(disk: try #require(DiskCache(directory: folder, limitBytes: 1 << 22)))
         let body = Array(repeating: UInt8(7), count: 50_000)
-        let entry = HTTPCache.Entry(status: 200, storedAt: HTTPCache.now(), maxAge: 3600, etag: nil, lastModified: nil,
+        let entry = HTTPCache.Entry(status: 200, storedAt: Int64(SystemClock().wallSeconds()), maxAge: 3600, etag: nil, lastModified: nil,
                                     contentType: "image/jpeg", body: body)
         let url = RemoteURL("http://127.0.0.1:1/r/a.jpg")!, old = RemoteURL("http://127.0.0.1:1/r/b.jpg")!
         cache.store(entry, for: url, range: nil)
@@ -203,7 +203,7 @@ import GalleryFormats
         let cache = HTTPCache(disk: try #require(DiskCache(directory: folder, limitBytes: 1 << 22)))
         let url = RemoteURL("http://127.0.0.1:1/r/a.jpg")!
         func entry(_ etag: String, _ byte: UInt8) -> HTTPCache.Entry {
-            HTTPCache.Entry(status: 200, storedAt: HTTPCache.now(), maxAge: 3600, etag: etag, lastModified: nil,
+            HTTPCache.Entry(status: 200, storedAt: Int64(SystemClock().wallSeconds()), maxAge: 3600, etag: etag, lastModified: nil,
                             contentType: "image/jpeg", body: Array(repeating: byte, count: 1000))
         }
         cache.store(entry("\"a\"", 1), for: url, range: nil)

@@ -40,20 +40,20 @@ import PhotoGridTestSupport
 
     @Test func theWaitIsNamedAtOnceAndQStopsIt() throws {
         let server = try Silent()
-        let started = Subprocess.now()
+        let started = SystemClock().seconds()
         let tmux = try Tmux(columns: 100, rows: 20, command: "\(RemotePaths.binary) --mode halfblock --url http://127.0.0.1:\(server.port)/")
         var (ok, screen) = try tmux.waitFor(seconds: 5) { $0.contains("connecting to 127.0.0.1:\(server.port)") || $0.contains("waiting for") }
-        let named = Subprocess.now() - started
+        let named = SystemClock().seconds() - started
         #expect(ok, "\(screen)")
         // From the test's start, tmux's own start and the terminal's probe included.
         #expect(named < 1.5, "the wait was named after \(named) s")
         (ok, screen) = try tmux.waitFor(seconds: 5) { $0.contains("waiting for 127.0.0.1:\(server.port), 2 s") }
         #expect(ok, "the wait does not count: \(screen)")
-        let pressed = Subprocess.now()
+        let pressed = SystemClock().seconds()
         try tmux.send("q")
         (ok, screen) = try tmux.waitFor(seconds: 5) { $0.contains("[exit 0]") }
         #expect(ok, "q did not stop the wait: \(screen)")
-        #expect(Subprocess.now() - pressed < 1, "q took \(Subprocess.now() - pressed) s")
+        #expect(SystemClock().seconds() - pressed < 1, "q took \(SystemClock().seconds() - pressed) s")
         // The line that said the wait is gone.
         #expect(!screen.contains("waiting for"), "\(screen)")
     }
@@ -62,9 +62,9 @@ import PhotoGridTestSupport
         let server = try Silent()
         let cache = RemotePaths.scratch("silent")
         defer { try? FileManager.default.removeItem(atPath: cache) }
-        let started = Subprocess.now()
+        let started = SystemClock().seconds()
         let result = try RemotePaths.print(["--mode", "halfblock", "--url", "http://127.0.0.1:\(server.port)/"], cacheHome: cache)
-        let elapsed = Subprocess.now() - started
+        let elapsed = SystemClock().seconds() - started
         let stderr = String(decoding: result.error, as: UTF8.self)
         #expect(result.status == 1, "\(result.status): \(stderr)")
         #expect(stderr.contains("waiting for 127.0.0.1:\(server.port)"), "\(stderr)")

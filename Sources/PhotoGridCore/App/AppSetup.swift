@@ -47,7 +47,7 @@ package struct AppSetup {
 
 extension GridController {
     /// The app as `setup` says, showing `session`'s photos on `screen`.
-    package convenience init(setup: AppSetup, session: GridSession, screen: ScreenMetrics, clock: any Clock = MonotonicClock()) {
+    package convenience init(setup: AppSetup, session: GridSession, screen: ScreenMetrics, clock: any Clock = SystemClock()) {
         self.init(title: setup.title, session: session, screen: screen, columns: setup.columns, modeName: setup.modeName, clock: clock)
         settings = setup.settings
         blanking = setup.blanking

@@ -39,6 +39,8 @@ package final class BackgroundScan: @unchecked Sendable {
 
     private let state = Locked(State())
     package let title: String
+    /// Patience and the pace of growth are counted on it.
+    private let clock: any Clock
 
     package convenience init(_ root: RawPath, maxDepth: Int, showHidden: Bool, leftOut: Locked<LeftOut>? = nil) {
         self.init(title: root.title) { progress in
@@ -51,12 +53,14 @@ package final class BackgroundScan: @unchecked Sendable {
     }
 
     /// Runs `read` on a thread of its own; the grid may start once `firstScreen` photos are settled.
-    package init(title: String, firstScreen: Int = BackgroundScan.firstScreen, read: @escaping @Sendable (@escaping Progress) throws -> [Photo]) {
+    package init(title: String, firstScreen: Int = BackgroundScan.firstScreen, clock: any Clock = SystemClock(),
+                 read: @escaping @Sendable (@escaping Progress) throws -> [Photo]) {
         self.title = title
-        let started = TTY.now()
+        self.clock = clock
+        let started = clock.now()
         WorkerThreads.start { [self] in
             let progress: Progress = { count, settled in
-                let now = TTY.now()
+                let now = clock.now()
                 let (wantsFirst, wantsMore) = self.state.withLock { state in
                     (state.first == nil && now - started >= BackgroundScan.patience,
                      state.first != nil && now - state.lastGrowth >= BackgroundScan.growEvery)
@@ -91,15 +95,15 @@ package final class BackgroundScan: @unchecked Sendable {
     /// Waits for the whole list, or for a first screenful when the reading takes longer: the
     /// photos, and whether they are all.
     package func waitForStart() throws -> (photos: [Photo], complete: Bool) {
-        let started = TTY.now()
+        let started = clock.now()
         var shown = started + BackgroundScan.patience
-        defer { if TTY.now() >= started + BackgroundScan.patience { _ = try? TTY.writeAll(Array("\r\u{1B}[K".utf8), to: 2) } }
+        defer { if clock.now() >= started + BackgroundScan.patience { _ = try? TTY.writeAll(Array("\r\u{1B}[K".utf8), to: 2) } }
         while true {
             let (result, first, count) = state.withLock { ($0.result, $0.first, $0.count) }
             if let result { return (try result.get(), true) }
             if let first { return (first, false) }
-            if TTY.now() >= shown, TTY.isTerminal(2) {
-                shown = TTY.now() + 200
+            if clock.now() >= shown, TTY.isTerminal(2) {
+                shown = clock.now() + 200
                 _ = try? TTY.writeAll(Array("\rphotogrid: reading \(TerminalText.sanitize(title)): \(count) photos so far\u{1B}[K".utf8), to: 2)
             }
             SystemClock.sleep(milliseconds: 10)

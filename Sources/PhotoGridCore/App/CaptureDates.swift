@@ -48,7 +48,7 @@ package final class CaptureDates: @unchecked Sendable {
         let known = store?.load() ?? [:]
         var read: [(path: RawPath, stamp: FileStamp, date: Int64?)] = []
         var anyNew = false
-        var lastReport = TTY.now()
+        var lastReport = SystemClock().now()
         var done = 0
         let record = { (photo: Photo, date: Int64?) -> Bool in
             if let stamp = photo.stamp, let file = photo.file { read.append((file, stamp, date)) }
@@ -58,8 +58,8 @@ package final class CaptureDates: @unchecked Sendable {
                 state.done = done
                 return state.cancelled
             }
-            if TTY.now() - lastReport >= 100 {
-                lastReport = TTY.now()
+            if SystemClock().now() - lastReport >= 100 {
+                lastReport = SystemClock().now()
                 onProgress()
             }
             return !cancelled

@@ -110,9 +110,9 @@ final class GridApp {
         curses.drawBar(frame.status, row: controller.screen.rows - 1)
         curses.refresh()
         if !frame.bytes.isEmpty {
-            let started = SystemClock.seconds()
+            let started = SystemClock().seconds()
             try TTY.writeAll(frame.bytes)
-            link.wrote(frame.bytes.count, seconds: SystemClock.seconds() - started)
+            link.wrote(frame.bytes.count, seconds: SystemClock().seconds() - started)
             controller.follow(link, sharp: sharpening)
         }
         heldBack = frame.heldBack

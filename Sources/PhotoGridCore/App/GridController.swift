@@ -83,7 +83,7 @@ package final class GridController {
     package static let beginSynchronized = Array("\u{1B}[?2026h".utf8), endSynchronized = Array("\u{1B}[?2026l".utf8)
 
     package init(title: String, session: GridSession, screen: ScreenMetrics, columns: Int?, modeName: String,
-                 clock: any Clock = MonotonicClock()) {
+                 clock: any Clock = SystemClock()) {
         gallery = GalleryModel(title: title, session: session)
         self.clock = clock
         self.modeName = modeName

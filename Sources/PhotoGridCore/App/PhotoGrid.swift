@@ -95,9 +95,9 @@ package enum PhotoGrid {
     /// What the terminal says of itself, for bug reports and for checking a new terminal.
     private static func probe(_ options: Options) throws -> Int32 {
         guard TTY.isTerminal(0), TTY.isTerminal(1) else { throw ExitError("--probe needs a terminal", status: 2) }
-        let started = TTY.now()
+        let started = SystemClock().now()
         let replies = TerminalProbe.run(environment: environment())
-        let elapsed = TTY.now() - started
+        let elapsed = SystemClock().now() - started
         let window = TTY.windowSize()
         var lines = Capabilities.report(replies: replies, window: window, environment: environment(), choice: options.mode,
                                         elapsed: elapsed)

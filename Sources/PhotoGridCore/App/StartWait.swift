@@ -37,7 +37,7 @@ package enum StartWait {
         defer { signals.cancel() }
         let line = Line(place: place)
         defer { line.finish() }
-        let started = SystemClock.milliseconds() - quietMilliseconds
+        let started = SystemClock().now() - quietMilliseconds
         let stop: Int32? = readsKeys ? TTY.withRawInput(0) { watch(mailbox, result: result, line: line, started: started, keys: true) }
                                      : watch(mailbox, result: result, line: line, started: started, keys: false)
         if let stop { throw Stopped(status: stop) }
@@ -49,7 +49,7 @@ package enum StartWait {
     private static func watch<T>(_ mailbox: Mailbox, result: Locked<Result<T, Error>?>, line: Line, started: Int, keys: Bool) -> Int32? {
         var decoder = KeyDecoder(), keys = keys
         while true {
-            let elapsed = SystemClock.milliseconds() - started
+            let elapsed = SystemClock().now() - started
             line.show(seconds: elapsed / 1000)
             mailbox.wait(milliseconds: Int32(1000 - elapsed % 1000), orInputOn: keys ? 0 : nil)
             for event in mailbox.drain() {
@@ -58,7 +58,7 @@ package enum StartWait {
             if result.withLock({ $0 }) != nil { return nil }
             guard keys else { continue }
             guard let bytes = TTY.read(0, waitingUpTo: 0) else { keys = false; continue }
-            let now = SystemClock.milliseconds()
+            let now = SystemClock().now()
             let typed = decoder.feed(bytes, now: now) + decoder.expire(now: now + KeyDecoder.sequenceDelay)
             if typed.contains(where: { [.character("q"), .character("Q"), .escape, .control("c")].contains($0) }) { return 0 }
         }

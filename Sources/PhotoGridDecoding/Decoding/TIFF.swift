@@ -1,5 +1,4 @@
 import CTiff
-import Glibc
 import PhotoGridMetadata
 import PhotoGridModel
 import PhotoGridSystem

@@ -46,6 +46,4 @@ extension DiskCache {
         path.remove()
     }
 
-    /// Wall-clock time in ns, the clock file times are set from.
-    package static func now() -> Int64 { SystemClock.wallNanoseconds() }
 }

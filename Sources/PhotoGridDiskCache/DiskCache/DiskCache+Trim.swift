@@ -24,7 +24,7 @@ extension DiskCache {
         }
         guard let mark else { return }
         let listing = scan()
-        let now = DiskCache.now()
+        let now = clock.wallNanoseconds()
         for file in listing.temporaries where now - file.modified > DiskCache.strayAge { file.path.remove() }
 
         // Ties (entries written within one clock tick) go by name, so that the order is stable.

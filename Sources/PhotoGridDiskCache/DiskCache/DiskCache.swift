@@ -32,6 +32,8 @@ package final class DiskCache: Sendable {
 
     package let directory: String
     package let limitBytes: Int
+    /// A stray temporary file's age is counted on it.
+    let clock: any Clock
     let state: Locked<State>
 
     /// Trimming stops at this fraction of the limit, so that it does not run again at once.
@@ -45,7 +47,8 @@ package final class DiskCache: Sendable {
     /// subfolder is), and a cache that cannot be written only ever misses. For a cache read
     /// before anything is written to it: a second visit's HTTP cache, where the check was a
     /// tenth of the time to the first screen's tiles.
-    package init?(directory: String, limitBytes: Int, checked: Bool = true) {
+    package init?(directory: String, limitBytes: Int, checked: Bool = true, clock: any Clock = SystemClock()) {
+        self.clock = clock
         var trimmed = directory
         while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
         guard !trimmed.isEmpty, limitBytes > 0 else { return nil }

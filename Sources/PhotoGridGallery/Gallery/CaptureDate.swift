@@ -69,5 +69,5 @@ package enum CaptureDate {
         return days * 86_400 + Int64(hour * 3600 + minute * 60 + second)
     }
 
-    private static let currentYear = civil(SystemClock.wallNanoseconds() / 1_000_000_000).year
+    private static let currentYear = civil(SystemClock().wallNanoseconds() / 1_000_000_000).year
 }

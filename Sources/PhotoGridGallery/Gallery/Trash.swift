@@ -1,4 +1,3 @@
-import Glibc
 import PhotoGridSystem
 
 /// The freedesktop.org trash (the Trash specification 1.0, which GNOME's, KDE's and the other
@@ -37,11 +36,11 @@ package struct Trash: Sendable {
 
     let home: RawPath
     let userID: UInt32
-    /// The clock for the deletion date: seconds since 1970 (a test fixes it).
-    let now: @Sendable () -> Int
+    /// The clock the deletion date is read from (a test's stands still).
+    let clock: any Clock
 
     /// `environment` gives `XDG_DATA_HOME` and `HOME`; nil when neither says where home is.
-    package init?(environment: [String: String], userID: UInt32 = getuid(), now: @escaping @Sendable () -> Int = { Int(time(nil)) }) {
+    package init?(environment: [String: String], userID: UInt32 = ThisProcess.userID, clock: any Clock = SystemClock()) {
         // The XDG spec: a relative XDG_DATA_HOME is invalid and ignored.
         if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
             home = RawPath(data).appending(Array("Trash".utf8))
@@ -51,7 +50,7 @@ package struct Trash: Sendable {
             return nil
         }
         self.userID = userID
-        self.now = now
+        self.clock = clock
     }
 
     /// Moves `file` (a photo or a sidecar; a link is moved as the link) to a trash.
@@ -66,7 +65,7 @@ package struct Trash: Sendable {
         guard files.makeDirectories(permissions: 0o700), infos.makeDirectories(permissions: 0o700) else {
             throw .noTrash(SystemError.lastMessage())
         }
-        let content = Array("[Trash Info]\nPath=\(Trash.encode(pathInInfo))\nDeletionDate=\(Trash.date(now()))\n".utf8)
+        let content = Array("[Trash Info]\nPath=\(Trash.encode(pathInInfo))\nDeletionDate=\(Trash.date(clock.wallSeconds()))\n".utf8)
         // The name is claimed by making its .trashinfo with O_EXCL (the spec's way): another
         // program trashing a file of the same name at the same moment gets another name.
         for attempt in 1...1000 {
@@ -95,19 +94,15 @@ package struct Trash: Sendable {
         guard entry.trashed.linkStatus() != nil else { throw .failed("it is no longer in the trash") }
         // link(2) fails when the name is taken, so nothing there is overwritten even if it came
         // just now; on file systems without hard links, a look first and a rename.
-        if link(entry.trashed, entry.original) == 0 {
+        do throws(SystemError) {
+            try entry.trashed.hardLink(at: entry.original)
             entry.trashed.remove()
-        } else {
-            let error = SystemError.last
+        } catch {
             if error.exists { throw .occupied }
             guard entry.original.linkStatus() == nil else { throw .occupied }
             do throws(SystemError) { try entry.trashed.rename(to: entry.original) } catch { throw .failed(error.description) }
         }
         entry.info.remove()
-    }
-
-    private func link(_ from: RawPath, _ to: RawPath) -> Int32 {
-        from.withCString { a in to.withCString { b in Glibc.link(a, b) } }
     }
 
     /// The trash for a file on `device`, and the path its .trashinfo names (absolute in the home
@@ -173,9 +168,8 @@ package struct Trash: Sendable {
 
     /// The spec's DeletionDate, local time: "2026-11-26T14:05:09".
     static func date(_ seconds: Int) -> String {
-        var time = time_t(seconds), parts = tm()
-        localtime_r(&time, &parts)
-        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))"
+        guard let t = SystemClock.localTime(epochSeconds: Int64(seconds)) else { return "1970-01-01T00:00:00" }
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(t.year)-\(two(t.month))-\(two(t.day))T\(two(t.hour)):\(two(t.minute)):\(two(t.second))"
     }
 }

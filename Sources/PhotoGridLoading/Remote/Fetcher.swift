@@ -70,7 +70,7 @@ package final class Fetcher: Fetching, Sendable {
         if let delivered = take(key) { return .done(delivered) }
         if let cached = cache?.entry(for: url, range: range) {
             if isUsable(cached, key) { return .done(.success(cached.result(url: url))) }
-            if cached.mayServeStale(now: HTTPCache.now()) {
+            if cached.mayServeStale(now: Int64(loop.clock.wallSeconds())) {
                 revalidateInBackground(url, range: range, limit: limit, body: cached.body)
                 return .done(.success(cached.result(url: url)))
             }
@@ -189,7 +189,7 @@ package final class Fetcher: Fetching, Sendable {
         case .success(let response): (head, body) = response
         }
         if head.status == 304, var cached {
-            cached.storedAt = HTTPCache.now()
+            cached.storedAt = Int64(loop.clock.wallSeconds())
             if let freshness = HTTPCache.freshness(cacheControl: head.header("Cache-Control")) {
                 cached.maxAge = freshness
                 cached.staleWindow = HTTPCache.staleWindow(cacheControl: head.header("Cache-Control"))
@@ -206,7 +206,7 @@ package final class Fetcher: Fetching, Sendable {
     /// Keeps a response in the disk cache when its `Cache-Control` allows, as fresh as it says.
     func remember(_ key: FlightKey, status: Int, body: [UInt8], header: (String) -> String?) {
         guard let freshness = HTTPCache.freshness(cacheControl: header("Cache-Control")) else { return }
-        cache?.store(HTTPCache.Entry(status: status, storedAt: HTTPCache.now(), maxAge: freshness,
+        cache?.store(HTTPCache.Entry(status: status, storedAt: Int64(loop.clock.wallSeconds()), maxAge: freshness,
                                      staleWindow: HTTPCache.staleWindow(cacheControl: header("Cache-Control")), etag: header("ETag"),
                                      lastModified: header("Last-Modified"), contentType: header("Content-Type"), body: body),
                      for: key.url, range: key.range)
@@ -277,7 +277,7 @@ package final class Fetcher: Fetching, Sendable {
     /// Whether a cached response may be used without asking: fresh, or confirmed by the server
     /// this run.
     func isUsable(_ entry: HTTPCache.Entry, _ key: FlightKey) -> Bool {
-        entry.isFresh(now: HTTPCache.now()) || confirmed.withLock { $0.contains(key) }
+        entry.isFresh(now: Int64(loop.clock.wallSeconds())) || confirmed.withLock { $0.contains(key) }
     }
 
     /// The head of the cached response for `key` (`HTTPCache.head`), if it may be used without

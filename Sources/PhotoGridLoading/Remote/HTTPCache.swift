@@ -152,8 +152,6 @@ package final class HTTPCache: Sendable {
         (cacheControl ?? "").lowercased().split(separator: ",").map { String($0.trimmingSpaces) }
     }
 
-    /// Wall-clock seconds: what freshness is counted in.
-    package static func now() -> Int64 { SystemClock.wallNanoseconds() / 1_000_000_000 }
 
     // The payload: fields as (length, bytes) after a version byte, then the body. Version 2
     // added the stale window after the freshness; version 1 entries are read as without one.

@@ -5,7 +5,6 @@ import PhotoGridMetadata
 import PhotoGridModel
 import PhotoGridSystem
 import GalleryFormats
-import Glibc
 
 /// A web directory listing and its subfolders, read a few folders at a time (a NAS over Wi-Fi
 /// answers each request in tens of milliseconds; one at a time, a year/month/event tree takes
@@ -266,7 +265,7 @@ extension RemoteGalleryLoader {
     /// folder taken for new when it is not shows its photos twice.
     private func head(_ url: RemoteURL) -> [UInt8]? {
         for attempt in 0..<3 {
-            if attempt > 0 { usleep(UInt32(attempt) * 100_000) }
+            if attempt > 0 { SystemClock.sleep(milliseconds: attempt * 100) }
             do throws(FetchError) {
                 return Array(try fetcher.waitFor(url, range: 0..<4096, limit: 4096).body.prefix(4096))
             } catch where error.isTransient {

@@ -1,5 +1,4 @@
 import CCurl
-import Glibc
 import PhotoGridDecoding
 import PhotoGridDiskCache
 import PhotoGridGallery
@@ -76,7 +75,7 @@ final class CurlEasy {
 
     deinit {
         curl_easy_cleanup(handle)
-        strings.forEach { free($0) }
+        strings.forEach { $0.deallocate() }
         lists.forEach { curl_slist_free_all($0) }
         body?.deallocate()
     }
@@ -86,7 +85,9 @@ final class CurlEasy {
     private func set(_ option: CURLoption, _ value: Int) { pg_curl_set_long(handle, option, value) }
 
     private func set(_ option: CURLoption, _ text: String) {
-        let copy = strdup(text)!
+        let bytes = text.utf8CString
+        let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count)
+        bytes.withUnsafeBufferPointer { copy.initialize(from: $0.baseAddress!, count: bytes.count) }
         strings.append(copy)
         pg_curl_set_string(handle, option, copy)
     }
@@ -253,8 +254,8 @@ struct CurlFailure: Error, Sendable {
         switch code {
         case CURLE_COULDNT_CONNECT:
             let lowered = words.lowercased()
-            if systemError == Int(ECONNREFUSED) || lowered.contains("refused") { kind = .refused }
-            else if systemError == Int(ETIMEDOUT) || lowered.contains("timed out") { kind = .timedOut }
+            if SystemError(code: Int32(truncatingIfNeeded: systemError)).isRefused || lowered.contains("refused") { kind = .refused }
+            else if SystemError(code: Int32(truncatingIfNeeded: systemError)).isTimedOut || lowered.contains("timed out") { kind = .timedOut }
             else { kind = .noRoute }
         case CURLE_COULDNT_RESOLVE_HOST: kind = .unknownHost
         case CURLE_OPERATION_TIMEDOUT: kind = .timedOut

@@ -34,8 +34,12 @@ package final class TransferLoop: @unchecked Sendable {
     /// Bytes received so far, headers and bodies: what the link measures read.
     private let received = Locked(0)
 
-    package init(settings: TransferSettings) {
+    /// Retries' due times and freshness are read from it (a test's moves by hand).
+    package let clock: any Clock
+
+    package init(settings: TransferSettings, clock: any Clock = SystemClock()) {
         self.settings = settings
+        self.clock = clock
     }
 
     /// Starts a transfer; its owner hears of it on the loop's thread.
@@ -95,7 +99,7 @@ package final class TransferLoop: @unchecked Sendable {
             }
             for transfer in starts { attach(transfer, to: multi) }
             if cancels { dropCancelled(multi) }
-            let now = SystemClock.milliseconds()
+            let now = clock.now()
             let due = retrying.filter { $0.due <= now }.map(\.transfer)
             retrying.removeAll { $0.due <= now }
             for transfer in due { attach(transfer, to: multi) }
@@ -106,7 +110,7 @@ package final class TransferLoop: @unchecked Sendable {
                 multi.remove(easy)
                 finish(transfer, failure)
             }
-            let nextRetry = retrying.map(\.due).min().map { max(0, $0 - SystemClock.milliseconds()) } ?? 1000
+            let nextRetry = retrying.map(\.due).min().map { max(0, $0 - clock.now()) } ?? 1000
             multi.poll(milliseconds: min(1000, nextRetry))
         }
     }
@@ -185,11 +189,11 @@ package final class TransferLoop: @unchecked Sendable {
             // Digest only: asked again with it, and so from now on at this server.
             digestOrigins.insert(transfer.url.origin)
             transfer.usesDigest = true
-            return retrying.append((SystemClock.milliseconds(), transfer))
+            return retrying.append((clock.now(), transfer))
         }
         if case .success(let (head, _)) = outcome, let location = transfer.redirectTarget(head) {
             switch follow(transfer, to: location) {
-            case .success: return retrying.append((SystemClock.milliseconds(), transfer))
+            case .success: return retrying.append((clock.now(), transfer))
             case .failure(let refused): return end(transfer, .failure(refused))
             }
         }
@@ -198,7 +202,7 @@ package final class TransferLoop: @unchecked Sendable {
         if transfer.attempt < transfer.request.retries, case .collect = transfer.delivery,
            TransferLoop.mayPass(outcome, serverAnsweredBefore: answeredBefore) {
             transfer.attempt += 1
-            return retrying.append((SystemClock.milliseconds() + TransferLoop.pause(transfer.attempt), transfer))
+            return retrying.append((clock.now() + TransferLoop.pause(transfer.attempt), transfer))
         }
         end(transfer, outcome)
     }

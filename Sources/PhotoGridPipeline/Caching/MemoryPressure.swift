@@ -41,8 +41,8 @@ package final class MemoryPressureWatcher: Sendable {
     /// `interval` and `cooldown` in seconds; `psiThreshold` is the percentage of the last ten
     /// seconds in which some task stalled on memory ("some avg10").
     package init(sources: Sources = .system(), interval: Double = 1, cooldown: Double = 10,
-                psiThreshold: Double = 10, onPressure: @escaping @Sendable (String) -> Void) {
-        poller = PressurePoller(sources: sources, interval: interval,
+                psiThreshold: Double = 10, clock: any Clock = SystemClock(), onPressure: @escaping @Sendable (String) -> Void) {
+        poller = PressurePoller(sources: sources, interval: interval, clock: clock,
                                 assessor: Assessor(psiThreshold: psiThreshold, cooldown: cooldown),
                                 onPressure: onPressure)
         thread = JoinableThread { [poller] in poller.run() }
@@ -155,15 +155,18 @@ private final class PressurePoller: Sendable {
     let sources: MemoryPressureWatcher.Sources
     let intervalMilliseconds: Int32
     let initialAssessor: MemoryPressureWatcher.Assessor
+    /// The cooldown between two pressures is counted on it.
+    let clock: any Clock
     let onPressure: @Sendable (String) -> Void
     let stopping = Atomic<Bool>(false)
     let reads = Atomic<Int>(0)
     /// Written to by `wake`, so that a stop does not wait out the rest of an interval.
     let wakeUp: (read: FileDescriptor, write: FileDescriptor)?
 
-    init(sources: MemoryPressureWatcher.Sources, interval: Double, assessor: MemoryPressureWatcher.Assessor,
+    init(sources: MemoryPressureWatcher.Sources, interval: Double, clock: any Clock, assessor: MemoryPressureWatcher.Assessor,
          onPressure: @escaping @Sendable (String) -> Void) {
         self.sources = sources
+        self.clock = clock
         intervalMilliseconds = Int32(max(1, min(Double(Int32.max), (interval * 1000).rounded())))
         initialAssessor = assessor
         self.onPressure = onPressure
@@ -184,10 +187,10 @@ private final class PressurePoller: Sendable {
         var assessor = initialAssessor
         var trigger = sources.usesPSITrigger ? sources.psiPath.flatMap(openTrigger) : nil
         defer { try? trigger?.close() }
-        let start = SystemClock.seconds()
+        let start = clock.seconds()
         var triggerFired = false
         while !stopping.load(ordering: .acquiring) {
-            let now = SystemClock.seconds() - start
+            let now = clock.seconds() - start
             let reason = assessor.assess(psi: sources.psiPath.flatMap(FileDescriptor.kernelFile),
                                          events: sources.cgroupEventsPath.flatMap(FileDescriptor.kernelFile),
                                          triggerFired: triggerFired, now: now)

@@ -26,7 +26,7 @@ package enum ExportCommand {
             summary = try export.run { done, total in
                 guard onTerminal else { return }
                 // At most ten times a second, and the last one always.
-                let now = TTY.now()
+                let now = SystemClock().now()
                 guard done == total || lastShown.withLock({ shown in defer { shown = max(shown, now) }; return now - shown >= 100 }) else { return }
                 _ = try? TTY.writeAll(Array("\rphotogrid: exporting \(done) of \(total) photos".utf8), to: 2)
             }

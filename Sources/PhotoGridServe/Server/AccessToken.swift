@@ -63,7 +63,7 @@ final class FailedAttempts: Sendable {
     private let recent = Locked<[String: (count: Int, last: Double)]>([:])
 
     /// The delay for this failure from `address`, in milliseconds.
-    func delay(for address: String, now: Double = SystemClock.seconds()) -> Int64 {
+    func delay(for address: String, now: Double = SystemClock().seconds()) -> Int64 {
         recent.withLock { table in
             // Old entries go, so that a scan of addresses cannot grow the table without bound.
             if table.count > 10_000 { table = table.filter { now - $0.value.last < 60 } }

@@ -48,7 +48,7 @@ final class GalleryChannelHandler: ChannelInboundHandler, RemovableChannelHandle
         case .head(let head):
             request = head
             body = []
-            started = ManifestStore.now()
+            started = SystemClock().seconds()
             counter.record(Route.path(of: head.uri))
         case .body(let buffer):
             // Only a batch (POST) takes a body; any other is read and dropped.
@@ -181,7 +181,7 @@ final class GalleryChannelHandler: ChannelInboundHandler, RemovableChannelHandle
 
     /// `GET /renditions/a.jpg/512.jpg 200 48123 B 12.3 ms`, to stderr.
     static func logLine(_ request: HTTPRequestHead, status: UInt, bytes: Int, since started: Double) {
-        let milliseconds = (ManifestStore.now() - started) * 1000
+        let milliseconds = (SystemClock().seconds() - started) * 1000
         let target = logged(request.uri)
         let line = "\(request.method) \(target) \(status) \(bytes) B \(Double(Int(milliseconds * 10)) / 10) ms\n"
         _ = try? TTY.writeAll(Array(line.utf8), to: 2)

@@ -51,7 +51,7 @@ final class ManifestStore: Sendable {
     }
 
     private func makeDocument(on loop: EventLoop) -> EventLoopFuture<Document> {
-        let start = ManifestStore.now()
+        let start = SystemClock().seconds()
         let entries = index.entries, root = index.root
         let index = self.index, sizes = self.sizes, pool = self.pool
         // A few slices per worker rather than one, so that a slice of slow files (cold disk,
@@ -70,11 +70,9 @@ final class ManifestStore: Sendable {
                 var hash = Hash128()
                 hash.combine(field: bytes)
                 return Document(bytes: bytes, etag: Validators.etag(kind: "m", hash: hash.value64),
-                                buildSeconds: ManifestStore.now() - start, shapes: details.map { ($0.width, $0.height) },
+                                buildSeconds: SystemClock().seconds() - start, shapes: details.map { ($0.width, $0.height) },
                                 sizes: Array(Set(sizes)).sorted())
             }
         }
     }
-
-    package static func now() -> Double { SystemClock.seconds() }
 }

@@ -66,11 +66,11 @@ package enum ChildProcess {
         guard spawned == 0 else { return .failure(.notStarted(String(cString: strerror(spawned)))) }
 
         var output: [UInt8] = []
-        let deadline = TTY.now() + timeout
+        let deadline = SystemClock().now() + timeout
         var stopped: Failure?
         while true {
             if cancelled() { stopped = .cancelled; break }
-            let left = deadline - TTY.now()
+            let left = deadline - SystemClock().now()
             if left <= 0 { stopped = .timedOut; break }
             // nil is the end of its output; empty, nothing yet.
             guard let bytes = TTY.read(ends[0], waitingUpTo: Int32(min(left, 100))) else { break }

@@ -78,6 +78,12 @@ extension RawPath {
         guard result == 0 else { throw .last }
     }
 
+    /// link(2): a second name for the file, never over one that exists (EEXIST, in `SystemError.last`).
+    package func hardLink(at name: RawPath) throws(SystemError) {
+        let result = withCString { from in name.withCString { to in Glibc.link(from, to) } }
+        guard result == 0 else { throw .last }
+    }
+
     /// mkdir(2); false when not made (there already, most often).
     @discardableResult
     package func makeDirectory(permissions: UInt32) -> Bool { withCString { mkdir($0, mode_t(permissions)) } == 0 }

@@ -25,11 +25,11 @@ package final class Pending<Value: Sendable>: @unchecked Sendable {
 
     /// The value if given within `milliseconds`, else nil.
     package func wait(milliseconds: Int) -> Value? {
-        let deadline = SystemClock.milliseconds() + milliseconds
+        let deadline = SystemClock().now() + milliseconds
         condition.lock()
         defer { condition.unlock() }
         while value == nil {
-            let left = deadline - SystemClock.milliseconds()
+            let left = deadline - SystemClock().now()
             guard left > 0 else { break }
             _ = condition.wait(milliseconds: left)
         }

@@ -19,6 +19,10 @@ package struct SystemError: Error, Equatable, CustomStringConvertible {
     /// A part of the path is not a folder (ENOTDIR).
     package var isNotDirectory: Bool { code == ENOTDIR }
     /// A non-blocking descriptor had nothing (EAGAIN).
+    /// ECONNREFUSED: nothing listens on that port.
+    package var isRefused: Bool { code == ECONNREFUSED }
+    /// ETIMEDOUT: the other end never answered the connection.
+    package var isTimedOut: Bool { code == ETIMEDOUT }
     package var wouldBlock: Bool { code == EAGAIN || code == EWOULDBLOCK }
 
     package var description: String { SystemError.message(code) }

@@ -71,8 +71,6 @@ package enum TTY {
         return Array(buffer[0..<n])
     }
 
-    /// Monotonic milliseconds.
-    package static func now() -> Int { SystemClock.milliseconds() }
 
     /// Closes standard output: whoever reads it sees its end (a `--print` frame is complete).
     package static func closeStandardOutput() { close(1) }

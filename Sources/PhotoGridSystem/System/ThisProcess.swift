@@ -5,6 +5,9 @@ package enum ThisProcess {
     /// getpid: for names of short-lived files that must not collide with another run's.
     package static var id: Int32 { getpid() }
 
+    /// getuid: the user a per-user trash directory (`.Trash-1000`) is named for.
+    package static var userID: UInt32 { getuid() }
+
     /// abort(3): SIGABRT, a core dump where enabled; for the crash tests only.
     package static func abort() -> Never { Glibc.abort() }
 

@@ -200,10 +200,10 @@ package enum TerminalProbe {
         return TTY.withRawInput(input) {
             var replies = TerminalReplies()
             guard (try? TTY.writeAll(query, to: output)) != nil else { return replies }
-            let deadline = TTY.now() + timeoutMilliseconds
+            let deadline = SystemClock().now() + timeoutMilliseconds
             var pending: [UInt8] = []
             while replies.deviceAttributes == nil {
-                let left = deadline - TTY.now()
+                let left = deadline - SystemClock().now()
                 guard left > 0, let bytes = TTY.read(input, waitingUpTo: Int32(left)) else { break }
                 let (parsed, incomplete) = TerminalReplies.parse(pending + bytes)
                 replies.merge(parsed)

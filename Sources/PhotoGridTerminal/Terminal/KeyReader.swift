@@ -17,7 +17,7 @@ package final class KeyReader {
     package static let mouseOn = Array("\u{1B}[?1000h\u{1B}[?1006h".utf8)
     package static let mouseOff = Array("\u{1B}[?1006l\u{1B}[?1000l".utf8)
 
-    package init(input: Int32 = 0, clock: any Clock = MonotonicClock()) {
+    package init(input: Int32 = 0, clock: any Clock = SystemClock()) {
         self.input = input
         self.clock = clock
     }

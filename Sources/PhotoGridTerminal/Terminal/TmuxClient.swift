@@ -32,14 +32,14 @@ package enum TmuxClient {
     /// has come. A kitty (by its TERM) not yet known is asked about again, for up to 0.4 s, by a
     /// tmux that keeps types at all (3.3 and later: one before would be asked in vain).
     static func attached(timeoutMilliseconds: Int = 500) -> Attached? {
-        let started = SystemClock.milliseconds()
+        let started = SystemClock().now()
         while true {
             guard let text = run(["tmux", "display-message", "-p", "#{client_termfeatures}|#{client_termname}|#{client_termtype}|#{allow-passthrough}"],
                                  timeoutMilliseconds: timeoutMilliseconds)
             else { return nil }
             let attached = parse(text)
             guard attached.termType.isEmpty, attached.knowsPassthrough, attached.termName.hasPrefix("xterm-kitty"),
-                  SystemClock.milliseconds() - started < 400
+                  SystemClock().now() - started < 400
             else { return attached }
             SystemClock.sleep(milliseconds: 40)
         }

@@ -133,7 +133,7 @@ final class KittyWindow {
     /// look. An xwd that fails is tried again within the time (a window just mapped was once
     /// refused to xwd under load).
     func screenshot(within seconds: Double = 5, every: Double = 0.5, until done: (RGBImage) throws -> Bool = { _ in true }) throws -> RGBImage {
-        let deadline = SystemClock.seconds() + seconds
+        let deadline = SystemClock().seconds() + seconds
         var last: RGBImage?, reason = ""
         while true {
             let result = try Subprocess.run(["xwd", "-silent", "-id", window], environment: environment)
@@ -143,7 +143,7 @@ final class KittyWindow {
             } else {
                 reason = "xwd status \(result.status), \(result.output.count) bytes: \(result.errorText)"
             }
-            guard SystemClock.seconds() + every < deadline else { break }
+            guard SystemClock().seconds() + every < deadline else { break }
             usleep(UInt32(every * 1_000_000))
         }
         guard let last else { throw Failure(description: "unreadable xwd output (\(reason))") }

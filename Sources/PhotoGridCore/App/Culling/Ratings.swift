@@ -105,7 +105,7 @@ package final class RatingScan: @unchecked Sendable {
     package init(photos: [Photo], reader: InfoReader, onProgress: @escaping @Sendable () -> Void) {
         total = photos.count
         WorkerThreads.start { [self] in
-            var last = TTY.now()
+            var last = SystemClock().now()
             var decoded: [Photo] = []
             for photo in photos {
                 if photo.format.isDecoded { decoded.append(photo); continue }
@@ -113,7 +113,7 @@ package final class RatingScan: @unchecked Sendable {
             }
             reader.read(decoded) { photo, info in
                 let going = record(photo, info?.rating ?? 0)
-                if TTY.now() - last >= 100 { last = TTY.now(); onProgress() }
+                if SystemClock().now() - last >= 100 { last = SystemClock().now(); onProgress() }
                 return going
             }
             state.withLock { $0.finished = true }
