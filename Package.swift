@@ -121,8 +121,24 @@ let package = Package(
         // Benchmarks are a program that prints figures (docs/benchmarks.md), not timed tests.
         .executableTarget(name: "photogrid-bench", dependencies: ["PhotoGridCore", "PhotoGridSamples", "PhotoGridTestSupport", "GalleryFormats"]),
 
-        .testTarget(name: "PhotoGridCoreTests", dependencies: ["PhotoGridCore", "PhotoGridSamples", "PhotoGridTestSupport", "PhotoGridFuzzing"]),
+        // What only the tests share: fixtures (images, metadata, galleries), the servers a test
+        // starts (nginx, Apache, sshd, photogrid serve), a real kitty, and `.startsPrograms`,
+        // the trait that keeps those tests out of the fast run (docs/testing.md).
+        .target(name: "PhotoGridTestFixtures", dependencies: ["PhotoGridCore", "PhotoGridServe", "PhotoGridSamples", "PhotoGridTestSupport", "GalleryFormats"]),
+
+        // A test target per stage, named for it.
+        .testTarget(name: "PhotoGridSystemTests", dependencies: ["PhotoGridSystem", "PhotoGridTestFixtures"]),
+        .testTarget(name: "PhotoGridModelTests", dependencies: ["PhotoGridModel", "PhotoGridTestFixtures"]),
+        .testTarget(name: "PhotoGridMetadataTests", dependencies: ["PhotoGridMetadata", "PhotoGridTestFixtures"]),
+        .testTarget(name: "PhotoGridDecodingTests", dependencies: ["PhotoGridDecoding", "PhotoGridTestFixtures"]),
+        .testTarget(name: "PhotoGridGalleryTests", dependencies: ["PhotoGridGallery", "PhotoGridTestFixtures"]),
+        .testTarget(name: "PhotoGridDiskCacheTests", dependencies: ["PhotoGridDiskCache", "PhotoGridTestFixtures"]),
+        .testTarget(name: "PhotoGridLoadingTests", dependencies: ["PhotoGridLoading", "PhotoGridTestFixtures"]),
+        .testTarget(name: "PhotoGridCanvasTests", dependencies: ["PhotoGridCanvas", "PhotoGridTestFixtures"]),
+        .testTarget(name: "PhotoGridPipelineTests", dependencies: ["PhotoGridPipeline", "PhotoGridTestFixtures"]),
+        .testTarget(name: "PhotoGridTerminalTests", dependencies: ["PhotoGridTerminal", "PhotoGridTestFixtures"]),
+        .testTarget(name: "PhotoGridCoreTests", dependencies: ["PhotoGridCore", "PhotoGridFuzzing", "PhotoGridTestFixtures"]),
+        .testTarget(name: "PhotoGridServeTests", dependencies: ["PhotoGridServe", "PhotoGridTestFixtures"]),
         .testTarget(name: "GalleryFormatsTests", dependencies: ["GalleryFormats"]),
-        .testTarget(name: "PhotoGridRemoteTests", dependencies: ["PhotoGridServe", "PhotoGridCore", "GalleryFormats", "PhotoGridSamples", "PhotoGridTestSupport"]),
     ]
 )

@@ -19,7 +19,29 @@ package enum Subprocess {
         package var errorText: String { String(decoding: error, as: UTF8.self) }
     }
 
-    package enum Failure: Error { case spawn(Int32), noTimeCommand }
+    package enum Failure: Error, CustomStringConvertible {
+        case spawn(Int32), noTimeCommand
+        /// A program asked for in the fast run (`PHOTOGRID_FAST` set), which starts none: the
+        /// test that asked is one to mark `.startsPrograms`.
+        case fastRun(String)
+
+        package var description: String {
+            switch self {
+            case .spawn(let code): "posix_spawn failed: \(code)"
+            case .noTimeCommand: "/usr/bin/time is not installed (apt install time)"
+            case .fastRun(let program):
+                "this test started \(program) in the fast run (PHOTOGRID_FAST is set): a test that starts programs or servers is marked .startsPrograms"
+            }
+        }
+    }
+
+    /// Refuses, in the fast run, what it leaves out: a program, a server on a port.
+    package static func refuseInFastRun(_ what: String) throws {
+        if isFastRun { throw Failure.fastRun(what) }
+    }
+
+    /// The fast run (README): unit tests only, no program started.
+    package static let isFastRun = getenv("PHOTOGRID_FAST").map { String(cString: $0) }.map { !$0.isEmpty && $0 != "0" } ?? false
 
     /// `run`, with the program's own peak memory: /usr/bin/time (Debian's `time`) forks it from
     /// a small process and reports it, where a child spawned straight from a large process (a
@@ -105,6 +127,7 @@ package enum Subprocess {
     /// `sleep` in a tmux pane outlives tmux's SIGHUP and its server.
     static func spawn(_ arguments: [String], environment: [String: String]?, flags: Int32 = 0,
                       output: (inout posix_spawn_file_actions_t) -> Void) throws -> pid_t {
+        try refuseInFastRun(arguments.first ?? "a program")
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

@@ -27,4 +27,20 @@ package enum TerminalOutput {
         }
         return out
     }
+
+    /// The APC commands in `bytes`, each as its keys (`a=t,i=3,...`) and payload.
+    package static func kittyCommands(_ bytes: [UInt8]) -> [(keys: String, payload: [UInt8])] {
+        var found: [(String, [UInt8])] = []
+        var i = 0
+        while i + 2 < bytes.count {
+            guard bytes[i] == 0x1B, bytes[i + 1] == UInt8(ascii: "_"), bytes[i + 2] == UInt8(ascii: "G") else { i += 1; continue }
+            var j = i + 3
+            while j + 1 < bytes.count, !(bytes[j] == 0x1B && bytes[j + 1] == UInt8(ascii: "\\")) { j += 1 }
+            let body = Array(bytes[(i + 3)..<j])
+            let semicolon = body.firstIndex(of: UInt8(ascii: ";")) ?? body.count
+            found.append((String(decoding: body[..<semicolon], as: UTF8.self), semicolon < body.count ? Array(body[(semicolon + 1)...]) : []))
+            i = j + 2
+        }
+        return found
+    }
 }

@@ -2,26 +2,16 @@ import Foundation
 import Glibc
 import Testing
 @testable import PhotoGridCore
-@testable import PhotoGridCanvas
-@testable import PhotoGridDecoding
-@testable import PhotoGridMetadata
 @testable import PhotoGridGallery
+@testable import PhotoGridMetadata
 @testable import PhotoGridModel
-@testable import PhotoGridPipeline
 @testable import PhotoGridSystem
-@testable import PhotoGridTerminal
-import PhotoGridSamples
+import PhotoGridTestFixtures
 import PhotoGridTestSupport
-@testable import PhotoGridLoading
-@testable import PhotoGridDiskCache
 
 /// Acting on photos from the grid, in tmux: marks and `-o`/`-0` for the shell, `o` for another
 /// program, `y` for the clipboard. The photos' bytes never change.
-@Suite(.serialized) struct ActingTests {
-    func status(_ screen: String) -> String {
-        screen.split(separator: "\n", omittingEmptySubsequences: false).last { $0.contains(" of ") }.map(String.init) ?? ""
-    }
-
+@Suite(.startsPrograms, .serialized) struct ActingTests: PhotogridInTmux {
     @Test func marksGoToStdoutWithDashOWhileTheGridIsDrawnOnTheTerminal() throws {
         let root = try BrowsingTests.makeTree()
         defer { TestImages.remove(root) }
@@ -156,7 +146,7 @@ import PhotoGridTestSupport
 
 /// The mouse in tmux: reports written into the pane as a terminal would send them (tmux's
 /// terminfo has X10 reports, `kmous=\E[M`, which ncurses decodes).
-@Suite(.serialized) struct MouseTests {
+@Suite(.startsPrograms, .serialized) struct MouseTests: PhotogridInTmux {
     /// A press and a release of the left button at a cell (0-based), X10-encoded.
     static func click(_ column: Int, _ row: Int) -> String {
         func report(_ button: Int) -> String {
@@ -169,9 +159,6 @@ import PhotoGridTestSupport
         "\u{1B}[M" + String(UnicodeScalar(UInt8(32 + (down ? 65 : 64)))) + String(UnicodeScalar(UInt8(33 + column))) + String(UnicodeScalar(UInt8(33 + row)))
     }
 
-    func status(_ screen: String) -> String {
-        screen.split(separator: "\n", omittingEmptySubsequences: false).last { $0.contains(" of ") }.map(String.init) ?? ""
-    }
 
     @Test func aClickFocusesADoubleClickOpensAndTheWheelScrolls() throws {
         let count = try FolderScanner().scan(RawPath(Paths.gallery)).count
@@ -232,11 +219,7 @@ import PhotoGridTestSupport
 }
 
 /// The slideshow in the photo view, in tmux: a photo a second with `--slideshow 1`.
-@Suite(.serialized) struct SlideshowTests {
-    func status(_ screen: String) -> String {
-        screen.split(separator: "\n", omittingEmptySubsequences: false).last { $0.contains(" of ") }.map(String.init) ?? ""
-    }
-
+@Suite(.startsPrograms, .serialized) struct SlideshowTests: PhotogridInTmux {
     @Test func sStartsAndStopsTheSlideshowAndItGoesRound() throws {
         let root = try BrowsingTests.makeTree()
         defer { TestImages.remove(root) }
@@ -264,11 +247,7 @@ import PhotoGridTestSupport
 
 /// Videos: a tile that says so, recognised by content too, and Enter plays it with the terminal
 /// handed over and taken back.
-@Suite(.serialized) struct VideoTests {
-    func status(_ screen: String) -> String {
-        screen.split(separator: "\n", omittingEmptySubsequences: false).last { $0.contains(" of ") }.map(String.init) ?? ""
-    }
-
+@Suite(.startsPrograms, .serialized) struct VideoTests: PhotogridInTmux {
     @Test func enterPlaysAVideoWithTheTerminalAndTheGridComesBack() throws {
         let root = TestImages.scratchFolder("videos")
         defer { TestImages.remove(root) }

@@ -2,23 +2,16 @@ import Foundation
 import Glibc
 import Testing
 @testable import PhotoGridCore
-@testable import PhotoGridCanvas
-@testable import PhotoGridDecoding
-@testable import PhotoGridMetadata
 @testable import PhotoGridGallery
 @testable import PhotoGridModel
-@testable import PhotoGridPipeline
 @testable import PhotoGridSystem
-@testable import PhotoGridTerminal
-import PhotoGridSamples
+import PhotoGridTestFixtures
 import PhotoGridTestSupport
-@testable import PhotoGridLoading
-@testable import PhotoGridDiskCache
 
 /// Browsing a Pictures-like tree as a user does, in tmux: the key help, panels that close, the
 /// name search, sorting, hidden files, a rescan, a photo given instead of a folder, and the
 /// current folder by its name.
-@Suite(.serialized) struct BrowsingTests {
+@Suite(.startsPrograms, .serialized) struct BrowsingTests: PhotogridInTmux {
     /// A tree with photos at the top and in folders, names a byte sort puts out of order, and a
     /// hidden photo; the folder's name is "Pictures-<n>".
     static func makeTree() throws -> String {
@@ -34,14 +27,9 @@ import PhotoGridTestSupport
         return root
     }
 
-    func status(_ screen: String) -> String {
-        screen.split(separator: "\n", omittingEmptySubsequences: false).last { $0.contains(" of ") }.map(String.init) ?? ""
-    }
 
-    func start(_ arguments: String, in folder: String? = nil, columns: Int = 110) throws -> Tmux {
-        var command = "\(Paths.binary) --mode halfblock \(arguments)"
-        if let folder { command = "sh -c \"cd '\(folder)' && \(command)\"" }
-        return try Tmux(columns: columns, rows: 30, command: command, environment: ["COLORTERM": "truecolor"])
+    func start(_ arguments: String, in folder: String? = nil) throws -> Tmux {
+        try start(arguments, in: folder, columns: 110)
     }
 
     @Test func helpAndDetailsCloseWithEscOrQAndQQuitsOnlyFromTheBareGrid() throws {
@@ -251,7 +239,7 @@ import PhotoGridTestSupport
 }
 
 /// Sections by folder over a Pictures-like tree, paged through.
-@Suite(.serialized) struct SectionTests {
+@Suite(.startsPrograms, .serialized) struct SectionTests {
     @Test func eachFolderHasAHeaderAboveItsFirstPhoto() throws {
         let root = try BrowsingTests.makeTree()
         defer { TestImages.remove(root) }
@@ -280,7 +268,7 @@ import PhotoGridTestSupport
 
 /// What the grid draws round and beside the focused photo, in tmux with its colours: the frame's
 /// four sides at the screen's corner, and the details' map link whole.
-@Suite(.serialized) struct FrameAndLinkTests {
+@Suite(.startsPrograms, .serialized) struct FrameAndLinkTests {
     static let amber = "48;2;255;196;0"
 
     /// The cells of `row` (0-based) whose background is the frame's amber, from a capture with escapes.

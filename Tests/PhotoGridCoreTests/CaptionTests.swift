@@ -1,33 +1,16 @@
 import Foundation
 import Glibc
 import Testing
-@testable import PhotoGridCore
-@testable import PhotoGridCanvas
-@testable import PhotoGridDecoding
 @testable import PhotoGridMetadata
-@testable import PhotoGridGallery
-@testable import PhotoGridModel
-@testable import PhotoGridPipeline
 @testable import PhotoGridSystem
-@testable import PhotoGridTerminal
-import PhotoGridSamples
+import PhotoGridTestFixtures
 import PhotoGridTestSupport
-@testable import PhotoGridLoading
-@testable import PhotoGridDiskCache
 
 /// Captions edited with `e`, in tmux: typed on the status line, saved in `photo.jpg.xmp` beside
 /// the photo, merged into a sidecar that is there, shown first in the details; nothing written
 /// with `--read-only`, nothing followed or overwritten that should not be. The photos' bytes
 /// never change.
-@Suite(.serialized) struct CaptionTests {
-    func status(_ screen: String) -> String {
-        screen.split(separator: "\n", omittingEmptySubsequences: false).last { $0.contains(" of ") }.map(String.init) ?? ""
-    }
-
-    func start(_ arguments: String) throws -> Tmux {
-        try Tmux(columns: 120, rows: 30, command: "\(Paths.binary) --mode halfblock \(arguments)", environment: ["COLORTERM": "truecolor"])
-    }
-
+@Suite(.startsPrograms, .serialized) struct CaptionTests: PhotogridInTmux {
     func type(_ text: String, into tmux: Tmux) throws {
         try tmux.run(["send-keys", "-t", tmux.session, "-l", text])
     }
@@ -46,7 +29,7 @@ import PhotoGridTestSupport
         defer { TestImages.remove(root) }
         let before = try photoSums(root)
         // IMG_2.jpg, the second photo, has darktable's sidecar already.
-        TestImages.write(Array(SidecarTests.darktable.utf8), to: root + "/IMG_2.jpg.xmp")
+        TestImages.write(Array(MetadataFixtures.darktable.utf8), to: root + "/IMG_2.jpg.xmp")
         let tmux = try start("--columns 3 '\(root)'")
         var (ok, screen) = try tmux.waitFor { self.status($0).contains("1 of 7") }
         #expect(ok, "no grid: \(screen)")
@@ -92,7 +75,7 @@ import PhotoGridTestSupport
         #expect(ok, "\(status(screen))")
         let merged = String(decoding: try FileReader.read(RawPath(root + "/IMG_2.jpg.xmp")), as: UTF8.self)
         #expect(XMPReader.description(Array(merged.utf8)) == "Second lake")
-        #expect(merged.hasPrefix(String(SidecarTests.darktable.prefix(SidecarTests.darktable.count - 30))), "darktable's part changed:\n\(merged)")
+        #expect(merged.hasPrefix(String(MetadataFixtures.darktable.prefix(MetadataFixtures.darktable.count - 30))), "darktable's part changed:\n\(merged)")
 
         // In the photo view too; an empty caption takes it out of the sidecar.
         try tmux.send("Enter", "e")
@@ -130,9 +113,9 @@ import PhotoGridTestSupport
 
         // a-lake.jpg.xmp links out of the folder; IMG_2.jpg.xmp is cut short.
         let target = outside + "/target.xmp"
-        TestImages.write(Array(SidecarTests.darktable.utf8), to: target)
+        TestImages.write(Array(MetadataFixtures.darktable.utf8), to: target)
         symlink(target, root + "/a-lake.jpg.xmp")
-        let cut = Array(SidecarTests.darktable.utf8.prefix(250))
+        let cut = Array(MetadataFixtures.darktable.utf8.prefix(250))
         TestImages.write(cut, to: root + "/IMG_2.jpg.xmp")
         tmux = try start("--columns 3 '\(root)'")
         (ok, screen) = try tmux.waitFor { self.status($0).contains("1 of 7") }
@@ -144,7 +127,7 @@ import PhotoGridTestSupport
         #expect(ok, "\(status(screen))")
         try tmux.send("q")
         (ok, _) = try tmux.waitFor { $0.contains("[exit 0]") }
-        #expect(try FileReader.read(RawPath(target)) == Array(SidecarTests.darktable.utf8))
+        #expect(try FileReader.read(RawPath(target)) == Array(MetadataFixtures.darktable.utf8))
         #expect(try FileReader.read(RawPath(root + "/IMG_2.jpg.xmp")) == cut)
         #expect(String(cString: realpath(root + "/a-lake.jpg.xmp", nil)) == String(cString: realpath(target, nil)))
         #expect(try photoSums(root) == before)

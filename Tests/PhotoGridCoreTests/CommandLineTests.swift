@@ -1,15 +1,13 @@
 import Foundation
 import Glibc
 import Testing
-@testable import PhotoGridCore
+import PhotoGridTestFixtures
 import PhotoGridTestSupport
-@testable import PhotoGridLoading
-@testable import PhotoGridDiskCache
 
 /// What the command line answers: one exit status for each kind of ending (README, "Exit
 /// status"), messages that say what is wrong with the value given, help that fits 80 columns,
 /// and every output's write checked.
-@Suite struct CommandLineTests {
+@Suite(.startsPrograms) struct CommandLineTests {
     /// photogrid with `arguments`, stdout sent to `stdout` by the shell; status and stderr.
     func shell(_ arguments: String, stdout: String = "/dev/null", directory: String? = nil) throws -> (Int32, String) {
         let command = (directory.map { "cd '\($0)' && " } ?? "") + "'\(Paths.binary)' \(arguments) > \(stdout)"
@@ -71,7 +69,7 @@ import PhotoGridTestSupport
 
 /// The terminal photogrid is started in, in tmux: one it cannot draw on is refused before a byte
 /// is written to it; a redirected stdout is refused with the options that use one.
-@Suite(.serialized) struct StartRefusalTests {
+@Suite(.startsPrograms, .serialized) struct StartRefusalTests {
     @Test func aDumbTerminalIsRefusedNamingPrint() throws {
         let tmux = try Tmux(columns: 100, rows: 20, command: "\(Paths.binary) \(Paths.gallery)", environment: ["TERM": "dumb"])
         let (ok, screen) = try tmux.waitFor { $0.contains("[exit") }

@@ -1,19 +1,17 @@
 import Foundation
 import Glibc
 import Testing
-@testable import PhotoGridCore
 @testable import PhotoGridDecoding
+@testable import PhotoGridGallery
 @testable import PhotoGridMetadata
-@testable import PhotoGridSystem
 import PhotoGridSamples
+import PhotoGridTestFixtures
 import PhotoGridTestSupport
-@testable import PhotoGridLoading
-@testable import PhotoGridDiskCache
 
 /// Culling and the time zoom in tmux, as a user keys them: stars and rejects saved in sidecars,
 /// the filters, `d y` into the trash and `u` back, and from 6 columns out to the months and the
 /// years and back in. Over six photos taken across four years.
-@Suite(.serialized) struct CullingTests {
+@Suite(.startsPrograms, .serialized) struct CullingTests {
     static let dates = ["2021:05:02 10:00:00", "2022:03:14 09:00:00", "2022:03:20 18:30:00", "2022:11:01 12:00:00",
                         "2023:07:04 20:00:00", "2024:01:01 00:30:00"]
 

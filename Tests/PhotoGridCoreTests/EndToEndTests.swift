@@ -1,26 +1,16 @@
-import PhotoGridSamples
-import PhotoGridTestSupport
 import Foundation
 import Testing
 @testable import PhotoGridCore
-@testable import PhotoGridCanvas
-@testable import PhotoGridDecoding
-@testable import PhotoGridMetadata
 @testable import PhotoGridGallery
 @testable import PhotoGridModel
-@testable import PhotoGridPipeline
 @testable import PhotoGridSystem
-@testable import PhotoGridTerminal
-@testable import PhotoGridLoading
-@testable import PhotoGridDiskCache
+import PhotoGridTestFixtures
+import PhotoGridTestSupport
 
 /// The built binary, run for real: in tmux for the interactive grid, and with --print.
-@Suite(.serialized) struct EndToEndTests {
+@Suite(.startsPrograms, .serialized) struct EndToEndTests: PhotogridInTmux {
     func galleryCount() throws -> Int { try FolderScanner().scan(RawPath(Paths.gallery)).count }
 
-    func status(_ screen: String) -> String {
-        screen.split(separator: "\n", omittingEmptySubsequences: false).last { $0.contains(" of ") }.map(String.init) ?? ""
-    }
 
     @Test func gridChangesColumnsWithPlusAndMinusAndQuitsCleanly() throws {
         let count = try galleryCount()

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import PhotoGridFuzzing
+import PhotoGridTestFixtures
 
 /// Every input a fuzzer once crashed on (Tests/Fixtures/fuzz/<target>/) and every seed the
 /// fuzzers start from (Tests/Fuzz/corpus/<target>/, the hostile JPEGs), through the code the fuzz

@@ -1,17 +1,13 @@
 import Glibc
 import Testing
-import PhotoGridTestSupport
-@testable import PhotoGridCore
 @testable import PhotoGridCanvas
-@testable import PhotoGridDecoding
-@testable import PhotoGridMetadata
+@testable import PhotoGridCore
 @testable import PhotoGridGallery
 @testable import PhotoGridModel
-@testable import PhotoGridPipeline
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
-@testable import PhotoGridLoading
-@testable import PhotoGridDiskCache
+import PhotoGridTestFixtures
+import PhotoGridTestSupport
 
 /// The grid and zoom view driven without a terminal, on the sample gallery.
 @Suite struct GridControllerTests {

@@ -1,15 +1,7 @@
 import Testing
 @testable import PhotoGridCore
-@testable import PhotoGridCanvas
-@testable import PhotoGridDecoding
-@testable import PhotoGridMetadata
-@testable import PhotoGridGallery
 @testable import PhotoGridModel
-@testable import PhotoGridPipeline
 @testable import PhotoGridSystem
-@testable import PhotoGridTerminal
-@testable import PhotoGridLoading
-@testable import PhotoGridDiskCache
 
 @Suite struct GridSessionTests {
     /// Every folder size from 1 to 20 at every column count, focus and direction: what the grid

@@ -1,16 +1,10 @@
 import Testing
-@testable import PhotoGridCore
+import PhotoGridTestFixtures
 import PhotoGridTestSupport
-@testable import PhotoGridLoading
-@testable import PhotoGridDiskCache
 
 /// The key help in a terminal too small for it (40x10, in tmux): it scrolls to its last line,
 /// and no key pressed in it reaches the grid under it.
-@Suite(.serialized) struct HelpTests {
-    func status(_ screen: String) -> String {
-        screen.split(separator: "\n", omittingEmptySubsequences: false).last { $0.contains(" of ") }.map(String.init) ?? ""
-    }
-
+@Suite(.startsPrograms, .serialized) struct HelpTests: PhotogridInTmux {
     @Test func helpThatDoesNotFitScrollsAndKeepsItsKeys() throws {
         let tmux = try Tmux(columns: 40, rows: 10, command: "\(Paths.binary) --mode halfblock \(Paths.gallery)")
         var (ok, screen) = try tmux.waitFor { self.status($0).contains("1 of ") }

@@ -1,25 +1,15 @@
 import Foundation
 import Glibc
 import Testing
-@testable import PhotoGridCore
-@testable import PhotoGridCanvas
-@testable import PhotoGridDecoding
-@testable import PhotoGridMetadata
-@testable import PhotoGridGallery
-@testable import PhotoGridModel
-@testable import PhotoGridPipeline
-@testable import PhotoGridSystem
-@testable import PhotoGridTerminal
 import PhotoGridSamples
+import PhotoGridTestFixtures
 import PhotoGridTestSupport
-@testable import PhotoGridLoading
-@testable import PhotoGridDiskCache
 
 /// File names, captions and camera strings written to take over a terminal: an OSC that sets
 /// the window title, a DCS, a C1 CSI, a right-to-left override, a screen-clearing camera make,
 /// a 250-byte name. In a real terminal (tmux) none of them acts: the title stays, the screen
 /// stays, and each shows as inert text.
-@Suite(.serialized) struct HostileTextTests {
+@Suite(.startsPrograms, .serialized) struct HostileTextTests {
     static let names: [String] = [
         "\u{1B}]0;pwned\u{07}.jpg",
         "\u{1B}P1$tpwn\u{1B}\\.jpg",

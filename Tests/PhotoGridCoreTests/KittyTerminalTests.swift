@@ -1,23 +1,12 @@
 import Glibc
-import PhotoGridSamples
-import PhotoGridTestSupport
 import Testing
-@testable import PhotoGridCore
-@testable import PhotoGridCanvas
-@testable import PhotoGridDecoding
-@testable import PhotoGridMetadata
-@testable import PhotoGridGallery
-@testable import PhotoGridModel
-@testable import PhotoGridPipeline
-@testable import PhotoGridSystem
-@testable import PhotoGridTerminal
-@testable import PhotoGridLoading
-@testable import PhotoGridDiskCache
+import PhotoGridTestFixtures
+import PhotoGridTestSupport
 
 /// The built binary in a pseudo-terminal that answers like kitty, counting what it is sent.
-@Suite(.serialized) struct KittyTerminalTests {
+@Suite(.startsPrograms, .serialized) struct KittyTerminalTests {
     func count(_ bytes: [UInt8], _ prefix: String) -> Int {
-        KittyTests.commands(bytes).filter { $0.keys.hasPrefix(prefix) }.count
+        TerminalOutput.kittyCommands(bytes).filter { $0.keys.hasPrefix(prefix) }.count
     }
 
     /// Types `keys` and waits for what they cause to be written: first anything, then quiet.

@@ -1,29 +1,15 @@
-import PhotoGridSamples
-import PhotoGridTestSupport
 import Foundation
 import Testing
-@testable import PhotoGridCore
 @testable import PhotoGridCanvas
-@testable import PhotoGridDecoding
-@testable import PhotoGridMetadata
-@testable import PhotoGridGallery
-@testable import PhotoGridModel
-@testable import PhotoGridPipeline
-@testable import PhotoGridSystem
-@testable import PhotoGridTerminal
-@testable import PhotoGridLoading
-@testable import PhotoGridDiskCache
+import PhotoGridTestFixtures
+import PhotoGridTestSupport
 
 /// kitty pictures through tmux, end to end: the built binary in a real tmux with
 /// `allow-passthrough` on, what it writes to the pane kept with `pipe-pane` (the pictures, which
 /// tmux passes on and does not keep) and the pane's text read back (the placeholders, which it
 /// keeps), with a pty attached as the terminal. No kitty is attached here: whether the pictures
 /// show is checked by hand, in a kitty window (docs/benchmarks.md, issue 12).
-@Suite(.serialized) struct KittyTmuxTests {
-    func status(_ screen: String) -> String {
-        screen.split(separator: "\n", omittingEmptySubsequences: false).last { $0.contains(" of ") }.map(String.init) ?? ""
-    }
-
+@Suite(.startsPrograms, .serialized) struct KittyTmuxTests: PhotogridInTmux {
     func placeholders(_ screen: String) -> Int { screen.unicodeScalars.filter { $0.value == 0x10EEEE }.count }
 
     /// How many pictures have been sent so far, once photogrid has written nothing to the pane

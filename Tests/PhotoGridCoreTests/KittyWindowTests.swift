@@ -1,18 +1,12 @@
 import Glibc
-import PhotoGridSamples
-import PhotoGridTestSupport
 import Testing
 @testable import PhotoGridCore
-@testable import PhotoGridCanvas
 @testable import PhotoGridDecoding
-@testable import PhotoGridMetadata
 @testable import PhotoGridGallery
 @testable import PhotoGridModel
-@testable import PhotoGridPipeline
 @testable import PhotoGridSystem
-@testable import PhotoGridTerminal
-@testable import PhotoGridLoading
-@testable import PhotoGridDiskCache
+import PhotoGridTestFixtures
+import PhotoGridTestSupport
 
 /// photogrid in a real kitty (on Xvfb), compared with the photos themselves: the pictures must be
 /// the photos at the screen's resolution, not mosaics, through the grid, paging, +/- and the zoom

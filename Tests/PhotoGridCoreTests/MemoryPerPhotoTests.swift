@@ -1,15 +1,12 @@
 import Glibc
 import Testing
-@testable import PhotoGridCore
-@testable import PhotoGridSystem
+import PhotoGridTestFixtures
 import PhotoGridTestSupport
-@testable import PhotoGridLoading
-@testable import PhotoGridDiskCache
 
 /// What grows with the number of photos, outside the memory budget: the README states it as
 /// bytes a photo, and this checks the statement on a tree of 100,000 photos browsed with the
 /// smallest budget (issue 52: `--cache-mb 16` on a million photos settled at 412 MB).
-@Suite(.serialized) struct MemoryPerPhotoTests {
+@Suite(.startsPrograms, .serialized) struct MemoryPerPhotoTests {
     /// The README's bound: bytes a photo held while browsing, and at the peak while a tree is
     /// read (measured at 100,000 photos in a debug build: 361 and 455 once photos had
     /// identities, the reading handing over only what is new; 437 and 497 before the pipeline

@@ -1,15 +1,5 @@
 import Testing
-@testable import PhotoGridCore
-@testable import PhotoGridCanvas
-@testable import PhotoGridDecoding
 @testable import PhotoGridMetadata
-@testable import PhotoGridGallery
-@testable import PhotoGridModel
-@testable import PhotoGridPipeline
-@testable import PhotoGridSystem
-@testable import PhotoGridTerminal
-@testable import PhotoGridLoading
-@testable import PhotoGridDiskCache
 
 @Suite struct PhotoInfoTextTests {
     @Test func exposureIsAFractionOfASecondOrSeconds() {

@@ -1,21 +1,17 @@
-import PhotoGridSamples
-import PhotoGridTestSupport
 import Foundation
 import Testing
-@testable import PhotoGridCore
 @testable import PhotoGridCanvas
+@testable import PhotoGridCore
 @testable import PhotoGridDecoding
-@testable import PhotoGridMetadata
 @testable import PhotoGridGallery
 @testable import PhotoGridModel
 @testable import PhotoGridPipeline
 @testable import PhotoGridSystem
-@testable import PhotoGridTerminal
-@testable import PhotoGridLoading
-@testable import PhotoGridDiskCache
+import PhotoGridTestFixtures
+import PhotoGridTestSupport
 
 /// `--print` on sample-gallery, read back: half-block text parsed to pixels, sixel decoded by libsixel.
-@Suite(.serialized) struct PrintTests {
+@Suite(.startsPrograms, .serialized) struct PrintTests {
     func split(_ bytes: [UInt8]) -> [[UInt8]] {
         bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map(Array.init)
     }

@@ -1,18 +1,14 @@
 import Glibc
 import Testing
-@testable import PhotoGridCore
 @testable import PhotoGridCanvas
-@testable import PhotoGridDecoding
-@testable import PhotoGridMetadata
+@testable import PhotoGridCore
 @testable import PhotoGridGallery
 @testable import PhotoGridModel
 @testable import PhotoGridPipeline
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
-import PhotoGridSamples
+import PhotoGridTestFixtures
 import PhotoGridTestSupport
-@testable import PhotoGridLoading
-@testable import PhotoGridDiskCache
 
 /// What photogrid writes, played on a model of the screen (`ScreenModel`): at every size down
 /// to one cell, in every view, nothing lands outside the screen or on the status line, and a

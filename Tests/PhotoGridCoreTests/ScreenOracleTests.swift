@@ -1,16 +1,5 @@
 import Testing
-@testable import PhotoGridCore
-@testable import PhotoGridCanvas
-@testable import PhotoGridDecoding
-@testable import PhotoGridMetadata
-@testable import PhotoGridGallery
-@testable import PhotoGridModel
-@testable import PhotoGridPipeline
-@testable import PhotoGridSystem
-@testable import PhotoGridTerminal
 import PhotoGridTestSupport
-@testable import PhotoGridLoading
-@testable import PhotoGridDiskCache
 
 /// Random key walks played on a model terminal, every cell checked against the layout
 /// (`ScreenOracle`): sixel as xterm and Konsole 22.12 show it, kitty's protocol, half-blocks.

@@ -1,14 +1,12 @@
 import Glibc
 import Testing
-import PhotoGridTestSupport
-@testable import PhotoGridCore
 @testable import PhotoGridCanvas
+@testable import PhotoGridCore
 @testable import PhotoGridGallery
 @testable import PhotoGridModel
-@testable import PhotoGridPipeline
 @testable import PhotoGridSystem
-@testable import PhotoGridLoading
-@testable import PhotoGridDiskCache
+import PhotoGridTestFixtures
+import PhotoGridTestSupport
 
 /// A slow link (issue 37): the meter learns the pace from the frames' writes; on a slow link a
 /// frame writes pictures up to its budget and holds the rest for the next, sends no previews,

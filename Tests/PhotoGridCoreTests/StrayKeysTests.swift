@@ -1,20 +1,14 @@
 import Glibc
 import Testing
-@testable import PhotoGridCore
-@testable import PhotoGridSystem
 import PhotoGridSamples
+@testable import PhotoGridSystem
+import PhotoGridTestFixtures
 import PhotoGridTestSupport
-@testable import PhotoGridLoading
-@testable import PhotoGridDiskCache
 
 /// Keys that arrive as escape sequences photogrid does not bind, sent into a tmux pane as a
 /// terminal would: none may act as the keys its bytes spell (Alt+x rejected a photo and wrote
 /// its sidecar when ncurses passed it on as Esc then `x`).
-@Suite(.serialized) struct StrayKeysTests {
-    func status(_ screen: String) -> String {
-        screen.split(separator: "\n", omittingEmptySubsequences: false).last { $0.contains(" of ") }.map(String.init) ?? ""
-    }
-
+@Suite(.startsPrograms, .serialized) struct StrayKeysTests: PhotogridInTmux {
     func files(_ folder: String) -> [String] {
         (DirectoryEntry.names(in: RawPath(folder)) ?? []).map { String(decoding: $0, as: UTF8.self) }.sorted()
     }

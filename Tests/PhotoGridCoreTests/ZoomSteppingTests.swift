@@ -1,17 +1,13 @@
 import Glibc
 import Testing
-import PhotoGridTestSupport
-@testable import PhotoGridCore
 @testable import PhotoGridCanvas
+@testable import PhotoGridCore
 @testable import PhotoGridDecoding
-@testable import PhotoGridMetadata
 @testable import PhotoGridGallery
 @testable import PhotoGridModel
-@testable import PhotoGridPipeline
 @testable import PhotoGridSystem
-@testable import PhotoGridTerminal
-@testable import PhotoGridLoading
-@testable import PhotoGridDiskCache
+import PhotoGridTestFixtures
+import PhotoGridTestSupport
 
 /// A decoder as slow as a very large photo: each decode runs until the pipeline cancels it (or
 /// thirty seconds pass: on a machine busy with the rest of the suite ten were seen to pass

@@ -1,15 +1,6 @@
 import Testing
 @testable import PhotoGridCore
-@testable import PhotoGridCanvas
-@testable import PhotoGridDecoding
-@testable import PhotoGridMetadata
-@testable import PhotoGridGallery
 @testable import PhotoGridModel
-@testable import PhotoGridPipeline
-@testable import PhotoGridSystem
-@testable import PhotoGridTerminal
-@testable import PhotoGridLoading
-@testable import PhotoGridDiskCache
 
 @Suite struct ZoomViewTests {
     let area = (width: 1200, height: 780)          // 120x39 cells of 10x20

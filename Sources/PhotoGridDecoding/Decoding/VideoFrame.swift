@@ -85,7 +85,7 @@ package enum VideoFrame {
     }
 
     /// A binary PPM (P6, 8 bits), as ffmpeg writes it: "P6\nW H\n255\n" and the pixels.
-    static func parsePPM(_ data: [UInt8]) -> RGBImage? {
+    package static func parsePPM(_ data: [UInt8]) -> RGBImage? {
         var fields: [Int] = [], at = 2
         guard data.starts(with: Array("P6".utf8)) else { return nil }
         while fields.count < 3 {

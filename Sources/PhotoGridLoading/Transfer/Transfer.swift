@@ -12,8 +12,8 @@ import GalleryFormats
 /// Two ways to take the response: *collected*, the body gathered and handed over whole with its
 /// head at the end (tried again after a pause when it fails in a way that may pass); or
 /// *streamed*, the head and each piece of the body handed on as they come (a batch's parts).
-final class Transfer: CurlReceiver, @unchecked Sendable {
-    enum Delivery {
+package final class Transfer: CurlReceiver, @unchecked Sendable {
+    package enum Delivery {
         case collect(@Sendable (Result<(ResponseHead, [UInt8]), FetchError>) -> Void)
         /// `head` returns whether to go on; `body` likewise; `end` hears how it ended.
         case stream(head: @Sendable (ResponseHead) -> Bool, body: @Sendable (UnsafeRawBufferPointer) -> Bool,
@@ -47,7 +47,7 @@ final class Transfer: CurlReceiver, @unchecked Sendable {
     private(set) var cutAtRange = false
     private(set) var hostKey: HostKeyMatch?
 
-    init(_ request: TransferRequest, _ delivery: Delivery) {
+    package init(_ request: TransferRequest, _ delivery: Delivery) {
         self.request = request
         self.delivery = delivery
         url = request.url

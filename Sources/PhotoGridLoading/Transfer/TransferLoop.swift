@@ -43,7 +43,7 @@ package final class TransferLoop: @unchecked Sendable {
     }
 
     /// Starts a transfer; its owner hears of it on the loop's thread.
-    func start(_ transfer: Transfer) {
+    package func start(_ transfer: Transfer) {
         let multi = inbox.withLock { inbox -> CurlMulti? in
             guard !inbox.stopping else { return nil }
             inbox.starts.append(transfer)

@@ -8,8 +8,8 @@ import GalleryFormats
 
 /// One request, as photogrid makes them: a GET (whole, or a byte range), a HEAD, a batch's
 /// POST, a WebDAV PROPFIND; over http, https or sftp.
-struct TransferRequest: Sendable {
-    enum Method: Sendable, Equatable {
+package struct TransferRequest: Sendable {
+    package enum Method: Sendable, Equatable {
         case get
         /// The head alone.
         case head
@@ -18,35 +18,35 @@ struct TransferRequest: Sendable {
         case propfind(body: [UInt8])
     }
 
-    var url: RemoteURL
-    var method: Method = .get
+    package var url: RemoteURL
+    package var method: Method = .get
     /// More header lines ("Name: value"); photogrid's User-Agent always goes.
-    var headers: [String] = []
+    package var headers: [String] = []
     /// Only these bytes of the body. A server that ignores ranges sends them all: the transfer
     /// stops once it has these.
-    var range: Range<Int>?
+    package var range: Range<Int>?
     /// The most body bytes taken; past it the transfer fails (`tooLarge`).
-    var limit: Int
+    package var limit: Int
     /// Redirects followed (to http and https only, at most `TransferSettings.maxRedirects`).
-    var followsRedirects = true
+    package var followsRedirects = true
     /// Tried again after a pause when it fails in a way that may pass (a reset, a 503).
-    var retries = 0
+    package var retries = 0
 
-    init(url: RemoteURL, limit: Int) {
+    package init(url: RemoteURL, limit: Int) {
         self.url = url
         self.limit = limit
     }
 }
 
 /// A response's status line and headers.
-struct ResponseHead: Sendable {
-    var status: Int
-    var headers: [(name: String, value: String)]
+package struct ResponseHead: Sendable {
+    package var status: Int
+    package var headers: [(name: String, value: String)]
     /// The URL that answered, after redirects: what relative links resolve against.
-    var url: RemoteURL
+    package var url: RemoteURL
 
     /// The first value of the header `name`, whatever its case.
-    func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         let lowered = name.lowercased()
         return headers.first { $0.name.lowercased() == lowered }?.value
     }

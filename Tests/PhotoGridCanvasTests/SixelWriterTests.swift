@@ -1,0 +1,94 @@
+import Dispatch
+import Testing
+@testable import PhotoGridCanvas
+@testable import PhotoGridModel
+@testable import PhotoGridSystem
+
+/// photogrid's sixel writer draws, pixel for pixel, what libsixel's does from the same palette and
+/// dithering: each read back through libsixel's decoder, the oracle.
+struct SixelWriterTests {
+    /// A photo-like picture: a gradient with noise, so that dithering makes short runs.
+    static func picture(width: Int, height: Int, seed: UInt64) -> RGBImage {
+        var state = seed
+        func next() -> Int { state = state &* 6364136223846793005 &+ 1442695040888963407; return Int(state >> 59) }
+        var image = RGBImage(width: width, height: height)
+        for y in 0..<height {
+            for x in 0..<width {
+                image[x, y] = RGB(UInt8(clamping: x * 255 / max(1, width - 1) + next()), UInt8(clamping: y * 255 / max(1, height - 1) - next()),
+                                  UInt8(clamping: (x + y) * 120 / max(1, width + height) + next() * 3))
+            }
+        }
+        return image
+    }
+
+    /// Where two pictures first differ, if they do: a short message rather than every pixel.
+    static func firstDifference(_ a: RGBImage, _ b: RGBImage) -> String? {
+        guard a.width == b.width, a.height == b.height else { return "\(a.width)x\(a.height) against \(b.width)x\(b.height)" }
+        for y in 0..<a.height {
+            for x in 0..<a.width where a[x, y] != b[x, y] { return "(\(x), \(y)): \(a[x, y]) against \(b[x, y])" }
+        }
+        return nil
+    }
+
+    @Test(arguments: [(1, 1), (1, 7), (5, 6), (33, 13), (200, 200), (390, 400), (17, 250)])
+    func bothWritersDrawTheSamePixels(size: (Int, Int)) throws {
+        let (width, height) = size
+        for colors in [2, 16, 256] {
+            let image = Self.picture(width: width, height: height, seed: UInt64(width * 1000 + height + colors))
+            let ours = try Sixel.encode(image, colors: colors, writer: .photogrid)
+            let theirs = try Sixel.encode(image, colors: colors, writer: .libsixel)
+            let a = try #require(Sixel.decode(ours), "\(width)x\(height), \(colors) colours: ours does not decode")
+            let b = try #require(Sixel.decode(theirs))
+            #expect(a.width == width && a.height == height)
+            // libsixel's own writer draws a 1x1 picture seven pixels tall (six of them dark red,
+            // read back by its decoder); ours draws the one pixel.
+            if width * height == 1 {
+                #expect(b.pixels.suffix(3).elementsEqual(a.pixels))
+                let pixel = image[0, 0]
+                #expect(zip(a.pixels, [pixel.r, pixel.g, pixel.b]).allSatisfy { abs(Int($0) - Int($1)) <= 3 }, "\(a.pixels) for \(pixel)")
+                continue
+            }
+            #expect(Self.firstDifference(a, b) == nil, "\(width)x\(height), \(colors) colours")
+            // The same frame around the data: a DCS sixel sequence with its size.
+            #expect(ours.starts(with: Array("\u{1B}Pq\"1;1;\(width);\(height)".utf8)) && ours.suffix(2).elementsEqual([0x1B, 0x5C]))
+        }
+    }
+
+    /// Strips cut from one dithering, each written from its own columns of the indices.
+    @Test func stripsDrawTheirOwnColumns() throws {
+        let image = Self.picture(width: 410, height: 97, seed: 7)
+        let edges = [0, 200, 400, 410]
+        let ours = try Sixel.encode(image, columns: edges, writer: .photogrid)
+        let theirs = try Sixel.encode(image, columns: edges, writer: .libsixel)
+        #expect(ours.count == 3)
+        for (k, (a, b)) in zip(ours, theirs).enumerated() {
+            let x = try #require(Sixel.decode(a)), y = try #require(Sixel.decode(b))
+            #expect(x.width == edges[k + 1] - edges[k] && x.height == 97)
+            #expect(Self.firstDifference(x, y) == nil, "strip \(k)")
+        }
+    }
+
+    /// One colour: a band is one line of runs, `!count` from four on.
+    @Test func runsAreCounted() throws {
+        var image = RGBImage(width: 10, height: 6)
+        for y in 0..<6 { for x in 0..<10 { image[x, y] = RGB(200, 10, 10) } }
+        let bytes = try Sixel.encode(image, colors: 2, diffusion: .none, writer: .photogrid)
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.contains("!10~"), "\(text)")
+        #expect(!text.contains("-"), "one band, no band break: \(text)")
+    }
+
+    /// Palettes built on several threads at once come out as they do one at a time: libsixel's
+    /// median cut keeps the plane it sorts by in a static variable (Sixel.paletteLock).
+    @Test func encodesOnSeveralThreadsAreTheSameAsOneAtATime() throws {
+        let pictures = (0..<4).map { Self.picture(width: 200, height: 180, seed: UInt64(40 + $0)) }
+        let alone = try pictures.map { try Sixel.encode($0) }
+        let results = Locked([Int: [UInt8]]())
+        DispatchQueue.concurrentPerform(iterations: 24) { k in
+            let bytes = (try? Sixel.encode(pictures[k % 4])) ?? []
+            results.withLock { $0[k] = bytes }
+        }
+        let together = results.withLock { $0 }
+        #expect((0..<24).filter { together[$0] != alone[$0 % 4] }.isEmpty)
+    }
+}
