@@ -1,16 +1,19 @@
 import Testing
+import PhotoGridTestFixtures
 import PhotoGridTestSupport
 
 /// Random key walks played on a model terminal, every cell checked against the layout
 /// (`ScreenOracle`): sixel as xterm and Konsole 22.12 show it, kitty's protocol, half-blocks.
-/// Seeded, so a finding is the same on every run; `photogrid-bench oracle` walks longer. Then
-/// the cases users met, each played as it was met.
+/// Seeded, so a finding is the same on every run; `photogrid-bench oracle` walks longer, the
+/// fast run shorter (60 keys: each walk is 11 s of a debug build's CPU at 300). Then the cases
+/// users met, each played as it was met.
 @Suite struct ScreenOracleTests {
+    static let keys = FastRun.isOn ? 60 : 300
     static let walks: [ScreenOracle.Walk] = [
-        ScreenOracle.Walk(kind: .xterm, photos: 18, seed: 1, keys: 300),
-        ScreenOracle.Walk(kind: .konsole, photos: 37, seed: 2, keys: 300),
-        ScreenOracle.Walk(kind: .kitty, photos: 23, seed: 3, keys: 300),
-        ScreenOracle.Walk.halfBlock(photos: 41, seed: 4, keys: 300),
+        ScreenOracle.Walk(kind: .xterm, photos: 18, seed: 1, keys: keys),
+        ScreenOracle.Walk(kind: .konsole, photos: 37, seed: 2, keys: keys),
+        ScreenOracle.Walk(kind: .kitty, photos: 23, seed: 3, keys: keys),
+        ScreenOracle.Walk.halfBlock(photos: 41, seed: 4, keys: keys),
     ]
 
     @Test(arguments: walks) func everyCellShowsWhatTheLayoutSays(_ walk: ScreenOracle.Walk) {
