@@ -91,7 +91,8 @@ package final class GalleryModel {
     /// Every photo in order as the gallery lists them, those a filter hides and the raw files
     /// paired with a JPEG too: what a new order, a filter or a rescan starts from.
     var allPhotos: [Photo] { listed ?? filtering.unfiltered ?? session.photos.records }
-    /// The list behind the grid's, set with it (`replacePhotos`); nil while they are the same.
+    /// Every photo as listed, a raw file paired with its JPEG included, when pairing hid some
+    /// from the grid (`showList`); nil while the grid shows them all.
     var listed: [Photo]?
 
     /// Each photo's group again, after the photos or the known dates changed.
