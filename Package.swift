@@ -46,6 +46,8 @@ let package = Package(
         // What glibc has that Swift's Glibc module leaves out: malloc.h (how much memory malloc keeps) and pipe2.
         .systemLibrary(name: "CGlibc"),
         // libcurl: remote galleries over HTTP/1.1, HTTP/2, TLS and SFTP (through libssh2), with netrc.
+        // SQLite: the catalog (PhotoGridCatalog/Catalog/SQLite.swift is the one file calling it).
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // libjpeg needs setjmp/longjmp for its errors, which Swift cannot do: a thin C layer does.
         .target(name: "CJPEGShim", dependencies: ["CLibJPEG"]),
@@ -62,6 +64,10 @@ let package = Package(
         // What photos say about themselves (EXIF, XMP, IPTC) and their sidecars, read and edited:
         // no pixels, no C library.
         .target(name: "PhotoGridMetadata", dependencies: ["PhotoGridSystem", "PhotoGridModel"], swiftSettings: metadataByAccessor),
+        // What photogrid knows of every photo between runs, in SQLite: dates, sizes, cameras,
+        // exposure, ratings, labels, keywords.
+        .target(name: "PhotoGridCatalog", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridMetadata", "CSQLite"],
+                swiftSettings: metadataByAccessor),
         .target(name: "PhotoGridDecoding", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridMetadata", "CJPEGShim", "CSPNG", "CWebP", "CHeif",
                                                           "CAvif", "CGif", "CZlib", "CTiff", "CJxl", "CRaw", "CLcms"], swiftSettings: metadataByAccessor),
         .target(name: "PhotoGridGallery", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridMetadata", "PhotoGridDecoding"],
@@ -79,7 +85,7 @@ let package = Package(
                 swiftSettings: metadataByAccessor),
         .target(name: "PhotoGridCore", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridMetadata", "PhotoGridDecoding", "PhotoGridDiskCache",
                                                       "PhotoGridLoading", "PhotoGridGallery", "PhotoGridCanvas", "PhotoGridPipeline",
-                                                      "PhotoGridTerminal", "GalleryFormats"],
+                                                      "PhotoGridTerminal", "GalleryFormats", "PhotoGridCatalog"],
                 swiftSettings: metadataByAccessor),
         // What remote galleries are made of, without networking and without the core: manifests
         // (read and written), web directory listings, URLs and percent-encoding.
@@ -130,6 +136,7 @@ let package = Package(
         .testTarget(name: "PhotoGridSystemTests", dependencies: ["PhotoGridSystem", "PhotoGridTestFixtures"]),
         .testTarget(name: "PhotoGridModelTests", dependencies: ["PhotoGridModel", "PhotoGridTestFixtures"]),
         .testTarget(name: "PhotoGridMetadataTests", dependencies: ["PhotoGridMetadata", "PhotoGridTestFixtures"]),
+        .testTarget(name: "PhotoGridCatalogTests", dependencies: ["PhotoGridCatalog", "PhotoGridTestFixtures"]),
         .testTarget(name: "PhotoGridDecodingTests", dependencies: ["PhotoGridDecoding", "PhotoGridTestFixtures"]),
         .testTarget(name: "PhotoGridGalleryTests", dependencies: ["PhotoGridGallery", "PhotoGridTestFixtures"]),
         .testTarget(name: "PhotoGridDiskCacheTests", dependencies: ["PhotoGridDiskCache", "PhotoGridTestFixtures"]),

@@ -3,6 +3,7 @@
 // them (Package.swift).
 @_exported import GalleryFormats
 @_exported import PhotoGridCanvas
+@_exported import PhotoGridCatalog
 @_exported import PhotoGridDecoding
 @_exported import PhotoGridDiskCache
 @_exported import PhotoGridGallery

@@ -36,7 +36,7 @@ struct Interaction {
     func timeZoom() -> [(String, Figure)] {
         let screen = controller.screen
         controller.allowChanges(order: PhotoOrder(.date), showHidden: false, rescan: nil) { photos in
-            CaptureDates(photos: photos, reader: InfoReader(loader: FileLoader(), decoder: PhotoDecoder()), store: nil) {}
+            CaptureDates(photos: photos, reader: InfoReader(loader: FileLoader(), decoder: PhotoDecoder()), catalog: nil) {}
         }
         while controller.order?.key != .date { _ = controller.frame(); controller.takeNews(); usleep(20_000) }
         controller.resize(to: screen)

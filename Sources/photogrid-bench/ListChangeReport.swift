@@ -46,7 +46,7 @@ enum ListChangeReport {
                                         columns: 6, modeName: "sixel")
         let reader = InfoReader(loader: FileLoader(), decoder: PhotoDecoder())
         controller.allowChanges(order: nil, showHidden: false, rescan: nil) { photos in
-            CaptureDates(photos: photos, reader: reader, store: nil) {}
+            CaptureDates(photos: photos, reader: reader, catalog: nil) {}
         }
         controller.gallery.readers.readRatings = { photos in RatingScan(photos: photos, reader: reader) {} }
 

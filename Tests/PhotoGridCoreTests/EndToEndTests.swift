@@ -85,7 +85,7 @@ import PhotoGridTestSupport
     func signalsGiveTheTerminalBack(signal: String, status: Int) throws {
         // The Swift runtime's backtracer would otherwise wait 30 s at a prompt on a terminal.
         // Under a sanitizer the backtracer, reading the dead process's memory, trips it.
-        var environment = ["SWIFT_BACKTRACE": Paths.sanitizer == nil ? "interactive=no,symbolicate=off" : "enable=no"]
+        let environment = ["SWIFT_BACKTRACE": Paths.sanitizer == nil ? "interactive=no,symbolicate=off" : "enable=no"]
         let tmux = try Tmux(columns: 80, rows: 24, command: "\(Paths.binary) \(Paths.gallery)", environment: environment)
         let tty = try tmux.value("#{pane_tty}")
         var (ok, screen) = try tmux.waitFor { $0.contains(" of ") }

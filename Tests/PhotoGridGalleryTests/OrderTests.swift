@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+@testable import PhotoGridCatalog
 @testable import PhotoGridCore
 @testable import PhotoGridDecoding
 @testable import PhotoGridDiskCache
@@ -113,25 +114,27 @@ struct OrderTests {
         return root
     }
 
-    @Test(.startsPrograms) func photosGoByWhenTheyWereTakenAndTheDatesAreKeptOnDisk() throws {
+    @Test(.startsPrograms) func photosGoByWhenTheyWereTakenAndTheDatesAreKeptInTheCatalog() throws {
         let root = try Self.makeFolder()
         defer { TestImages.remove(root) }
-        let home = TestImages.scratchFolder("dates-cache")
+        let home = TestImages.scratchFolder("dates-catalog")
         defer { TestImages.remove(home) }
-        let cache = try #require(DiskCache(directory: home, limitBytes: 1 << 20))
-        let store = CaptureDateStore(cache: cache, gallery: RawPath(root))
+        let catalog = GalleryCatalog(catalog: try Catalog(directory: home), root: RawPath(root))
         let photos = try FolderScanner().scan(RawPath(root))
-        let dates = CaptureDates(readingNow: photos, reader: InfoReader(loader: FileLoader(), decoder: PhotoDecoder()), store: store)
+        let dates = CaptureDates(readingNow: photos, reader: InfoReader(loader: FileLoader(), decoder: PhotoDecoder()), catalog: catalog)
         #expect(PhotoOrder(.date).apply(photos, dates: dates.dates).map(\.name) == ["d-unset-2000.jpg", "c-2010.jpg", "b-none-2015.jpg", "a-2020.jpg"])
         #expect(PhotoOrder(.date, reversed: true).apply(photos, dates: dates.dates).first?.name == "a-2020.jpg")
-        // Kept: a second reading finds every photo in the record, with the same dates.
-        let kept = store.load()
-        #expect(kept.count == 4 && kept[RawPath(root + "/c-2010.jpg")]?.date == CaptureDate.parse("2010:03:01 08:00:00"))
-        #expect(kept[RawPath(root + "/b-none-2015.jpg")].map { $0.date == nil } == true)
-        // A photo changed since is read again, not taken from the record.
+        // Kept: a second reading finds every photo in the catalog, with the same dates, and what
+        // else the header said.
+        let kept = catalog.entries()
+        #expect(kept.count == 4 && kept[RawPath("c-2010.jpg")]?.taken == CaptureDate.parse("2010:03:01 08:00:00"))
+        #expect(kept[RawPath("c-2010.jpg")]?.width == 48)
+        #expect(kept[RawPath("b-none-2015.jpg")].map { $0.taken == nil } == true)
+        // A photo changed since is read again, not taken from the catalog.
         TestImages.write(try MetadataFixtures.jpeg(exif: ExifFields(dateTimeOriginal: "1999:01:01 00:00:00")), to: root + "/a-2020.jpg")
-        let again = CaptureDates(readingNow: try FolderScanner().scan(RawPath(root)), reader: InfoReader(loader: FileLoader(), decoder: PhotoDecoder()), store: store)
+        let again = CaptureDates(readingNow: try FolderScanner().scan(RawPath(root)), reader: InfoReader(loader: FileLoader(), decoder: PhotoDecoder()), catalog: catalog)
         #expect(again.dates[.file(RawPath(root + "/a-2020.jpg"))] == .some(CaptureDate.parse("1999:01:01 00:00:00")))
+        #expect(catalog.entries()[RawPath("a-2020.jpg")]?.taken == CaptureDate.parse("1999:01:01 00:00:00"))
     }
 
     @Test(.startsPrograms) func sortByDateInTheGridAndInTheContactSheet() throws {

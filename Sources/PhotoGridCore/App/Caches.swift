@@ -1,3 +1,4 @@
+import PhotoGridCatalog
 import PhotoGridDecoding
 import PhotoGridMetadata
 import PhotoGridModel
@@ -26,6 +27,22 @@ package enum Caches {
             return (nil, "disk cache off: \(directory) cannot be written (\(FileReader.lastError()))")
         }
         return (DiskTierStore(cache: cache, identity: identity), nil)
+    }
+
+    /// The catalog (`Catalog`): beside the disk cache, or in memory with `--no-disk-cache` or
+    /// where the cache's folder cannot be had. It is cache, so `--read-only` writes it too. When
+    /// the file cannot be opened, one in memory, and why in words for the status line.
+    package static func catalog(_ options: Options) -> (catalog: Catalog?, problem: String?) {
+        let environment = Environment.values(Environment.cacheNames)
+        if options.diskCacheMegabytes > 0, let directory = DiskCache.defaultDirectory(environment: environment) {
+            do {
+                _ = DiskCache.makeDirectories(directory)
+                return (try Catalog(directory: directory), nil)
+            } catch {
+                return (try? Catalog(path: nil), "catalog in memory: \(directory)/\(Catalog.fileName) cannot be opened (\(error))")
+            }
+        }
+        return (try? Catalog(path: nil), nil)
     }
 
     /// Halves the memory budget when the system runs short, as the iOS apps empty caches on a memory

@@ -1,3 +1,4 @@
+import PhotoGridCatalog
 import PhotoGridDecoding
 import PhotoGridGallery
 import PhotoGridLoading
@@ -7,51 +8,55 @@ import PhotoGridPipeline
 import PhotoGridSystem
 
 /// The capture dates of a list of photos, read on a thread of their own for the date order:
-/// from the disk cache's record where a photo has not changed, else from what its gallery says
+/// from the catalog where a photo has not changed since it was read, else from what its gallery says
 /// (`PhotoLoading.knownInfo`), else from the photo's own header (`PhotoDecoding.info`: EXIF's
 /// DateTimeOriginal), a few of those under way at a time when the loader brings them from far.
 /// The grid goes on meanwhile; the status line says how far the reading has got, and the new
-/// order comes when it is done.
+/// order comes when it is done. What is read goes into the catalog whole (camera, exposure,
+/// rating beside the date), since the header is read anyway.
 package final class CaptureDates: @unchecked Sendable {
     struct State {
         var dates: [PhotoSource: Int64?] = [:]
         var done = 0
         var finished = false
         var cancelled = false
+        var notices: [String] = []
     }
 
     package let total: Int
     private let state = Locked(State())
 
     /// Starts reading. `onProgress` is called (on the reading thread) every so often and at the end.
-    package init(photos: [Photo], reader: InfoReader, store: CaptureDateStore?, onProgress: @escaping @Sendable () -> Void) {
+    package init(photos: [Photo], reader: InfoReader, catalog: GalleryCatalog?, onProgress: @escaping @Sendable () -> Void) {
         total = photos.count
         WorkerThreads.start { [self] in
-            read(photos, reader: reader, store: store, onProgress: onProgress)
+            read(photos, reader: reader, catalog: catalog, onProgress: onProgress)
         }
     }
 
     /// Reads at once, on this thread: `--print`, which has nothing to show meanwhile.
-    package init(readingNow photos: [Photo], reader: InfoReader, store: CaptureDateStore?) {
+    package init(readingNow photos: [Photo], reader: InfoReader, catalog: GalleryCatalog?) {
         total = photos.count
-        read(photos, reader: reader, store: store, onProgress: {})
+        read(photos, reader: reader, catalog: catalog, onProgress: {})
     }
 
     package var progress: (done: Int, finished: Bool) { state.withLock { ($0.done, $0.finished) } }
     /// Each photo's capture date, nil where it has none; complete once `finished`.
     package var dates: [PhotoSource: Int64?] { state.withLock { $0.dates } }
 
+    /// What the catalog had to say while the dates were read (found damaged and made again, not
+    /// written): for the status line, once `finished`.
+    package var notices: [String] { state.withLock { $0.notices } }
+
     /// Stops the reading (another order was chosen); what was read is not stored.
     package func cancel() { state.withLock { $0.cancelled = true } }
 
-    private func read(_ photos: [Photo], reader: InfoReader, store: CaptureDateStore?, onProgress: @escaping @Sendable () -> Void) {
-        let known = store?.load() ?? [:]
-        var read: [(path: RawPath, stamp: FileStamp, date: Int64?)] = []
-        var anyNew = false
+    private func read(_ photos: [Photo], reader: InfoReader, catalog: GalleryCatalog?, onProgress: @escaping @Sendable () -> Void) {
+        let known = catalog?.entries() ?? [:]
+        var read: [(path: RawPath, entry: CatalogEntry)] = []
         var lastReport = SystemClock().now()
         var done = 0
         let record = { (photo: Photo, date: Int64?) -> Bool in
-            if let stamp = photo.stamp, let file = photo.file { read.append((file, stamp, date)) }
             done += 1
             let cancelled = self.state.withLock { state -> Bool in
                 state.dates[photo.source] = .some(date)
@@ -66,23 +71,29 @@ package final class CaptureDates: @unchecked Sendable {
         }
         var unknown: [Photo] = []
         for photo in photos {
-            if let stamp = photo.stamp, let file = photo.file, let entry = known[file], entry.stamp == stamp {
-                guard record(photo, entry.date) else { return }
+            if let stamp = photo.stamp, let entry = known[photo.relativePath], entry.stamp == stamp {
+                guard record(photo, entry.taken) else { return }
             } else if !photo.format.isDecoded {
+                if let stamp = photo.stamp, photo.file != nil { read.append((photo.relativePath, CatalogEntry(stamp: stamp))) }
                 guard record(photo, nil) else { return }
             } else {
                 unknown.append(photo)
             }
         }
-        anyNew = !unknown.isEmpty
         var going = true
         reader.read(unknown) { photo, info in
-            going = going && record(photo, CaptureDate.parse(info?.dateTaken))
+            let date = CaptureDate.parse(info?.dateTaken)
+            if let stamp = photo.stamp, photo.file != nil { read.append((photo.relativePath, CatalogEntry(stamp: stamp, taken: date, info: info))) }
+            going = going && record(photo, date)
             return going
         }
         guard going else { return }
-        if anyNew && !read.isEmpty { store?.save(read) }
-        state.withLock { $0.finished = true }
+        catalog?.record(read)
+        let notices = catalog?.catalog.takeNotices() ?? []
+        state.withLock {
+            $0.notices = notices
+            $0.finished = true
+        }
         onProgress()
     }
 }

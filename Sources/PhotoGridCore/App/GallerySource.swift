@@ -1,3 +1,4 @@
+import PhotoGridCatalog
 import PhotoGridDecoding
 import PhotoGridGallery
 import PhotoGridLoading
@@ -21,8 +22,9 @@ package struct GallerySource: Sendable {
     package var rescan: (@Sendable (_ showHidden: Bool) throws -> [Photo])?
     /// The folder's reading, when the grid starts before it is done (a large tree).
     package var reading: BackgroundScan?
-    /// Where the photos' capture dates are kept between runs (the disk cache), for the date order.
-    package var dateStore: CaptureDateStore?
+    /// What is known of the photos between runs (dates for the date order, cameras, ratings):
+    /// the catalog, by the folder's path. Nil for a gallery that is not a folder.
+    package var catalog: GalleryCatalog?
     /// Word that the gallery changed since it was read (with `rescan`, which reads it again).
     package var changes: GalleryChanges?
     /// Called once, when the first screen has no tile loading any more (`--print`: once it is
@@ -91,7 +93,9 @@ package struct GallerySource: Sendable {
         var source = GallerySource(title: folder.title, photos: photos, tierStore: tierStore)
         source.leftOut = leftOut
         source.notices = cacheProblem.map { [$0] } ?? []
-        source.dateStore = tierStore.map { CaptureDateStore(cache: $0.cache, gallery: folder) }
+        let (catalog, catalogProblem) = Caches.catalog(options)
+        source.catalog = catalog.map { GalleryCatalog(catalog: $0, root: folder) }
+        source.notices += [catalogProblem].compactMap { $0 } + (catalog?.takeNotices() ?? [])
         source.focus = focus
         source.rescan = scan
         source.reading = reading

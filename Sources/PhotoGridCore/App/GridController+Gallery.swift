@@ -55,16 +55,19 @@ extension GridController {
         guard let reader = gallery.dates.reader, reader.progress.finished else { return }
         gallery.dates.known.merge(reader.dates) { $1 }
         gallery.dates.reader = nil
+        // A catalog found damaged, or not written, on the way: said, since its dates are read again next time.
+        let catalogWords = reader.notices.first
         guard let pending = gallery.dates.pendingOrder else {
             refreshGroups()
             repaint()
+            if let catalogWords { notice = catalogWords }
             return
         }
         gallery.dates.pendingOrder = nil
         gallery.order = pending
         showList(pending.apply(gallery.allPhotos, dates: gallery.dates.known))
         if !keyPressed { grid.move(to: 0, context) }
-        notice = sortNotice(pending)
+        notice = catalogWords ?? sortNotice(pending)
         if let scale = gallery.dates.pendingTime {
             gallery.dates.pendingTime = nil
             openTime(scale)

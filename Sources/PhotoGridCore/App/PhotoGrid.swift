@@ -196,7 +196,7 @@ package enum PhotoGrid {
         setup.focus = source.focus
         setup.rescan = source.rescan
         setup.readDates = { photos in
-            CaptureDates(photos: photos, reader: source.infoReader, store: source.dateStore) { mailbox.post(.news(.datesRead)) }
+            CaptureDates(photos: photos, reader: source.infoReader, catalog: source.catalog) { mailbox.post(.news(.datesRead)) }
         }
         setup.readRatings = { photos in RatingScan(photos: photos, reader: source.infoReader) { mailbox.post(.news(.ratingsRead)) } }
         setup.leftOut = source.leftOut.map { box in { box.withLock { $0 } } }

@@ -54,7 +54,7 @@ struct PrintCommand {
         // Said on stderr, which a previewer shows apart from the picture or not at all.
         for said in [source.leftOut?.withLock { $0.summary }].compactMap({ $0 }) + source.notices { PhotoGrid.printError(said) }
         if options.order.key == .date && options.sortGiven {
-            let dates = CaptureDates(readingNow: source.photos, reader: source.infoReader, store: source.dateStore)
+            let dates = CaptureDates(readingNow: source.photos, reader: source.infoReader, catalog: source.catalog)
             source.photos = options.order.apply(source.photos, dates: dates.dates)
         }
         if options.filter != .all {

@@ -4,7 +4,7 @@ import PhotoGridSystem
 /// What a disk cache entry is for. A key is its bytes: hashed, they name the entry's file, and
 /// they are kept whole in it (`DiskCacheRecord`), so that a hash collision or a file under another
 /// entry's name reads as a miss. Each kind of entry has its own key type: a file's tier or tile
-/// (`DiskCache.FileKey`), a gallery's dates (`CaptureDateStore`), an HTTP response
+/// (`DiskCache.FileKey`), an HTTP response
 /// (`PhotoGridLoading`'s `HTTPCache`). Each begins its bytes with its kind's name, so two kinds
 /// never share an entry.
 package protocol DiskCacheKey: Sendable {
