@@ -78,6 +78,8 @@ public enum FuzzBodies {
         }
         _ = ExifInfo.parse(bytes)
         _ = XMPReader.description(bytes)
+        _ = XMPReader.label(bytes)
+        _ = XMPReader.keywords(bytes)
         _ = IPTCReader.caption(bytes)
     }
 

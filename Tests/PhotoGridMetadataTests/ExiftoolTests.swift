@@ -1,7 +1,9 @@
 import Foundation
 import Testing
+@testable import PhotoGridDecoding
 @testable import PhotoGridGallery
 @testable import PhotoGridMetadata
+@testable import PhotoGridModel
 import PhotoGridSamples
 @testable import PhotoGridSystem
 import PhotoGridTestFixtures
@@ -155,5 +157,33 @@ enum ExiftoolComparison {
         same("caption source", info.captionSource, expected?.0)
         if let source = info.captionSource { compared.captionSources.append(source) }
         return differences
+    }
+}
+
+/// Labels and keywords as exiftool writes them, into a sidecar and into the photo itself, read
+/// back by photogrid's details reader (what the catalog stores): the sidecar's first.
+@Suite struct ExiftoolTagsTests {
+    @Test(.enabled(if: ExiftoolTests.installed, "exiftool is not installed"))
+    func labelsAndKeywordsExiftoolWroteAreRead() throws {
+        let folder = TestImages.scratchFolder("exiftool-tags")
+        defer { TestImages.remove(folder) }
+        for name in ["own.jpg", "sidecar.jpg", "both.jpg"] { TestImages.write(try MetadataFixtures.jpeg(), to: folder + "/" + name) }
+        func exiftool(_ arguments: [String]) throws {
+            let result = try Subprocess.run(["exiftool", "-q", "-overwrite_original"] + arguments)
+            #expect(result.status == 0, "\(result.errorText)")
+        }
+        try exiftool(["-XMP-dc:Subject=iceland", "-XMP-dc:Subject=glacier", "-XMP-xmp:Label=Red", folder + "/own.jpg"])
+        try exiftool(["-XMP-dc:Subject=harbour", "-XMP-xmp:Label=Blue", "-o", folder + "/sidecar.jpg.xmp", folder + "/sidecar.jpg"])
+        try exiftool(["-XMP-dc:Subject=old", "-XMP-xmp:Label=Yellow", folder + "/both.jpg"])
+        try exiftool(["-XMP-dc:Subject=new", "-XMP-dc:Subject=newer", "-o", folder + "/both.jpg.xmp", folder + "/both.jpg"])
+        // The sidecar of both.jpg was made from the photo: it has the photo's label and its own keywords added.
+        try exiftool(["-XMP-dc:Subject=", "-XMP-dc:Subject=new", "-XMP-dc:Subject=newer", "-XMP-xmp:Label=Green", folder + "/both.jpg.xmp"])
+        let expected: [String: (String, [String])] = ["own.jpg": ("Red", ["iceland", "glacier"]), "sidecar.jpg": ("Blue", ["harbour"]),
+                                                     "both.jpg": ("Green", ["new", "newer"])]
+        for (name, (label, keywords)) in expected {
+            let photo = Photo(path: RawPath(folder + "/" + name), relativePath: RawPath(name))
+            let info = try #require(PhotoDecoder().info(of: photo), "\(name)")
+            #expect(info.label == label && info.keywords == keywords, "\(name): \(info.label ?? "-") \(info.keywords)")
+        }
     }
 }

@@ -43,5 +43,7 @@ package struct CatalogEntry: Sendable, Equatable {
         focalLength = info.focalLength
         hasGPS = info.latitude != nil && info.longitude != nil
         rating = info.rating
+        label = info.label
+        keywords = info.keywords
     }
 }

@@ -43,6 +43,9 @@ package struct PhotoInfo: Sendable, Equatable {
     package var captionSource: CaptionSource?
     /// `xmp:Rating` of the photo's own XMP: 1-5 stars, 0 none, -1 a reject (`XMPRating`).
     package var rating: Int?
+    /// `xmp:Label`, a colour label's name ("Red"), and `dc:subject`'s keywords (`XMP+Tags`).
+    package var label: String?
+    package var keywords: [String] = []
     /// A video's length, in seconds.
     package var duration: Double?
 
@@ -94,6 +97,8 @@ package struct PhotoInfo: Sendable, Equatable {
         longitude = exif.longitude
 
         rating = xmp.flatMap(XMPRating.read)
+        label = xmp.flatMap(XMPReader.label)
+        keywords = xmp.map(XMPReader.keywords) ?? []
         // EXIF first: it is what the camera or the last editor wrote into the photo itself.
         let candidates: [(CaptionSource, () -> String?)] = [
             (.exif, { exif.imageDescription }),

@@ -2,8 +2,8 @@ import PhotoGridModel
 import PhotoGridSystem
 
 extension PhotoInfo {
-    /// With the caption and the rating of the photo's sidecar in place of its own, when the
-    /// sidecar has them: an edit made in photogrid, darktable or digiKam is newer than what is in
+    /// With the caption, rating, label and keywords of the photo's sidecar in place of its own,
+    /// each when the sidecar has it: an edit made in photogrid, darktable or digiKam is newer than what is in
     /// the file. Only photos in files have sidecars.
     package func withSidecar(of photo: Photo) -> PhotoInfo {
         guard let file = photo.file else { return self }
@@ -15,6 +15,9 @@ extension PhotoInfo {
             info.captionSource = .sidecar
         }
         if let rating = XMPRating.read(bytes) { info.rating = rating }
+        if let label = XMPReader.label(bytes) { info.label = label }
+        let keywords = XMPReader.keywords(bytes)
+        if !keywords.isEmpty { info.keywords = keywords }
         return info
     }
 }
