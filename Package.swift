@@ -65,8 +65,9 @@ let package = Package(
         // no pixels, no C library.
         .target(name: "PhotoGridMetadata", dependencies: ["PhotoGridSystem", "PhotoGridModel"], swiftSettings: metadataByAccessor),
         // What photogrid knows of every photo between runs, in SQLite: dates, sizes, cameras,
-        // exposure, ratings, labels, keywords.
-        .target(name: "PhotoGridCatalog", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridMetadata", "CSQLite"],
+        // exposure, ratings, labels, keywords; and the filter that asks it (PhotoQuery).
+        .target(name: "PhotoGridCatalog", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridMetadata", "PhotoGridDecoding",
+                                                         "PhotoGridGallery", "CSQLite"],
                 swiftSettings: metadataByAccessor),
         .target(name: "PhotoGridDecoding", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridMetadata", "CJPEGShim", "CSPNG", "CWebP", "CHeif",
                                                           "CAvif", "CGif", "CZlib", "CTiff", "CJxl", "CRaw", "CLcms"], swiftSettings: metadataByAccessor),

@@ -69,6 +69,10 @@ struct PhotoGridCommand: ParsableCommand {
     @Flag(help: "Show only the rejected photos (xmp:Rating -1).")
     var rejected = false
 
+    @Option(name: .customLong("filter"), help: ArgumentHelp("Show only the photos that match, e.g. 'camera:x100v 2019..2021 rating>=4' (README, \"Filter\").",
+                                                           valueName: "expr"))
+    var filter: String?
+
     @OptionGroup var printing: PrintArguments
 
     @Option(parsing: .unconditional, help: "Seconds a photo in the slideshow (s in the photo view).")
@@ -93,6 +97,9 @@ struct PhotoGridCommand: ParsableCommand {
         if !(1...3600).contains(slideshow) { throw ValidationError("--slideshow must be between 1 and 3600 seconds") }
         if let minRating, !(1...5).contains(minRating) { throw ValidationError("--min-rating must be between 1 and 5") }
         if minRating != nil && rejected { throw ValidationError("--min-rating and --rejected cannot go together") }
+        if let filter {
+            do { _ = try PhotoQuery(parsing: filter) } catch { throw ValidationError("--filter: \(error)") }
+        }
         if printing.labels && !printing.print { throw ValidationError("--labels goes with --print") }
         if paths.output != nil && (printing.print || probe) { throw ValidationError("-o and -0 go with the interactive grid, not --print or --probe") }
     }
@@ -118,6 +125,9 @@ struct PhotoGridCommand: ParsableCommand {
         options.slideshowSeconds = slideshow
         options.readOnly = readOnly
         options.filter = rejected ? .rejected : minRating.map { .atLeast($0) } ?? .all
+        options.query = try filter.map { text in
+            do { return try PhotoQuery(parsing: text) } catch { throw ValidationError("--filter: \(error)") }
+        }
         options.pathOutput = paths.output
         options.probe = probe
         options.mouse = !noMouse

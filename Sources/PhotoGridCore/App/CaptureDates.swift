@@ -17,6 +17,7 @@ import PhotoGridSystem
 package final class CaptureDates: @unchecked Sendable {
     struct State {
         var dates: [PhotoSource: Int64?] = [:]
+        var entries: [PhotoSource: CatalogEntry] = [:]
         var done = 0
         var finished = false
         var cancelled = false
@@ -43,6 +44,9 @@ package final class CaptureDates: @unchecked Sendable {
     package var progress: (done: Int, finished: Bool) { state.withLock { ($0.done, $0.finished) } }
     /// Each photo's capture date, nil where it has none; complete once `finished`.
     package var dates: [PhotoSource: Int64?] { state.withLock { $0.dates } }
+    /// What is known of each photo (camera, exposure, labels...), for a filter; complete once
+    /// `finished`. A photo whose header could not be read has an entry with its stamp alone.
+    package var entries: [PhotoSource: CatalogEntry] { state.withLock { $0.entries } }
 
     /// What the catalog had to say while the dates were read (found damaged and made again, not
     /// written): for the status line, once `finished`.
@@ -56,10 +60,11 @@ package final class CaptureDates: @unchecked Sendable {
         var read: [(path: RawPath, entry: CatalogEntry)] = []
         var lastReport = SystemClock().now()
         var done = 0
-        let record = { (photo: Photo, date: Int64?) -> Bool in
+        let record = { (photo: Photo, entry: CatalogEntry) -> Bool in
             done += 1
             let cancelled = self.state.withLock { state -> Bool in
-                state.dates[photo.source] = .some(date)
+                state.dates[photo.source] = .some(entry.taken)
+                state.entries[photo.source] = entry
                 state.done = done
                 return state.cancelled
             }
@@ -72,19 +77,20 @@ package final class CaptureDates: @unchecked Sendable {
         var unknown: [Photo] = []
         for photo in photos {
             if let stamp = photo.stamp, let entry = known[photo.relativePath], entry.stamp == stamp {
-                guard record(photo, entry.taken) else { return }
+                guard record(photo, entry) else { return }
             } else if !photo.format.isDecoded {
-                if let stamp = photo.stamp, photo.file != nil { read.append((photo.relativePath, CatalogEntry(stamp: stamp))) }
-                guard record(photo, nil) else { return }
+                let entry = CatalogEntry(stamp: Self.stamp(photo))
+                if photo.stamp != nil, photo.file != nil { read.append((photo.relativePath, entry)) }
+                guard record(photo, entry) else { return }
             } else {
                 unknown.append(photo)
             }
         }
         var going = true
         reader.read(unknown) { photo, info in
-            let date = CaptureDate.parse(info?.dateTaken)
-            if let stamp = photo.stamp, photo.file != nil { read.append((photo.relativePath, CatalogEntry(stamp: stamp, taken: date, info: info))) }
-            going = going && record(photo, date)
+            let entry = CatalogEntry(stamp: Self.stamp(photo), taken: CaptureDate.parse(info?.dateTaken), info: info)
+            if photo.stamp != nil, photo.file != nil { read.append((photo.relativePath, entry)) }
+            going = going && record(photo, entry)
             return going
         }
         guard going else { return }
@@ -96,4 +102,7 @@ package final class CaptureDates: @unchecked Sendable {
         }
         onProgress()
     }
+
+    /// A photo's stamp, or for one that has none (a remote photo) its size alone.
+    static func stamp(_ photo: Photo) -> FileStamp { photo.stamp ?? FileStamp(size: photo.fileSize, modified: 0) }
 }

@@ -1,3 +1,4 @@
+import PhotoGridCatalog
 import PhotoGridGallery
 import PhotoGridMetadata
 import PhotoGridModel
@@ -44,6 +45,8 @@ package struct Options: Sendable {
     package var readOnly = false
     /// `--min-rating N`, `--rejected`: the photos shown by their rating.
     package var filter: RatingFilter = .all
+    /// `--filter EXPR`: only the photos that match (`PhotoQuery`), with the rating filter by and.
+    package var query: PhotoQuery?
     /// Clicks and the wheel are asked of the terminal (`--no-mouse` leaves the mouse to it:
     /// selecting text without Shift).
     package var mouse = true

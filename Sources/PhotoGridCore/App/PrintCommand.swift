@@ -1,3 +1,4 @@
+import PhotoGridCatalog
 import PhotoGridCanvas
 import PhotoGridDecoding
 import PhotoGridMetadata
@@ -53,12 +54,17 @@ struct PrintCommand {
         var source = try load(FirstScreen(screen: screen, mode: mode, columns: options.columns, fit: options.fit))
         // Said on stderr, which a previewer shows apart from the picture or not at all.
         for said in [source.leftOut?.withLock { $0.summary }].compactMap({ $0 }) + source.notices { PhotoGrid.printError(said) }
-        if options.order.key == .date && options.sortGiven {
-            let dates = CaptureDates(readingNow: source.photos, reader: source.infoReader, catalog: source.catalog)
-            source.photos = options.order.apply(source.photos, dates: dates.dates)
+        // Read at once, as the dates are: --print has nothing to show meanwhile.
+        let wantsDates = options.order.key == .date && options.sortGiven
+        let known = wantsDates || options.query?.needsCatalog == true
+            ? CaptureDates(readingNow: source.photos, reader: source.infoReader, catalog: source.catalog) : nil
+        if wantsDates, let known { source.photos = options.order.apply(source.photos, dates: known.dates) }
+        if let query = options.query {
+            let entries = known?.entries ?? [:]
+            source.photos = source.photos.filter { query.matches(PhotoQuery.Facts(photo: $0, entry: entries[$0.source])) }
+            guard !source.photos.isEmpty else { throw ExitError("no photo here matches the filter \(query)") }
         }
         if options.filter != .all {
-            // Read at once, as the dates are: --print has nothing to show meanwhile.
             var read: [PhotoSource: Int] = [:]
             source.infoReader.read(source.photos.filter(\.format.isDecoded)) { photo, info in read[photo.source] = info?.rating ?? 0; return true }
             let ratings = Ratings()

@@ -58,7 +58,7 @@ package enum CaptureDate {
     }
 
     /// Days since 1970-01-01 (the proleptic Gregorian calendar) times a day, plus the time.
-    static func wallClock(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Int64 {
+    package static func wallClock(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Int64 {
         // Howard Hinnant's days_from_civil.
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400

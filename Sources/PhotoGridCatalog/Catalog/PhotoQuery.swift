@@ -1,0 +1,120 @@
+import PhotoGridGallery
+import PhotoGridModel
+
+/// A filter by what photos are (`--filter`, `\`): terms joined by spaces all hold, `or` between
+/// groups, `-` before a term for its opposite. Terms (docs/decisions.md, "Search by what photos
+/// are"):
+///
+///     camera:x100v  lens:23mm  iso>=3200  f<2.8  focal:23  shutter<1/250  rating>=4
+///     2019..2021  2023-07  2023-07-14  2019-03..2019-06  label:red  keyword:iceland
+///     has:gps  has:date  is:raw  is:video  is:rejected  harbour (a word of the name or folder)
+///
+/// Matched against the catalog's entry of each photo, never by reading files again; a photo the
+/// catalog does not know yet matches only terms about its name and kind.
+package struct PhotoQuery: Sendable, Equatable, CustomStringConvertible {
+    /// Groups joined by `or`, each a list of terms that must all hold.
+    let groups: [[Term]]
+    package let description: String
+
+    enum Field: String, Sendable, CaseIterable {
+        case iso, f, focal, shutter, rating
+    }
+
+    enum Comparison: String, Sendable, CaseIterable {
+        // Longest first: the parser takes the first that the text starts with.
+        case atLeast = ">=", atMost = "<=", more = ">", less = "<", equal = ":", equalSign = "="
+    }
+
+    indirect enum Term: Sendable, Equatable {
+        /// A word of the photo's path (name or folders), any case.
+        case word(String)
+        case camera(String)
+        case lens(String)
+        case label(String)
+        case keyword(String)
+        case number(Field, Comparison, Double)
+        /// Taken within [from, to): wall-clock seconds (`CaptureDate`).
+        case taken(from: Int64, to: Int64)
+        case hasGPS, hasDate
+        case isRaw, isVideo, isRejected
+        case not(Term)
+    }
+
+    /// What a photo is, for matching: the photo, what the catalog knows of it, and its rating as
+    /// the app knows it (set with a key since the catalog's reading).
+    package struct Facts {
+        package let photo: Photo
+        package let entry: CatalogEntry?
+        package let rating: Int?
+
+        package init(photo: Photo, entry: CatalogEntry?, rating: Int? = nil) {
+            self.photo = photo
+            self.entry = entry
+            self.rating = rating
+        }
+    }
+
+    package func matches(_ facts: Facts) -> Bool {
+        groups.contains { group in group.allSatisfy { Self.holds($0, facts) } }
+    }
+
+    /// Whether every term is about names and kinds, which need nothing read.
+    package var needsCatalog: Bool {
+        groups.joined().contains { term in
+            switch term {
+            case .word, .isRaw, .isVideo, .not(.word), .not(.isRaw), .not(.isVideo): return false
+            default: return true
+            }
+        }
+    }
+
+    static func holds(_ term: Term, _ facts: Facts) -> Bool {
+        let entry = facts.entry
+        switch term {
+        case .word(let word): return folded(facts.photo.relativePath.description).contains(word)
+        case .camera(let text): return folded([entry?.make, entry?.model].compactMap { $0 }.joined()).contains(text)
+        case .lens(let text): return entry?.lens.map { folded($0).contains(text) } ?? false
+        case .label(let text): return entry?.label.map { folded($0) == text } ?? false
+        case .keyword(let text):
+            return entry?.keywords.contains { folded($0) == text || folded($0.split(separator: "|").last.map(String.init) ?? "") == text } ?? false
+        case .number(let field, let comparison, let value):
+            guard let actual = number(field, facts) else { return false }
+            return compare(actual, comparison, value, field: field)
+        case .taken(let from, let to): return entry?.taken.map { $0 >= from && $0 < to } ?? false
+        case .hasGPS: return entry?.hasGPS ?? false
+        case .hasDate: return entry?.taken != nil
+        case .isRaw: return facts.photo.format.isRaw
+        case .isVideo: return facts.photo.format.isVideo
+        case .isRejected: return (facts.rating ?? entry?.rating ?? 0) < 0
+        case .not(let inner): return !holds(inner, facts)
+        }
+    }
+
+    static func number(_ field: Field, _ facts: Facts) -> Double? {
+        switch field {
+        case .iso: return facts.entry?.iso.map(Double.init)
+        case .f: return facts.entry?.fNumber
+        case .focal: return facts.entry?.focalLength
+        case .shutter: return facts.entry?.exposureTime
+        case .rating: return Double(facts.rating ?? facts.entry?.rating ?? 0)
+        }
+    }
+
+    static func compare(_ actual: Double, _ comparison: Comparison, _ value: Double, field: Field) -> Bool {
+        // Apertures and shutter speeds are written rounded (f/2.8 is 2.83, 1/250 may be 0.004):
+        // equal within 2%.
+        let tolerance = field == .f || field == .shutter ? abs(value) * 0.02 : 0.000_001
+        switch comparison {
+        case .equal, .equalSign: return abs(actual - value) <= tolerance
+        case .atLeast: return actual >= value - tolerance
+        case .atMost: return actual <= value + tolerance
+        case .more: return actual > value + tolerance
+        case .less: return actual < value - tolerance
+        }
+    }
+
+    /// Lower case, without spaces, dashes and underscores: "camera:eos5d" finds "Canon EOS 5D".
+    static func folded(_ text: String) -> String {
+        String(text.lowercased().unicodeScalars.filter { $0 != " " && $0 != "-" && $0 != "_" }.map(Character.init))
+    }
+}
