@@ -8,7 +8,7 @@ import PhotoGridTestSupport
 /// `--filter` as a user types it: photos made with their own cameras, exposures, dates and
 /// exiftool-written keywords and labels, and the contact sheet shows those that match, from a
 /// cold catalog and from a warm one, or says plainly that none does.
-@Suite(.startsPrograms, .serialized) struct FilterTests {
+@Suite(.startsPrograms, .serialized) struct FilterTests: PhotogridInTmux {
     static func library() throws -> String {
         let root = TestImages.scratchFolder("filter-library")
         let shots: [(String, ExifFields)] = [
@@ -68,5 +68,38 @@ import PhotoGridTestSupport
         #expect(status == 1 && names.isEmpty && error.contains("no photo here matches the filter camera:leica"), "\(error)")
         let (badStatus, _, badError) = try Self.shown("lens>50", root, cache: cache)
         #expect(badStatus == 2 && badError.contains("--filter: 'lens>50': lens is matched with lens:text"), "\(badError)")
+    }
+
+    /// In the grid: `--filter` at start, `\` to change it (a mistake said, the prompt kept), an
+    /// empty line to turn it off; the focus stays on its photo; the rating filter holds beside it.
+    @Test func theGridFiltersAsItIsTyped() throws {
+        let root = try Self.library()
+        defer { TestImages.remove(root) }
+        let cache = TestImages.scratchFolder("filter-cache-tmux")
+        defer { TestImages.remove(cache) }
+        let tmux = try start("--filter camera:x100v '\(root)'", columns: 200, environment: ["XDG_CACHE_HOME": cache])
+        var (ok, screen) = try tmux.waitFor { status($0).contains("1 of 2") && status($0).contains("filter camera:x100v: 2 hidden") }
+        #expect(ok, "\(screen)")
+        try tmux.send("\\")
+        try tmux.send("C-u")
+        try tmux.send("keyword:iceland or label:red")
+        try tmux.send("Enter")
+        (ok, screen) = try tmux.waitFor { status($0).contains("filter keyword:iceland or label:red: 2 hidden") }
+        #expect(ok, "\(screen)")
+        try tmux.send("l")                     // the focus on sony-ice.jpg
+        (ok, screen) = try tmux.waitFor { status($0).contains("sony-ice.jpg") && status($0).contains("2 of 2") }
+        #expect(ok, "\(screen)")
+        try tmux.send("\\")
+        try tmux.send(" iso>>4")
+        try tmux.send("Enter")
+        (ok, screen) = try tmux.waitFor { status($0).contains("'iso>>4': iso needs a number") && status($0).contains("filter: ") }
+        #expect(ok, "a mistake is said and the prompt stays: \(screen)")
+        try tmux.send("C-u")
+        try tmux.send("Enter")
+        (ok, screen) = try tmux.waitFor { status($0).contains("filter off: 4 photos shown") && status($0).contains("sony-ice.jpg") }
+        #expect(ok, "the focus stays on its photo: \(screen)")
+        try tmux.send("q")
+        (ok, _) = try tmux.waitFor { $0.contains("[exit 0]") }
+        #expect(ok)
     }
 }

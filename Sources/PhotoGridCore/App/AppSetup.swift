@@ -1,3 +1,4 @@
+import PhotoGridCatalog
 import PhotoGridCanvas
 import PhotoGridGallery
 import PhotoGridMetadata
@@ -25,6 +26,8 @@ package struct AppSetup {
     package var order: PhotoOrder?
     package var showHidden = false
     package var filter: RatingFilter = .all
+    /// `--filter`: applied once what it asks is read.
+    package var query: PhotoQuery?
     package var grouping: Grouping = .none
     /// The photo to focus (`photogrid PHOTO`), by its path below the folder.
     package var focus: RawPath?
@@ -63,6 +66,7 @@ extension GridController {
         gallery.changes = setup.changes
         allowChanges(order: setup.order, showHidden: setup.showHidden, rescan: setup.rescan, readDates: setup.readDates)
         if setup.filter != .all { setFilter(setup.filter) }
+        if let query = setup.query { setQuery(query) }
         if setup.grouping != .none { setGrouping(setup.grouping) }
         if let focus = setup.focus, let id = session.photos.ids.first(where: { session.table[$0].relativePath == focus }) {
             grid.move(to: id, context)

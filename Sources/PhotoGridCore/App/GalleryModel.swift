@@ -1,3 +1,4 @@
+import PhotoGridCatalog
 import PhotoGridGallery
 import PhotoGridMetadata
 import PhotoGridModel
@@ -32,6 +33,8 @@ package final class GalleryModel {
     /// Ratings known so far, and which photos are shown by them (`f`, `--min-rating`).
     let ratings = Ratings()
     package internal(set) var filter: RatingFilter = .all
+    /// The filter by what photos are (`--filter`, `\`), nil when off.
+    package internal(set) var query: PhotoQuery?
     /// The raw files shown as one tile with the JPEG of their name (`RawPairs`), by the JPEG.
     package internal(set) var raws: [PhotoSource: Photo] = [:]
     /// The trash `d` moves photos to; nil without a home (`Trash`). What the last `d` moved.
@@ -66,6 +69,10 @@ package final class GalleryModel {
         /// Reading dates for `pendingOrder`, the date order asked for.
         var reader: CaptureDates?
         var pendingOrder: PhotoOrder?
+        /// What the reading found of each photo besides its date, for the filter (`PhotoQuery`).
+        var entries: [PhotoSource: CatalogEntry] = [:]
+        /// The filter asked for while what it asks is read.
+        var pendingQuery: PhotoQuery?
         /// The time zoom asked for while the dates it goes by are read.
         var pendingTime: TimeScale?
         /// The time zoom's months or years: each photo's, and the photos that start one; made
@@ -165,8 +172,10 @@ package final class GalleryModel {
     /// "4+ stars: 120 hidden", or how far the ratings are read, for the status line.
     var filterStatus: String? {
         if let scan = filtering.scan { return "reading ratings \(scan.progress.done) of \(scan.total)" }
-        guard let words = filter.words, let all = filtering.unfiltered else { return nil }
-        return words + ": \(all.count - session.photos.count) hidden"
+        if let reader = dates.reader, dates.pendingQuery != nil { return "filter: reading \(reader.progress.done) of \(reader.total)" }
+        let words = [filter.words, query.map { "filter " + $0.description }].compactMap { $0 }
+        guard !words.isEmpty, let all = filtering.unfiltered else { return nil }
+        return words.joined(separator: ", ") + ": \(all.count - session.photos.count) hidden"
     }
 
     /// "reading dates 1200 of 40000" while a date order waits for them.

@@ -57,6 +57,8 @@ extension GridController {
         case .toggleReject: toggleReject()
         case .askFilter: layers.append(ChoiceView(.filter))
         case .setFilter(let filter): setFilter(filter)
+        case .askQuery: layers.append(FilterView(current: gallery.query))
+        case .setQuery(let query): setQuery(query)
         case .askTrash: askTrash()
         case .trash(let photos): moveToTrash(photos)
         case .undo: undoTrash()

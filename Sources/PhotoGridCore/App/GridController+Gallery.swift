@@ -54,7 +54,12 @@ extension GridController {
     func finishDateReading() {
         guard let reader = gallery.dates.reader, reader.progress.finished else { return }
         gallery.dates.known.merge(reader.dates) { $1 }
+        gallery.dates.entries.merge(reader.entries) { $1 }
         gallery.dates.reader = nil
+        if let query = gallery.dates.pendingQuery {
+            gallery.dates.pendingQuery = nil
+            applyQuery(query)
+        }
         // A catalog found damaged, or not written, on the way: said, since its dates are read again next time.
         let catalogWords = reader.notices.first
         guard let pending = gallery.dates.pendingOrder else {
@@ -226,16 +231,19 @@ extension GridController {
         let (all, raws) = RawPairs.pair(listed)
         var filter = gallery.filter
         var photos = gallery.ratings.kept(all, by: filter)
+        if let query = gallery.query { photos = photos.filter { gallery.matches(query, $0) } }
         if photos.isEmpty && !all.isEmpty {
-            // The last photo the filter showed went (to the trash, or in a rescan): the grid
+            // The last photo the filters showed went (to the trash, or in a rescan): the grid
             // shows them all again rather than a photo that is not there.
-            notice = (filter.words.map { "no photo left (" + $0 + ")" } ?? "no photo left") + ": all shown"
+            let words = [filter.words, gallery.query?.description].compactMap { $0 }.joined(separator: ", ")
+            notice = (words.isEmpty ? "no photo left" : "no photo left (" + words + ")") + ": all shown"
             filter = .all
             gallery.filter = .all
+            gallery.query = nil
             photos = all
         }
         guard gallery.readers.changes, !photos.isEmpty else { return }
-        gallery.filtering.unfiltered = filter == .all ? nil : all
+        gallery.filtering.unfiltered = filter == .all && gallery.query == nil ? nil : all
         gallery.listed = raws.isEmpty ? nil : listed
         gallery.raws = raws
         session.show(photos)

@@ -24,6 +24,7 @@ enum KeyHelp {
         .init("e", "edit the caption (Enter saves)"),
         .init("R x", "rate: R then 1-5 (0 none); reject"),
         .init("f", "show 1-5 stars and up, x rejects, 0 all"),
+        .init("\\", "filter: camera:x iso>=800 2021 label:red"),
         .init("d u", "move to the trash (y asks); put back"),
         .init("^R ^L", "read the folder again; redraw"),
         .init("Esc q", "close a panel, clear the search; quit"),

@@ -192,6 +192,7 @@ package enum PhotoGrid {
         setup.order = source.rescan == nil && !options.sortGiven ? nil : options.order
         setup.showHidden = options.showHidden
         setup.filter = options.filter
+        setup.query = options.query
         setup.grouping = options.grouping
         setup.focus = source.focus
         setup.rescan = source.rescan

@@ -1,3 +1,4 @@
+import PhotoGridCatalog
 import PhotoGridCanvas
 import PhotoGridMetadata
 import PhotoGridModel
@@ -148,6 +149,9 @@ enum Action {
     case toggleReject
     case askFilter
     case setFilter(RatingFilter)
+    /// `\`: the filter by what photos are, typed; then applied (nil: off).
+    case askQuery
+    case setQuery(PhotoQuery?)
     case askTrash
     case trash([PhotoID])
     case undo

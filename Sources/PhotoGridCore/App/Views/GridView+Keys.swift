@@ -29,6 +29,7 @@ extension GridView {
         case .character("R"): actions = [.askRating]
         case .character("x"): actions = [.toggleReject]
         case .character("f"): actions = [.askFilter]
+        case .character("\\"): actions = [.askQuery]
         case .character("d"): actions = [.askTrash]
         case .character("u"): actions = [.undo]
         case .character("c"): actions = [.openCompare]
