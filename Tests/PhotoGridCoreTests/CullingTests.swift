@@ -9,8 +9,8 @@ import PhotoGridTestFixtures
 import PhotoGridTestSupport
 
 /// Culling and the time zoom in tmux, as a user keys them: stars and rejects saved in sidecars,
-/// the filters, `d y` into the trash and `u` back, and from 6 columns out to the months and the
-/// years and back in. Over six photos taken across four years.
+/// the filters, `d y` into the trash and `u` back, and from 6 columns out to the days, the months
+/// and the years and back in. Over six photos taken across four years.
 @Suite(.startsPrograms, .serialized) struct CullingTests {
     static let dates = ["2021:05:02 10:00:00", "2022:03:14 09:00:00", "2022:03:20 18:30:00", "2022:11:01 12:00:00",
                         "2023:07:04 20:00:00", "2024:01:01 00:30:00"]
@@ -221,18 +221,22 @@ import PhotoGridTestSupport
         #expect(chosen == folder + "/photos/IMG_0042.JPG\n" + folder + "/photos/IMG_0042.NEF\n", "\(chosen)")
     }
 
-    @Test func minusPastSixColumnsGoesOutToMonthsAndYearsAndPlusComesBackIn() throws {
+    @Test func minusPastSixColumnsGoesOutToDaysMonthsAndYearsAndPlusComesBackIn() throws {
         let folder = try makeFolder("time-zoom")
         defer { TestImages.remove(folder) }
         let tmux = try start(folder)
         var (ok, screen) = try tmux.waitFor { self.status($0).contains("1 of 6") }
         #expect(ok)
         try tmux.send("6", "-")
-        // A header per month, in the order taken (the dates are read first: "months: reading the
-        // dates first" until they are).
+        // A header per day, in the order taken: at once on estimates (the files' times), put
+        // right when the dates are read.
+        let days = ["2021-05-02", "2022-03-14", "2022-03-20", "2022-11-01"]        // what a 30-row screen holds
+        (ok, screen) = try tmux.waitFor { screen in self.status(screen).contains("days  ") && days.allSatisfy { screen.contains($0) } }
+        #expect(ok, "- at 6 columns: \(screen)")
+        try tmux.send("-")
         let months = ["May 2021", "March 2022", "November 2022", "July 2023"]
         (ok, screen) = try tmux.waitFor { screen in self.status(screen).contains("months  ") && months.allSatisfy { screen.contains($0) } }
-        #expect(ok, "- at 6 columns: \(screen)")
+        #expect(ok, "- from the days: \(screen)")
         // ? names the view's own keys.
         try tmux.send("?")
         (ok, screen) = try tmux.waitFor { $0.contains("Keys of the months") && $0.contains("{ }") }
@@ -245,13 +249,17 @@ import PhotoGridTestSupport
             self.status(screen).contains("years  ") && ["2021", "2022", "2023", "2024"].allSatisfy { screen.contains(" \($0)") }
         }
         #expect(ok, "- again: \(screen)")
-        // Into 2022 (its first month, March) and into March: the grid on its first photo, b.jpg.
+        // Into 2022 (its first month, March), into March (its first day), and into the 14th: the
+        // grid on its first photo, b.jpg.
         try tmux.send("j", "+")
         (ok, screen) = try tmux.waitFor { self.status($0).contains("months") && self.status($0).contains("March 2022") }
         #expect(ok, "+ from the years: \(status(screen))")
         try tmux.send("l", "Enter")
-        (ok, screen) = try tmux.waitFor { self.status($0).contains("6 columns") && self.status($0).contains("b.jpg") }
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("days") && self.status($0).contains("2022-03-14") }
         #expect(ok, "Enter from the months: \(status(screen))")
+        try tmux.send("Enter")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("6 columns") && self.status($0).contains("b.jpg") }
+        #expect(ok, "Enter from the days: \(status(screen))")
         try tmux.send("q")
         #expect(try tmux.waitFor { $0.contains("[exit 0]") }.0)
     }

@@ -31,7 +31,7 @@ import PhotoGridTestSupport
         try tmux.send("-")
         (ok, _) = try tmux.waitFor { self.status($0).contains("6 columns") }
         #expect(ok)
-        // One more - goes out to the months (TimeZoomTests).
+        // One more - goes out to the days (CullingTests).
         try tmux.send("+")
         (ok, _) = try tmux.waitFor { self.status($0).contains("5 columns") }
         #expect(ok)
@@ -141,7 +141,7 @@ import PhotoGridTestSupport
         #expect(ok, "the status line is not on row 30 after the storm: \(screen)")
         tmux.waitForQuiet(0.4)                               // past the repaint after the last resize
         let live = ScreenPixels(text: try tmux.screen(escapes: true), columns: 100, rows: 30)
-        // A - at the most columns the window allowed went out to the months, which puts the
+        // A - at the most columns the window allowed went out to the days, which puts the
         // photos in the date order: the sheet to compare with is printed in the same order.
         let order = status(screen).contains("by date") ? ["--sort", "date"] : []
         let printed = try Subprocess.run([Paths.binary, "--print", "--mode", "halfblock", "--size", "100x30", "--columns", "4"] + order

@@ -66,15 +66,13 @@ package final class GalleryModel {
     struct Dates {
         /// Capture dates read so far (nil inside: the photo has none).
         var known: [PhotoSource: Int64?] = [:]
-        /// Reading dates for `pendingOrder`, the date order asked for.
+        /// Reading dates; `pendingOrder` is the date order shown on estimates meanwhile.
         var reader: CaptureDates?
         var pendingOrder: PhotoOrder?
         /// What the reading found of each photo besides its date, for the filter (`PhotoQuery`).
         var entries: [PhotoSource: CatalogEntry] = [:]
         /// The filter asked for while what it asks is read.
         var pendingQuery: PhotoQuery?
-        /// The time zoom asked for while the dates it goes by are read.
-        var pendingTime: TimeScale?
         /// The time zoom's months or years: each photo's, and the photos that start one; made
         /// again when the photos or the dates known change.
         var timeCache: (scale: TimeScale, list: [PhotoID], dates: Int, names: [String], starts: [Int])?
@@ -178,9 +176,11 @@ package final class GalleryModel {
         return words.joined(separator: ", ") + ": \(all.count - session.photos.count) hidden"
     }
 
-    /// "reading dates 1200 of 40000" while a date order waits for them.
+    /// "dates estimated: reading 1200 of 40000" while the date order stands on estimates,
+    /// "reading dates ..." while sections wait for them.
     var dateProgress: String? {
-        guard let reader = dates.reader else { return nil }
-        return "reading dates \(reader.progress.done) of \(reader.total)"
+        guard let reader = dates.reader, dates.pendingQuery == nil else { return nil }
+        let counts = "\(reader.progress.done) of \(reader.total)"
+        return dates.pendingOrder != nil ? "dates estimated: reading " + counts : "reading dates " + counts
     }
 }

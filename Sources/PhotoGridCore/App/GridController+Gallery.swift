@@ -37,20 +37,21 @@ extension GridController {
     func reorder(_ next: PhotoOrder) {
         guard gallery.readers.changes else { return }
         gallery.dates.pendingOrder = nil
-        if next.key == .date, gallery.readers.readDates != nil, gallery.allPhotos.contains(where: { gallery.dates.known[$0.source] == nil }) {
-            // Read first; the new order comes when the dates are known (`finishDateReading`).
-            gallery.dates.pendingOrder = next
-            gallery.startReadingDates()
-            return
-        }
         gallery.order = next
         showList(next.apply(gallery.allPhotos, dates: gallery.dates.known))
         notice = sortNotice(next)
+        if next.key == .date, gallery.readers.readDates != nil, gallery.allPhotos.contains(where: { gallery.dates.known[$0.source] == nil }) {
+            // Shown at once by the dates the photos' paths and files' times suggest (the catalog's
+            // where it knows them); put in the order of the dates taken once those are read
+            // (`finishDateReading`), the focus kept on its photo.
+            gallery.dates.pendingOrder = next
+            gallery.startReadingDates()
+        }
     }
 
-    /// Once the dates are read: the date order if one waits for them, the focus on the same
-    /// photo (on the first one when no key was pressed since start-up, for `--sort date`); the
-    /// sections by day or month made again.
+    /// Once the dates are read: the date order shown on estimates put right, the focus on the
+    /// same photo (on the first one when no key was pressed since start-up, for `--sort date`);
+    /// the sections by day or month made again.
     func finishDateReading() {
         guard let reader = gallery.dates.reader, reader.progress.finished else { return }
         gallery.dates.known.merge(reader.dates) { $1 }
@@ -69,14 +70,10 @@ extension GridController {
             return
         }
         gallery.dates.pendingOrder = nil
-        gallery.order = pending
+        guard gallery.order == pending else { return }
         showList(pending.apply(gallery.allPhotos, dates: gallery.dates.known))
         if !keyPressed { grid.move(to: 0, context) }
         notice = catalogWords ?? sortNotice(pending)
-        if let scale = gallery.dates.pendingTime {
-            gallery.dates.pendingTime = nil
-            openTime(scale)
-        }
     }
 
     /// Said when the order changes: only for the name order, which the status line does not name

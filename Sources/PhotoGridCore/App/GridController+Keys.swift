@@ -21,8 +21,6 @@ extension GridController {
         notice = nil
         if key == .resize { return .resize }
         keyPressed = true
-        // The months asked for while their dates are read: another key meanwhile is another wish.
-        if gallery.dates.pendingTime != nil, key != .character("-") { gallery.dates.pendingTime = nil }
         let context = self.context
         for layer in layers.reversed() {
             if case .taken(let actions) = layer.handle(key, context) { return apply(actions) }
@@ -114,14 +112,8 @@ extension GridController {
     /// dates are read the status line says how far it has got, and the months come when they are.
     func openTime(_ scale: TimeScale) {
         guard gallery.readers.changes else { notice = "no months view here"; return }
-        if gallery.order?.key != .date {
-            reorder(PhotoOrder(.date))
-            if gallery.dates.pendingOrder != nil {
-                gallery.dates.pendingTime = scale
-                notice = "months: reading the dates first"
-                return
-            }
-        }
+        // At once, on estimated dates where the dates taken are not read yet (`reorder`).
+        if gallery.order?.key != .date { reorder(PhotoOrder(.date)) }
         screens.append(TimeView(context, scale: scale, focus: grid.currentPhoto(context)))
         needsClear = true
     }

@@ -11,7 +11,7 @@ enum KeyHelp {
         .init("PgDn PgUp", "a screen (Space b; ^D ^U: half)"),
         .init("g G", "first, last photo (Home End)"),
         .init("+ - 1-6", "fewer, more columns; that many"),
-        .init("- at 6", "months, then years (+ Enter: back in)"),
+        .init("- at 6", "days, months, years (+ Enter: back in)"),
         .init("Enter z", "open the photo"),
         .init("a", "whole photos (fit) or squares (fill)"),
         .init("i", "details of the photo"),
@@ -61,9 +61,9 @@ enum KeyHelp {
 
     static let time: [DetailsPanel.Row] = [
         .init("h j k l", "move (arrows too)"),
-        .init("{ }", "previous, next month or year"),
-        .init("-", "months out to years"),
-        .init("+ Enter", "back in: to the months, to the grid"),
+        .init("{ }", "previous, next day, month or year"),
+        .init("-", "out: days, months, years"),
+        .init("+ Enter", "back in: months, days, the grid"),
         .init("R x m", "rate, reject, mark the photo in focus"),
         .init("Esc q", "back to the grid on the photo (Q quits)"),
     ]

@@ -36,11 +36,14 @@ package enum CaptureDate {
         return wallClock(year: local.year, month: local.month, day: local.day, hour: local.hour, minute: local.minute, second: local.second)
     }
 
-    /// The photo's place in the date order: its capture date if known, else its file's time,
-    /// else nothing (it goes last).
+    /// The photo's place in the date order: its capture date if known, else the date its path
+    /// names (`fromPath`: a day folder, a phone's file name), else its file's time, else nothing
+    /// (it goes last). Before the dates are read, the last two are the estimate the time views
+    /// show at once.
     package static func sortKey(_ photo: Photo, captured: Int64??) -> Int64 {
         if case .some(.some(let date)) = captured { return date }
-        return photo.stamp.map { fromFileTime($0.modified) } ?? Int64.max
+        let fileTime = photo.stamp.map { fromFileTime($0.modified) }
+        return fromPath(photo.relativePath, fileTime: fileTime) ?? fileTime ?? Int64.max
     }
 
     /// The calendar date of wall-clock seconds (the inverse of `wallClock`).

@@ -51,9 +51,9 @@ extension GridView {
         // Past one column, + opens the photo, as spreading the fingers does in the photo apps.
         case .character("+"), .character("="):
             if columns == 1 { actions = focus.map { [.openPhoto($0)] } ?? [] } else { actions = setColumns(columns - 1, context) }
-        // Past 6 columns, - zooms out into time: the months, then the years (`TimeView`).
+        // Past 6 columns, - zooms out into time: the days, the months, then the years (`TimeView`).
         case .character("-"), .character("_"):
-            if columns >= GridLayout.maxColumns(for: context.screen) { actions = [.openTime(.months)] } else { actions = setColumns(columns + 1, context) }
+            if columns >= GridLayout.maxColumns(for: context.screen) { actions = [.openTime(.days)] } else { actions = setColumns(columns + 1, context) }
         case .character("{"): jumpSection(-1, context)
         case .character("}"): jumpSection(1, context)
         case .character(let c) where ("1"..."6").contains(c): actions = setColumns(Int(String(c))!, context)

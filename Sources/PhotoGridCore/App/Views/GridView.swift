@@ -20,7 +20,7 @@ final class GridView: ScreenView {
     /// +1 after moving down, -1 after moving up: where prefetching looks.
     var direction = 1
     var painter: GridPainter
-    /// The time zoom's months or years (`TimeView`): many columns, a section per month or year.
+    /// The time zoom's days, months or years (`TimeView`): many columns, a section per period.
     let scale: TimeScale?
 
     init(_ context: ViewContext, columns: Int?, scale: TimeScale? = nil) {
@@ -230,7 +230,13 @@ final class GridView: ScreenView {
     }
 
     func hint(_ context: ViewContext) -> String? {
-        if let scale { return scale == .months ? "+ grid  - years  q grid " : "+ months  q grid " }
+        if let scale {
+            switch scale {
+            case .days: return "+ grid  - months  q grid "
+            case .months: return "+ days  - years  q grid "
+            case .years: return "+ months  q grid "
+            }
+        }
         return "? keys  a " + (context.session.fit == .fit ? "fill" : "fit") + "  / find  q quit "
     }
 }

@@ -4,28 +4,43 @@ import PhotoGridModel
 import PhotoGridSystem
 import PhotoGridTerminal
 
-/// How far out the time zoom is: each month, or each year, a header and a dense band of its photos.
+/// How far out the time zoom is: each day, month or year, a header and a dense band of its photos.
 enum TimeScale: String {
-    case months, years
+    case days, months, years
 
-    /// Many to a row, more for years: a tile of about 9 cells for months and 5 for years, within
-    /// bounds that keep a band dense on a narrow terminal and the tiles recognisable on a wide one.
+    /// Many to a row, more the further out: a tile of about 13 cells for days, 9 for months and 5
+    /// for years, within bounds that keep a band dense on a narrow terminal and the tiles
+    /// recognisable on a wide one.
     func columns(for screen: ScreenMetrics) -> Int {
         switch self {
+        case .days: return max(7, min(12, (screen.columns + 1) / 14))
         case .months: return max(8, min(16, (screen.columns + 1) / 10))
         case .years: return max(12, min(32, (screen.columns + 1) / 6))
         }
     }
 
-    var grouping: Grouping { self == .months ? .month : .year }
+    var grouping: Grouping {
+        switch self {
+        case .days: return .day
+        case .months: return .month
+        case .years: return .year
+        }
+    }
+
+    /// One step further out, or in (nil: the grid).
+    var outward: TimeScale? { self == .days ? .months : self == .months ? .years : nil }
+    var inward: TimeScale? { self == .years ? .months : self == .months ? .days : nil }
 }
 
 /// The time zoom, the pinch beyond the grid's 6 columns, as in the phone's photo apps: `-` at 6
-/// columns goes out to the months, `-` again to the years; `+` or `Enter` goes back in to the
-/// year in focus (its first month) or the month in focus (the grid at 6 columns, on its first
-/// photo); `q` or `Esc` back to the grid on the photo in focus. The photos go by the date taken
-/// (the gallery is put in the date order first). The band is a grid of its own (`GridView` with
-/// a scale) over the same session, so its tiles come from the same caches and pipeline.
+/// columns goes out to the days (the phone's "Days": every photo, under a header a day, denser
+/// than the grid and always by the date taken, where `S`'s day sections keep the grid's size
+/// and order), `-` again to the months, then the years; `+` or `Enter` goes back in to the period
+/// in focus (its first photo), from the days to the grid at 6 columns; `q` or `Esc` back to the
+/// grid on the photo in focus. The photos go by the date taken (the gallery is put in the date
+/// order first, at once on estimated dates where they are not read yet). The band is a grid of
+/// its own (`GridView` with a scale) over the same session, so its tiles come from the same
+/// caches and pipeline.
 final class TimeView: ScreenView {
     private(set) var band: GridView
     var scale: TimeScale { band.scale! }
@@ -50,11 +65,13 @@ final class TimeView: ScreenView {
         case .character("Q"): return .taken(.quit)
         case .character("q"), .escape: return .taken([.close(self)] + (band.currentPhoto(context).map { [.focus($0)] } ?? []))
         case .character("-"), .character("_"):
-            if scale == .months { zoom(to: .years, focus: band.currentPhoto(context), context) } else { return .taken(.notice("years: as far out as it goes")) }
+            guard let outward = scale.outward else { return .taken(.notice("years: as far out as it goes")) }
+            zoom(to: outward, focus: band.currentPhoto(context), context)
         case .character("+"), .character("="), .enter, .character("z"):
             let first = firstOfGroup(band.position.focus, context)
             let photo = context.photos.ids.indices.contains(first) ? context.photos.ids[first] : nil
-            if scale == .years { zoom(to: .months, focus: photo, context) } else { return .taken([.close(self)] + (photo.map { [.focus($0)] } ?? [])) }
+            guard let inward = scale.inward else { return .taken([.close(self)] + (photo.map { [.focus($0)] } ?? [])) }
+            zoom(to: inward, focus: photo, context)
         // What changes the grid's columns, order or sections has no meaning here.
         case .character(let c) where ("1"..."6").contains(c) || ["a", "s", "r", "S", "."].contains(c):
             return .taken(.notice(scale.rawValue + ": + or q goes back to the grid"))
