@@ -15,6 +15,7 @@ import PhotoGridCore
 // photogrid-bench link DIR [MBIT] [RUNS] [TIMG] [CHAFA]           kitty and sixel in a pty read at MBIT megabits a second, and as fast as it comes
 // photogrid-bench oracle [KEYS] [SEEDS] the screen oracle's random walks, longer than the tests'
 // photogrid-bench list                  a sort and a filter over 10,000 photos: what is decoded again
+// photogrid-bench library N DIR [RUNS]  a library of N photos in day folders: first screen, count, days, months, years, filter, memory
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
@@ -72,6 +73,11 @@ do {
         try LinkReport.run(source: arguments[1], photogrid: (directory.isEmpty ? "./" : directory) + "photogrid",
                            megabits: arguments.count > 2 ? Double(arguments[2]) ?? 20 : 20, runs: arguments.count > 3 ? Int(arguments[3]) ?? 3 : 3,
                            timg: arguments.count > 4 ? arguments[4] : nil, chafa: arguments.count > 5 ? arguments[5] : nil)
+    case "library" where arguments.count >= 3:
+        let directory = String(CommandLine.arguments[0].reversed().drop { $0 != "/" }.reversed())
+        guard let count = Int(arguments[1]), count > 0 else { throw BenchError("library N DIR [RUNS]: N is a number of photos") }
+        try LibraryReport.run(count: count, folder: arguments[2], photogrid: (directory.isEmpty ? "./" : directory) + "photogrid",
+                              runs: arguments.count > 3 ? Int(arguments[3]) ?? 2 : 2)
     case "list":
         try ListChangeReport.run()
     case "oracle":
@@ -79,7 +85,7 @@ do {
     case "decode" where arguments.count >= 2:
         try DecodeReport.run(folder: arguments[1], size: arguments.count > 2 ? Int(arguments[2]) ?? 400 : 400)
     default:
-        print("usage: photogrid-bench run DIR [RUNS] | time DIR | remote DIR [RUNS] | soak DIR [MINUTES] | memory DIR | hold DIR [MINUTES] | decode DIR [SIZE] | sixel DIR [SIZE] | parse [RUNS] | formats DIR [RUNS] [TIMG] [CHAFA] | kitty DIR [RUNS] [TIMG] [CHAFA] | link DIR [MBIT] [RUNS] [TIMG] [CHAFA] | oracle [KEYS] [SEEDS] | list")
+        print("usage: photogrid-bench run DIR [RUNS] | time DIR | remote DIR [RUNS] | soak DIR [MINUTES] | memory DIR | hold DIR [MINUTES] | decode DIR [SIZE] | sixel DIR [SIZE] | parse [RUNS] | formats DIR [RUNS] [TIMG] [CHAFA] | kitty DIR [RUNS] [TIMG] [CHAFA] | link DIR [MBIT] [RUNS] [TIMG] [CHAFA] | oracle [KEYS] [SEEDS] | list | library N DIR [RUNS]")
         exit(2)
     }
 } catch {
