@@ -5,7 +5,7 @@ import PhotoGridTestSupport
 
 /// A library as users keep one, and photogrid on it as a user meets it (issue 47):
 /// `photogrid-bench library N DIR [RUNS]` makes N photos in day folders,
-/// `YYYY/YYYY-MM-DD/IMG_NNNNNNN.jpg`, about 19 a day from 2005 on, each with its own date taken,
+/// `YYYY/YYYY-MM-DD/IMG_NNNNNNN.jpg`, 19 a day from 2005 on (more in a library over 20 years), each with its own date taken,
 /// one of three cameras, an ISO and an XMP rating (0, 2, 4 or 5) in it, unless DIR holds them
 /// already; then runs the release photogrid in tmux (160x45, half-blocks, 6 columns), once with
 /// an empty cache (cold) and RUNS times with the cache that run left (warm), and times from the
@@ -15,10 +15,12 @@ enum LibraryReport {
     static let cameras: [(make: String, model: String, iso: Int)] = [("FUJIFILM", "X100V", 800), ("Canon", "Canon EOS R5", 100),
                                                                       ("SONY", "ILCE-7M3", 3200)]
     static let ratings = [0, 2, 4, 5, 0]
-    static let perDay = 19
+    /// Photos a day: 19, or more so that a library spans at most 20 years (a million photos:
+    /// 137 a day), since dates taken past next year are no dates (`CaptureDate.parse`).
+    static func perDay(_ count: Int) -> Int { max(19, (count + 7_299) / 7_300) }
     /// A camera, three years from a third of the way in (the whole span when shorter), a rating.
     static func filter(count: Int) -> String {
-        let lastYear = 2005 + count / perDay / 365
+        let lastYear = 2005 + count / perDay(count) / 365
         let from = 2005 + (lastYear - 2005) / 3
         return "camera:x100v \(from)..\(min(from + 2, lastYear)) rating>=4"
     }
@@ -28,7 +30,7 @@ enum LibraryReport {
         if access(marker, F_OK) != 0 {
             let made = try Timing.time { try make(count: count, folder: folder) }
             try Inputs.write([], to: marker)
-            print("photogrid-bench library: the filter \(filter(count: count)); \(count) photos in \(count / perDay + 1) day folders of \(folder), made in \(Table.fixed(made, 1)) s")
+            print("photogrid-bench library: the filter \(filter(count: count)); \(count) photos in \(count / perDay(count) + 1) day folders of \(folder), made in \(Table.fixed(made, 1)) s")
         }
         let cache = folder + ".cache"
         _ = system("rm -rf '\(cache)'")
@@ -62,8 +64,9 @@ enum LibraryReport {
         }
         let firstDay = CaptureDate.wallClock(year: 2005, month: 1, day: 1, hour: 8, minute: 0, second: 0)
         var madeFolder = ""
+        let perDay = perDay(count)
         for index in 0..<count {
-            let taken = firstDay + Int64(index / perDay) * 86_400 + Int64(index % perDay) * 1_200
+            let taken = firstDay + Int64(index / perDay) * 86_400 + Int64(index % perDay) * (43_200 / Int64(perDay))
             let (year, month, day) = CaptureDate.civil(taken)
             func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
             let dayFolder = folder + "/\(year)/\(year)-\(two(month))-\(two(day))"

@@ -27,7 +27,7 @@ import PhotoGridTestSupport
         var (ok, screen) = try tmux.waitFor { $0.contains("catalog was damaged and is made again") }
         #expect(ok, "\(screen)")
         try tmux.send("s")
-        (ok, screen) = try tmux.waitFor { status($0).contains("by date") }
+        (ok, screen) = try tmux.waitFor { status($0).contains("by date") && !status($0).contains("estimated") }
         #expect(ok, "\(screen)")
         try tmux.send("q")
         (ok, _) = try tmux.waitFor { $0.contains("[exit 0]") }
@@ -47,7 +47,7 @@ import PhotoGridTestSupport
         try first.send("s")
         try second.send("s")
         for tmux in [first, second] {
-            let (ok, screen) = try tmux.waitFor { status($0).contains("by date") }
+            let (ok, screen) = try tmux.waitFor { status($0).contains("by date") && !status($0).contains("estimated") }
             #expect(ok && !screen.contains("catalog could not"), "\(screen)")
             try tmux.send("q")
             #expect(try tmux.waitFor { $0.contains("[exit 0]") }.0)

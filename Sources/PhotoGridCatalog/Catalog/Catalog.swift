@@ -117,18 +117,23 @@ package final class Catalog: Sendable {
     /// Every photo the catalog holds under `root` (an absolute, resolved folder), by its path
     /// relative to it.
     package func entries(under root: RawPath) throws(SQLiteError) -> [RawPath: CatalogEntry] {
+        var result: [RawPath: CatalogEntry] = [:]
+        try scan(under: root) { path, entry in result[path] = entry }
+        return result
+    }
+
+    /// Each photo the catalog holds under `root`, handed to `body` one at a time as the rows
+    /// are read: a library's whole catalog is never in memory at once.
+    package func scan(under root: RawPath, _ body: (RawPath, CatalogEntry) -> Void) throws(SQLiteError) {
         let (low, high) = Self.range(under: root)
-        let rows = try using { (database) throws(SQLiteError) in
-            try database.rows(Self.select + " WHERE path >= ? AND path < ?", [.blob(low), .blob(high)]) { row in
-                (row.blob(0) ?? [], Self.entry(row))
+        try using { (database) throws(SQLiteError) in
+            let statement = try database.prepare(Self.select + " WHERE path >= ? AND path < ?")
+            try statement.bind([.blob(low), .blob(high)])
+            while try statement.step() {
+                guard let path = statement.blob(0), path.count > low.count else { continue }
+                body(RawPath(Array(path[low.count...])), Self.entry(statement))
             }
         }
-        var result: [RawPath: CatalogEntry] = [:]
-        result.reserveCapacity(rows.count)
-        for (path, entry) in rows where path.count > low.count {
-            result[RawPath(Array(path[low.count...]))] = entry
-        }
-        return result
     }
 
     /// Keeps `entries` (paths relative to `root`), replacing what was known of them, in one

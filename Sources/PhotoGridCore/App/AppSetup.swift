@@ -36,6 +36,8 @@ package struct AppSetup {
     package var rescan: ((Bool) throws -> [Photo])?
     package var readDates: (([Photo]) -> CaptureDates)?
     package var readRatings: (([Photo]) -> RatingScan)?
+    /// The gallery's part of the catalog, for the filter.
+    package var catalog: GalleryCatalog?
     package var leftOut: (() -> LeftOut)?
     /// The folder still being read, and word of a remote gallery's changes.
     package var reading: BackgroundScan?
@@ -60,6 +62,7 @@ extension GridController {
             gallery.listed = setup.listed
         }
         gallery.readers.readRatings = setup.readRatings
+        gallery.readers.catalog = setup.catalog
         gallery.readers.leftOut = setup.leftOut
         gallery.trash = setup.trash
         gallery.reading = setup.reading

@@ -17,7 +17,6 @@ import PhotoGridSystem
 package final class CaptureDates: @unchecked Sendable {
     struct State {
         var dates: [PhotoSource: Int64?] = [:]
-        var entries: [PhotoSource: CatalogEntry] = [:]
         var done = 0
         var finished = false
         var cancelled = false
@@ -44,9 +43,6 @@ package final class CaptureDates: @unchecked Sendable {
     package var progress: (done: Int, finished: Bool) { state.withLock { ($0.done, $0.finished) } }
     /// Each photo's capture date, nil where it has none; complete once `finished`.
     package var dates: [PhotoSource: Int64?] { state.withLock { $0.dates } }
-    /// What is known of each photo (camera, exposure, labels...), for a filter; complete once
-    /// `finished`. A photo whose header could not be read has an entry with its stamp alone.
-    package var entries: [PhotoSource: CatalogEntry] { state.withLock { $0.entries } }
 
     /// What the catalog had to say while the dates were read (found damaged and made again, not
     /// written): for the status line, once `finished`.
@@ -56,15 +52,35 @@ package final class CaptureDates: @unchecked Sendable {
     package func cancel() { state.withLock { $0.cancelled = true } }
 
     private func read(_ photos: [Photo], reader: InfoReader, catalog: GalleryCatalog?, onProgress: @escaping @Sendable () -> Void) {
-        let known = catalog?.entries() ?? [:]
+        // What the catalog knows, row by row: a photo unchanged since is not read again. Only
+        // the dates are kept (the rest stays in the catalog, for the filter to ask).
+        var known: [Int64?] = Array(repeating: nil, count: photos.count)
+        var isKnown = [Bool](repeating: false, count: photos.count)
+        if let catalog {
+            var byPath: [RawPath: Int] = [:]
+            byPath.reserveCapacity(photos.count)
+            for (index, photo) in photos.enumerated() where photo.stamp != nil { byPath[photo.relativePath] = index }
+            catalog.scan { path, entry in
+                guard let index = byPath[path], photos[index].stamp == entry.stamp else { return }
+                known[index] = entry.taken
+                isKnown[index] = true
+            }
+        }
+        // Kept a few thousand at a time, so that a first reading of a large library holds no more.
         var read: [(path: RawPath, entry: CatalogEntry)] = []
+        func keep(_ path: RawPath, _ entry: CatalogEntry) {
+            read.append((path, entry))
+            if read.count >= 4096 {
+                catalog?.record(read)
+                read.removeAll(keepingCapacity: true)
+            }
+        }
         var lastReport = SystemClock().now()
         var done = 0
-        let record = { (photo: Photo, entry: CatalogEntry) -> Bool in
+        let record = { (photo: Photo, date: Int64?) -> Bool in
             done += 1
             let cancelled = self.state.withLock { state -> Bool in
-                state.dates[photo.source] = .some(entry.taken)
-                state.entries[photo.source] = entry
+                state.dates[photo.source] = .some(date)
                 state.done = done
                 return state.cancelled
             }
@@ -75,22 +91,23 @@ package final class CaptureDates: @unchecked Sendable {
             return !cancelled
         }
         var unknown: [Photo] = []
-        for photo in photos {
-            if let stamp = photo.stamp, let entry = known[photo.relativePath], entry.stamp == stamp {
-                guard record(photo, entry) else { return }
+        for (index, photo) in photos.enumerated() {
+            if isKnown[index] {
+                guard record(photo, known[index]) else { return }
             } else if !photo.format.isDecoded {
-                let entry = CatalogEntry(stamp: Self.stamp(photo))
-                if photo.stamp != nil, photo.file != nil { read.append((photo.relativePath, entry)) }
-                guard record(photo, entry) else { return }
+                if photo.stamp != nil, photo.file != nil { keep(photo.relativePath, CatalogEntry(stamp: Self.stamp(photo))) }
+                guard record(photo, nil) else { return }
             } else {
                 unknown.append(photo)
             }
         }
+        known = []
+        isKnown = []
         var going = true
         reader.read(unknown) { photo, info in
             let entry = CatalogEntry(stamp: Self.stamp(photo), taken: CaptureDate.parse(info?.dateTaken), info: info)
-            if photo.stamp != nil, photo.file != nil { read.append((photo.relativePath, entry)) }
-            going = going && record(photo, entry)
+            if photo.stamp != nil, photo.file != nil { keep(photo.relativePath, entry) }
+            going = going && record(photo, entry.taken)
             return going
         }
         guard going else { return }

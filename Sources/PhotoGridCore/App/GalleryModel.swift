@@ -33,8 +33,10 @@ package final class GalleryModel {
     /// Ratings known so far, and which photos are shown by them (`f`, `--min-rating`).
     let ratings = Ratings()
     package internal(set) var filter: RatingFilter = .all
-    /// The filter by what photos are (`--filter`, `\`), nil when off.
+    /// The filter by what photos are (`--filter`, `\`), nil when off, and the photos it let
+    /// through when it was applied (a photo rated since keeps its place until it is applied again).
     package internal(set) var query: PhotoQuery?
+    var queryMatches: Set<PhotoSource> = []
     /// The raw files shown as one tile with the JPEG of their name (`RawPairs`), by the JPEG.
     package internal(set) var raws: [PhotoSource: Photo] = [:]
     /// The trash `d` moves photos to; nil without a home (`Trash`). What the last `d` moved.
@@ -57,6 +59,8 @@ package final class GalleryModel {
         var rescan: ((Bool) throws -> [Photo])?
         /// Starts reading capture dates for the date order.
         var readDates: (([Photo]) -> CaptureDates)?
+        /// What is kept of the photos between runs, which the filter asks (nil: not a folder).
+        package var catalog: GalleryCatalog?
         /// Starts reading the ratings of some photos (`RatingScan`).
         package var readRatings: (([Photo]) -> RatingScan)?
         /// What the gallery's last reading left out (`LeftOut`), said after each reading.
@@ -69,8 +73,6 @@ package final class GalleryModel {
         /// Reading dates; `pendingOrder` is the date order shown on estimates meanwhile.
         var reader: CaptureDates?
         var pendingOrder: PhotoOrder?
-        /// What the reading found of each photo besides its date, for the filter (`PhotoQuery`).
-        var entries: [PhotoSource: CatalogEntry] = [:]
         /// The filter asked for while what it asks is read.
         var pendingQuery: PhotoQuery?
         /// The time zoom's months or years: each photo's, and the photos that start one; made

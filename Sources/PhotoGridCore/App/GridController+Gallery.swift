@@ -55,7 +55,6 @@ extension GridController {
     func finishDateReading() {
         guard let reader = gallery.dates.reader, reader.progress.finished else { return }
         gallery.dates.known.merge(reader.dates) { $1 }
-        gallery.dates.entries.merge(reader.entries) { $1 }
         gallery.dates.reader = nil
         if let query = gallery.dates.pendingQuery {
             gallery.dates.pendingQuery = nil
@@ -228,7 +227,7 @@ extension GridController {
         let (all, raws) = RawPairs.pair(listed)
         var filter = gallery.filter
         var photos = gallery.ratings.kept(all, by: filter)
-        if let query = gallery.query { photos = photos.filter { gallery.matches(query, $0) } }
+        if gallery.query != nil { photos = photos.filter { gallery.queryMatches.contains($0.source) } }
         if photos.isEmpty && !all.isEmpty {
             // The last photo the filters showed went (to the trash, or in a rescan): the grid
             // shows them all again rather than a photo that is not there.

@@ -199,6 +199,7 @@ package enum PhotoGrid {
         setup.readDates = { photos in
             CaptureDates(photos: photos, reader: source.infoReader, catalog: source.catalog) { mailbox.post(.news(.datesRead)) }
         }
+        setup.catalog = source.catalog
         setup.readRatings = { photos in RatingScan(photos: photos, reader: source.infoReader) { mailbox.post(.news(.ratingsRead)) } }
         setup.leftOut = source.leftOut.map { box in { box.withLock { $0 } } }
         setup.reading = source.reading

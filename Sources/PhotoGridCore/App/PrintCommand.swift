@@ -56,12 +56,14 @@ struct PrintCommand {
         for said in [source.leftOut?.withLock { $0.summary }].compactMap({ $0 }) + source.notices { PhotoGrid.printError(said) }
         // Read at once, as the dates are: --print has nothing to show meanwhile.
         let wantsDates = options.order.key == .date && options.sortGiven
+        // The reading puts what it reads in the catalog, which the filter then asks.
         let known = wantsDates || options.query?.needsCatalog == true
             ? CaptureDates(readingNow: source.photos, reader: source.infoReader, catalog: source.catalog) : nil
         if wantsDates, let known { source.photos = options.order.apply(source.photos, dates: known.dates) }
         if let query = options.query {
-            let entries = known?.entries ?? [:]
-            source.photos = source.photos.filter { query.matches(PhotoQuery.Facts(photo: $0, entry: entries[$0.source])) }
+            let matches = source.catalog?.matching(query, among: source.photos)
+                ?? Set(source.photos.filter { query.matches(PhotoQuery.Facts(photo: $0, entry: nil)) }.map(\.source))
+            source.photos = source.photos.filter { matches.contains($0.source) }
             guard !source.photos.isEmpty else { throw ExitError("no photo here matches the filter \(query)") }
         }
         if options.filter != .all {

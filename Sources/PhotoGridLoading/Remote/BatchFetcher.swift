@@ -1,4 +1,3 @@
-import Dispatch
 import PhotoGridDecoding
 import PhotoGridDiskCache
 import PhotoGridGallery
@@ -23,8 +22,9 @@ package final class BatchFetcher: Sendable {
     package let endpoint: RemoteURL
     let fetcher: Fetcher
     /// Where wishes are looked at and parts handed out, in order, off the transfer loop and off
-    /// the pipeline's lock.
-    private let queue = DispatchQueue(label: "photogrid.batches")
+    /// the pipeline's lock: a thread of its own, so that a batch's parts reach their tiles
+    /// however busy the shared worker threads are (`SerialThread`).
+    private let queue = SerialThread()
     private let state = Locked(State())
 
     struct State {
@@ -75,7 +75,7 @@ package final class BatchFetcher: Sendable {
 
     /// Returns once the wishes made so far have been looked at.
     package func catchUp() {
-        if state.withLock({ $0.scheduled }) { queue.sync {} }
+        if state.withLock({ $0.scheduled }) { queue.sync { () } }
     }
 
     /// A tile is about to download `url`: if it waits in a held wish, that wish's items go now,

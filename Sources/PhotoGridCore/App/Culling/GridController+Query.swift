@@ -3,8 +3,9 @@ import PhotoGridGallery
 import PhotoGridModel
 
 /// `--filter` and `\`: only the photos that match what they are (`PhotoQuery`), with the rating
-/// filter by and. What the terms ask of photos the catalog has not told yet is read first, by the
-/// same reading as the dates (whole entries), in the background; the filter applies when it ends.
+/// filter by and. Photos the catalog has not been told of yet are read first, by the same
+/// reading as the dates, in the background; then the catalog is asked, row by row, and only
+/// the matches are kept.
 extension GridController {
     package func setQuery(_ query: PhotoQuery?) {
         gallery.dates.pendingQuery = nil
@@ -17,8 +18,8 @@ extension GridController {
             }
             return
         }
-        if query.needsCatalog, gallery.readers.readDates != nil,
-           gallery.allPhotos.contains(where: { gallery.dates.entries[$0.source] == nil }) {
+        if query.needsCatalog, gallery.readers.catalog != nil, gallery.readers.readDates != nil,
+           gallery.allPhotos.contains(where: { gallery.dates.known[$0.source] == nil }) {
             gallery.dates.pendingQuery = query
             gallery.startReadingDates()
             return
@@ -29,7 +30,10 @@ extension GridController {
     /// The filter, once what it asks is known: the photos that match, or all of them and why.
     func applyQuery(_ query: PhotoQuery) {
         let all = gallery.allPhotos
-        guard all.contains(where: { gallery.matches(query, $0) }) else {
+        let ratings = gallery.ratings
+        let matches = gallery.readers.catalog?.matching(query, among: all, rating: { ratings.known($0) })
+            ?? Set(all.filter { query.matches(PhotoQuery.Facts(photo: $0, entry: nil, rating: ratings.known($0))) }.map(\.source))
+        guard !matches.isEmpty else {
             notice = "no photo matches the filter \(query): all \(all.count) shown"
             if gallery.query != nil {
                 gallery.query = nil
@@ -38,13 +42,7 @@ extension GridController {
             return
         }
         gallery.query = query
+        gallery.queryMatches = matches
         showList(all)
-    }
-}
-
-extension GalleryModel {
-    /// Whether `photo` matches `query`, by its catalog entry and the rating known here.
-    func matches(_ query: PhotoQuery, _ photo: Photo) -> Bool {
-        query.matches(PhotoQuery.Facts(photo: photo, entry: dates.entries[photo.source], rating: ratings.known(photo)))
     }
 }
