@@ -61,6 +61,9 @@ struct PrintCommand {
             ? CaptureDates(readingNow: source.photos, reader: source.infoReader, catalog: source.catalog) : nil
         if wantsDates, let known { source.photos = options.order.apply(source.photos, dates: known.dates) }
         if let query = options.query {
+            if query.needsCatalog && source.catalog == nil {
+                PhotoGrid.printError("--filter: only the names are matched here (what photos are is kept for folders)")
+            }
             let matches = source.catalog?.matching(query, among: source.photos)
                 ?? Set(source.photos.filter { query.matches(PhotoQuery.Facts(photo: $0, entry: nil)) }.map(\.source))
             source.photos = source.photos.filter { matches.contains($0.source) }

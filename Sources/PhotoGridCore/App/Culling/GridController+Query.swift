@@ -44,5 +44,8 @@ extension GridController {
         gallery.query = query
         gallery.queryMatches = matches
         showList(all)
+        if query.needsCatalog && gallery.readers.catalog == nil {
+            notice = "filter: only the names are matched here (what photos are is kept for folders)"
+        }
     }
 }
