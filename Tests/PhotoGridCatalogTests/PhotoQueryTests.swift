@@ -101,7 +101,7 @@ import Testing
         ("iso>=lots", "iso needs a number"), ("speed:3", "no term speed:"), ("camera>3", "camera is matched with camera:text"),
         ("rating:7", "a rating is -1 (rejected) to 5"), ("2023-13", "dates are written"), ("2022..2021", "ends before it starts"),
         ("keyword:\"open", "is not closed"), ("-", "a - goes before a term"), ("is:blurry", "is: takes raw, video or rejected"),
-        ("iso:", "needs a value"),
+        ("iso:", "needs a value"), ("\"\"", "an empty term"),
     ])
     func mistakesAreSaidInWords(_ text: String, _ words: String) {
         do {

@@ -49,6 +49,7 @@ extension PhotoQuery {
     }
 
     static func term(_ token: String) throws(ParseError) -> Term {
+        guard !token.isEmpty else { throw ParseError(description: "\"\" is an empty term") }
         if token.hasPrefix("-") {
             let rest = String(token.dropFirst())
             guard !rest.isEmpty, !rest.hasPrefix("-") else { throw ParseError(description: "'\(token)': a - goes before a term") }
