@@ -28,33 +28,19 @@ final class CaptionView: AppView {
         switch key {
         case .escape: return .taken([.close(self), .notice("caption not changed")])
         case .enter: return .taken([.close(self), .saveCaption(edit)])
-        case .backspace:
-            while let last = edit.text.popLast(), last & 0xC0 == 0x80 {}
-        // As in readline and the shells: Ctrl-U clears the line, Ctrl-W the last word.
-        case .control("u"): edit.text = []
-        case .control("w"):
-            while edit.text.last == UInt8(ascii: " ") { edit.text.removeLast() }
-            while let last = edit.text.last, last != UInt8(ascii: " ") { edit.text.removeLast() }
-        case .character(let c): typed(Array(String(c).utf8))
-        case .byte(let b): typed([b])
-        default: break
+        default:
+            // Past what a caption is read back with, nothing more is taken.
+            var line = TypedLine(bytes: edit.text)
+            line.take(key) { String(decoding: $0, as: UTF8.self).count <= XMPReader.maxCharacters }
+            edit.text = line.bytes
         }
         return .done
-    }
-
-    /// Past what a caption is read back with, nothing more is taken.
-    private func typed(_ bytes: [UInt8]) {
-        let longer = edit.text + bytes
-        if String(decoding: longer, as: UTF8.self).count <= XMPReader.maxCharacters { edit.text = longer }
     }
 
     /// The caption as the status line shows it while typed: its end, where the typing is, when
     /// it is longer than the line.
     func prompt(_ context: ViewContext) -> String? {
-        let text = String(decoding: edit.text, as: UTF8.self)
-        let room = max(10, context.screen.columns - 40)
-        let shown = text.count > room ? "~" + String(text.suffix(room - 1)) : text
-        return "caption: " + shown + "_"
+        "caption: " + TypedLine(bytes: edit.text).shown(room: max(10, context.screen.columns - 40)) + "_"
     }
 
     func hint(_ context: ViewContext) -> String? { "Enter save  Esc cancel " }
