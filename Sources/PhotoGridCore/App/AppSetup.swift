@@ -42,6 +42,9 @@ package struct AppSetup {
     /// The folder still being read, and word of a remote gallery's changes.
     package var reading: BackgroundScan?
     package var changes: GalleryChanges?
+    /// The folder watched, and how the folders it names are read again.
+    package var watch: FolderWatch?
+    package var rescanFolders: (([FolderWatch.Change], Bool) -> [Photo])?
     package var trash: Trash?
 
     package init(title: String, modeName: String) {
@@ -67,6 +70,8 @@ extension GridController {
         gallery.trash = setup.trash
         gallery.reading = setup.reading
         gallery.changes = setup.changes
+        gallery.readers.watch = setup.watch
+        gallery.readers.rescanFolders = setup.rescanFolders
         allowChanges(order: setup.order, showHidden: setup.showHidden, rescan: setup.rescan, readDates: setup.readDates)
         if setup.filter != .all { setFilter(setup.filter) }
         if let query = setup.query { setQuery(query) }

@@ -65,6 +65,10 @@ package final class GalleryModel {
         package var readRatings: (([Photo]) -> RatingScan)?
         /// What the gallery's last reading left out (`LeftOut`), said after each reading.
         package var leftOut: (() -> LeftOut)?
+        /// The folder watched while open (`FolderWatch`), and how the folders it names are read
+        /// again: the photos in them now.
+        package var watch: FolderWatch?
+        package var rescanFolders: (([FolderWatch.Change], Bool) -> [Photo])?
     }
 
     struct Dates {

@@ -11,4 +11,6 @@ package enum GalleryNews: Equatable, Sendable {
     case ratingsRead
     /// A remote gallery changed on its server, or asking for it again failed.
     case galleryChanged
+    /// Photos came or went in the folders watched (`FolderWatch`).
+    case foldersChanged
 }

@@ -1,5 +1,6 @@
 import PhotoGridCatalog
 import PhotoGridDecoding
+import PhotoGridDiskCache
 import PhotoGridGallery
 import PhotoGridLoading
 import PhotoGridMetadata
@@ -27,6 +28,9 @@ package struct GallerySource: Sendable {
     package var catalog: GalleryCatalog?
     /// Word that the gallery changed since it was read (with `rescan`, which reads it again).
     package var changes: GalleryChanges?
+    /// The folder watched while open, and how the folders it names are read again.
+    package var watch: FolderWatch?
+    package var rescanFolders: (@Sendable (_ changes: [FolderWatch.Change], _ showHidden: Bool) -> [Photo])?
     /// Called once, when the first screen has no tile loading any more (`--print`: once it is
     /// written): what can wait for it starts then, such as a remote gallery's revalidation.
     package var onScreenComplete: (@Sendable () -> Void)?
@@ -77,6 +81,8 @@ package struct GallerySource: Sendable {
         }
         var photos: [Photo]
         var reading: BackgroundScan?
+        // What changes from here on is seen by the watch, which starts after the first screen.
+        let readingSince = SystemClock().wallNanoseconds() - 2_000_000_000
         if !options.print && focus == nil {
             // The grid starts once the first screen is known; the rest comes in the background.
             let scan = BackgroundScan(root, maxDepth: maxDepth, showHidden: options.showHidden, leftOut: leftOut)
@@ -99,6 +105,25 @@ package struct GallerySource: Sendable {
         source.focus = focus
         source.rescan = scan
         source.reading = reading
+        if !options.print {
+            let cache = DiskCache.defaultDirectory(environment: Environment.values(Environment.cacheNames))
+                .flatMap { RawPath($0).resolved }
+            source.watch = FolderWatch(root: folder, maxDepth: maxDepth, showHidden: options.showHidden, skipping: cache.map { [$0] } ?? [],
+                                       changedSince: readingSince)
+            source.rescanFolders = { changes, showHidden in
+                changes.flatMap { change -> [Photo] in
+                    var scanner = FolderScanner()
+                    scanner.showHidden = showHidden
+                    let depth = change.folder.bytes.isEmpty ? 0 : change.folder.bytes.count { $0 == UInt8(ascii: "/") } + 1
+                    scanner.maxDepth = change.whole ? max(0, maxDepth - depth) : 0
+                    scanner.relativeRoot = change.folder
+                    var unused = LeftOut()
+                    // A folder gone has no photos now.
+                    let path = change.folder.bytes.isEmpty ? root : root.appending(change.folder.bytes)
+                    return (try? scanner.scan(path, leftOut: &unused)) ?? []
+                }
+            }
+        }
         return source
     }
 }

@@ -110,13 +110,14 @@ extension GridController {
         case .datesRead: finishDateReading()
         case .ratingsRead: finishRatingScan()
         case .galleryChanged: takeGalleryNews()
+        case .foldersChanged: takeFolderChanges()
         }
     }
 
     /// Every reader's news at once, for whoever drives the controller without an event loop
     /// (the benchmark, tests).
     package func takeNews() {
-        for news in [GalleryNews.folderRead, .galleryChanged, .datesRead, .ratingsRead] { take(news) }
+        for news in [GalleryNews.folderRead, .galleryChanged, .foldersChanged, .datesRead, .ratingsRead] { take(news) }
     }
 
     /// The whole folder once its reading is done: the grid had the photos found first.
@@ -127,6 +128,8 @@ extension GridController {
         guard !photos.isEmpty else { return }
         showList(gallery.arranged(photos))
         readMissingDates()
+        // What the watch saw while the folder was read.
+        takeFolderChanges()
     }
 
     /// More of a gallery still being read: the photos settled since, after the grid's own, in
@@ -212,7 +215,7 @@ extension GridController {
     /// In the date order or sections by day or month, photos that came in by a rescan have their
     /// dates read, and the order and sections are made again when they are (until then they go
     /// by their file's time).
-    private func readMissingDates() {
+    func readMissingDates() {
         let sorted = gallery.order?.key == .date, grouped = gallery.grouping.byDate
         guard sorted || grouped, gallery.allPhotos.contains(where: { gallery.dates.known[$0.source] == nil }) else { return }
         if sorted && gallery.dates.pendingOrder == nil { gallery.dates.pendingOrder = gallery.order }

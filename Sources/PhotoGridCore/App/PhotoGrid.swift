@@ -179,6 +179,7 @@ package enum PhotoGrid {
         // The readers tell the loop through the mailbox what they bring (`GalleryNews`).
         source.reading?.onChange { mailbox.post(.news(.folderRead)) }
         source.changes?.onChange { mailbox.post(.news(.galleryChanged)) }
+        source.watch?.onChange { mailbox.post(.news(.foldersChanged)) }
         var setup = AppSetup(title: source.title, modeName: capabilities.mode.description)
         setup.columns = options.columns
         setup.settings.synchronizedOutput = capabilities.synchronizedOutput
@@ -204,10 +205,16 @@ package enum PhotoGrid {
         setup.leftOut = source.leftOut.map { box in { box.withLock { $0 } } }
         setup.reading = source.reading
         setup.changes = source.changes
+        setup.watch = source.watch
+        setup.rescanFolders = source.rescanFolders
         setup.trash = Trash(environment: PhotoGrid.environment(["XDG_DATA_HOME", "HOME"]))
         let controller = GridController(setup: setup, session: session, screen: GridApp.metrics(curses: curses, capabilities: capabilities))
         let app = GridApp(controller: controller, mailbox: mailbox, curses: curses, keys: keys, capabilities: capabilities)
-        app.onScreenComplete = source.onScreenComplete
+        // The folder is watched once the first screen is drawn, so that walking it takes nothing from that.
+        app.onScreenComplete = { [watch = source.watch, done = source.onScreenComplete] in
+            done?()
+            watch?.begin()
+        }
         CrashGuard.install(resetSequence: capabilities.exitSequence + KeyReader.mouseOff + Array("\u{1B}[0m".utf8) + curses.resetSequence()
                            + Array("\r\n".utf8))
         defer { CrashGuard.uninstall() }
@@ -218,6 +225,7 @@ package enum PhotoGrid {
             status = try app.run()
         } catch { failure = error }
         controller.session.pipeline.stop()
+        source.watch?.stop()
         writeStats(controller.session)
         // Nothing of ours may stay: clear (for terminals without an alternate screen), give back
         // the private modes we changed, then let ncurses restore the rest.

@@ -15,6 +15,9 @@ package struct FolderScanner {
     /// Told every 256 photos found how many there are so far, with a way to have them (in the
     /// order they will have, but for folders reached through links, which come last).
     package var progress: ((_ count: Int, _ photos: () -> [Photo]) -> Void)?
+    /// Where the folder scanned lies below the gallery's (a folder read again alone, `FolderWatch`):
+    /// the photos' paths start with it.
+    package var relativeRoot = RawPath([])
 
     package init() {}
 
@@ -54,7 +57,7 @@ package struct FolderScanner {
         var visited = Set<FileID>()
         var photos: [Photo] = []
         var links: [Folder] = []
-        walk(Folder(path: root, relative: RawPath([]), info: info, depth: 0), visited: &visited, links: &links, into: &photos, leftOut: &leftOut)
+        walk(Folder(path: root, relative: relativeRoot, info: info, depth: 0), visited: &visited, links: &links, into: &photos, leftOut: &leftOut)
         // Photos are found in natural order (`walk`), but for those of folders reached through
         // links, walked last: only then is the list sorted.
         guard !links.isEmpty else { return photos }
@@ -62,6 +65,20 @@ package struct FolderScanner {
             walk(links.removeFirst(), visited: &visited, links: &links, into: &photos, leftOut: &leftOut)
         }
         return NaturalOrder.sorted(photos) { $0.relativePath.bytes }
+    }
+
+    /// Whether the photo at `a` comes before the one at `b` (paths below the gallery) in the
+    /// scanner's order: a folder's photos before its subfolders, each in natural order.
+    package static func precedes(_ a: RawPath, _ b: RawPath) -> Bool {
+        let left = a.bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        let right = b.bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        for i in 0..<min(left.count, right.count) where left[i] != right[i] {
+            let leftIsFile = i == left.count - 1, rightIsFile = i == right.count - 1
+            if leftIsFile != rightIsFile { return leftIsFile }
+            let order = NaturalOrder.compare(left[i], right[i])
+            return order != 0 ? order < 0 : left[i].lexicographicallyPrecedes(right[i])
+        }
+        return left.count < right.count
     }
 
     private struct Folder { let path: RawPath; let relative: RawPath; let info: FileStatus; let depth: Int }

@@ -12,6 +12,8 @@ package struct SystemError: Error, Equatable, CustomStringConvertible {
 
     /// Nothing at the path (ENOENT).
     package var isNotFound: Bool { code == ENOENT }
+    /// No space left: on the device, or of a kernel table (inotify's watches).
+    package var isFull: Bool { code == ENOSPC }
     /// Something is there already (EEXIST): another name for a new file.
     package var exists: Bool { code == EEXIST }
     /// A link where none is followed (ELOOP with `noFollow`), or a loop of links.
