@@ -82,7 +82,10 @@ package struct GallerySource: Sendable {
         var photos: [Photo]
         var reading: BackgroundScan?
         // What changes from here on is seen by the watch, which starts after the first screen.
-        let readingSince = SystemClock().wallNanoseconds() - 2_000_000_000
+        // A folder modified before the reading began is read with its change; 50 ms of margin
+        // for the file system's coarse clock (a jiffy behind), not more: a library copied just
+        // before the start must not be read twice.
+        let readingSince = SystemClock().wallNanoseconds() - 50_000_000
         if !options.print && focus == nil {
             // The grid starts once the first screen is known; the rest comes in the background.
             let scan = BackgroundScan(root, maxDepth: maxDepth, showHidden: options.showHidden, leftOut: leftOut)
