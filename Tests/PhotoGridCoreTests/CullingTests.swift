@@ -249,12 +249,19 @@ import PhotoGridTestSupport
             self.status(screen).contains("years  ") && ["2021", "2022", "2023", "2024"].allSatisfy { screen.contains(" \($0)") }
         }
         #expect(ok, "- again: \(screen)")
+        // A card a year, on the year of the photo in focus (2021); a rating key is refused there.
+        #expect(status(screen).contains("1 of 4 years"), "\(status(screen))")
+        try tmux.send("R")
+        (ok, screen) = try tmux.waitFor { $0.contains("R acts on photos, not on a year") }
+        #expect(ok, "R on a year: \(screen)")
         // Into 2022 (its first month, March), into March (its first day), and into the 14th: the
         // grid on its first photo, b.jpg.
-        try tmux.send("j", "+")
-        (ok, screen) = try tmux.waitFor { self.status($0).contains("months") && self.status($0).contains("March 2022") }
-        #expect(ok, "+ from the years: \(status(screen))")
-        try tmux.send("l", "Enter")
+        try tmux.send("l", "+")
+        (ok, screen) = try tmux.waitFor {
+            self.status($0).contains("months") && self.status($0).contains("March 2022") && $0.contains("March 2022 · 2")
+        }
+        #expect(ok, "+ from the years, the month's card with its count: \(screen)")
+        try tmux.send("Enter")
         (ok, screen) = try tmux.waitFor { self.status($0).contains("days") && self.status($0).contains("2022-03-14") }
         #expect(ok, "Enter from the months: \(status(screen))")
         try tmux.send("Enter")

@@ -17,6 +17,8 @@ import PhotoGridSystem
 package final class CaptureDates: @unchecked Sendable {
     struct State {
         var dates: [PhotoSource: Int64?] = [:]
+        /// The ratings the catalog or the headers gave, where not 0: few, so kept by path.
+        var ratings: [PhotoSource: Int] = [:]
         var done = 0
         var finished = false
         var cancelled = false
@@ -43,6 +45,8 @@ package final class CaptureDates: @unchecked Sendable {
     package var progress: (done: Int, finished: Bool) { state.withLock { ($0.done, $0.finished) } }
     /// Each photo's capture date, nil where it has none; complete once `finished`.
     package var dates: [PhotoSource: Int64?] { state.withLock { $0.dates } }
+    /// The ratings read on the way (not 0), for the time cards' key photos (`TimeCards`).
+    package var ratings: [PhotoSource: Int] { state.withLock { $0.ratings } }
 
     /// What the catalog had to say while the dates were read (found damaged and made again, not
     /// written): for the status line, once `finished`.
@@ -56,6 +60,7 @@ package final class CaptureDates: @unchecked Sendable {
         // the dates are kept (the rest stays in the catalog, for the filter to ask).
         var known: [Int64?] = Array(repeating: nil, count: photos.count)
         var isKnown = [Bool](repeating: false, count: photos.count)
+        var rated: [PhotoSource: Int] = [:]
         if let catalog {
             var byPath: [RawPath: Int] = [:]
             byPath.reserveCapacity(photos.count)
@@ -64,6 +69,7 @@ package final class CaptureDates: @unchecked Sendable {
                 guard let index = byPath[path], photos[index].stamp == entry.stamp else { return }
                 known[index] = entry.taken
                 isKnown[index] = true
+                if let rating = entry.rating, rating != 0 { rated[photos[index].source] = rating }
             }
         }
         // Kept a few thousand at a time, so that a first reading of a large library holds no more.
@@ -107,6 +113,7 @@ package final class CaptureDates: @unchecked Sendable {
         reader.read(unknown) { photo, info in
             let entry = CatalogEntry(stamp: Self.stamp(photo), taken: CaptureDate.parse(info?.dateTaken), info: info)
             if photo.stamp != nil, photo.file != nil { keep(photo.relativePath, entry) }
+            if let rating = entry.rating, rating != 0 { rated[photo.source] = rating }
             going = going && record(photo, entry.taken)
             return going
         }
@@ -115,6 +122,7 @@ package final class CaptureDates: @unchecked Sendable {
         let notices = catalog?.catalog.takeNotices() ?? []
         state.withLock {
             $0.notices = notices
+            $0.ratings = rated
             $0.finished = true
         }
         onProgress()

@@ -74,6 +74,9 @@ package final class GalleryModel {
     struct Dates {
         /// Capture dates read so far (nil inside: the photo has none).
         var known: [PhotoSource: Int64?] = [:]
+        /// Ratings read with the dates (the catalog's, the headers'), not 0: what the time
+        /// cards choose their key photos by before the photos are shown.
+        var ratings: [PhotoSource: Int] = [:]
         /// Reading dates; `pendingOrder` is the date order shown on estimates meanwhile.
         var reader: CaptureDates?
         var pendingOrder: PhotoOrder?
@@ -163,6 +166,14 @@ package final class GalleryModel {
     /// A photo's rating, 0 when it has none.
     func rating(of photo: PhotoID) -> Int {
         ratings.rating(of: session.table[photo], info: session.pipeline.info(photo))
+    }
+
+    /// A photo's rating as far as it is known without reading a file (set or scanned here, or
+    /// read with the dates), 0 when it is not: what the time cards choose their key photos by.
+    func knownRating(of photo: PhotoID) -> Int {
+        if dates.ratings.isEmpty && !ratings.anyKnown { return 0 }
+        let record = session.table[photo]
+        return ratings.known(record) ?? dates.ratings[record.source] ?? 0
     }
 
     /// The photo when it is a video (by its name or, once read, its content).

@@ -55,6 +55,7 @@ extension GridController {
     func finishDateReading() {
         guard let reader = gallery.dates.reader, reader.progress.finished else { return }
         gallery.dates.known.merge(reader.dates) { $1 }
+        gallery.dates.ratings.merge(reader.ratings) { $1 }
         gallery.dates.reader = nil
         if let query = gallery.dates.pendingQuery {
             gallery.dates.pendingQuery = nil

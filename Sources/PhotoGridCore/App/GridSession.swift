@@ -73,8 +73,8 @@ package final class GridSession {
     package func id(at index: Int) -> PhotoID { photos.ids[index] }
 
     /// The final tile for `photo` in a frame of `frame`'s size with `visibleRows` on screen.
-    package func request(_ photo: PhotoID, frame: TileFrame, visibleRows: Int, screen: ScreenMetrics) -> TileRequest {
-        mode.format.gridRequest(photo, frame: frame, visibleRows: visibleRows, screen: screen, fit: fit)
+    package func request(_ photo: PhotoID, frame: TileFrame, visibleRows: Int, screen: ScreenMetrics, fit: FitMode? = nil) -> TileRequest {
+        mode.format.gridRequest(photo, frame: frame, visibleRows: visibleRows, screen: screen, fit: fit ?? self.fit)
     }
 
     /// The same for any mode and fit: what `FirstScreen` asks before there is a session.
@@ -85,11 +85,14 @@ package final class GridSession {
 
     /// The tiles on screen, each with the best it can show now: its picture, else the soft
     /// picture from the EXIF thumbnail, else why it failed, else a grey square.
-    package func paintTiles(layout: GridLayout, position: GridPosition) -> [PaintTile] {
-        layout.visibleIndexes(topRow: position.topRow, photos: photos.count).compactMap { index in
+    /// `list` and `fit`: another list than the session's and another fit than its own (the time
+    /// cards: a key photo a period, always filling its card).
+    package func paintTiles(layout: GridLayout, position: GridPosition, list: PhotoList? = nil, fit: FitMode? = nil) -> [PaintTile] {
+        let ids = (list ?? photos).ids
+        return layout.visibleIndexes(topRow: position.topRow, photos: ids.count).compactMap { index in
             guard let place = layout.placement(of: index, topRow: position.topRow) else { return nil }
-            let id = photos.ids[index]
-            let request = self.request(id, frame: place.frame, visibleRows: place.visibleRows, screen: layout.screen)
+            let id = ids[index]
+            let request = self.request(id, frame: place.frame, visibleRows: place.visibleRows, screen: layout.screen, fit: fit)
             var shown = content(of: request)
             if case .loading = shown, layout.screen.slowLink || layout.screen.pictureScale < 1 {
                 // On a slow link, the same tile at another of its scales (the link's pace changed,
@@ -97,7 +100,7 @@ package final class GridSession {
                 for scale in LinkScales.all where scale != layout.screen.pictureScale {
                     var other = layout.screen
                     other.pictureScale = scale
-                    let alternative = self.request(id, frame: place.frame, visibleRows: place.visibleRows, screen: other)
+                    let alternative = self.request(id, frame: place.frame, visibleRows: place.visibleRows, screen: other, fit: fit)
                     if alternative != request, let tile = cache.encoded(alternative) {
                         shown = .preview(alternative, tile)
                         break
@@ -133,23 +136,26 @@ package final class GridSession {
     /// the screen one row on in the direction of travel (its cut bottom row is a tile of its own),
     /// the next screen, the one behind, and the screen as it would be at one column more and one
     /// fewer, so that `+` and `-` find their tiles ready.
-    package func wanted(layout: GridLayout, position: GridPosition, direction: Int) -> [WantedTile] {
-        let visible = onScreen(layout: layout, position: position)
+    /// `list` and `fit` as for `paintTiles`; `neighbours`: the screen at a column more and fewer too.
+    package func wanted(layout: GridLayout, position: GridPosition, direction: Int, list: PhotoList? = nil, fit: FitMode? = nil,
+                        neighbours: Bool = true) -> [WantedTile] {
+        let ids = (list ?? photos).ids
+        let visible = onScreen(layout: layout, position: position, ids: ids, fit: fit)
         // On a slow link a preview costs the link what its final tile does: the final alone.
         var result = layout.screen.slowLink ? [] : visible.map { WantedTile($0.preview, .visible) }
         result += visible.map { WantedTile($0, .visible) }
         let nextRow = GridPosition(focus: position.focus, topRow: max(0, position.topRow + (direction >= 0 ? 1 : -1)))
-        result += onScreen(layout: layout, position: nextRow).map { WantedTile($0, .prefetch) }
+        result += onScreen(layout: layout, position: nextRow, ids: ids, fit: fit).map { WantedTile($0, .prefetch) }
         let screenRows = layout.fullyVisibleRows
         let ahead = direction >= 0 ? position.topRow + screenRows : position.topRow - screenRows
         let behind = direction >= 0 ? position.topRow - screenRows : position.topRow + screenRows
-        result += rows(from: ahead, count: screenRows + 1, layout: layout).map { WantedTile($0, .prefetch) }
-        result += rows(from: behind, count: screenRows + 1, layout: layout).map { WantedTile($0, .background) }
-        for columns in [layout.columns - 1, layout.columns + 1] where GridLayout.columnRange.contains(columns) {
+        result += rows(from: ahead, count: screenRows + 1, layout: layout, ids: ids, fit: fit).map { WantedTile($0, .prefetch) }
+        result += rows(from: behind, count: screenRows + 1, layout: layout, ids: ids, fit: fit).map { WantedTile($0, .background) }
+        for columns in [layout.columns - 1, layout.columns + 1] where neighbours && GridLayout.columnRange.contains(columns) {
             let neighbour = GridLayout(screen: layout.screen, columns: columns, sections: layout.sections,
                                        groupStarts: layout.groupStarts, photos: layout.groupedPhotos)
-            let anchored = position.anchored(from: layout, to: neighbour, photos: photos.count)
-            result += onScreen(layout: neighbour, position: anchored).map { WantedTile($0, .background) }
+            let anchored = position.anchored(from: layout, to: neighbour, photos: ids.count)
+            result += onScreen(layout: neighbour, position: anchored, ids: ids, fit: fit).map { WantedTile($0, .background) }
         }
         return result
     }
@@ -163,22 +169,22 @@ package final class GridSession {
         return nil
     }
 
-    private func onScreen(layout: GridLayout, position: GridPosition) -> [TileRequest] {
-        layout.visibleIndexes(topRow: position.topRow, photos: photos.count).compactMap { index in
+    private func onScreen(layout: GridLayout, position: GridPosition, ids: [PhotoID], fit: FitMode?) -> [TileRequest] {
+        layout.visibleIndexes(topRow: position.topRow, photos: ids.count).compactMap { index in
             layout.placement(of: index, topRow: position.topRow).map {
-                request(photos.ids[index], frame: $0.frame, visibleRows: $0.visibleRows, screen: layout.screen)
+                request(ids[index], frame: $0.frame, visibleRows: $0.visibleRows, screen: layout.screen, fit: fit)
             }
         }
     }
 
     /// Whole tiles of `count` rows from tile row `top`.
-    private func rows(from top: Int, count: Int, layout: GridLayout) -> [TileRequest] {
+    private func rows(from top: Int, count: Int, layout: GridLayout, ids: [PhotoID], fit: FitMode?) -> [TileRequest] {
         let first = max(0, top)
-        let rows = first..<max(first, min(layout.rowCount(photos: photos.count), top + count))
+        let rows = first..<max(first, min(layout.rowCount(photos: ids.count), top + count))
         return rows.flatMap { row in
-            layout.indexes(inRow: row, photos: photos.count).map { index -> TileRequest in
+            layout.indexes(inRow: row, photos: ids.count).map { index -> TileRequest in
                 let frame = layout.frames[layout.column(of: index)]
-                return request(photos.ids[index], frame: frame, visibleRows: frame.height, screen: layout.screen)
+                return request(ids[index], frame: frame, visibleRows: frame.height, screen: layout.screen, fit: fit)
             }
         }
     }

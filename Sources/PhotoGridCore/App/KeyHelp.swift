@@ -68,11 +68,21 @@ enum KeyHelp {
         .init("Esc q", "back to the grid on the photo (Q quits)"),
     ]
 
+    /// The months and years: a card a period.
+    static let cards: [DetailsPanel.Row] = [
+        .init("h j k l", "move between cards (arrows too)"),
+        .init("{ } g G", "a screen back, on; first, last"),
+        .init("-", "out: the years"),
+        .init("+ Enter", "in: the months, the days, at the card's first photo"),
+        .init("R x m M d e o i c y", "act on photos: refused on a card (+ opens it)"),
+        .init("Esc q", "back to the grid on the card's photo (Q quits)"),
+    ]
+
     /// The keys of the screen `?` is pressed over.
     static func panel(for screen: ScreenView) -> DetailsPanel {
         switch screen {
         case let time as TimeView:
-            return DetailsPanel(title: "Keys of the \(time.scale.rawValue)  (Esc closes)", rows: KeyHelp.time)
+            return DetailsPanel(title: "Keys of the \(time.scale.rawValue)  (Esc closes)", rows: time.scale == .days ? KeyHelp.time : KeyHelp.cards)
         case is CompareView: return DetailsPanel(title: "Keys of compare  (Esc closes)", rows: KeyHelp.compare)
         case is PhotoView: return DetailsPanel(title: "Keys of the photo view  (Esc closes)", rows: KeyHelp.zoom)
         default: return DetailsPanel(title: "Keys of the grid  (Esc closes)", rows: KeyHelp.grid)

@@ -25,6 +25,7 @@ final class Ratings {
 
     /// Known without reading anything: for the filters, which go by a whole scan.
     func known(_ photo: Photo) -> Int? { known[photo.source] }
+    var anyKnown: Bool { !known.isEmpty }
 
     /// The photos `filter` keeps, by the ratings a scan read (a photo it did not reach by its
     /// sidecar).

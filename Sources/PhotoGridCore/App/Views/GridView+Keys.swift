@@ -9,7 +9,7 @@ import PhotoGridTerminal
 extension GridView {
     func handle(_ key: Key, _ context: ViewContext) -> KeyOutcome {
         if case .mouse(let action, let column, let row) = key { return .taken(mouse(action, column: column, row: row, context)) }
-        let count = context.photos.count
+        let count = list(context).count
         let columns = layout.columns
         let focus = currentPhoto(context)
         var actions: [Action] = []
@@ -67,7 +67,7 @@ extension GridView {
     }
 
     func move(to index: Int, _ context: ViewContext) {
-        let count = context.photos.count
+        let count = list(context).count
         let target = max(0, min(count - 1, index))
         if target != position.focus { direction = target > position.focus ? 1 : -1 }
         position.focus(target, photos: count, layout: layout)
@@ -76,13 +76,13 @@ extension GridView {
 
     /// Focuses `photo`, if it is in the list.
     func move(to photo: PhotoID, _ context: ViewContext) {
-        if let index = context.photos.index(of: photo) { move(to: index, context) }
+        if let index = list(context).index(of: photo) { move(to: index, context) }
     }
 
     /// Up or down `rows` tile rows in the same column (the row's last photo where it is shorter,
     /// a section's last row); past the first or last row, the first or last photo.
     func moveRows(_ rows: Int, _ context: ViewContext) {
-        let count = context.photos.count, row = layout.row(of: position.focus) + rows
+        let count = list(context).count, row = layout.row(of: position.focus) + rows
         if row < 0 { move(to: 0, context); return }
         if row >= layout.rowCount(photos: count) { move(to: count - 1, context); return }
         move(to: layout.index(row: row, column: layout.column(of: position.focus), photos: count), context)
@@ -90,7 +90,7 @@ extension GridView {
 
     func page(_ screens: Int, _ context: ViewContext) {
         direction = screens > 0 ? 1 : -1
-        position.page(by: screens, photos: context.photos.count, layout: layout)
+        position.page(by: screens, photos: list(context).count, layout: layout)
         focused = currentPhoto(context)
     }
 
@@ -125,7 +125,7 @@ extension GridView {
 
     /// The view moved by `rows` tile rows, the focus kept on screen (in its column).
     func scrollRows(_ rows: Int, _ context: ViewContext) {
-        let count = context.photos.count
+        let count = list(context).count
         guard count > 0 else { return }
         let top = max(0, min(layout.maxTopRow(photos: count), position.topRow + rows))
         let row = max(top, min(top + layout.fullyVisibleRows - 1, layout.row(of: position.focus)))
@@ -138,14 +138,22 @@ extension GridView {
     /// The headers over the tiles on screen: the top row's group at the top left, and each group
     /// that starts on screen above its first photo, as far as the next header or the screen's edge.
     func headerLines(_ tiles: [PaintTile], _ context: ViewContext) -> [HeaderLine] {
+        if let cards {
+            // A card's label over it, as wide as the card.
+            return tiles.compactMap { tile in
+                guard tile.row >= 1, let index = list(context).index(of: tile.photo), cards.labels.indices.contains(index) else { return nil }
+                let text = TerminalText.clip(" " + TerminalText.sanitize(cards.labels[index]), to: max(0, tile.width))
+                return text.isEmpty ? nil : HeaderLine(row: tile.row - 1, column: tile.column, cells: TerminalText.width(text), text: text)
+            }
+        }
         guard let groupNames = groupNames(context), layout.sections, let first = tiles.first,
-              let firstIndex = context.photos.index(of: first.photo), firstIndex < groupNames.count else { return [] }
+              let firstIndex = list(context).index(of: first.photo), firstIndex < groupNames.count else { return [] }
         var starts: [(row: Int, column: Int, text: String)] = []
         if firstIndex > 0 && groupNames[firstIndex - 1] == groupNames[firstIndex] {
             starts.append((first.row - 1, 0, groupNames[firstIndex]))
         }
         for tile in tiles {
-            guard let index = context.photos.index(of: tile.photo), index < groupNames.count, tile.row >= 1,
+            guard let index = list(context).index(of: tile.photo), index < groupNames.count, tile.row >= 1,
                   index == 0 || groupNames[index - 1] != groupNames[index] else { continue }
             starts.append((tile.row - 1, tile.column, groupNames[index]))
         }

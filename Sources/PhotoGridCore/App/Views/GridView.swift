@@ -22,28 +22,47 @@ final class GridView: ScreenView {
     var painter: GridPainter
     /// The time zoom's days, months or years (`TimeView`): many columns, a section per period.
     let scale: TimeScale?
+    /// The months and years as cards: the grid shows the periods' key photos, not the gallery.
+    private(set) var cards: TimeCards?
 
-    init(_ context: ViewContext, columns: Int?, scale: TimeScale? = nil) {
+    init(_ context: ViewContext, columns: Int?, scale: TimeScale? = nil, cards: TimeCards? = nil) {
         self.scale = scale
-        chosenColumns = columns ?? GridLayout.startColumns(photos: context.photos.count, screen: context.screen)
+        self.cards = cards
+        chosenColumns = columns ?? GridLayout.startColumns(photos: (cards?.list ?? context.photos).count, screen: context.screen)
         layout = GridLayout(screen: context.screen, columns: chosenColumns)
         painter = GridPainter(canvas: context.canvas)
         layout = makeLayout(context)
-        focused = context.photos.ids.first
+        focused = (cards?.list ?? context.photos).ids.first
+    }
+
+    /// What the grid shows: the gallery's photos, or the cards' key photos.
+    func list(_ context: ViewContext) -> PhotoList { cards?.list ?? context.photos }
+
+    /// New cards for a changed list (the same scale); the focus goes to `card`.
+    func setCards(_ next: TimeCards, focus card: Int, _ context: ViewContext) {
+        cards = next
+        layout = makeLayout(context)
+        position = GridPosition()
+        move(to: card, context)
     }
 
     func currentPhoto(_ context: ViewContext) -> PhotoID? {
-        context.photos.ids.indices.contains(position.focus) ? context.photos.ids[position.focus] : nil
+        list(context).ids.indices.contains(position.focus) ? list(context).ids[position.focus] : nil
     }
 
     /// Each photo's section header: its month or year in the time zoom, else the grid's sections.
     func groupNames(_ context: ViewContext) -> [String]? {
-        scale.map { context.gallery.timeGroups($0).names } ?? context.gallery.groupNames
+        if cards != nil { return nil }
+        return scale.map { context.gallery.timeGroups($0).names } ?? context.gallery.groupNames
     }
 
     /// The layout for the current screen, columns and sections.
     func makeLayout(_ context: ViewContext) -> GridLayout {
-        let count = context.photos.count
+        let count = list(context).count
+        if let cards {
+            let columns = TimeCards.columns(cards.scale, screenColumns: context.screen.columns)
+            return GridLayout(screen: context.screen, columns: columns, sections: true, photos: count, limit: columns)
+        }
         if let scale {
             let columns = scale.columns(for: context.screen)
             return GridLayout(screen: context.screen, columns: columns, sections: true, groupStarts: context.gallery.timeGroups(scale).starts,
@@ -58,13 +77,13 @@ final class GridView: ScreenView {
     func relayout(_ context: ViewContext) {
         let old = layout
         layout = makeLayout(context)
-        position = position.anchored(from: old, to: layout, photos: context.photos.count)
+        position = position.anchored(from: old, to: layout, photos: list(context).count)
     }
 
     /// The focused photo found in the new list (else the one now at its place), on the same
     /// screen row where it can be.
     func listChanged(_ context: ViewContext) -> Bool {
-        let photos = context.photos
+        let photos = list(context)
         if let focused, let index = photos.index(of: focused) { position.focus = index }
         position.focus = max(0, min(photos.count - 1, position.focus))
         relayout(context)
@@ -80,7 +99,7 @@ final class GridView: ScreenView {
         guard next.columns != layout.columns else { return [] }
         let old = layout
         layout = next
-        position = position.anchored(from: old, to: layout, photos: context.photos.count)
+        position = position.anchored(from: old, to: layout, photos: list(context).count)
         return [.clearScreen]
     }
 
@@ -88,7 +107,9 @@ final class GridView: ScreenView {
     func frame(_ context: ViewContext, clear: Bool) -> ViewFrame {
         if clear { painter.invalidate() }
         let session = context.session, screen = context.screen
-        session.pipeline.want(session.wanted(layout: layout, position: position, direction: direction), infos: wantedInfos(context))
+        session.pipeline.want(session.wanted(layout: layout, position: position, direction: direction, list: cards?.list,
+                                             fit: cards.map { _ in .fill }, neighbours: cards == nil),
+                              infos: wantedInfos(context))
         var (tiles, marker, loading) = contents(context)
         if screen.slowLink { loading -= keepWhatIsDrawn(&tiles, context) }
         let held = screen.frameBudget.map { holdBack(&tiles, budget: $0, context) } ?? 0
@@ -109,8 +130,9 @@ final class GridView: ScreenView {
         fast.pictureScale = 1
         var kept = 0
         for i in tiles.indices where tiles[i].content.isPending {
-            guard let index = context.photos.index(of: tiles[i].photo), let place = layout.placement(of: index, topRow: position.topRow) else { continue }
-            let request = context.session.request(tiles[i].photo, frame: place.frame, visibleRows: place.visibleRows, screen: fast)
+            guard let index = list(context).index(of: tiles[i].photo), let place = layout.placement(of: index, topRow: position.topRow) else { continue }
+            let request = context.session.request(tiles[i].photo, frame: place.frame, visibleRows: place.visibleRows, screen: fast,
+                                                  fit: cards.map { _ in .fill })
             guard let picture = context.session.cache.encoded(request) else { continue }
             var drawn = tiles[i]
             drawn.content = .image(request, picture)
@@ -156,7 +178,7 @@ final class GridView: ScreenView {
     func wantedInfos(_ context: ViewContext) -> [WantedInfo] {
         var infos = context.detailsOpen ? currentPhoto(context).map { [WantedInfo($0, .visible)] } ?? [] : []
         if layout.columns <= GridSession.badgeColumns {
-            infos += layout.visibleIndexes(topRow: position.topRow, photos: context.photos.count).map { WantedInfo(context.photos.ids[$0], .background) }
+            infos += layout.visibleIndexes(topRow: position.topRow, photos: list(context).count).map { WantedInfo(list(context).ids[$0], .background) }
         }
         return infos
     }
@@ -164,7 +186,8 @@ final class GridView: ScreenView {
     /// The tiles on screen with what each shows now, the focus frame, and how many still load.
     func contents(_ context: ViewContext) -> (tiles: [PaintTile], marker: FocusMarker?, loading: Int) {
         let gallery = context.gallery, table = context.session.table
-        var tiles = context.screen.rows >= 2 ? context.session.paintTiles(layout: layout, position: position) : []
+        var tiles = context.screen.rows >= 2
+            ? context.session.paintTiles(layout: layout, position: position, list: cards?.list, fit: cards.map { _ in .fill }) : []
         for i in tiles.indices {
             let photo = table[tiles[i].photo]
             var badges: [String] = []
@@ -193,7 +216,7 @@ final class GridView: ScreenView {
     /// once its shape is known: what the focus frame goes round.
     func photoArea(of tile: PaintTile, _ context: ViewContext) -> (column: Int, row: Int, width: Int, rows: Int)? {
         let session = context.session
-        guard session.fit == .fit, let shape = session.photoShape(tile.photo), shape.width > 0, shape.height > 0 else { return nil }
+        guard session.fit == .fit, cards == nil, let shape = session.photoShape(tile.photo), shape.width > 0, shape.height > 0 else { return nil }
         let cell = session.mode.format.cell(context.screen)
         let box = (tile.width * cell.0, tile.fullRows * cell.1)
         let fitted = Resampler.fittedSize(width: shape.width, height: shape.height, inside: box.0, box.1)
@@ -204,8 +227,9 @@ final class GridView: ScreenView {
     /// Folder, file, "N of M", columns, mode, and how many tiles on screen are still loading. On a
     /// narrow screen the folder and the mode give way first (`StatusLine`).
     func statusParts(loading: Int, _ context: ViewContext) -> [StatusLine.Part] {
-        let gallery = context.gallery, count = context.photos.count
+        let gallery = context.gallery, count = list(context).count
         guard let id = currentPhoto(context) else { return [StatusLine.Part(gallery.title), StatusLine.Part("no photos")] }
+        if let cards { return cardStatus(cards, loading: loading, context) }
         let photo = context.session.table[id]
         var parts = [StatusLine.Part(gallery.title, dropOrder: 3), StatusLine.Part(photo.relativePath.description),
                      StatusLine.Part("\(position.focus + 1) of \(count)"),
@@ -238,5 +262,25 @@ final class GridView: ScreenView {
             }
         }
         return "? keys  a " + (context.session.fit == .fit ? "fill" : "fit") + "  / find  q quit "
+    }
+
+    /// On the cards: the period, which of how many, the span of the library (where in the years
+    /// the screen is), the photo the card shows.
+    func cardStatus(_ cards: TimeCards, loading: Int, _ context: ViewContext) -> [StatusLine.Part] {
+        let gallery = context.gallery, focus = position.focus
+        guard cards.names.indices.contains(focus), let id = currentPhoto(context) else { return [StatusLine.Part(gallery.title)] }
+        let unit = cards.scale == .years ? (cards.names.count == 1 ? "year" : "years") : (cards.names.count == 1 ? "month" : "months")
+        var parts = [StatusLine.Part(gallery.title, dropOrder: 3), StatusLine.Part(cards.names[focus]),
+                     StatusLine.Part(TimeCards.grouped(cards.counts[focus]) + (cards.counts[focus] == 1 ? " photo" : " photos"), dropOrder: 1),
+                     StatusLine.Part("\(focus + 1) of \(cards.names.count) \(unit)"),
+                     StatusLine.Part(cards.scale.rawValue, dropOrder: 0),
+                     StatusLine.Part(context.session.table[id].relativePath.description, dropOrder: 2),
+                     StatusLine.Part(context.modeName, dropOrder: 2)]
+        if let first = cards.names.first, let last = cards.names.last, cards.names.count > 1 {
+            parts.insert(StatusLine.Part(TimeCards.year(of: first) + "–" + TimeCards.year(of: last), dropOrder: 1), at: 4)
+        }
+        if let progress = gallery.dateProgress { parts.append(StatusLine.Part(progress)) }
+        if loading > 0 { parts.append(StatusLine.Part("loading \(loading)")) }
+        return parts
     }
 }
