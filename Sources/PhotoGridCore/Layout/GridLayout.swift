@@ -37,8 +37,10 @@ package struct GridLayout: Hashable, Sendable {
 
     /// `groupStarts` (with `sections`): the first photo of each group of `photos`, in order.
     /// `limit`: the most columns; the time zoom's months and years go past the grid's 6.
+    /// `height`: tiles this many rows tall instead of square (the time cards, stretched to fill
+    /// the screen), where the screen has them.
     package init(screen: ScreenMetrics, columns: Int, sections: Bool = false, groupStarts: [Int] = [], photos: Int = 0,
-                 limit: Int = GridLayout.columnRange.upperBound) {
+                 limit: Int = GridLayout.columnRange.upperBound, height: Int? = nil) {
         self.screen = screen
         self.columns = max(GridLayout.columnRange.lowerBound, min(GridLayout.maxColumns(for: screen, limit: limit), columns))
         (self.groupStarts, rowsBefore, groupedRows) = GridLayout.groupRows(sections ? groupStarts : [], photos: photos, columns: self.columns)
@@ -49,7 +51,7 @@ package struct GridLayout: Hashable, Sendable {
         viewportRows = viewport
         let usable = max(self.columns, screen.columns - (self.columns - 1) * GridLayout.gap)
         let base = max(1, usable / self.columns)
-        let squareRows = max(1, Int((Double(base * screen.cellWidth) / Double(screen.cellHeight)).rounded()))
+        let squareRows = height.map { max(1, $0) } ?? max(1, Int((Double(base * screen.cellWidth) / Double(screen.cellHeight)).rounded()))
         var frames: [TileFrame] = []
         if squareRows <= viewport {
             tileRows = squareRows

@@ -60,8 +60,7 @@ final class GridView: ScreenView {
     func makeLayout(_ context: ViewContext) -> GridLayout {
         let count = list(context).count
         if let cards {
-            let columns = TimeCards.columns(cards.scale, screenColumns: context.screen.columns)
-            return GridLayout(screen: context.screen, columns: columns, sections: true, photos: count, limit: columns)
+            return TimeCards.layout(cards.scale, screen: context.screen, cards: count)
         }
         if let scale {
             let columns = scale.columns(for: context.screen)
@@ -277,7 +276,7 @@ final class GridView: ScreenView {
                      StatusLine.Part(context.session.table[id].relativePath.description, dropOrder: 2),
                      StatusLine.Part(context.modeName, dropOrder: 2)]
         if let first = cards.names.first, let last = cards.names.last, cards.names.count > 1 {
-            parts.insert(StatusLine.Part(TimeCards.year(of: first) + "–" + TimeCards.year(of: last), dropOrder: 1), at: 4)
+            parts.insert(StatusLine.Part(TimeCards.year(of: first) + "-" + TimeCards.year(of: last), dropOrder: 1), at: 4)
         }
         if let progress = gallery.dateProgress { parts.append(StatusLine.Part(progress)) }
         if loading > 0 { parts.append(StatusLine.Part("loading \(loading)")) }

@@ -74,7 +74,31 @@ struct TimeCards {
     }
 
     /// Cards a row: as many as fit at a readable size (a card about 30 cells wide for a year, 24
-    /// for a month: room for "September 2019 · 1,204"), two at least.
+    /// for a month: room for "September 2019 · 1,204"), two at least; fewer, and so larger,
+    /// while all the cards still fit on one screen, so that a library of three years fills the
+    /// screen with three large cards rather than a third of it with three small ones.
+    static func columns(_ scale: TimeScale, screen: ScreenMetrics, cards: Int) -> Int {
+        var columns = columns(scale, screenColumns: screen.columns)
+        while columns > 2 {
+            let larger = GridLayout(screen: screen, columns: columns - 1, sections: true, photos: cards, limit: columns - 1)
+            guard larger.rowCount(photos: cards) * larger.rowPitch <= larger.viewportRows + GridLayout.gap else { break }
+            columns -= 1
+        }
+        return columns
+    }
+
+    /// The cards' layout: `columns` a row, and where the rows leave the screen part empty, taller
+    /// (up to half as tall again as square) so that the cards fill it.
+    static func layout(_ scale: TimeScale, screen: ScreenMetrics, cards: Int) -> GridLayout {
+        let columns = columns(scale, screen: screen, cards: cards)
+        let square = GridLayout(screen: screen, columns: columns, sections: true, photos: cards, limit: columns)
+        let rows = max(1, square.rowCount(photos: cards))
+        let filling = (square.viewportRows + GridLayout.gap) / rows - GridLayout.gap
+        guard filling > square.tileRows else { return square }
+        return GridLayout(screen: screen, columns: columns, sections: true, photos: cards, limit: columns,
+                          height: min(filling, square.tileRows * 3 / 2))
+    }
+
     static func columns(_ scale: TimeScale, screenColumns: Int) -> Int {
         switch scale {
         case .years: return max(2, min(8, (screenColumns + 1) / 31))
