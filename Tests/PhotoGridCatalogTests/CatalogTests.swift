@@ -132,4 +132,38 @@ import PhotoGridTestFixtures
     @Test func aFolderThatCannotBeWrittenIsAnError() {
         #expect(throws: SQLiteError.self) { try Catalog(path: "/proc/photogrid-catalog/catalog.sqlite") }
     }
+
+    /// The part of a filter SQLite answers reads only the rows that can match, and the photos
+    /// found are the same as when every row is read and matched here: photos the catalog knows,
+    /// one it knows from an older file, and ones it does not know at all.
+    @Test func whatSQLiteAnswersFindsTheSamePhotos() throws {
+        let catalog = try Catalog(path: nil)
+        let written = Self.entries(60)
+        try catalog.record(written, under: Self.root)
+        let gallery = GalleryCatalog(catalog: catalog, root: Self.root)
+        var photos = written.map { path, entry in
+            Photo(path: Self.root.appending(path.bytes), relativePath: path, fileSize: entry.stamp.size, format: .jpeg, stamp: entry.stamp)
+        }
+        // Changed since it was read: its row is not its own any more.
+        let stale = photos[7]
+        photos[7] = Photo(path: Self.root.appending(stale.relativePath.bytes), relativePath: stale.relativePath, fileSize: 5, format: .jpeg, stamp: FileStamp(size: 5, modified: 5))
+        photos.append(Photo(path: RawPath("/home/me/Pictures/new/harbour.jpg"), relativePath: RawPath("new/harbour.jpg"), format: .jpeg,
+                            stamp: FileStamp(size: 9, modified: 9)))
+        let rows = Dictionary(uniqueKeysWithValues: written.map { ($0.path, $0.entry) })
+        for text in ["2017", "2016..2017 iso>=1000", "has:gps f:2", "has:gps or 2017-05", "shutter:1/250 focal>=20",
+                     "iso<=900 has:date", "rating>=3 has:gps", "harbour or has:gps", "-has:gps", "camera:x100v"] {
+            let query = try PhotoQuery(parsing: text)
+            let expected = Set(photos.filter { photo in
+                let entry = rows[photo.relativePath].flatMap { $0.stamp == photo.stamp ? $0 : nil }
+                return query.matches(PhotoQuery.Facts(photo: photo, entry: entry))
+            }.map(\.source))
+            #expect(gallery.matching(query, among: photos) == expected, "\(text)")
+        }
+        // Which of them SQLite answers at all: a group with nothing it knows reads every row.
+        #expect(try PhotoQuery(parsing: "2016..2017 iso>=1000").catalogCondition != nil)
+        #expect(try PhotoQuery(parsing: "has:gps or 2017-05").catalogCondition != nil)
+        #expect(try PhotoQuery(parsing: "harbour or has:gps").catalogCondition == nil)
+        #expect(try PhotoQuery(parsing: "camera:x100v").catalogCondition == nil)
+        #expect(try PhotoQuery(parsing: "-has:gps").catalogCondition == nil)
+    }
 }

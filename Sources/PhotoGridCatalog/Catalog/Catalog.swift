@@ -124,11 +124,13 @@ package final class Catalog: Sendable {
 
     /// Each photo the catalog holds under `root`, handed to `body` one at a time as the rows
     /// are read: a library's whole catalog is never in memory at once.
-    package func scan(under root: RawPath, _ body: (RawPath, CatalogEntry) -> Void) throws(SQLiteError) {
+    /// `condition`: only the rows that meet it (a query's part SQLite answers, `PhotoQuery`).
+    package func scan(under root: RawPath, condition: (sql: String, values: [SQLiteValue])? = nil,
+                      _ body: (RawPath, CatalogEntry) -> Void) throws(SQLiteError) {
         let (low, high) = Self.range(under: root)
         try using { (database) throws(SQLiteError) in
-            let statement = try database.prepare(Self.select + " WHERE path >= ? AND path < ?")
-            try statement.bind([.blob(low), .blob(high)])
+            let statement = try database.prepare(Self.select + " WHERE path >= ? AND path < ?" + (condition.map { " AND " + $0.sql } ?? ""))
+            try statement.bind([.blob(low), .blob(high)] + (condition?.values ?? []))
             while try statement.step() {
                 guard let path = statement.blob(0), path.count > low.count else { continue }
                 body(RawPath(Array(path[low.count...])), Self.entry(statement))

@@ -26,16 +26,16 @@ package struct GalleryCatalog: Sendable {
     }
 
     /// Each photo the catalog knows of the gallery, one at a time (`Catalog.scan`).
-    package func scan(_ body: (RawPath, CatalogEntry) -> Void) {
+    package func scan(condition: (sql: String, values: [SQLiteValue])? = nil, _ body: (RawPath, CatalogEntry) -> Void) {
         do {
-            try catalog.scan(under: root, body)
+            try catalog.scan(under: root, condition: condition, body)
         } catch {
             catalog.say("the catalog could not be read: \(error)")
         }
     }
 
     /// The photos of `photos` that match `query`: by their catalog entries where the catalog
-    /// knows them (the rows read one at a time, only the matches kept), by their names and
+    /// knows them (the rows that can match read one at a time, only the matches kept), by their names and
     /// kinds where it does not. `rating` is a photo's rating as the app knows it, if it does.
     package func matching(_ query: PhotoQuery, among photos: [Photo], rating: (Photo) -> Int? = { _ in nil }) -> Set<PhotoSource> {
         var byPath: [RawPath: Int] = [:]
@@ -43,14 +43,18 @@ package struct GalleryCatalog: Sendable {
         for (index, photo) in photos.enumerated() { byPath[photo.relativePath] = index }
         var seen = [Bool](repeating: false, count: photos.count)
         var matches: Set<PhotoSource> = []
+        // Only the rows that can match are read, where SQLite can tell (`catalogCondition`);
+        // then a photo whose row was not read cannot match either.
+        let condition = query.catalogCondition
         if query.needsCatalog {
-            scan { path, entry in
+            scan(condition: condition) { path, entry in
                 guard let index = byPath[path], photos[index].stamp.map({ $0 == entry.stamp }) ?? true else { return }
                 seen[index] = true
                 let photo = photos[index]
                 if query.matches(PhotoQuery.Facts(photo: photo, entry: entry, rating: rating(photo))) { matches.insert(photo.source) }
             }
         }
+        guard condition == nil else { return matches }
         for (index, photo) in photos.enumerated() where !seen[index] {
             if query.matches(PhotoQuery.Facts(photo: photo, entry: nil, rating: rating(photo))) { matches.insert(photo.source) }
         }

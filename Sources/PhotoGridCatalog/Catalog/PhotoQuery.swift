@@ -68,6 +68,49 @@ package struct PhotoQuery: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// What SQLite can answer of the query without the app (the dates, position and exposure
+    /// the catalog holds): a condition every catalog row of a matching photo meets, so that only
+    /// those rows are read. Nil when some `or` group has no such term (every row must be read).
+    /// A photo the catalog does not know, or knows from an older file, cannot match then either:
+    /// each group asks something only the catalog knows.
+    var catalogCondition: (sql: String, values: [SQLiteValue])? {
+        var groupsSQL: [String] = [], values: [SQLiteValue] = []
+        for group in groups {
+            let pushed = group.compactMap(Self.condition)
+            guard !pushed.isEmpty else { return nil }
+            groupsSQL.append("(" + pushed.map(\.sql).joined(separator: " AND ") + ")")
+            values += pushed.flatMap(\.values)
+        }
+        return groupsSQL.isEmpty ? nil : ("(" + groupsSQL.joined(separator: " OR ") + ")", values)
+    }
+
+    /// A term as a condition on the catalog's columns, looser than `holds` where that rounds
+    /// (never stricter), or nil: names, kinds and ratings (which the app may know better), and
+    /// text the catalog folds differently from SQLite.
+    static func condition(_ term: Term) -> (sql: String, values: [SQLiteValue])? {
+        switch term {
+        case .taken(let from, let to): return ("taken >= ? AND taken < ?", [.integer(from), .integer(to)])
+        case .hasGPS: return ("gps = 1", [])
+        case .hasDate: return ("taken IS NOT NULL", [])
+        case .number(let field, let comparison, let value):
+            let column: String
+            switch field {
+            case .iso: column = "iso"
+            case .f: column = "fnumber"
+            case .focal: column = "focal"
+            case .shutter: column = "exposure"
+            case .rating: return nil
+            }
+            let slack = abs(value) * 0.05 + 0.001
+            switch comparison {
+            case .equal, .equalSign: return ("\(column) BETWEEN ? AND ?", [.real(value - slack), .real(value + slack)])
+            case .atLeast, .more: return ("\(column) >= ?", [.real(value - slack)])
+            case .atMost, .less: return ("\(column) <= ?", [.real(value + slack)])
+            }
+        default: return nil
+        }
+    }
+
     static func holds(_ term: Term, _ facts: Facts) -> Bool {
         let entry = facts.entry
         switch term {
