@@ -111,4 +111,24 @@ import Testing
             #expect(error.description.contains(words), "'\(text)': \(error.description)")
         }
     }
+
+    /// The fast folding and search for ASCII say what the characters' way says, and text that is
+    /// not ASCII still goes that way.
+    @Test func foldingAndSearchAgreeWithTheCharactersWay() {
+        let slow = { (text: String) in String(text.lowercased().unicodeScalars.filter { $0 != " " && $0 != "-" && $0 != "_" }.map(Character.init)) }
+        for text in ["FUJIFILM X100V", "Canon EOS 5D Mark_IV", "XF23mm-F2 R WR", "", "Ælfred's Café", "NIKON Z 6_2", "ÉTÉ 2019"] {
+            #expect(PhotoQuery.folded(text) == slow(text), "\(text)")
+            for term in ["x100v", "eos5d", "23mmf2", "café", "z62", "été", "", "zzz", "fujifilmx100vx"] {
+                #expect(PhotoQuery.has(PhotoQuery.folded(text), term) == slow(text).contains(term), "\(text) / \(term)")
+            }
+        }
+    }
+
+    /// Numbers and dates are tried before text, whatever order they were typed in; the words
+    /// the status line shows stay as typed.
+    @Test func cheapTermsAreTriedFirst() throws {
+        let query = try PhotoQuery(parsing: "camera:x100v  2019..2021 -lens:56 rating>=4")
+        #expect(query.groups[0].map { PhotoQuery.cost($0) } == [0, 0, 2, 3])
+        #expect(query.description == "camera:x100v 2019..2021 -lens:56 rating>=4")
+    }
 }

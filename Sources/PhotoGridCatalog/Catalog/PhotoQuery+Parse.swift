@@ -23,8 +23,24 @@ extension PhotoQuery {
         }
         guard !groups.allSatisfy(\.isEmpty) else { throw ParseError(description: "an empty filter: give terms such as camera:x100v rating>=4") }
         guard !groups[groups.count - 1].isEmpty else { throw ParseError(description: "'or' needs a term after it") }
-        self.groups = groups
+        // The cheapest terms first in each group (numbers and dates before text): a photo is
+        // turned down by its first term that fails, and on 120,000 photos the text's folding
+        // was most of a filter's time.
+        self.groups = groups.map { group in
+            group.enumerated().sorted { (Self.cost($0.element), $0.offset) < (Self.cost($1.element), $1.offset) }.map(\.element)
+        }
         description = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
+    }
+
+    /// How much a term costs to match: 0 a number or a flag, 1 a word of the path, 2 text of the
+    /// catalog, one more under `not`.
+    static func cost(_ term: Term) -> Int {
+        switch term {
+        case .number, .taken, .hasGPS, .hasDate, .isRaw, .isVideo, .isRejected: return 0
+        case .word: return 1
+        case .camera, .lens, .label, .keyword: return 2
+        case .not(let inner): return 1 + cost(inner)
+        }
     }
 
     /// Words split at spaces outside double quotes; the quotes themselves dropped.
