@@ -10,7 +10,13 @@ extension CaptureDate {
     /// The deepest date the path names, as wall-clock seconds: a day's at noon; a month's or a
     /// year's where the file's time falls inside it, else at its start. Nil when it names none.
     package static func fromPath(_ path: RawPath, fileTime: Int64? = nil) -> Int64? {
-        let components = path.bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).map(Array.init)
+        // Slices of the path's own bytes, nothing copied: this runs for every photo of a library
+        // each time the date order is made on estimates (120,000 paths: 14% of `-`'s time when
+        // each component and each run of digits was an array of its own).
+        let bytes = path.bytes
+        var components: [ArraySlice<UInt8>] = []
+        components.reserveCapacity(8)
+        for component in bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true) { components.append(component) }
         for index in components.indices.reversed() {
             if let (year, month, day) = day(in: components[index]) {
                 return wallClock(year: year, month: month, day: day, hour: 12, minute: 0, second: 0)
@@ -34,17 +40,21 @@ extension CaptureDate {
     static let years = 1900...2099
 
     /// `2015-03-01`, `2015_03_01`, `2015.03.01` or `20150301`, between non-digits.
-    static func day(in name: [UInt8]) -> (Int, Int, Int)? {
-        var start = 0
-        while start < name.count {
-            guard isDigit(name[start]), start == 0 || !isDigit(name[start - 1]) else { start += 1; continue }
+    static func day(in name: ArraySlice<UInt8>) -> (Int, Int, Int)? {
+        let first = name.startIndex, last = name.endIndex
+        var start = first
+        while start < last {
+            guard isDigit(name[start]), start == first || !isDigit(name[start - 1]) else { start += 1; continue }
             var end = start
-            while end < name.count && isDigit(name[end]) { end += 1 }
-            let run = Array(name[start..<end])
-            if run.count == 8, let date = valid(value(run[0..<4]), value(run[4..<6]), value(run[6..<8])) { return date }
-            if run.count == 4, end + 6 <= name.count, isSeparator(name[end]), isSeparator(name[end + 3]),
-               end + 6 == name.count || !isDigit(name[end + 6]),
-               let date = valid(value(run), value(name[(end + 1)..<(end + 3)]), value(name[(end + 4)..<(end + 6)])) {
+            while end < last && isDigit(name[end]) { end += 1 }
+            let count = end - start
+            if count == 8, let date = valid(value(name[start..<(start + 4)]), value(name[(start + 4)..<(start + 6)]),
+                                            value(name[(start + 6)..<end])) {
+                return date
+            }
+            if count == 4, end + 6 <= last, isSeparator(name[end]), isSeparator(name[end + 3]),
+               end + 6 == last || !isDigit(name[end + 6]),
+               let date = valid(value(name[start..<end]), value(name[(end + 1)..<(end + 3)]), value(name[(end + 4)..<(end + 6)])) {
                 return date
             }
             start = end
@@ -52,11 +62,14 @@ extension CaptureDate {
         return nil
     }
 
+    static func day(in name: [UInt8]) -> (Int, Int, Int)? { day(in: name[...]) }
+
     /// `2015-03` or `2015_03` as a whole name or its start, not followed by a day.
-    static func month(in name: [UInt8]) -> (Int, Int)? {
-        guard name.count >= 7, let year = number(Array(name[0..<4]), length: 4), years.contains(year), isSeparator(name[4]),
-              let month = number(Array(name[5..<7]), length: 2), (1...12).contains(month),
-              name.count == 7 || !isDigit(name[7]) else { return nil }
+    static func month(in name: ArraySlice<UInt8>) -> (Int, Int)? {
+        let first = name.startIndex
+        guard name.count >= 7, let year = value(name[first..<(first + 4)]), years.contains(year), isSeparator(name[first + 4]),
+              let month = value(name[(first + 5)..<(first + 7)]), (1...12).contains(month),
+              name.count == 7 || !isDigit(name[first + 7]) else { return nil }
         return (year, month)
     }
 
@@ -88,12 +101,12 @@ extension CaptureDate {
     }
 
     /// The name, when it is exactly `length` digits.
-    private static func number(_ name: [UInt8], length: Int) -> Int? {
+    private static func number(_ name: ArraySlice<UInt8>, length: Int) -> Int? {
         name.count == length ? value(name) : nil
     }
 
     /// The digits a name starts with (`03`, `03 March`, `3-Holiday`), at most two of them.
-    private static func leadingNumber(_ name: [UInt8]) -> Int? {
+    private static func leadingNumber(_ name: ArraySlice<UInt8>) -> Int? {
         let digits = name.prefix { isDigit($0) }
         guard (1...2).contains(digits.count) else { return nil }
         return value(digits)

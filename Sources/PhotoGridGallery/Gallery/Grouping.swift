@@ -30,13 +30,23 @@ package enum Grouping: String, Sendable, CaseIterable {
                 return parent == "." ? title : parent
             }
         case .day, .month, .year:
+            // A name made once a day of the library, not once a photo: 120,000 photos are a few
+            // thousand days.
+            var made: [Int64: String] = [:]
             return photos.map { photo in
                 let key = CaptureDate.sortKey(photo, captured: dates[photo.source])
                 guard key != Int64.max else { return "no date" }
+                let dayNumber = key >= 0 ? key / 86_400 : (key - 86_399) / 86_400
+                if let name = made[dayNumber] { return name }
                 let (year, month, day) = CaptureDate.civil(key)
-                if self == .year { return "\(year)" }
-                if self == .month { return Grouping.monthNames[month - 1] + " \(year)" }
-                return "\(year)-" + (month < 10 ? "0" : "") + "\(month)-" + (day < 10 ? "0" : "") + "\(day)"
+                let name: String
+                switch self {
+                case .year: name = "\(year)"
+                case .month: name = Grouping.monthNames[month - 1] + " \(year)"
+                default: name = "\(year)-" + (month < 10 ? "0" : "") + "\(month)-" + (day < 10 ? "0" : "") + "\(day)"
+                }
+                made[dayNumber] = name
+                return name
             }
         }
     }
