@@ -35,6 +35,12 @@ struct PhotoGridCommand: ParsableCommand {
 
     @OptionGroup var remote: RemoteArguments
 
+    @Option(name: .customLong("files"), help: ArgumentHelp("Show the photos this file names, one a line, in its order (- for stdin: `fd -e jpg | photogrid --files -`); a folder in it brings its photos.", valueName: "file"))
+    var files: String?
+
+    @Option(name: .customLong("files0"), help: ArgumentHelp("As --files, each name ended by a NUL (`find -print0 | photogrid --files0 -`).", valueName: "file"))
+    var files0: String?
+
     @Option(parsing: .unconditional, help: "Columns, 1-6 (default: the fewest at which every photo fits on one screen, else 4).")
     var columns: Int?
 
@@ -101,6 +107,12 @@ struct PhotoGridCommand: ParsableCommand {
             do { _ = try PhotoQuery(parsing: filter) } catch { throw ValidationError("--filter: \(error)") }
         }
         if printing.labels && !printing.print { throw ValidationError("--labels goes with --print") }
+        if files != nil && files0 != nil { throw ValidationError("--files and --files0 cannot go together") }
+        if files != nil || files0 != nil {
+            let option = files != nil ? "--files" : "--files0"
+            if path != nil { throw ValidationError("\(option) names the photos: give no folder besides it") }
+            if remote.url != nil { throw ValidationError("\(option) and --url cannot go together") }
+        }
         if paths.output != nil && (printing.print || probe) { throw ValidationError("-o and -0 go with the interactive grid, not --print or --probe") }
     }
 
@@ -137,6 +149,7 @@ struct PhotoGridCommand: ParsableCommand {
         options.remote.user = remote.user
         options.size = printing.size.flatMap(PhotoGridCommand.pair).map { (columns: $0.0, rows: $0.1) }
         options.cellSize = cellSize.flatMap(PhotoGridCommand.pair).map { (width: $0.0, height: $0.1) }
+        options.fileList = files.map { Options.FileList(path: $0, nul: false) } ?? files0.map { Options.FileList(path: $0, nul: true) }
         ThisProcess.exit(remote.url == nil ? PhotoGrid.main(options) : RemoteCommand.run(options))
     }
 

@@ -50,6 +50,17 @@ package struct Options: Sendable {
     /// Clicks and the wheel are asked of the terminal (`--no-mouse` leaves the mouse to it:
     /// selecting text without Shift).
     package var mouse = true
+    /// `--files FILE` / `--files0 FILE` (`-` for stdin): the photos a list names, one a line or
+    /// each ended by a NUL, instead of a folder's.
+    package struct FileList: Sendable, Equatable {
+        package var path: String
+        package var nul: Bool
+        package init(path: String, nul: Bool) {
+            self.path = path
+            self.nul = nul
+        }
+    }
+    package var fileList: FileList?
 
     package init(path: String) { self.path = path }
 

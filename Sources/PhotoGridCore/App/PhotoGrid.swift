@@ -16,7 +16,7 @@ package enum PhotoGrid {
     package static func main(_ options: Options, source: ((FirstScreen?) throws -> GallerySource)? = nil) -> Int32 {
         do {
             if options.probe { return try probe(options) }
-            let load = source ?? { _ in try GallerySource.folder(options) }
+            let load = source ?? { _ in try options.fileList.map { try GallerySource.list(options, $0) } ?? GallerySource.folder(options) }
             return options.print ? try PrintCommand(options: options, load: load).run()
                 : try interactive(options, load: load, asksAhead: source != nil)
         } catch let error as ExitError {
