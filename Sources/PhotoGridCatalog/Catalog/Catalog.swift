@@ -153,6 +153,20 @@ package final class Catalog: Sendable {
         }
     }
 
+    /// Labels for photos already held (paths relative to `root`), in one transaction: rows not
+    /// there are left to the next reading.
+    package func setLabels(_ labels: [(path: RawPath, label: String?)], under root: RawPath) throws(SQLiteError) {
+        let (prefix, _) = Self.range(under: root)
+        try using { (database) throws(SQLiteError) in
+            try database.transaction { () throws(SQLiteError) in
+                let update = try database.prepare("UPDATE photo SET label = ? WHERE path = ?")
+                for (path, label) in labels {
+                    try update.run([label.map { .text($0) } ?? .null, .blob(prefix + path.bytes)])
+                }
+            }
+        }
+    }
+
     /// How many photos the catalog holds in all.
     package func count() throws(SQLiteError) -> Int {
         Int(try using { (database) throws(SQLiteError) in try database.integer("SELECT count(*) FROM photo") } ?? 0)

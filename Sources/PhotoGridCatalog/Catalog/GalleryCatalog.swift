@@ -37,7 +37,8 @@ package struct GalleryCatalog: Sendable {
     /// The photos of `photos` that match `query`: by their catalog entries where the catalog
     /// knows them (the rows that can match read one at a time, only the matches kept), by their names and
     /// kinds where it does not. `rating` is a photo's rating as the app knows it, if it does.
-    package func matching(_ query: PhotoQuery, among photos: [Photo], rating: (Photo) -> Int? = { _ in nil }) -> Set<PhotoSource> {
+    package func matching(_ query: PhotoQuery, among photos: [Photo], rating: (Photo) -> Int? = { _ in nil },
+                          label: (Photo) -> String?? = { _ in nil }) -> Set<PhotoSource> {
         var byPath: [RawPath: Int] = [:]
         byPath.reserveCapacity(photos.count)
         for (index, photo) in photos.enumerated() { byPath[photo.relativePath] = index }
@@ -51,14 +52,25 @@ package struct GalleryCatalog: Sendable {
                 guard let index = byPath[path], photos[index].stamp.map({ $0 == entry.stamp }) ?? true else { return }
                 seen[index] = true
                 let photo = photos[index]
-                if query.matches(PhotoQuery.Facts(photo: photo, entry: entry, rating: rating(photo))) { matches.insert(photo.source) }
+                if query.matches(PhotoQuery.Facts(photo: photo, entry: entry, rating: rating(photo), label: label(photo))) { matches.insert(photo.source) }
             }
         }
         guard condition == nil else { return matches }
         for (index, photo) in photos.enumerated() where !seen[index] {
-            if query.matches(PhotoQuery.Facts(photo: photo, entry: nil, rating: rating(photo))) { matches.insert(photo.source) }
+            if query.matches(PhotoQuery.Facts(photo: photo, entry: nil, rating: rating(photo), label: label(photo))) { matches.insert(photo.source) }
         }
         return matches
+    }
+
+    /// Labels set since the photos were read (sidecars changed, the photos not): kept in their
+    /// rows, so that the filter finds them without reading the photos again.
+    package func setLabels(_ labels: [(path: RawPath, label: String?)]) {
+        guard !labels.isEmpty else { return }
+        do {
+            try catalog.setLabels(labels, under: root)
+        } catch {
+            catalog.say("the catalog could not be written: \(error)")
+        }
     }
 
     /// Keeps what was read of these photos (paths relative to the folder).

@@ -46,11 +46,14 @@ package struct PhotoQuery: Sendable, Equatable, CustomStringConvertible {
         package let photo: Photo
         package let entry: CatalogEntry?
         package let rating: Int?
+        /// Its colour label as the app knows it, set with a key since (nil inside: none).
+        package let label: String??
 
-        package init(photo: Photo, entry: CatalogEntry?, rating: Int? = nil) {
+        package init(photo: Photo, entry: CatalogEntry?, rating: Int? = nil, label: String?? = nil) {
             self.photo = photo
             self.entry = entry
             self.rating = rating
+            self.label = label
         }
     }
 
@@ -117,7 +120,7 @@ package struct PhotoQuery: Sendable, Equatable, CustomStringConvertible {
         case .word(let word): return has(folded(facts.photo.relativePath.description), word)
         case .camera(let text): return has(folded([entry?.make, entry?.model].compactMap { $0 }.joined()), text)
         case .lens(let text): return entry?.lens.map { has(folded($0), text) } ?? false
-        case .label(let text): return entry?.label.map { folded($0) == text } ?? false
+        case .label(let text): return (facts.label ?? entry?.label).map { folded($0) == text } ?? false
         case .keyword(let text):
             return entry?.keywords.contains { folded($0) == text || folded($0.split(separator: "|").last.map(String.init) ?? "") == text } ?? false
         case .number(let field, let comparison, let value):

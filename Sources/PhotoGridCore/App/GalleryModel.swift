@@ -43,6 +43,10 @@ package final class GalleryModel {
     var trash: Trash?
     var lastTrashed: GridController.Trashed?
 
+    /// Colour labels set here (`L`), by photo: what the badges and the filter go by before the
+    /// photo's details are read again (nil inside: the label taken off).
+    var labels: [PhotoSource: String?] = [:]
+
     /// How the photos are read and made into sessions, set at start-up from the gallery's
     /// source; each nil where that source cannot (`--print`, the benchmark, a fixed list).
     package var readers = Readers()

@@ -52,6 +52,8 @@ extension GridController {
         case .copyPath: copyPath()
         case .saveCaption(let edit): saveCaption(edit)
         case .askRating: askRating()
+        case .askLabel: askLabel()
+        case .labelThese(let photos, let label): setLabel(photos, label)
         case .rate(let rating): rate(cullingTargets, rating)
         case .rateThese(let photos, let rating): rate(photos, rating)
         case .toggleReject: toggleReject()

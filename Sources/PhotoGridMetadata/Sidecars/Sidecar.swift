@@ -131,6 +131,18 @@ package struct Sidecar: Sendable {
         }
     }
 
+    /// Saves a colour label ("Red", ...; empty: none) the same way: a sidecar photogrid made for
+    /// a label alone goes when it is cleared; in any other the label becomes empty, so that one
+    /// inside the photo does not show through again.
+    package func save(label: String) -> Problem? {
+        let property = XMPBasicProperty.label
+        return edit { existing in
+            guard let existing else { return .write(label.isEmpty ? nil : property.fresh(label)) }
+            if label.isEmpty, let old = property.read(existing), existing == property.fresh(old) { return .remove }
+            return property.merge(label, into: existing).map { .write($0) } ?? .malformed
+        }
+    }
+
     /// What an edit makes of the sidecar's bytes (nil: there is none).
     enum Change {
         /// New bytes, or nothing to write (nil).

@@ -27,53 +27,81 @@ package enum XMPRating {
     }
 
     /// A new sidecar holding only the rating.
-    package static func fresh(_ rating: Int) -> [UInt8] {
-        XMPCaptionEdit.packet("""
-          <rdf:Description rdf:about=""
-            xmlns:xmp="\(namespace)"
-            xmp:Rating="\(rating)"/>
-        """)
-    }
+    package static func fresh(_ rating: Int) -> [UInt8] { XMPBasicProperty.rating.fresh(String(rating)) }
 
     /// `packet` with its rating made `rating`; nil when the packet cannot be edited safely (it
     /// does not scan whole, or has no `rdf:RDF`).
     package static func merge(_ rating: Int, into packet: [UInt8]) -> [UInt8]? {
+        XMPBasicProperty.rating.merge(String(rating), into: packet)
+    }
+
+    /// Where the first rating's value is (`XMPBasicProperty.find`).
+    static func find(_ packet: [UInt8]) -> (value: Range<Int>, attribute: Bool)? { XMPBasicProperty.rating.find(packet) }
+}
+
+/// A property of XMP Basic (`xmp:Rating`, `xmp:Label`) as culling tools write it: read where it
+/// is, as an attribute of an `rdf:Description` (darktable, Lightroom) or as an element
+/// (exiftool's, digiKam's); changed in place, every other byte of the packet kept; or added in a
+/// description of its own.
+package struct XMPBasicProperty: Sendable {
+    package let name: String
+
+    package static let rating = XMPBasicProperty(name: "Rating")
+    package static let label = XMPBasicProperty(name: "Label")
+
+    /// A new sidecar holding only this property (`value` written as it is: a number or a word).
+    package func fresh(_ value: String) -> [UInt8] {
+        XMPCaptionEdit.packet("""
+          <rdf:Description rdf:about=""
+            xmlns:xmp="\(XMPRating.namespace)"
+            xmp:\(name)="\(value)"/>
+        """)
+    }
+
+    /// `packet` with this property made `value`; nil when the packet cannot be edited safely.
+    package func merge(_ value: String, into packet: [UInt8]) -> [UInt8]? {
         guard let layout = XMPCaptionEdit.Layout.scan(packet) else { return nil }
         var out = packet
         if let found = find(packet) {
-            out.replaceSubrange(found.value, with: Array(String(rating).utf8))
+            out.replaceSubrange(found.value, with: Array(value.utf8))
             return out
         }
         // A description of its own, which RDF allows beside the ones already there.
         let rdf = layout.rdf
-        let description = " <\(rdf):Description \(rdf):about=\"\" xmlns:xmp=\"\(namespace)\" xmp:Rating=\"\(rating)\"/>\n "
+        let description = " <\(rdf):Description \(rdf):about=\"\" xmlns:xmp=\"\(XMPRating.namespace)\" xmp:\(name)=\"\(value)\"/>\n "
         out.replaceSubrange(layout.rdfEnd..<layout.rdfEnd, with: Array(description.utf8))
         return out
     }
 
-    /// Where the first rating's value is: the bytes between an attribute's quotes, or an
-    /// element's text. Only a prefix bound to XMP Basic's namespace counts ("xmp" in practice).
-    static func find(_ packet: [UInt8]) -> (value: Range<Int>, attribute: Bool)? {
+    /// The property's value as written, nil when the packet has none.
+    package func read(_ packet: [UInt8]) -> String? {
+        guard packet.count <= XMPReader.maxPacketBytes, let found = find(packet) else { return nil }
+        return String(decoding: packet[found.value], as: UTF8.self)
+    }
+
+    /// Where the first value is: the bytes between an attribute's quotes, or an element's text.
+    /// Only a prefix bound to XMP Basic's namespace counts ("xmp" in practice).
+    func find(_ packet: [UInt8]) -> (value: Range<Int>, attribute: Bool)? {
         var scanner = XMLScanner(packet)
         var prefixes: Set<String> = ["xmp"]
         var element: (name: String, contentStart: Int)?
         while let token = scanner.next() {
             let start = scanner.tokenStart, end = scanner.position
             switch token {
-            case let .start(name, attributes, selfClosing):
-                for attribute in attributes where attribute.name.hasPrefix("xmlns:") && attribute.value == namespace {
+            case let .start(tag, attributes, selfClosing):
+                for attribute in attributes where attribute.name.hasPrefix("xmlns:") && attribute.value == XMPRating.namespace {
                     prefixes.insert(String(attribute.name.dropFirst(6)))
                 }
-                if let attribute = attributes.first(where: { isRating($0.name, prefixes) }),
+                if let attribute = attributes.first(where: { isThis($0.name, prefixes) }),
                    let ranges = XMPCaptionEdit.Layout.attributeRanges(attribute.name, in: packet, tag: start..<end) {
                     return (ranges.value, true)
                 }
-                if isRating(name, prefixes) {
+                if isThis(tag, prefixes) {
                     if selfClosing { continue }
-                    element = (name, end)
+                    element = (tag, end)
                 }
-            case let .end(name):
-                if let open = element, open.name == name { return (open.contentStart..<start, false) }
+            case let .end(tag):
+                if let open = element, open.name == tag { return (open.contentStart..<start, false) }
             case .text:
                 break
             }
@@ -81,8 +109,14 @@ package enum XMPRating {
         return nil
     }
 
-    private static func isRating(_ name: String, _ prefixes: Set<String>) -> Bool {
-        guard let colon = name.firstIndex(of: ":"), name[name.index(after: colon)...] == "Rating" else { return false }
-        return prefixes.contains(String(name[..<colon]))
+    private func isThis(_ tag: String, _ prefixes: Set<String>) -> Bool {
+        guard let colon = tag.firstIndex(of: ":"), tag[tag.index(after: colon)...] == name else { return false }
+        return prefixes.contains(String(tag[..<colon]))
     }
+}
+
+/// The colour labels Lightroom, darktable and digiKam write as `xmp:Label`, by the keys that
+/// set them (`L` then `r` `y` `g` `b` `p`).
+package enum ColourLabel {
+    package static let byKey: [Character: String] = ["r": "Red", "y": "Yellow", "g": "Green", "b": "Blue", "p": "Purple"]
 }

@@ -50,6 +50,43 @@ extension GridController {
         rate(targets, targets.allSatisfy { gallery.rating(of: $0) < 0 } ? 0 : -1)
     }
 
+    /// `L`: a colour label for the targets, typed next (`r` `y` `g` `b` `p`, `0` none).
+    func askLabel() {
+        let targets = cullingTargets
+        guard !targets.isEmpty else { return }
+        layers.append(ChoiceView(.label(targets)))
+    }
+
+    /// Sets the colour label of `targets` ("Red"...; empty: none) in their sidecars as `xmp:Label`,
+    /// where Lightroom, darktable and digiKam read it; the catalog is told, so that the filter's
+    /// `label:` finds it at once and in later runs, though the photo itself did not change.
+    func setLabel(_ targets: [PhotoID], _ label: String) {
+        guard !targets.isEmpty else { return }
+        if settings.readOnly { notice = "read-only (--read-only): labels are not saved"; return }
+        var failures: [String] = [], done = 0, written = ""
+        var recorded: [(path: RawPath, label: String?)] = []
+        for id in targets {
+            let photo = session.table[id]
+            guard let file = photo.file else { failures.append("labels are kept beside photos in a local folder only"); continue }
+            let sidecar = Sidecar.of(file)
+            if let problem = sidecar.save(label: label) { failures.append(sidecar.message(problem)); continue }
+            written = sidecar.name
+            if let raw = gallery.raws[photo.source], let rawFile = raw.file {
+                let rawSidecar = Sidecar.of(rawFile)
+                if let problem = rawSidecar.save(label: label) { failures.append(rawSidecar.message(problem)) } else { written += " and " + rawSidecar.name }
+            }
+            gallery.labels[photo.source] = label.isEmpty ? .some(nil) : label
+            recorded.append((photo.relativePath, label.isEmpty ? nil : label))
+            session.pipeline.forgetInfo(id)
+            done += 1
+        }
+        gallery.readers.catalog?.setLabels(recorded)
+        let words = label.isEmpty ? "no label" : label.lowercased() + " label"
+        let said = targets.count == 1 ? words + ", in " + written : "\(done) photos: " + words
+        notice = failures.isEmpty ? said : (done > 0 ? said + "; " : "") + failures[0]
+        panelChanged()
+    }
+
     /// `R` in the grid: a rating for the targets, typed next.
     func askRating() {
         let targets = cullingTargets

@@ -144,6 +144,9 @@ enum Action {
     case saveCaption(CaptionEdit)
     // Culling: on the marked photos in the grid, else the one in view.
     case askRating
+    /// `L`: a colour label for the culling targets, typed next; and one given to these photos.
+    case askLabel
+    case labelThese([PhotoID], String)
     case rate(Int)
     case rateThese([PhotoID], Int)
     case toggleReject

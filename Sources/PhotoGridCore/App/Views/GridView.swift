@@ -193,6 +193,10 @@ final class GridView: ScreenView {
             // A mark is a badge of its own, at every column count, then stars and rejects.
             let rating = Ratings.badge(context.rating(of: tiles[i].photo))
             if !rating.isEmpty { badges.append(rating) }
+            // The colour label in words (a terminal's colours differ; its name does not).
+            if let label = gallery.labels[photo.source] ?? context.session.pipeline.info(tiles[i].photo)?.label, !label.isEmpty {
+                badges.append(label.lowercased())
+            }
             // A raw file shown with its JPEG (`RawPairs`).
             if gallery.raws[photo.source] != nil { badges.append("RAW") }
             // A video says so at every column count, over its frame or its placeholder; in words,
