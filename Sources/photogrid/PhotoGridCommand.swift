@@ -44,8 +44,8 @@ struct PhotoGridCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Columns, 1-6 (default: the fewest at which every photo fits on one screen, else 4).")
     var columns: Int?
 
-    @Option(help: "auto, kitty, iterm, sixel or halfblock.")
-    var mode: ModeChoice = .auto
+    @Option(help: "auto, kitty, iterm, sixel or halfblock (default: $PHOTOGRID_MODE, else auto).")
+    var mode: ModeChoice?
 
     @Flag(help: "Show whole photos, letterboxed, instead of square crops.")
     var fit = false
@@ -93,6 +93,12 @@ struct PhotoGridCommand: ParsableCommand {
     @Option(name: .customLong("cell-size"), help: "A cell's size in pixels, WxH, for sixel (default: asked of the terminal, else 10x20).")
     var cellSize: String?
 
+    /// `PHOTOGRID_MODE`, lower-cased; nil when unset or empty.
+    static var environmentMode: String? {
+        guard let value = Environment.value("PHOTOGRID_MODE"), !value.isEmpty else { return nil }
+        return value.lowercased()
+    }
+
     func validate() throws {
         if let columns, !(1...6).contains(columns) { throw ValidationError("--columns must be between 1 and 6") }
         if let size = printing.size { try PhotoGridCommand.check(size, option: "--size", example: "120x40", least: (1, 2)) }
@@ -107,6 +113,9 @@ struct PhotoGridCommand: ParsableCommand {
             do { _ = try PhotoQuery(parsing: filter) } catch { throw ValidationError("--filter: \(error)") }
         }
         if printing.labels && !printing.print { throw ValidationError("--labels goes with --print") }
+        if mode == nil, PhotoGridCommand.environmentMode.map({ ModeChoice(rawValue: $0) == nil }) == true {
+            throw ValidationError("PHOTOGRID_MODE=\(PhotoGridCommand.environmentMode!): auto, kitty, iterm, sixel or halfblock")
+        }
         if files != nil && files0 != nil { throw ValidationError("--files and --files0 cannot go together") }
         if files != nil || files0 != nil {
             let option = files != nil ? "--files" : "--files0"
@@ -124,7 +133,9 @@ struct PhotoGridCommand: ParsableCommand {
         if !printing.print { Allocator.returnLargeBlocks() }
         var options = Options(path: path ?? ".")
         options.columns = columns
-        options.mode = mode
+        // --mode, else PHOTOGRID_MODE (as timg's TIMG_PIXELATION and chafa's CHAFA_... choose for
+        // every run), else what the terminal says.
+        options.mode = mode ?? PhotoGridCommand.environmentMode.flatMap { ModeChoice(rawValue: $0) } ?? .auto
         options.fit = fit ? .fit : .fill
         options.cacheMegabytes = cache.megabytes
         options.diskCacheMegabytes = cache.noDisk ? 0 : cache.diskMegabytes

@@ -93,4 +93,23 @@ import PhotoGridTestSupport
         (ok, screen) = try tmux.waitFor { $0.contains("[exit") }
         #expect(ok && screen.contains("[exit 1]") && screen.contains("cannot write the paths to standard output"), "\(screen)")
     }
+
+    /// PHOTOGRID_MODE chooses the protocol as --mode does, --mode wins, and a name it does not
+    /// know is a usage error that names the choices.
+    @Test func photogridModeChoosesTheProtocol() throws {
+        let photo = Paths.gallery + "/landscapes/autumn-01.jpg"
+        func printed(_ environment: [String: String], _ extra: [String] = []) throws -> (Int32, String, String) {
+            let result = try Subprocess.run([Paths.binary, "--print", "--size", "40x12"] + extra + [photo],
+                                            environment: ["COLORTERM": "truecolor", "PATH": "/usr/bin:/bin"].merging(environment) { $1 })
+            return (result.status, String(decoding: result.output, as: UTF8.self), result.errorText)
+        }
+        let sixel = try printed(["PHOTOGRID_MODE": "sixel"])
+        #expect(sixel.0 == 0 && sixel.1.contains("\u{1B}P") && !sixel.1.contains("▀"), "\(sixel.2)")
+        let blocks = try printed(["PHOTOGRID_MODE": "HalfBlock"])
+        #expect(blocks.0 == 0 && blocks.1.contains("▀") && !blocks.1.contains("\u{1B}P"), "\(blocks.2)")
+        let given = try printed(["PHOTOGRID_MODE": "sixel"], ["--mode", "halfblock"])
+        #expect(given.0 == 0 && given.1.contains("▀") && !given.1.contains("\u{1B}P"), "--mode wins: \(given.2)")
+        let bad = try printed(["PHOTOGRID_MODE": "vt100"])
+        #expect(bad.0 == 2 && bad.2.contains("PHOTOGRID_MODE=vt100: auto, kitty, iterm, sixel or halfblock"), "\(bad.0) \(bad.2)")
+    }
 }
