@@ -167,6 +167,33 @@ package final class Catalog: Sendable {
         }
     }
 
+    /// Keywords for photos already held, the same way.
+    package func setKeywords(_ keywords: [(path: RawPath, keywords: [String])], under root: RawPath) throws(SQLiteError) {
+        let (prefix, _) = Self.range(under: root)
+        try using { (database) throws(SQLiteError) in
+            try database.transaction { () throws(SQLiteError) in
+                let update = try database.prepare("UPDATE photo SET keywords = ? WHERE path = ?")
+                for (path, words) in keywords {
+                    try update.run([words.isEmpty ? .null : .text(words.joined(separator: "\n")), .blob(prefix + path.bytes)])
+                }
+            }
+        }
+    }
+
+    /// Every keyword of the photos under `root`, each once, in order (for completion).
+    package func keywords(under root: RawPath) throws(SQLiteError) -> [String] {
+        let (low, high) = Self.range(under: root)
+        var found = Set<String>()
+        try using { (database) throws(SQLiteError) in
+            let statement = try database.prepare("SELECT DISTINCT keywords FROM photo WHERE path >= ? AND path < ? AND keywords IS NOT NULL")
+            try statement.bind([.blob(low), .blob(high)])
+            while try statement.step() {
+                for word in statement.text(0)?.split(separator: "\n") ?? [] { found.insert(String(word)) }
+            }
+        }
+        return found.sorted { $0.lowercased() < $1.lowercased() }
+    }
+
     /// How many photos the catalog holds in all.
     package func count() throws(SQLiteError) -> Int {
         Int(try using { (database) throws(SQLiteError) in try database.integer("SELECT count(*) FROM photo") } ?? 0)

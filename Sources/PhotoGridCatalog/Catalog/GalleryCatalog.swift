@@ -38,7 +38,7 @@ package struct GalleryCatalog: Sendable {
     /// knows them (the rows that can match read one at a time, only the matches kept), by their names and
     /// kinds where it does not. `rating` is a photo's rating as the app knows it, if it does.
     package func matching(_ query: PhotoQuery, among photos: [Photo], rating: (Photo) -> Int? = { _ in nil },
-                          label: (Photo) -> String?? = { _ in nil }) -> Set<PhotoSource> {
+                          label: (Photo) -> String?? = { _ in nil }, keywords: (Photo) -> [String]? = { _ in nil }) -> Set<PhotoSource> {
         var byPath: [RawPath: Int] = [:]
         byPath.reserveCapacity(photos.count)
         for (index, photo) in photos.enumerated() { byPath[photo.relativePath] = index }
@@ -52,12 +52,14 @@ package struct GalleryCatalog: Sendable {
                 guard let index = byPath[path], photos[index].stamp.map({ $0 == entry.stamp }) ?? true else { return }
                 seen[index] = true
                 let photo = photos[index]
-                if query.matches(PhotoQuery.Facts(photo: photo, entry: entry, rating: rating(photo), label: label(photo))) { matches.insert(photo.source) }
+                if query.matches(PhotoQuery.Facts(photo: photo, entry: entry, rating: rating(photo), label: label(photo), keywords: keywords(photo))) { matches.insert(photo.source) }
             }
         }
         guard condition == nil else { return matches }
         for (index, photo) in photos.enumerated() where !seen[index] {
-            if query.matches(PhotoQuery.Facts(photo: photo, entry: nil, rating: rating(photo), label: label(photo))) { matches.insert(photo.source) }
+            if query.matches(PhotoQuery.Facts(photo: photo, entry: nil, rating: rating(photo), label: label(photo), keywords: keywords(photo))) {
+                matches.insert(photo.source)
+            }
         }
         return matches
     }
@@ -72,6 +74,19 @@ package struct GalleryCatalog: Sendable {
             catalog.say("the catalog could not be written: \(error)")
         }
     }
+
+    /// Keywords set since the photos were read, the same way.
+    package func setKeywords(_ keywords: [(path: RawPath, keywords: [String])]) {
+        guard !keywords.isEmpty else { return }
+        do {
+            try catalog.setKeywords(keywords, under: root)
+        } catch {
+            catalog.say("the catalog could not be written: \(error)")
+        }
+    }
+
+    /// Every keyword the catalog knows in the gallery (none when it cannot be read).
+    package func keywords() -> [String] { (try? catalog.keywords(under: root)) ?? [] }
 
     /// Keeps what was read of these photos (paths relative to the folder).
     package func record(_ entries: [(path: RawPath, entry: CatalogEntry)]) {

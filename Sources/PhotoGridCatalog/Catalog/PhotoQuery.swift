@@ -48,12 +48,15 @@ package struct PhotoQuery: Sendable, Equatable, CustomStringConvertible {
         package let rating: Int?
         /// Its colour label as the app knows it, set with a key since (nil inside: none).
         package let label: String??
+        /// Its keywords as the app knows them, set with a key since.
+        package let keywords: [String]?
 
-        package init(photo: Photo, entry: CatalogEntry?, rating: Int? = nil, label: String?? = nil) {
+        package init(photo: Photo, entry: CatalogEntry?, rating: Int? = nil, label: String?? = nil, keywords: [String]? = nil) {
             self.photo = photo
             self.entry = entry
             self.rating = rating
             self.label = label
+            self.keywords = keywords
         }
     }
 
@@ -122,7 +125,7 @@ package struct PhotoQuery: Sendable, Equatable, CustomStringConvertible {
         case .lens(let text): return entry?.lens.map { has(folded($0), text) } ?? false
         case .label(let text): return (facts.label ?? entry?.label).map { folded($0) == text } ?? false
         case .keyword(let text):
-            return entry?.keywords.contains { folded($0) == text || folded($0.split(separator: "|").last.map(String.init) ?? "") == text } ?? false
+            return (facts.keywords ?? entry?.keywords)?.contains { folded($0) == text || folded($0.split(separator: "|").last.map(String.init) ?? "") == text } ?? false
         case .number(let field, let comparison, let value):
             guard let actual = number(field, facts) else { return false }
             return compare(actual, comparison, value, field: field)

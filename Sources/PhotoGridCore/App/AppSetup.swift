@@ -45,6 +45,7 @@ package struct AppSetup {
     /// The folder watched, and how the folders it names are read again.
     package var watch: FolderWatch?
     package var rescanFolders: (([FolderWatch.Change], Bool) -> [Photo])?
+    package var readInfo: ((Photo) -> PhotoInfo?)?
     package var trash: Trash?
 
     package init(title: String, modeName: String) {
@@ -72,6 +73,7 @@ extension GridController {
         gallery.changes = setup.changes
         gallery.readers.watch = setup.watch
         gallery.readers.rescanFolders = setup.rescanFolders
+        gallery.readers.readInfo = setup.readInfo
         allowChanges(order: setup.order, showHidden: setup.showHidden, rescan: setup.rescan, readDates: setup.readDates)
         if setup.filter != .all { setFilter(setup.filter) }
         if let query = setup.query { setQuery(query) }

@@ -46,6 +46,8 @@ package final class GalleryModel {
     /// Colour labels set here (`L`), by photo: what the badges and the filter go by before the
     /// photo's details are read again (nil inside: the label taken off).
     var labels: [PhotoSource: String?] = [:]
+    /// Keywords set here (`t`), by photo: each photo's whole list now.
+    var keywords: [PhotoSource: [String]] = [:]
 
     /// How the photos are read and made into sessions, set at start-up from the gallery's
     /// source; each nil where that source cannot (`--print`, the benchmark, a fixed list).
@@ -73,6 +75,8 @@ package final class GalleryModel {
         /// again: the photos in them now.
         package var watch: FolderWatch?
         package var rescanFolders: (([FolderWatch.Change], Bool) -> [Photo])?
+        /// A photo's details read now, outside the pipeline (its keywords before `t` changes them).
+        package var readInfo: ((Photo) -> PhotoInfo?)?
     }
 
     struct Dates {

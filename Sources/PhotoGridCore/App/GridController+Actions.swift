@@ -54,6 +54,8 @@ extension GridController {
         case .askRating: askRating()
         case .askLabel: askLabel()
         case .labelThese(let photos, let label): setLabel(photos, label)
+        case .askKeywords: askKeywords()
+        case .setKeywords(let photos, let adding, let removing): setKeywords(photos, adding: adding, removing: removing)
         case .rate(let rating): rate(cullingTargets, rating)
         case .rateThese(let photos, let rating): rate(photos, rating)
         case .toggleReject: toggleReject()

@@ -46,6 +46,9 @@ extension GridController {
         if let raw = gallery.raws[photo.source] { rows.append(DetailsPanel.Row("raw", raw.name + " (shown with it)")) }
         let rating = gallery.rating(of: index)
         if rating != 0 { rows.append(DetailsPanel.Row("rating", Ratings.words(rating))) }
+        if let label = gallery.labels[photo.source] ?? info.label, !label.isEmpty { rows.append(DetailsPanel.Row("label", label)) }
+        let keywords = gallery.keywords[photo.source] ?? info.keywords
+        if !keywords.isEmpty { rows.append(DetailsPanel.Row("keywords", keywords.joined(separator: ", "))) }
         return DetailsPanel(title: "Details", rows: rows)
     }
 

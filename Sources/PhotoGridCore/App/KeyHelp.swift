@@ -24,6 +24,7 @@ enum KeyHelp {
         .init("e", "edit the caption (Enter saves)"),
         .init("R x", "rate: R then 1-5 (0 none); reject"),
         .init("L", "label: then r y g b p (0 none)"),
+        .init("t", "keywords: a, b, -c (Tab completes)"),
         .init("f", "show 1-5 stars and up, x rejects, 0 all"),
         .init("\\", "filter: camera:x iso>=800 2021 label:red"),
         .init("d u", "move to the trash (y asks); put back"),
@@ -75,7 +76,7 @@ enum KeyHelp {
         .init("{ } g G", "a screen back, on; first, last"),
         .init("-", "out: the years"),
         .init("+ Enter", "in: the months, the days, at the card's first photo"),
-        .init("R x L m M d e o i c y", "act on photos: refused on a card (+ opens it)"),
+        .init("R x L t m M d e o i c y", "act on photos: refused on a card (+ opens it)"),
         .init("Esc q", "back to the grid on the card's photo (Q quits)"),
     ]
 

@@ -207,6 +207,7 @@ package enum PhotoGrid {
         setup.changes = source.changes
         setup.watch = source.watch
         setup.rescanFolders = source.rescanFolders
+        setup.readInfo = { [reader = source.infoReader] photo in reader.info(of: photo) }
         setup.trash = Trash(environment: PhotoGrid.environment(["XDG_DATA_HOME", "HOME"]))
         let controller = GridController(setup: setup, session: session, screen: GridApp.metrics(curses: curses, capabilities: capabilities))
         let app = GridApp(controller: controller, mailbox: mailbox, curses: curses, keys: keys, capabilities: capabilities)

@@ -143,6 +143,22 @@ package struct Sidecar: Sendable {
         }
     }
 
+    /// The sidecar's keywords (`dc:subject`), empty when it has none or is not read.
+    package func keywords() -> [String] {
+        guard case .success(let bytes?) = read() else { return [] }
+        return XMPReader.keywords(bytes)
+    }
+
+    /// Saves the photo's whole list of keywords the same way: a sidecar photogrid made for
+    /// keywords alone goes when the last is taken off.
+    package func save(keywords: [String]) -> Problem? {
+        edit { existing in
+            guard let existing else { return .write(keywords.isEmpty ? nil : XMPKeywordEdit.fresh(keywords)) }
+            if keywords.isEmpty, existing == XMPKeywordEdit.fresh(XMPReader.keywords(existing)) { return .remove }
+            return XMPKeywordEdit.merge(keywords, into: existing).map { .write($0) } ?? .malformed
+        }
+    }
+
     /// What an edit makes of the sidecar's bytes (nil: there is none).
     enum Change {
         /// New bytes, or nothing to write (nil).

@@ -87,6 +87,51 @@ extension GridController {
         panelChanged()
     }
 
+    /// `t`: keywords for the targets, typed next, with the gallery's keywords to complete from.
+    func askKeywords() {
+        let targets = cullingTargets
+        guard !targets.isEmpty else { return }
+        if settings.readOnly { notice = "read-only (--read-only): keywords are not saved"; return }
+        var known = Set(gallery.readers.catalog?.keywords() ?? [])
+        for list in gallery.keywords.values { known.formUnion(list) }
+        layers.append(KeywordView(photos: targets, known: known.sorted { $0.lowercased() < $1.lowercased() }))
+    }
+
+    /// Adds and takes off keywords of `targets`: each photo's list as it is now (its sidecar's,
+    /// else its own), changed, written whole into the sidecar as `dc:subject` (darktable's,
+    /// digiKam's and Lightroom's keywords), and told to the catalog for the filter's `keyword:`.
+    func setKeywords(_ targets: [PhotoID], adding: [String], removing: [String]) {
+        guard !targets.isEmpty else { return }
+        if settings.readOnly { notice = "read-only (--read-only): keywords are not saved"; return }
+        var failures: [String] = [], done = 0, written = ""
+        var recorded: [(path: RawPath, keywords: [String])] = []
+        for id in targets {
+            let photo = session.table[id]
+            guard let file = photo.file else { failures.append("keywords are kept beside photos in a local folder only"); continue }
+            let before = gallery.keywords[photo.source] ?? session.pipeline.info(id)?.keywords
+                ?? gallery.readers.readInfo?(photo)?.keywords ?? Sidecar.of(file).keywords()
+            var after = before.filter { word in !removing.contains { $0.lowercased() == word.lowercased() } }
+            for word in adding where !after.contains(where: { $0.lowercased() == word.lowercased() }) { after.append(word) }
+            guard after != before else { done += 1; continue }
+            let sidecar = Sidecar.of(file)
+            if let problem = sidecar.save(keywords: after) { failures.append(sidecar.message(problem)); continue }
+            written = sidecar.name
+            if let raw = gallery.raws[photo.source], let rawFile = raw.file {
+                let rawSidecar = Sidecar.of(rawFile)
+                if let problem = rawSidecar.save(keywords: after) { failures.append(rawSidecar.message(problem)) } else { written += " and " + rawSidecar.name }
+            }
+            gallery.keywords[photo.source] = after
+            recorded.append((photo.relativePath, after))
+            session.pipeline.forgetInfo(id)
+            done += 1
+        }
+        gallery.readers.catalog?.setKeywords(recorded)
+        let words = (adding.map { "+" + $0 } + removing.map { "-" + $0 }).joined(separator: " ")
+        let said = targets.count == 1 ? "keywords " + words + (written.isEmpty ? " (no change)" : ", in " + written) : "\(done) photos: keywords " + words
+        notice = failures.isEmpty ? said : (done > 0 ? said + "; " : "") + failures[0]
+        panelChanged()
+    }
+
     /// `R` in the grid: a rating for the targets, typed next.
     func askRating() {
         let targets = cullingTargets

@@ -31,9 +31,12 @@ extension GridController {
     func applyQuery(_ query: PhotoQuery) {
         let all = gallery.allPhotos
         let ratings = gallery.ratings
-        let labels = gallery.labels
-        let matches = gallery.readers.catalog?.matching(query, among: all, rating: { ratings.known($0) }, label: { labels[$0.source] })
-            ?? Set(all.filter { query.matches(PhotoQuery.Facts(photo: $0, entry: nil, rating: ratings.known($0), label: labels[$0.source])) }.map(\.source))
+        let labels = gallery.labels, keywords = gallery.keywords
+        let matches = gallery.readers.catalog?.matching(query, among: all, rating: { ratings.known($0) }, label: { labels[$0.source] },
+                                                        keywords: { keywords[$0.source] })
+            ?? Set(all.filter {
+                query.matches(PhotoQuery.Facts(photo: $0, entry: nil, rating: ratings.known($0), label: labels[$0.source], keywords: keywords[$0.source]))
+            }.map(\.source))
         guard !matches.isEmpty else {
             notice = "no photo matches the filter \(query): all \(all.count) shown"
             if gallery.query != nil {

@@ -147,6 +147,9 @@ enum Action {
     /// `L`: a colour label for the culling targets, typed next; and one given to these photos.
     case askLabel
     case labelThese([PhotoID], String)
+    /// `t`: keywords for the culling targets, typed next; and those given to these photos.
+    case askKeywords
+    case setKeywords([PhotoID], adding: [String], removing: [String])
     case rate(Int)
     case rateThese([PhotoID], Int)
     case toggleReject

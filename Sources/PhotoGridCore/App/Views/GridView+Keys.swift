@@ -28,6 +28,7 @@ extension GridView {
         // Culling: 1-6 are the columns here, so the stars come after R (0-5, x).
         case .character("R"): actions = [.askRating]
         case .character("L"): actions = [.askLabel]
+        case .character("t"): actions = [.askKeywords]
         case .character("x"): actions = [.toggleReject]
         case .character("f"): actions = [.askFilter]
         case .character("\\"): actions = [.askQuery]
