@@ -40,4 +40,27 @@ import PhotoGridTestSupport
         (ok, screen) = try tmux.waitFor { $0.contains("[exit 0]") }
         #expect(ok, "\(screen)")
     }
+
+    /// A photo deleted, seen gone, then written anew under its name with another picture (an
+    /// editor's save, rsync's replace): drawn anew, not from the tiles of the old one.
+    @Test func aPhotoWrittenAnewUnderItsNameIsDrawnAnew() throws {
+        let root = TestImages.scratchFolder("watch-replace")
+        defer { TestImages.remove(root) }
+        let bright = Paths.gallery + "/landscapes/autumn-01.jpg", dark = Paths.gallery + "/night/night-01.jpg"
+        for name in ["a.jpg", "b.jpg"] { TestImages.write(TestImages.read(bright) ?? [], to: root + "/" + name) }
+        let tmux = try start("--columns 2 '\(root)'")
+        var (ok, screen) = try tmux.waitFor { self.status($0).contains("1 of 2") && !$0.contains("loading") }
+        #expect(ok, "\(screen)")
+        let before = Tmux.brightness(try tmux.screen(escapes: true))
+        unlink(root + "/b.jpg")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("1 of 1") }
+        #expect(ok, "the deleted photo gone: \(screen)")
+        TestImages.write(TestImages.read(dark) ?? [], to: root + "/b.jpg")
+        (ok, screen) = try tmux.waitFor(escapes: true) {
+            self.status($0).contains("1 of 2") && !$0.contains("loading") && Tmux.brightness($0) < before - 20
+        }
+        #expect(ok, "the new picture drawn: brightness \(before) then \(Tmux.brightness(screen))")
+        try tmux.send("q")
+        #expect(try tmux.waitFor { $0.contains("[exit 0]") }.0)
+    }
 }

@@ -96,17 +96,7 @@ import PhotoGridTestSupport
         #expect(printed.errorText.contains("disk cache off"), "\(printed.errorText)")
     }
 
-    /// The mean brightness of the 24-bit colours on a captured screen.
-    static func brightness(_ screen: String) -> Double {
-        var total = 0, count = 0
-        for part in screen.components(separatedBy: "8;2;").dropFirst() {
-            let numbers = part.prefix { $0.isNumber || $0 == ";" }.split(separator: ";").prefix(3).compactMap { Int($0) }
-            guard numbers.count == 3 else { continue }
-            total += numbers.reduce(0, +) / 3
-            count += 1
-        }
-        return count == 0 ? 0 : Double(total) / Double(count)
-    }
+    static func brightness(_ screen: String) -> Double { Tmux.brightness(screen) }
 
     /// A photo replaced by a different picture, and another deleted, while photogrid shows them:
     /// Ctrl-R draws the new picture; the deleted one's view says it is gone, and Ctrl-R in the

@@ -208,7 +208,10 @@ extension GridController {
         }
         let before = Set(gallery.allPhotos.map(\.source)), after = Set(ordered.map(\.source))
         let added = after.subtracting(before).count, removed = before.subtracting(after).count
+        // A photo back under a name it had, with another file: not from its old tiles.
+        let replaced = replacedFiles(ordered.filter { !before.contains($0.source) })
         showList(ordered)
+        session.pipeline.filesChanged(replaced)
         readMissingDates()
         notice = ["\(added) added, \(removed) removed", gallery.readers.leftOut?().summary].compactMap { $0 }.joined(separator: "; ")
     }

@@ -22,14 +22,11 @@ extension GridController {
         }
         let before = gallery.allPhotos
         let found = rescanFolders(changes, gallery.showHidden)
-        var kept: [Photo] = [], covered: [PhotoSource: FileStamp?] = [:]
-        for photo in before {
-            if changes.contains(where: { $0.covers(photo.relativePath) }) { covered[photo.source] = photo.stamp } else { kept.append(photo) }
-        }
+        let kept = before.filter { photo in !changes.contains { $0.covers(photo.relativePath) } }
+        let replaced = replacedFiles(found)
         let next = gallery.order == nil || gallery.order == PhotoOrder()
             ? GridController.merged(kept, found.sorted { FolderScanner.precedes($0.relativePath, $1.relativePath) })
             : gallery.arranged(kept + found)
-        let changed = found.filter { photo in covered[photo.source].map { $0 != photo.stamp } ?? false }
         if next.map(\.source) != before.map(\.source) {
             let old = Set(before.map(\.source)), new = Set(next.map(\.source))
             let added = new.subtracting(old).count, removed = old.subtracting(new).count
@@ -38,9 +35,23 @@ extension GridController {
             if let query = gallery.query { setQuery(query) }
             notice = [added > 0 ? "\(added) added" : nil, removed > 0 ? "\(removed) removed" : nil].compactMap { $0 }.joined(separator: ", ")
         }
-        // A photo written again in place (rotated, edited elsewhere): made again.
-        let ids = changed.compactMap { session.table.id(of: $0.source) }
+        // A photo written again in place (rotated, edited elsewhere), or deleted and written
+        // anew under its name (an editor's save, rsync): made again, whatever the list did
+        // meanwhile. The pipeline compares each file's stamp with the one its tiles were made
+        // from, so only those that changed are remade.
+        let ids = found.compactMap { session.table.id(of: $0.source) }
+        session.pipeline.filesChanged(replaced)
         if !ids.isEmpty { session.pipeline.recheck(ids) }
+    }
+
+    /// Photos the session knew whose files are not the ones it knew (another size or time): to be
+    /// told to the pipeline once the new list is shown, which puts the new records in the table
+    /// and so hides the change from a recheck.
+    func replacedFiles(_ found: [Photo]) -> [PhotoID] {
+        found.compactMap { photo in
+            guard let id = session.table.id(of: photo.source), let stamp = photo.stamp, session.table[id].stamp != stamp else { return nil }
+            return id
+        }
     }
 
     /// Two lists in the scanner's order made one, in that order.

@@ -241,6 +241,11 @@ extension TilePipeline {
             defer { for (index, stamp) in now { records.stamps.updateValue(stamp, forKey: index) } }
             return now.filter { (records.stamps[$0.0] ?? table[$0.0].stamp) != $0.1 }.map(\.0)
         }
+        forgetMade(changed)
+    }
+
+    /// Everything made of these photos let go, so that the next frame asks for them anew.
+    func forgetMade(_ changed: [PhotoID]) {
         guard !changed.isEmpty else { return }
         for index in changed { cache.forget(photo: index) }
         locked {

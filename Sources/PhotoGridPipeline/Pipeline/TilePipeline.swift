@@ -270,6 +270,15 @@ package final class TilePipeline: @unchecked Sendable {
         }
     }
 
+    /// Photos whose files are known to be new (a photo deleted and written anew under its name,
+    /// seen by the folder's watch): what was made of them is let go at once, and their stamps
+    /// are taken from their records again (the table holds the new ones).
+    package func filesChanged(_ photos: [PhotoID]) {
+        guard !photos.isEmpty else { return }
+        locked { for photo in photos { records.stamps.removeValue(forKey: photo) } }
+        forgetMade(photos)
+    }
+
     /// Forgets what `photo`'s file said about itself, so that it is read again when next
     /// wanted: its sidecar's caption was just changed.
     package func forgetInfo(_ photo: PhotoID) {
