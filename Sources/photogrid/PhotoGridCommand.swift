@@ -59,7 +59,7 @@ struct PhotoGridCommand: ParsableCommand {
     var reverse = false
 
     @Option(help: "Sections with a header line: folder, day, month, year or none.")
-    var group: Grouping = .none
+    var group: Grouping?
 
     @Flag(help: "Show hidden files and folders (names starting with a dot) too.")
     var hidden = false
@@ -103,8 +103,8 @@ struct PhotoGridCommand: ParsableCommand {
         if let columns, !(1...6).contains(columns) { throw ValidationError("--columns must be between 1 and 6") }
         if let size = printing.size { try PhotoGridCommand.check(size, option: "--size", example: "120x40", least: (1, 2)) }
         if let cellSize { try PhotoGridCommand.check(cellSize, option: "--cell-size", example: "10x20", least: (1, 1)) }
-        if cache.megabytes < 16 { throw ValidationError("--cache-mb must be at least 16") }
-        if cache.diskMegabytes < 1 { throw ValidationError("--disk-cache-mb must be at least 1 (--no-disk-cache turns it off)") }
+        if let megabytes = cache.megabytes, megabytes < 16 { throw ValidationError("--cache-mb must be at least 16") }
+        if let megabytes = cache.diskMegabytes, megabytes < 1 { throw ValidationError("--disk-cache-mb must be at least 1 (--no-disk-cache turns it off)") }
         if printing.size != nil && !printing.print { throw ValidationError("--size goes with --print") }
         if !(1...3600).contains(slideshow) { throw ValidationError("--slideshow must be between 1 and 3600 seconds") }
         if let minRating, !(1...5).contains(minRating) { throw ValidationError("--min-rating must be between 1 and 5") }
@@ -131,19 +131,27 @@ struct PhotoGridCommand: ParsableCommand {
         // malloc's heaps and reused: a third of the page faults, 8% off a cold frame of 18
         // photos (291 to 267 ms), a higher peak for the largest decodes (HEIC: 97 to 113 MB).
         if !printing.print { Allocator.returnLargeBlocks() }
+        // The config file's defaults, under the command line (and the environment's PHOTOGRID_ names).
+        let config: ConfigFile
+        do { config = try ConfigFile.path(environment: Environment.values(["XDG_CONFIG_HOME", "HOME"])).map(ConfigFile.load) ?? ConfigFile() } catch {
+            PhotoGrid.printError(error.description)
+            ThisProcess.exit(error.status)
+        }
+        if let opener = config.opener, Environment.value("PHOTOGRID_OPENER") == nil { Environment.set("PHOTOGRID_OPENER", opener) }
         var options = Options(path: path ?? ".")
-        options.columns = columns
+        options.columns = columns ?? config.columns
+        options.keyBindings = config.bindings
         // --mode, else PHOTOGRID_MODE (as timg's TIMG_PIXELATION and chafa's CHAFA_... choose for
         // every run), else what the terminal says.
-        options.mode = mode ?? PhotoGridCommand.environmentMode.flatMap { ModeChoice(rawValue: $0) } ?? .auto
-        options.fit = fit ? .fit : .fill
-        options.cacheMegabytes = cache.megabytes
-        options.diskCacheMegabytes = cache.noDisk ? 0 : cache.diskMegabytes
+        options.mode = mode ?? PhotoGridCommand.environmentMode.flatMap { ModeChoice(rawValue: $0) } ?? config.mode ?? .auto
+        options.fit = fit || config.fit == true ? .fit : .fill
+        options.cacheMegabytes = cache.megabytes ?? config.cacheMegabytes ?? 512
+        options.diskCacheMegabytes = cache.noDisk ? 0 : cache.diskMegabytes ?? config.diskCacheMegabytes ?? 512
         options.print = printing.print
-        options.order = PhotoOrder(sort ?? .name, reversed: reverse)
-        options.sortGiven = sort != nil || reverse
+        options.order = PhotoOrder(sort ?? config.sort ?? .name, reversed: reverse || config.reverse == true)
+        options.sortGiven = sort != nil || reverse || config.sort != nil || config.reverse == true
         options.showHidden = hidden
-        options.grouping = group
+        options.grouping = group ?? config.group ?? .none
         options.labels = printing.labels
         options.slideshowSeconds = slideshow
         options.readOnly = readOnly
@@ -309,10 +317,10 @@ struct RemoteArguments: ParsableArguments {
 /// The caches' sizes (`--cache-mb`, `--disk-cache-mb`, `--no-disk-cache`).
 struct CacheArguments: ParsableArguments {
     @Option(name: .customLong("cache-mb"), parsing: .unconditional, help: "Memory for decoded and encoded tiles, in MB.")
-    var megabytes = 512
+    var megabytes: Int?
 
     @Option(name: .customLong("disk-cache-mb"), parsing: .unconditional, help: "Thumbnails kept on disk between runs (in $XDG_CACHE_HOME/photogrid), in MB.")
-    var diskMegabytes = 512
+    var diskMegabytes: Int?
 
     @Flag(name: .customLong("no-disk-cache"), help: "Neither read nor write the disk cache of thumbnails.")
     var noDisk = false

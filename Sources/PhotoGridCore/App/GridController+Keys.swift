@@ -22,6 +22,10 @@ extension GridController {
         if key == .resize { return .resize }
         keyPressed = true
         let context = self.context
+        // A key the config file binds stands for its action's key, but not while something is
+        // typed (a caption, a filter) or answered (R's stars): there a key is itself.
+        var key = key
+        if let bound = settings.bindings[key], layers.last?.prompt(context) == nil { key = bound }
         for layer in layers.reversed() {
             if case .taken(let actions) = layer.handle(key, context) { return apply(actions) }
         }

@@ -65,6 +65,8 @@ package final class GridController {
         package var readOnly = false
         /// Running inside tmux, which takes the clipboard its own way (`copyPath`).
         package var insideTmux = false
+        /// Keys bound in the config file (`ConfigFile`): a key pressed, and the key it stands for.
+        package var bindings: [Key: Key] = [:]
     }
 
     /// What one frame changes on screen.

@@ -61,6 +61,8 @@ package struct Options: Sendable {
         }
     }
     package var fileList: FileList?
+    /// Keys bound in the config file: a key pressed, and the key whose action it takes.
+    package var keyBindings: [Key: Key] = [:]
 
     package init(path: String) { self.path = path }
 

@@ -186,6 +186,7 @@ package enum PhotoGrid {
         setup.settings.slideshowSeconds = options.slideshowSeconds
         setup.settings.readOnly = options.readOnly
         setup.settings.insideTmux = Capabilities.isTmux(environment())
+        setup.settings.bindings = options.keyBindings
         setup.blanking = capabilities.blanking
         setup.startHint = capabilities.pictureHint
         setup.notice = ([source.leftOut?.withLock { $0.summary }] + source.notices.map { $0 }).compactMap { $0 }.first

@@ -7,6 +7,9 @@ package enum Environment {
     /// The value of `name`, nil when it is not set.
     package static func value(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
 
+    /// Sets a variable for this process and what it starts (at start-up, before any thread).
+    package static func set(_ name: String, _ value: String) { setenv(name, value, 1) }
+
     /// The variables among `names` that are set.
     package static func values(_ names: [String]) -> [String: String] {
         var result: [String: String] = [:]

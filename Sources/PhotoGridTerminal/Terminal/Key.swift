@@ -1,8 +1,8 @@
 /// A mouse action the views take: photogrid asks for button presses and the wheel only.
-package enum MouseAction: Equatable, Sendable { case click, doubleClick, wheelUp, wheelDown }
+package enum MouseAction: Hashable, Sendable { case click, doubleClick, wheelUp, wheelDown }
 
 /// A key as the event loop sees it, decoded whole from what the terminal sent (`KeyDecoder`).
-package enum Key: Equatable, Sendable {
+package enum Key: Hashable, Sendable {
     case character(Character)
     case control(Character)          // Ctrl-A ... Ctrl-Z as their letter
     case up, down, left, right, pageUp, pageDown, home, end, enter, escape, backspace
