@@ -17,7 +17,7 @@ public enum FuzzBodies {
         "avif": picture(signature: [0, 0, 0, 0x1C] + Array("ftypavif".utf8)),
         "tiff": picture(signature: [0x49, 0x49, 0x2A, 0]),
         "jxl": picture(signature: [0xFF, 0x0A]),
-        "raw": raw,
+        "raw": raw, "sidecar": sidecar,
     ]
 
     /// A raw file through LibRaw as a tile and as the photo view ask for it (preview, else the
@@ -81,6 +81,30 @@ public enum FuzzBodies {
         _ = XMPReader.label(bytes)
         _ = XMPReader.keywords(bytes)
         _ = IPTCReader.caption(bytes)
+    }
+
+    /// The sidecar editors photogrid writes users' sidecars with (issue 50): a caption, a rating,
+    /// a label and keywords merged into any packet. An edit either is refused (nil) or reads back
+    /// as what was written: a merge that returns bytes in which the value is not found would be
+    /// a sidecar silently not changed, or changed elsewhere.
+    public static func sidecar(_ bytes: [UInt8]) {
+        // Past the readers' bound a packet reads as nothing: not the editors' business.
+        guard bytes.count + 64 <= XMPReader.maxPacketBytes else { return }
+        if let edited = XMPRating.merge(3, into: bytes), XMPRating.read(edited) != 3 {
+            fatalError("a rating written does not read back")
+        }
+        if let edited = XMPBasicProperty.label.merge("Red", into: bytes), XMPBasicProperty.label.read(edited) != "Red" {
+            fatalError("a label written does not read back")
+        }
+        if let edited = XMPKeywordEdit.merge(["fuzz", "a & b"], into: bytes) {
+            let read = XMPReader.keywords(edited)
+            if !(read.contains("fuzz") && read.contains("a & b")) {
+                fatalError("keywords written do not read back: \(read)")
+            }
+        }
+        for caption in ["fuzzed caption", ""] {
+            _ = XMPCaptionEdit.merge(caption, into: bytes)
+        }
     }
 
     /// What a server sends as a gallery: read as JSON (a manifest, nginx's listing) and as HTML

@@ -15,12 +15,13 @@ import PhotoGridTestFixtures
     /// The file extensions of each picture target's hostile files and sample pictures.
     static let extensions = ["png": ["png"], "webp": ["webp"], "gif": ["gif"], "heif": ["heic", "avif"], "avif": ["avif"]]
 
-    @Test(arguments: ["jpeg", "metadata", "remote", "terminal", "keys", "png", "webp", "gif", "heif", "avif", "raw"])
+    @Test(arguments: ["jpeg", "metadata", "remote", "terminal", "keys", "png", "webp", "gif", "heif", "avif", "raw", "sidecar"])
     func foundAndSeedInputsRunCleanly(target: String) throws {
         var files = Self.inputs(Paths.root + "/Tests/Fixtures/fuzz/" + target) + Self.inputs(Paths.root + "/Tests/Fuzz/corpus/" + target)
         if target == "jpeg" || target == "metadata" { files += Self.inputs(Paths.root + "/Tests/Fixtures/bad") }
         if target == "remote" { files += Self.inputs(Paths.root + "/Tests/Fixtures/listings") }
         if target == "raw" { files += Self.inputs(Paths.root + "/Tests/Fixtures/raw") }
+        if target == "sidecar" { files += Self.inputs(Paths.root + "/Tests/Fixtures/sidecars") }
         if let extensions = Self.extensions[target] {
             let samples = (FileManager.default.enumerator(atPath: Paths.gallery)?.allObjects as? [String] ?? []).map { Paths.gallery + "/" + $0 }
             files += (Self.inputs(Paths.root + "/Tests/Fixtures/bad") + samples).filter { extensions.contains(($0 as NSString).pathExtension) }

@@ -13,7 +13,7 @@ import PhotoGridSystem
 /// packet cut short or left unterminated yields nothing rather than part of a caption.
 package enum XMPReader {
     /// Larger than any caption-carrying packet; a JPEG segment holds at most 64 KB anyway.
-    static let maxPacketBytes = 1 << 20
+    package static let maxPacketBytes = 1 << 20
     /// Captions are cut to this many characters: enough for a panel, bounded for a hostile file.
     package static let maxCharacters = 2_000
 
