@@ -64,6 +64,9 @@ struct PhotoGridCommand: ParsableCommand {
     @Flag(help: "Show hidden files and folders (names starting with a dot) too.")
     var hidden = false
 
+    @Flag(name: .customLong("no-watch"), help: "Do not watch the folder while open: photos copied in or deleted show after Ctrl-R, not by themselves.")
+    var noWatch = false
+
     @OptionGroup var paths: PathArguments
 
     @Flag(name: .customLong("read-only"), help: "Write nothing but photogrid's cache: no caption or rating saved to sidecars, nothing moved to the trash.")
@@ -151,6 +154,7 @@ struct PhotoGridCommand: ParsableCommand {
         options.order = PhotoOrder(sort ?? config.sort ?? .name, reversed: reverse || config.reverse == true)
         options.sortGiven = sort != nil || reverse || config.sort != nil || config.reverse == true
         options.showHidden = hidden
+        options.watch = !noWatch
         options.grouping = group ?? config.group ?? .none
         options.labels = printing.labels
         options.slideshowSeconds = slideshow

@@ -143,8 +143,9 @@ import PhotoGridTestSupport
     @Test func sortKeysHiddenFilesAndARescanKeepTheFocusedPhoto() throws {
         let root = try Self.makeTree()
         defer { TestImages.remove(root) }
-        // Sizes decide the size order; times the mtime order.
-        let tmux = try start("--columns 3 '\(root)'")
+        // Sizes decide the size order; times the mtime order. Without the folder's watch: the
+        // end is about Ctrl-R (FolderWatchInUseTests are about the watch).
+        let tmux = try start("--no-watch --columns 3 '\(root)'")
         var (ok, screen) = try tmux.waitFor { self.status($0).contains("1 of 7") }
         #expect(ok)
         try tmux.send("l", "l")

@@ -105,7 +105,8 @@ import PhotoGridTestSupport
         let root = TestImages.scratchFolder("changing")
         defer { TestImages.remove(root) }
         for name in ["a.jpg", "b.jpg", "c.jpg"] { try copy(Self.sample, to: root + "/" + name) }
-        let tmux = try Tmux(columns: 90, rows: 30, command: "\(Paths.binary) --mode halfblock --columns 3 \(root)",
+        // Without the folder's watch, which would take the changes before Ctrl-R: this is about Ctrl-R.
+        let tmux = try Tmux(columns: 90, rows: 30, command: "\(Paths.binary) --mode halfblock --no-watch --columns 3 \(root)",
                             environment: ["COLORTERM": "truecolor"])
         var (ok, screen) = try tmux.waitFor { $0.contains("1 of 3") && !$0.contains("loading") }
         #expect(ok, "\(screen)")

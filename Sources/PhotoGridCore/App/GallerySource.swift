@@ -108,7 +108,7 @@ package struct GallerySource: Sendable {
         source.focus = focus
         source.rescan = scan
         source.reading = reading
-        if !options.print {
+        if !options.print && options.watch {
             let cache = DiskCache.defaultDirectory(environment: Environment.values(Environment.cacheNames))
                 .flatMap { RawPath($0).resolved }
             source.watch = FolderWatch(root: folder, maxDepth: maxDepth, showHidden: options.showHidden, skipping: cache.map { [$0] } ?? [],

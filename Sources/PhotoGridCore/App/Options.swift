@@ -61,6 +61,8 @@ package struct Options: Sendable {
         }
     }
     package var fileList: FileList?
+    /// The folder watched while open (`FolderWatch`); `--no-watch` leaves the list as read until Ctrl-R.
+    package var watch = true
     /// Keys bound in the config file: a key pressed, and the key whose action it takes.
     package var keyBindings: [Key: Key] = [:]
 
