@@ -67,6 +67,15 @@ package enum TestImages {
         return path
     }
 
+    /// Three of the sample gallery's photos, for a folder of a few.
+    package static let threeSamples = [("landscapes/autumn-01.jpg", "a.jpg"), ("landscapes/autumn-02.jpg", "b.jpg"),
+                                       ("landscapes/autumn-03.jpg", "c.jpg")]
+
+    /// Photos of the sample gallery copied into `folder` under new names.
+    package static func copySamples(_ names: [(String, String)] = threeSamples, into folder: String) {
+        for (from, to) in names { write(read(Paths.gallery + "/" + from) ?? [], to: folder + "/" + to) }
+    }
+
     package static func write(_ bytes: [UInt8], to path: String) {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         precondition(fd >= 0, "cannot create \(path)")

@@ -10,9 +10,8 @@ import PhotoGridTestSupport
     /// Two JPEGs, a PNG and a text file in a scratch folder.
     static func folder(_ name: String) -> String {
         let folder = TestImages.scratchFolder(name)
-        for (from, to) in [("landscapes/autumn-01.jpg", "a.jpg"), ("landscapes/autumn-02.jpg", "b.jpg"), ("other-formats/screenshot-01.png", "c.png")] {
-            TestImages.write(TestImages.read(Paths.gallery + "/" + from) ?? [], to: folder + "/" + to)
-        }
+        TestImages.copySamples([("landscapes/autumn-01.jpg", "a.jpg"), ("landscapes/autumn-02.jpg", "b.jpg"), ("other-formats/screenshot-01.png", "c.png")],
+                               into: folder)
         TestImages.write(Array("notes".utf8), to: folder + "/notes.txt")
         return folder
     }

@@ -25,9 +25,7 @@ import PhotoGridTestSupport
         let folder = TestImages.scratchFolder("keyword-keys")
         let home = TestImages.scratchFolder("keyword-keys-cache")
         defer { TestImages.remove(folder); TestImages.remove(home) }
-        for (from, to) in [("landscapes/autumn-01.jpg", "a.jpg"), ("landscapes/autumn-02.jpg", "b.jpg"), ("landscapes/autumn-03.jpg", "c.jpg")] {
-            TestImages.write(TestImages.read(Paths.gallery + "/" + from) ?? [], to: folder + "/" + to)
-        }
+        TestImages.copySamples(into: folder)
         let tmux = try start("'\(folder)'", environment: ["XDG_CACHE_HOME": home])
         var (ok, screen) = try tmux.waitFor { self.status($0).contains("1 of 3") }
         #expect(ok, "\(screen)")

@@ -21,26 +21,48 @@ extension GridController {
     func rate(_ targets: [PhotoID], _ rating: Int) {
         guard !targets.isEmpty else { return }
         if settings.readOnly { notice = "read-only (--read-only): ratings are not saved"; return }
+        let result = writeSidecars(targets, kept: "ratings", { _, _ in .save { $0.save(rating: rating) } }) { _, photo in
+            gallery.ratings.set(rating, for: photo)
+            gallery.filtering.setSinceScan.insert(photo.source)
+        }
+        // The status line names the rating of the photo in focus; the notice says where it went.
+        notice = sidecarNotice(targets.count, result, Ratings.words(rating))
+        panelChanged()
+    }
+
+    /// What `writeSidecars` does to one photo's sidecar: nothing (it holds that already), or a save.
+    enum SidecarEdit {
+        case unchanged
+        case save((Sidecar) -> Sidecar.Problem?)
+    }
+
+    /// Each target's sidecar edited (`edit` says how), and that of a raw file shown with it, where
+    /// darktable and Lightroom look for the raw's; `saved` runs for each photo written. What was
+    /// written, how many were done, and what failed, for the notice.
+    func writeSidecars(_ targets: [PhotoID], kept what: String, _ edit: (PhotoID, Photo) -> SidecarEdit,
+                       saved: (PhotoID, Photo) -> Void) -> (done: Int, written: String, failures: [String]) {
         var failures: [String] = [], done = 0, written = ""
         for id in targets {
             let photo = session.table[id]
-            guard let file = photo.file else { failures.append("ratings are kept beside photos in a local folder only"); continue }
+            guard let file = photo.file else { failures.append("\(what) are kept beside photos in a local folder only"); continue }
+            guard case .save(let save) = edit(id, photo) else { done += 1; continue }
             let sidecar = Sidecar.of(file)
-            if let problem = sidecar.save(rating: rating) { failures.append(sidecar.message(problem)); continue }
+            if let problem = save(sidecar) { failures.append(sidecar.message(problem)); continue }
             written = sidecar.name
-            gallery.ratings.set(rating, for: photo)
-            // Its raw file too, where darktable and Lightroom look for the rating of the raw.
             if let raw = gallery.raws[photo.source], let rawFile = raw.file {
                 let rawSidecar = Sidecar.of(rawFile)
-                if let problem = rawSidecar.save(rating: rating) { failures.append(rawSidecar.message(problem)) } else { written += " and " + rawSidecar.name }
+                if let problem = save(rawSidecar) { failures.append(rawSidecar.message(problem)) } else { written += " and " + rawSidecar.name }
             }
-            gallery.filtering.setSinceScan.insert(photo.source)
+            saved(id, photo)
             done += 1
         }
-        // The status line names the rating of the photo in focus; the notice says where it went.
-        let said = targets.count == 1 ? Ratings.words(rating) + ", in " + written : "\(done) photos: " + Ratings.words(rating)
-        notice = failures.isEmpty ? said : (done > 0 ? said + "; " : "") + failures[0]
-        panelChanged()
+        return (done, written, failures)
+    }
+
+    /// "4 stars, in a.jpg.xmp", "3 photos: 4 stars", and the first failure after it.
+    func sidecarNotice(_ count: Int, _ result: (done: Int, written: String, failures: [String]), _ words: String) -> String {
+        let said = count == 1 ? words + (result.written.isEmpty ? " (no change)" : ", in " + result.written) : "\(result.done) photos: " + words
+        return result.failures.isEmpty ? said : (result.done > 0 ? said + "; " : "") + result.failures[0]
     }
 
     /// `x`: rejects the targets, or takes the reject back when they are all rejected already.
@@ -63,27 +85,14 @@ extension GridController {
     func setLabel(_ targets: [PhotoID], _ label: String) {
         guard !targets.isEmpty else { return }
         if settings.readOnly { notice = "read-only (--read-only): labels are not saved"; return }
-        var failures: [String] = [], done = 0, written = ""
         var recorded: [(path: RawPath, label: String?)] = []
-        for id in targets {
-            let photo = session.table[id]
-            guard let file = photo.file else { failures.append("labels are kept beside photos in a local folder only"); continue }
-            let sidecar = Sidecar.of(file)
-            if let problem = sidecar.save(label: label) { failures.append(sidecar.message(problem)); continue }
-            written = sidecar.name
-            if let raw = gallery.raws[photo.source], let rawFile = raw.file {
-                let rawSidecar = Sidecar.of(rawFile)
-                if let problem = rawSidecar.save(label: label) { failures.append(rawSidecar.message(problem)) } else { written += " and " + rawSidecar.name }
-            }
+        let result = writeSidecars(targets, kept: "labels", { _, _ in .save { $0.save(label: label) } }) { id, photo in
             gallery.labels[photo.source] = label.isEmpty ? .some(nil) : label
             recorded.append((photo.relativePath, label.isEmpty ? nil : label))
             session.pipeline.forgetInfo(id)
-            done += 1
         }
         gallery.readers.catalog?.setLabels(recorded)
-        let words = label.isEmpty ? "no label" : label.lowercased() + " label"
-        let said = targets.count == 1 ? words + ", in " + written : "\(done) photos: " + words
-        notice = failures.isEmpty ? said : (done > 0 ? said + "; " : "") + failures[0]
+        notice = sidecarNotice(targets.count, result, label.isEmpty ? "no label" : label.lowercased() + " label")
         panelChanged()
     }
 
@@ -103,32 +112,22 @@ extension GridController {
     func setKeywords(_ targets: [PhotoID], adding: [String], removing: [String]) {
         guard !targets.isEmpty else { return }
         if settings.readOnly { notice = "read-only (--read-only): keywords are not saved"; return }
-        var failures: [String] = [], done = 0, written = ""
-        var recorded: [(path: RawPath, keywords: [String])] = []
-        for id in targets {
-            let photo = session.table[id]
-            guard let file = photo.file else { failures.append("keywords are kept beside photos in a local folder only"); continue }
+        var recorded: [(path: RawPath, keywords: [String])] = [], lists: [PhotoID: [String]] = [:]
+        let result = writeSidecars(targets, kept: "keywords", { id, photo in
             let before = gallery.keywords[photo.source] ?? session.pipeline.info(id)?.keywords
-                ?? gallery.readers.readInfo?(photo)?.keywords ?? Sidecar.of(file).keywords()
+                ?? gallery.readers.readInfo?(photo)?.keywords ?? photo.file.map { Sidecar.of($0).keywords() } ?? []
             var after = before.filter { word in !removing.contains { $0.lowercased() == word.lowercased() } }
             for word in adding where !after.contains(where: { $0.lowercased() == word.lowercased() }) { after.append(word) }
-            guard after != before else { done += 1; continue }
-            let sidecar = Sidecar.of(file)
-            if let problem = sidecar.save(keywords: after) { failures.append(sidecar.message(problem)); continue }
-            written = sidecar.name
-            if let raw = gallery.raws[photo.source], let rawFile = raw.file {
-                let rawSidecar = Sidecar.of(rawFile)
-                if let problem = rawSidecar.save(keywords: after) { failures.append(rawSidecar.message(problem)) } else { written += " and " + rawSidecar.name }
-            }
-            gallery.keywords[photo.source] = after
-            recorded.append((photo.relativePath, after))
+            guard after != before else { return .unchanged }
+            lists[id] = after
+            return .save { $0.save(keywords: after) }
+        }) { id, photo in
+            gallery.keywords[photo.source] = lists[id]
+            recorded.append((photo.relativePath, lists[id] ?? []))
             session.pipeline.forgetInfo(id)
-            done += 1
         }
         gallery.readers.catalog?.setKeywords(recorded)
-        let words = (adding.map { "+" + $0 } + removing.map { "-" + $0 }).joined(separator: " ")
-        let said = targets.count == 1 ? "keywords " + words + (written.isEmpty ? " (no change)" : ", in " + written) : "\(done) photos: keywords " + words
-        notice = failures.isEmpty ? said : (done > 0 ? said + "; " : "") + failures[0]
+        notice = sidecarNotice(targets.count, result, "keywords " + (adding.map { "+" + $0 } + removing.map { "-" + $0 }).joined(separator: " "))
         panelChanged()
     }
 
