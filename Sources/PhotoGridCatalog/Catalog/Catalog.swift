@@ -153,32 +153,25 @@ package final class Catalog: Sendable {
         }
     }
 
-    /// Labels for photos already held (paths relative to `root`), in one transaction: rows not
-    /// there are left to the next reading.
-    package func setLabels(_ labels: [(path: RawPath, label: String?)], under root: RawPath) throws(SQLiteError) {
+    /// What a key changes in a photo's sidecar and not in the photo, so that no stamp tells the
+    /// catalog: its columns photogrid updates itself.
+    package enum SidecarColumn: String, Sendable { case label, keywords }
+
+    /// One column of photos already held (paths relative to `root`), in one transaction: rows
+    /// not there are left to the next reading.
+    package func update(_ column: SidecarColumn, _ values: [(path: RawPath, value: SQLiteValue)], under root: RawPath) throws(SQLiteError) {
         let (prefix, _) = Self.range(under: root)
         try using { (database) throws(SQLiteError) in
             try database.transaction { () throws(SQLiteError) in
-                let update = try database.prepare("UPDATE photo SET label = ? WHERE path = ?")
-                for (path, label) in labels {
-                    try update.run([label.map { .text($0) } ?? .null, .blob(prefix + path.bytes)])
-                }
+                let update = try database.prepare("UPDATE photo SET \(column.rawValue) = ? WHERE path = ?")
+                for (path, value) in values { try update.run([value, .blob(prefix + path.bytes)]) }
             }
         }
     }
 
-    /// Keywords for photos already held, the same way.
-    package func setKeywords(_ keywords: [(path: RawPath, keywords: [String])], under root: RawPath) throws(SQLiteError) {
-        let (prefix, _) = Self.range(under: root)
-        try using { (database) throws(SQLiteError) in
-            try database.transaction { () throws(SQLiteError) in
-                let update = try database.prepare("UPDATE photo SET keywords = ? WHERE path = ?")
-                for (path, words) in keywords {
-                    try update.run([words.isEmpty ? .null : .text(words.joined(separator: "\n")), .blob(prefix + path.bytes)])
-                }
-            }
-        }
-    }
+    /// A label or keywords as the catalog keeps them (`values`).
+    package static func value(label: String?) -> SQLiteValue { label.map { .text($0) } ?? .null }
+    package static func value(keywords: [String]) -> SQLiteValue { keywords.isEmpty ? .null : .text(keywords.joined(separator: "\n")) }
 
     /// Every keyword of the photos under `root`, each once, in order (for completion).
     package func keywords(under root: RawPath) throws(SQLiteError) -> [String] {
@@ -219,7 +212,7 @@ package final class Catalog: Sendable {
          .integer(entry.width), .integer(entry.height), .text(entry.make), .text(entry.model), .text(entry.lens),
          .integer(entry.iso), .real(entry.fNumber), .real(entry.exposureTime), .real(entry.focalLength),
          .integer(entry.hasGPS ? 1 : 0), .integer(entry.rating), .text(entry.label),
-         entry.keywords.isEmpty ? .null : .text(entry.keywords.joined(separator: "\n"))]
+         Self.value(keywords: entry.keywords)]
     }
 
     static func entry(_ row: SQLiteStatement) -> CatalogEntry {

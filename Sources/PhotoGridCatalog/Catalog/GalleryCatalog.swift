@@ -34,52 +34,42 @@ package struct GalleryCatalog: Sendable {
         }
     }
 
-    /// The photos of `photos` that match `query`: by their catalog entries where the catalog
-    /// knows them (the rows that can match read one at a time, only the matches kept), by their names and
-    /// kinds where it does not. `rating` is a photo's rating as the app knows it, if it does.
-    package func matching(_ query: PhotoQuery, among photos: [Photo], rating: (Photo) -> Int? = { _ in nil },
-                          label: (Photo) -> String?? = { _ in nil }, keywords: (Photo) -> [String]? = { _ in nil }) -> Set<PhotoSource> {
+    /// The catalog's row of each of `photos` it holds for the file as it is now (the same
+    /// stamp), one at a time by the photo's index; `condition`: only the rows that meet it.
+    package func rows(of photos: [Photo], condition: (sql: String, values: [SQLiteValue])? = nil, _ body: (Int, CatalogEntry) -> Void) {
         var byPath: [RawPath: Int] = [:]
         byPath.reserveCapacity(photos.count)
-        for (index, photo) in photos.enumerated() { byPath[photo.relativePath] = index }
+        for (index, photo) in photos.enumerated() where photo.stamp != nil { byPath[photo.relativePath] = index }
+        scan(condition: condition) { path, entry in
+            guard let index = byPath[path], photos[index].stamp == entry.stamp else { return }
+            body(index, entry)
+        }
+    }
+
+    /// The photos of `photos` that match `query`: by their catalog rows where the catalog knows
+    /// them (the rows that can match read one at a time, only the matches kept), by their names
+    /// and kinds where it does not; `known` is what the app knows of them since.
+    package func matching(_ query: PhotoQuery, among photos: [Photo], known: PhotoQuery.Known = .nothing) -> Set<PhotoSource> {
+        guard query.needsCatalog else { return query.matching(photos, known: known) }
         var seen = [Bool](repeating: false, count: photos.count)
         var matches: Set<PhotoSource> = []
         // Only the rows that can match are read, where SQLite can tell (`catalogCondition`);
         // then a photo whose row was not read cannot match either.
         let condition = query.catalogCondition
-        if query.needsCatalog {
-            scan(condition: condition) { path, entry in
-                guard let index = byPath[path], photos[index].stamp.map({ $0 == entry.stamp }) ?? true else { return }
-                seen[index] = true
-                let photo = photos[index]
-                if query.matches(PhotoQuery.Facts(photo: photo, entry: entry, rating: rating(photo), label: label(photo), keywords: keywords(photo))) { matches.insert(photo.source) }
-            }
+        rows(of: photos, condition: condition) { index, entry in
+            seen[index] = true
+            if query.matches(known.facts(photos[index], entry)) { matches.insert(photos[index].source) }
         }
         guard condition == nil else { return matches }
-        for (index, photo) in photos.enumerated() where !seen[index] {
-            if query.matches(PhotoQuery.Facts(photo: photo, entry: nil, rating: rating(photo), label: label(photo), keywords: keywords(photo))) {
-                matches.insert(photo.source)
-            }
-        }
-        return matches
+        return matches.union(query.matching(photos.indices.lazy.filter { !seen[$0] }.map { photos[$0] }, known: known))
     }
 
-    /// Labels set since the photos were read (sidecars changed, the photos not): kept in their
-    /// rows, so that the filter finds them without reading the photos again.
-    package func setLabels(_ labels: [(path: RawPath, label: String?)]) {
-        guard !labels.isEmpty else { return }
+    /// Labels or keywords set since the photos were read (sidecars changed, the photos not):
+    /// kept in their rows, so that the filter finds them without reading the photos again.
+    package func update(_ column: Catalog.SidecarColumn, _ values: [(path: RawPath, value: SQLiteValue)]) {
+        guard !values.isEmpty else { return }
         do {
-            try catalog.setLabels(labels, under: root)
-        } catch {
-            catalog.say("the catalog could not be written: \(error)")
-        }
-    }
-
-    /// Keywords set since the photos were read, the same way.
-    package func setKeywords(_ keywords: [(path: RawPath, keywords: [String])]) {
-        guard !keywords.isEmpty else { return }
-        do {
-            try catalog.setKeywords(keywords, under: root)
+            try catalog.update(column, values, under: root)
         } catch {
             catalog.say("the catalog could not be written: \(error)")
         }

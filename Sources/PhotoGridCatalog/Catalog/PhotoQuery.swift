@@ -60,6 +60,30 @@ package struct PhotoQuery: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// What the app knows of photos beyond the catalog's rows: ratings, labels and keywords set
+    /// with a key since they were read.
+    package struct Known {
+        package var rating: (Photo) -> Int? = { _ in nil }
+        package var label: (Photo) -> String?? = { _ in nil }
+        package var keywords: (Photo) -> [String]? = { _ in nil }
+        package init(rating: @escaping (Photo) -> Int? = { _ in nil }, label: @escaping (Photo) -> String?? = { _ in nil },
+                     keywords: @escaping (Photo) -> [String]? = { _ in nil }) {
+            self.rating = rating
+            self.label = label
+            self.keywords = keywords
+        }
+        package static var nothing: Known { Known() }
+
+        func facts(_ photo: Photo, _ entry: CatalogEntry?) -> Facts {
+            Facts(photo: photo, entry: entry, rating: rating(photo), label: label(photo), keywords: keywords(photo))
+        }
+    }
+
+    /// The photos that match by what is known without a catalog row: names, kinds, and `known`.
+    package func matching(_ photos: some Sequence<Photo>, known: Known = .nothing) -> Set<PhotoSource> {
+        Set(photos.filter { matches(known.facts($0, nil)) }.map(\.source))
+    }
+
     package func matches(_ facts: Facts) -> Bool {
         groups.contains { group in group.allSatisfy { Self.holds($0, facts) } }
     }

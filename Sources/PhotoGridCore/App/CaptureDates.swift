@@ -61,16 +61,10 @@ package final class CaptureDates: @unchecked Sendable {
         var known: [Int64?] = Array(repeating: nil, count: photos.count)
         var isKnown = [Bool](repeating: false, count: photos.count)
         var rated: [PhotoSource: Int] = [:]
-        if let catalog {
-            var byPath: [RawPath: Int] = [:]
-            byPath.reserveCapacity(photos.count)
-            for (index, photo) in photos.enumerated() where photo.stamp != nil { byPath[photo.relativePath] = index }
-            catalog.scan { path, entry in
-                guard let index = byPath[path], photos[index].stamp == entry.stamp else { return }
-                known[index] = entry.taken
-                isKnown[index] = true
-                if let rating = entry.rating, rating != 0 { rated[photos[index].source] = rating }
-            }
+        catalog?.rows(of: photos) { index, entry in
+            known[index] = entry.taken
+            isKnown[index] = true
+            if let rating = entry.rating, rating != 0 { rated[photos[index].source] = rating }
         }
         // Kept a few thousand at a time, so that a first reading of a large library holds no more.
         var read: [(path: RawPath, entry: CatalogEntry)] = []

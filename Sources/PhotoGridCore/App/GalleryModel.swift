@@ -140,10 +140,13 @@ package final class GalleryModel {
         if !missing.isEmpty { dates.reader = readDates(missing) }
     }
 
+    /// The gallery is shown in the scanner's own order (by name), which new photos can be merged into.
+    var inScannerOrder: Bool { order == nil || order == PhotoOrder() }
+
     /// A list just read from the gallery in the current order. The scanner's is in name order
     /// already, and sorting 100,000 paths again would hold up the event loop for nothing.
     func arranged(_ scanned: [Photo]) -> [Photo] {
-        guard let order, order != PhotoOrder() else { return scanned }
+        guard let order, !inScannerOrder else { return scanned }
         return order.apply(scanned, dates: dates.known)
     }
 

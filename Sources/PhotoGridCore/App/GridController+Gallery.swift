@@ -138,7 +138,7 @@ extension GridController {
     /// nothing seen: the pipeline has nothing under way, or the focus is within two screens of
     /// the end. The photos already shown keep their places.
     func growReading() {
-        guard let reading = gallery.reading, gallery.readers.changes, gallery.order == nil || gallery.order == PhotoOrder(),
+        guard let reading = gallery.reading, gallery.readers.changes, gallery.inScannerOrder,
               gallery.filter == .all,
               reading.grownCount > 0 else { return }
         let screen = grid.layout.columns * max(1, grid.layout.tileRows)

@@ -24,7 +24,7 @@ extension GridController {
         let found = rescanFolders(changes, gallery.showHidden)
         let kept = before.filter { photo in !changes.contains { $0.covers(photo.relativePath) } }
         let replaced = replacedFiles(found)
-        let next = gallery.order == nil || gallery.order == PhotoOrder()
+        let next = gallery.inScannerOrder
             ? GridController.merged(kept, found.sorted { FolderScanner.precedes($0.relativePath, $1.relativePath) })
             : gallery.arranged(kept + found)
         if next.map(\.source) != before.map(\.source) {
@@ -34,23 +34,22 @@ extension GridController {
             readMissingDates()
             if let query = gallery.query { setQuery(query) }
             notice = [added > 0 ? "\(added) added" : nil, removed > 0 ? "\(removed) removed" : nil].compactMap { $0 }.joined(separator: ", ")
+        } else if !replaced.isEmpty {
+            // The same list: the table takes the files' records as they are now, as a new list would.
+            _ = session.table.ids(for: found)
         }
         // A photo written again in place (rotated, edited elsewhere), or deleted and written
-        // anew under its name (an editor's save, rsync): made again, whatever the list did
-        // meanwhile. The pipeline compares each file's stamp with the one its tiles were made
-        // from, so only those that changed are remade.
-        let ids = found.compactMap { session.table.id(of: $0.source) }
+        // anew under its name (an editor's save, rsync): made again, whatever the list did.
         session.pipeline.filesChanged(replaced)
-        if !ids.isEmpty { session.pipeline.recheck(ids) }
     }
 
-    /// Photos the session knew whose files are not the ones it knew (another size or time): to be
-    /// told to the pipeline once the new list is shown, which puts the new records in the table
-    /// and so hides the change from a recheck.
-    func replacedFiles(_ found: [Photo]) -> [PhotoID] {
+    /// Photos the session knew whose files are not the ones it knew (another size or time), with
+    /// their stamps now: found before the new list is shown, which puts the new records in the
+    /// table and so hides the change from a recheck.
+    func replacedFiles(_ found: [Photo]) -> [(PhotoID, FileStamp)] {
         found.compactMap { photo in
             guard let id = session.table.id(of: photo.source), let stamp = photo.stamp, session.table[id].stamp != stamp else { return nil }
-            return id
+            return (id, stamp)
         }
     }
 

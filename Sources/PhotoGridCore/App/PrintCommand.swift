@@ -64,8 +64,7 @@ struct PrintCommand {
             if query.needsCatalog && source.catalog == nil {
                 PhotoGrid.printError("--filter: only the names are matched here (what photos are is kept for folders)")
             }
-            let matches = source.catalog?.matching(query, among: source.photos)
-                ?? Set(source.photos.filter { query.matches(PhotoQuery.Facts(photo: $0, entry: nil)) }.map(\.source))
+            let matches = source.catalog?.matching(query, among: source.photos) ?? query.matching(source.photos)
             source.photos = source.photos.filter { matches.contains($0.source) }
             guard !source.photos.isEmpty else { throw ExitError("no photo here matches the filter \(query)") }
         }

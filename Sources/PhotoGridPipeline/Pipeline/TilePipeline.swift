@@ -270,13 +270,13 @@ package final class TilePipeline: @unchecked Sendable {
         }
     }
 
-    /// Photos whose files are known to be new (a photo deleted and written anew under its name,
-    /// seen by the folder's watch): what was made of them is let go at once, and their stamps
-    /// are taken from their records again (the table holds the new ones).
-    package func filesChanged(_ photos: [PhotoID]) {
+    /// Photos whose files are known to be new (written again in place, or deleted and written
+    /// anew under their names, as the folder's watch or a rescan found them), with their stamps
+    /// now: what was made of them is let go at once, and a later recheck compares with these.
+    package func filesChanged(_ photos: [(PhotoID, FileStamp)]) {
         guard !photos.isEmpty else { return }
-        locked { for photo in photos { records.stamps.removeValue(forKey: photo) } }
-        forgetMade(photos)
+        locked { for (photo, stamp) in photos { records.stamps.updateValue(stamp, forKey: photo) } }
+        forgetMade(photos.map(\.0))
     }
 
     /// Forgets what `photo`'s file said about itself, so that it is read again when next

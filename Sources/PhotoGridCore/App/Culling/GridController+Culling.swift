@@ -1,3 +1,4 @@
+import PhotoGridCatalog
 import PhotoGridDecoding
 import PhotoGridGallery
 import PhotoGridMetadata
@@ -85,13 +86,13 @@ extension GridController {
     func setLabel(_ targets: [PhotoID], _ label: String) {
         guard !targets.isEmpty else { return }
         if settings.readOnly { notice = "read-only (--read-only): labels are not saved"; return }
-        var recorded: [(path: RawPath, label: String?)] = []
+        var recorded: [(path: RawPath, value: SQLiteValue)] = []
         let result = writeSidecars(targets, kept: "labels", { _, _ in .save { $0.save(label: label) } }) { id, photo in
             gallery.labels[photo.source] = label.isEmpty ? .some(nil) : label
-            recorded.append((photo.relativePath, label.isEmpty ? nil : label))
+            recorded.append((photo.relativePath, Catalog.value(label: label.isEmpty ? nil : label)))
             session.pipeline.forgetInfo(id)
         }
-        gallery.readers.catalog?.setLabels(recorded)
+        gallery.readers.catalog?.update(.label, recorded)
         notice = sidecarNotice(targets.count, result, label.isEmpty ? "no label" : label.lowercased() + " label")
         panelChanged()
     }
@@ -112,7 +113,7 @@ extension GridController {
     func setKeywords(_ targets: [PhotoID], adding: [String], removing: [String]) {
         guard !targets.isEmpty else { return }
         if settings.readOnly { notice = "read-only (--read-only): keywords are not saved"; return }
-        var recorded: [(path: RawPath, keywords: [String])] = [], lists: [PhotoID: [String]] = [:]
+        var recorded: [(path: RawPath, value: SQLiteValue)] = [], lists: [PhotoID: [String]] = [:]
         let result = writeSidecars(targets, kept: "keywords", { id, photo in
             let before = gallery.keywords[photo.source] ?? session.pipeline.info(id)?.keywords
                 ?? gallery.readers.readInfo?(photo)?.keywords ?? photo.file.map { Sidecar.of($0).keywords() } ?? []
@@ -123,10 +124,10 @@ extension GridController {
             return .save { $0.save(keywords: after) }
         }) { id, photo in
             gallery.keywords[photo.source] = lists[id]
-            recorded.append((photo.relativePath, lists[id] ?? []))
+            recorded.append((photo.relativePath, Catalog.value(keywords: lists[id] ?? [])))
             session.pipeline.forgetInfo(id)
         }
-        gallery.readers.catalog?.setKeywords(recorded)
+        gallery.readers.catalog?.update(.keywords, recorded)
         notice = sidecarNotice(targets.count, result, "keywords " + (adding.map { "+" + $0 } + removing.map { "-" + $0 }).joined(separator: " "))
         panelChanged()
     }

@@ -30,13 +30,9 @@ extension GridController {
     /// The filter, once what it asks is known: the photos that match, or all of them and why.
     func applyQuery(_ query: PhotoQuery) {
         let all = gallery.allPhotos
-        let ratings = gallery.ratings
-        let labels = gallery.labels, keywords = gallery.keywords
-        let matches = gallery.readers.catalog?.matching(query, among: all, rating: { ratings.known($0) }, label: { labels[$0.source] },
-                                                        keywords: { keywords[$0.source] })
-            ?? Set(all.filter {
-                query.matches(PhotoQuery.Facts(photo: $0, entry: nil, rating: ratings.known($0), label: labels[$0.source], keywords: keywords[$0.source]))
-            }.map(\.source))
+        let ratings = gallery.ratings, labels = gallery.labels, keywords = gallery.keywords
+        let known = PhotoQuery.Known(rating: { ratings.known($0) }, label: { labels[$0.source] }, keywords: { keywords[$0.source] })
+        let matches = gallery.readers.catalog?.matching(query, among: all, known: known) ?? query.matching(all, known: known)
         guard !matches.isEmpty else {
             notice = "no photo matches the filter \(query): all \(all.count) shown"
             if gallery.query != nil {

@@ -35,6 +35,9 @@ final class GridView: ScreenView {
         focused = (cards?.list ?? context.photos).ids.first
     }
 
+    /// Cards always fill: a letterboxed card is a black band again. Nil: the session's fit.
+    var cardFit: FitMode? { cards == nil ? nil : .fill }
+
     /// What the grid shows: the gallery's photos, or the cards' key photos.
     func list(_ context: ViewContext) -> PhotoList { cards?.list ?? context.photos }
 
@@ -107,7 +110,7 @@ final class GridView: ScreenView {
         if clear { painter.invalidate() }
         let session = context.session, screen = context.screen
         session.pipeline.want(session.wanted(layout: layout, position: position, direction: direction, list: cards?.list,
-                                             fit: cards.map { _ in .fill }, neighbours: cards == nil),
+                                             fit: cardFit, neighbours: cards == nil),
                               infos: wantedInfos(context))
         var (tiles, marker, loading) = contents(context)
         if screen.slowLink { loading -= keepWhatIsDrawn(&tiles, context) }
@@ -131,7 +134,7 @@ final class GridView: ScreenView {
         for i in tiles.indices where tiles[i].content.isPending {
             guard let index = list(context).index(of: tiles[i].photo), let place = layout.placement(of: index, topRow: position.topRow) else { continue }
             let request = context.session.request(tiles[i].photo, frame: place.frame, visibleRows: place.visibleRows, screen: fast,
-                                                  fit: cards.map { _ in .fill })
+                                                  fit: cardFit)
             guard let picture = context.session.cache.encoded(request) else { continue }
             var drawn = tiles[i]
             drawn.content = .image(request, picture)
@@ -186,7 +189,7 @@ final class GridView: ScreenView {
     func contents(_ context: ViewContext) -> (tiles: [PaintTile], marker: FocusMarker?, loading: Int) {
         let gallery = context.gallery, table = context.session.table
         var tiles = context.screen.rows >= 2
-            ? context.session.paintTiles(layout: layout, position: position, list: cards?.list, fit: cards.map { _ in .fill }) : []
+            ? context.session.paintTiles(layout: layout, position: position, list: cards?.list, fit: cardFit) : []
         for i in tiles.indices {
             let photo = table[tiles[i].photo]
             var badges: [String] = []
