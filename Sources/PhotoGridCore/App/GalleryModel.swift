@@ -39,9 +39,12 @@ package final class GalleryModel {
     var queryMatches: Set<PhotoSource> = []
     /// The raw files shown as one tile with the JPEG of their name (`RawPairs`), by the JPEG.
     package internal(set) var raws: [PhotoSource: Photo] = [:]
-    /// The trash `d` moves photos to; nil without a home (`Trash`). What the last `d` moved.
+    /// The trash `d` moves photos to; nil without a home (`Trash`).
     var trash: Trash?
-    var lastTrashed: GridController.Trashed?
+    /// The changes to files `u` takes back, newest last (`FileChange`).
+    var history: [FileChange] = []
+    /// Folders photos were copied or moved to, newest first; nil until first asked.
+    var recentFolders: [String]?
 
     /// Colour labels set here (`L`), by photo: what the badges and the filter go by before the
     /// photo's details are read again (nil inside: the label taken off).

@@ -65,7 +65,9 @@ extension GridController {
         case .setQuery(let query): setQuery(query)
         case .askTrash: askTrash()
         case .trash(let photos): moveToTrash(photos)
-        case .undo: undoTrash()
+        case .askTransfer(let copy): askTransfer(copy: copy)
+        case .transfer(let photos, let folder, let copy): transfer(photos, to: folder, copy: copy)
+        case .undo: undoLast()
         }
         return .none
     }

@@ -12,9 +12,14 @@ extension GridController {
         guard let watch = gallery.readers.watch else { return }
         if let said = watch.takeNotice() { notice = said }
         // While the folder is still being read, the changes wait for the whole list (`finishReading`).
-        guard gallery.reading == nil, let rescanFolders = gallery.readers.rescanFolders else { return }
-        let changes = watch.take()
-        guard !changes.isEmpty else { return }
+        guard gallery.reading == nil, gallery.readers.rescanFolders != nil else { return }
+        applyFolderChanges(watch.take())
+    }
+
+    /// The folders `changes` name read again (the watch's, or one photos were just copied or
+    /// moved into) and the list made anew.
+    func applyFolderChanges(_ changes: [FolderWatch.Change]) {
+        guard !changes.isEmpty, gallery.reading == nil, let rescanFolders = gallery.readers.rescanFolders else { return }
         // The kernel dropped events, or the gallery folder itself changed as a whole: read it all.
         if changes.contains(where: { $0.whole && $0.folder.bytes.isEmpty }) {
             readGalleryAgain()

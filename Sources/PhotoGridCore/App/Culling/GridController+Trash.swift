@@ -39,12 +39,8 @@ extension GridController {
             guard let photo = all.first(where: { $0.source == source }), let file = photo.file else { continue }
             do throws(Trash.Failure) {
                 var entries = [try trash.move(file)]
-                // The raw file shown with it goes with it.
-                var others = sidecars(of: photo, among: all)
-                if let raw = gallery.raws[photo.source], let rawFile = raw.file {
-                    others = [rawFile] + sidecars(of: raw, among: all) + others
-                }
-                for sidecar in others {
+                // The raw file shown with it goes with it, and the sidecars of both.
+                for sidecar in companions(of: photo, among: all).dropFirst() {
                     // A sidecar that will not move is left beside where the photo was: the photo
                     // itself is in the trash, which is what was asked.
                     if let entry = try? trash.move(sidecar) { entries.append(entry) }
@@ -55,57 +51,42 @@ extension GridController {
             }
         }
         guard !moved.isEmpty else { notice = failure ?? "nothing moved"; return }
-        gallery.lastTrashed = Trashed(moved: moved, before: all)
+        gallery.history.append(.trashed(Trashed(moved: moved, before: all)))
+        if gallery.history.count > GridController.historyLength { gallery.history.removeFirst() }
         let gone = Set(moved.flatMap { [$0.photo.source] + (gallery.raws[$0.photo.source].map { [$0.source] } ?? []) })
+        let said = (moved.count == 1 ? "moved " + moved[0].photo.name : "moved \(moved.count) photos") + " to the trash (u puts back)"
+        showAfterRemoving(gone, from: all, said: said)
+        if let failure { notice! += "; " + failure }
+    }
+
+    /// The list without photos that went (to the trash, to another folder), their marks taken
+    /// off; the photo view stays open on the photo after the one shown. `said` is the notice.
+    func showAfterRemoving(_ gone: Set<PhotoSource>, from all: [Photo], said: String) {
         gallery.unmark(Set(gone.compactMap { session.table.id(of: $0) }))
         let left = all.filter { !gone.contains($0.source) }
-        let said = (moved.count == 1 ? "moved " + moved[0].photo.name : "moved \(moved.count) photos") + " to the trash (u puts back)"
-        notice = failure.map { said + "; " + $0 } ?? said
+        notice = said
         if left.isEmpty {
             // Nothing left to show: the grid keeps the last list, its tiles made again from the
             // files, which say they are gone, and the status line says why.
             reloadChanged()
-            notice! += "; the folder has no photos left"
+            notice = said + "; the folder has no photos left"
             return
         }
-        // The photo view stays open, on the photo that came after the one shown.
         let viewed = photoView.map { session.table[$0.state.photo].source }
         let shown = gallery.photos.ids
-        let emptied = notice
         showList(left)
         // Said after the move, when the filter had nothing left to show.
-        if let left = notice, left != emptied { notice = said + "; " + left }
+        if let left = notice, left != said { notice = said + "; " + left }
         if let viewed, let id = session.table.id(of: viewed), let place = shown.firstIndex(of: id) {
             let after = shown[place...].first { gallery.photos.contains($0) } ?? shown[..<place].last { gallery.photos.contains($0) }
             if let after { if let photoView { photoView.state = ZoomState(photo: after) } else { openPhoto(after) } }
         }
     }
 
-    /// The sidecars that go with a photo: its own `photo.jpg.xmp`, and Lightroom's `photo.xmp`
-    /// when no other photo of the gallery in that folder shares its name (a RAW beside its JPEG).
-    private func sidecars(of photo: Photo, among all: [Photo]) -> [RawPath] {
-        guard let file = photo.file else { return [] }
-        var found: [RawPath] = []
-        let own = Sidecar(photo: file).path
-        if own.linkStatus() != nil { found.append(own) }
-        let shared = Sidecar.of(file).path
-        if shared != own, shared.linkStatus() != nil {
-            let stem = shared.bytes.dropLast(4)
-            let others = all.contains { other in
-                guard let path = other.file, path != file else { return false }
-                return path.bytes.starts(with: stem) && path.bytes.dropFirst(stem.count).first == UInt8(ascii: ".")
-                    && !path.bytes.dropFirst(stem.count + 1).contains(UInt8(ascii: "/"))
-            }
-            if !others { found.append(shared) }
-        }
-        return found
-    }
-
-    /// `u`: the photos of the last `d` put back where they were, in their places in the grid; a
+    /// `u` after `d`: the photos it moved put back where they were, in their places in the grid; a
     /// photo whose name is taken again meanwhile stays in the trash, and the status line says so.
-    func undoTrash() {
-        guard let last = gallery.lastTrashed, let trash = gallery.trash else { notice = "nothing to put back"; return }
-        gallery.lastTrashed = nil
+    func undoTrash(_ last: Trashed) {
+        guard let trash = gallery.trash else { notice = "nothing to put back: no trash"; return }
         var back: Set<PhotoSource> = [], failure: String?
         for (photo, entries) in last.moved {
             do throws(Trash.Failure) {

@@ -160,5 +160,9 @@ enum Action {
     case setQuery(PhotoQuery?)
     case askTrash
     case trash([PhotoID])
+    /// `C`, `V`: a folder for the culling targets, typed next; then they are copied or moved there.
+    case askTransfer(copy: Bool)
+    case transfer([PhotoID], folder: String, copy: Bool)
+    /// `u`: the newest change to files (a trash, a move, a copy) undone.
     case undo
 }

@@ -34,6 +34,9 @@ extension GridView {
         case .character("\\"): actions = [.askQuery]
         case .character("d"): actions = [.askTrash]
         case .character("u"): actions = [.undo]
+        // To a folder: C copies, V moves (nnn's v; c is compare, M marks all, m marks).
+        case .character("C"): actions = [.askTransfer(copy: true)]
+        case .character("V"): actions = [.askTransfer(copy: false)]
         case .character("c"): actions = [.openCompare]
         case .character("."): actions = [.toggleHidden]
         case .left, .character("h"): move(to: position.focus - 1, context)

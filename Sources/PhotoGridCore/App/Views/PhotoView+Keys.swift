@@ -41,6 +41,8 @@ extension PhotoView {
         case .character("x"): actions = [.toggleReject]
         case .character("d"): actions = [.askTrash]
         case .character("u"): actions = [.undo]
+        case .character("C"): actions = [.askTransfer(copy: true)]
+        case .character("V"): actions = [.askTransfer(copy: false)]
         case .character("c"): actions = [.openCompare]
         case .character("v"): actions = toggleRaw(context)
         case .character("n"), .pageDown, .character(" "): step(1)
