@@ -8,11 +8,14 @@ import PhotoGridTestSupport
 
 /// `V` and `C` in tmux, as a user keys them: three marked photos (one a RAW+JPEG pair with a
 /// sidecar) moved to a folder typed on the status line, `u` putting them back byte for byte, a
-/// name already taken left alone, and a copy into a folder of the gallery appearing in the grid.
+/// name already taken left alone, and a copy into a folder of the gallery appearing in the grid;
+/// and `]` turning a JPEG in its file as jpegtran would.
 @Suite(.startsPrograms, .serialized) struct MoveToFolderTests {
     func status(_ screen: String) -> String {
         screen.split(separator: "\n", omittingEmptySubsequences: false).last { $0.contains(" of ") || $0.contains(" to") }.map(String.init) ?? ""
     }
+
+    static let tools = (try? Subprocess.run(["sh", "-c", "command -v jpegtran && command -v djpeg && command -v exiftool"]))?.status == 0
 
     func files(_ folder: String) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
@@ -113,6 +116,33 @@ import PhotoGridTestSupport
         #expect(ok, "\(status(screen))")
         #expect(files(folder + "/photos/best/2024").isEmpty)
         #expect(access(folder + "/photos/d.jpg", F_OK) == 0)
+        try tmux.send("q")
+        #expect(try tmux.waitFor { $0.contains("[exit 0]") }.0)
+    }
+
+    @Test(.enabled(if: Self.tools, "jpegtran, djpeg or exiftool is not installed"))
+    func rightBracketTurnsTheJPEGInItsFileAsJpegtranWould() throws {
+        let folder = try makeFolder("rotate-in-use")
+        defer { TestImages.remove(folder) }
+        let photo = folder + "/photos/b.jpg"
+        TestImages.write(try MetadataFixtures.jpeg(exif: ExifFields(orientation: 1, dateTimeOriginal: "2024:05:02 10:00:00", make: "FUJIFILM")), to: photo)
+        #expect(try Subprocess.run(["sh", "-c", "jpegtran -rotate 90 -trim -copy all '\(photo)' > '\(folder)/reference.jpg'"]).status == 0)
+        TestImages.write(Array("not a photo".utf8), to: folder + "/photos/bz.png")
+        let tmux = try start(folder)
+        var (ok, screen) = try tmux.waitFor { self.status($0).contains("1 of 6") }
+        #expect(ok, "\(status(screen))")
+        try tmux.send("l", "]")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("turned b.jpg right ([ turns back)") }
+        #expect(ok, "]: \(status(screen))")
+        let pixels = { (path: String) in try Subprocess.run(["djpeg", "-ppm", path], capture: true).output }
+        #expect(try pixels(photo) == pixels(folder + "/reference.jpg"))
+        let tags = String(decoding: try Subprocess.run(["exiftool", "-s3", "-n", "-Orientation", "-DateTimeOriginal", "-Make", photo], capture: true).output, as: UTF8.self)
+        #expect(tags == "1\n2024:05:02 10:00:00\nFUJIFILM\n", "\(tags)")
+        // Not a JPEG: left as it is, and said.
+        try tmux.send("l", "[")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("bz.png: only JPEGs are turned") }
+        #expect(ok, "[ on a PNG: \(status(screen))")
+        #expect(TestImages.read(folder + "/photos/bz.png") == Array("not a photo".utf8))
         try tmux.send("q")
         #expect(try tmux.waitFor { $0.contains("[exit 0]") }.0)
     }

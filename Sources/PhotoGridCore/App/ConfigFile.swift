@@ -56,7 +56,7 @@ package struct ConfigFile: Equatable, Sendable {
         "sections": .character("S"), "hidden": .character("."), "mark": .character("m"), "mark-all": .character("M"),
         "open-with": .character("o"), "copy-path": .character("y"), "caption": .character("e"), "rate": .character("R"),
         "reject": .character("x"), "label": .character("L"), "keywords": .character("t"), "rating-filter": .character("f"),
-        "filter": .character("\\"), "trash": .character("d"), "undo": .character("u"), "copy-to": .character("C"), "move-to": .character("V"), "compare": .character("c"),
+        "filter": .character("\\"), "trash": .character("d"), "undo": .character("u"), "copy-to": .character("C"), "move-to": .character("V"), "rotate-left": .character("["), "rotate-right": .character("]"), "compare": .character("c"),
         "redraw": .control("l"), "rescan": .control("r"), "help": .character("?"), "quit": .character("q"),
     ]
 

@@ -67,6 +67,7 @@ extension GridController {
         case .trash(let photos): moveToTrash(photos)
         case .askTransfer(let copy): askTransfer(copy: copy)
         case .transfer(let photos, let folder, let copy): transfer(photos, to: folder, copy: copy)
+        case .rotate(let clockwise): rotate(cullingTargets, clockwise: clockwise)
         case .undo: undoLast()
         }
         return .none

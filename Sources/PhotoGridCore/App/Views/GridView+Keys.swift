@@ -37,6 +37,9 @@ extension GridView {
         // To a folder: C copies, V moves (nnn's v; c is compare, M marks all, m marks).
         case .character("C"): actions = [.askTransfer(copy: true)]
         case .character("V"): actions = [.askTransfer(copy: false)]
+        // Turning, as feh's and gThumb's brackets do.
+        case .character("["): actions = [.rotate(clockwise: false)]
+        case .character("]"): actions = [.rotate(clockwise: true)]
         case .character("c"): actions = [.openCompare]
         case .character("."): actions = [.toggleHidden]
         case .left, .character("h"): move(to: position.focus - 1, context)

@@ -43,6 +43,8 @@ extension PhotoView {
         case .character("u"): actions = [.undo]
         case .character("C"): actions = [.askTransfer(copy: true)]
         case .character("V"): actions = [.askTransfer(copy: false)]
+        case .character("["): actions = [.rotate(clockwise: false)]
+        case .character("]"): actions = [.rotate(clockwise: true)]
         case .character("c"): actions = [.openCompare]
         case .character("v"): actions = toggleRaw(context)
         case .character("n"), .pageDown, .character(" "): step(1)
