@@ -64,6 +64,12 @@ struct PhotoGridCommand: ParsableCommand {
     @Flag(help: "Show hidden files and folders (names starting with a dot) too.")
     var hidden = false
 
+    @Flag(name: .customLong("no-stacks"), help: "Show every photo of a burst as its own tile, not as one stack (Tab).")
+    var noStacks = false
+
+    @Flag(help: "Print the groups of identical and of near-identical photos (bursts, copies saved again), one group a paragraph, then exit.")
+    var duplicates = false
+
     @Flag(name: .customLong("no-watch"), help: "Do not watch the folder while open: photos copied in or deleted show after Ctrl-R, not by themselves.")
     var noWatch = false
 
@@ -125,6 +131,9 @@ struct PhotoGridCommand: ParsableCommand {
             if path != nil { throw ValidationError("\(option) names the photos: give no folder besides it") }
             if remote.url != nil { throw ValidationError("\(option) and --url cannot go together") }
         }
+        if duplicates && (printing.print || probe || paths.output != nil || remote.url != nil) {
+            throw ValidationError("--duplicates reads a folder or a list by itself: not with --print, --probe, -o or --url")
+        }
         if paths.output != nil && (printing.print || probe) { throw ValidationError("-o and -0 go with the interactive grid, not --print or --probe") }
     }
 
@@ -155,6 +164,8 @@ struct PhotoGridCommand: ParsableCommand {
         options.sortGiven = sort != nil || reverse || config.sort != nil || config.reverse == true
         options.showHidden = hidden
         options.watch = !noWatch
+        options.stacks = !noStacks && config.stacks != false
+        options.duplicates = duplicates
         options.grouping = group ?? config.group ?? .none
         options.labels = printing.labels
         options.slideshowSeconds = slideshow

@@ -187,7 +187,8 @@ import PhotoGridTestSupport
         try Subprocess.run(["cp", folder + "/photos/a.jpg", folder + "/photos/IMG_0042.JPG"])
         try Subprocess.run(["cp", Paths.root + "/Tests/Fixtures/raw/Nikon.nef", folder + "/photos/IMG_0042.NEF"])
         try Subprocess.run(["cp", Paths.root + "/Tests/Fixtures/raw/FujiFilm.raf", folder + "/photos/alone.raf"])
-        let tmux = try start(folder)
+        // IMG_0042.JPG is a copy of a.jpg: with stacks they would be one tile.
+        let tmux = try start(folder, "--no-stacks")
         var (ok, screen) = try tmux.waitFor { self.status($0).contains("1 of 8") }
         #expect(ok, "six photos, the pair and the lone raw file: \(status(screen))")
         // Natural order, without regard to case: IMG_0042 comes last.
@@ -212,7 +213,7 @@ import PhotoGridTestSupport
         try tmux.send("q")
         #expect(try tmux.waitFor { $0.contains("[exit 0]") }.0)
         // -o prints both paths.
-        let chooser = try Tmux(columns: 120, rows: 30, command: "\(Paths.binary) --mode halfblock -o \(folder)/photos > \(folder)/chosen.txt",
+        let chooser = try Tmux(columns: 120, rows: 30, command: "\(Paths.binary) --mode halfblock --no-stacks -o \(folder)/photos > \(folder)/chosen.txt",
                                environment: ["COLORTERM": "truecolor", "XDG_DATA_HOME": folder + "/data"])
         (ok, _) = try chooser.waitFor { self.status($0).contains("1 of 8") }
         try chooser.send("/", "I", "M", "G", "Enter", "q")

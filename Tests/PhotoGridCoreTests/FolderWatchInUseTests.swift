@@ -48,7 +48,8 @@ import PhotoGridTestSupport
         defer { TestImages.remove(root) }
         let bright = Paths.gallery + "/landscapes/autumn-01.jpg", dark = Paths.gallery + "/night/night-01.jpg"
         for name in ["a.jpg", "b.jpg"] { TestImages.write(TestImages.read(bright) ?? [], to: root + "/" + name) }
-        let tmux = try start("--columns 2 '\(root)'")
+        // Two copies of one photo would be one stack.
+        let tmux = try start("--no-stacks --columns 2 '\(root)'")
         var (ok, screen) = try tmux.waitFor { self.status($0).contains("1 of 2") && !$0.contains("loading") }
         #expect(ok, "\(screen)")
         let before = Tmux.brightness(try tmux.screen(escapes: true))

@@ -35,7 +35,7 @@ import PhotoGridTestSupport
     }
 
     func start(_ folder: String) throws -> Tmux {
-        try Tmux(columns: 160, rows: 30, command: "\(Paths.binary) --mode halfblock \(folder)/photos",
+        try Tmux(columns: 160, rows: 30, command: "\(Paths.binary) --mode halfblock --no-stacks \(folder)/photos",
                  environment: ["COLORTERM": "truecolor", "XDG_DATA_HOME": folder + "/data", "XDG_CACHE_HOME": folder + "/cache"])
     }
 

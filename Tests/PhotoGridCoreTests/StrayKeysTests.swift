@@ -20,7 +20,7 @@ import PhotoGridTestSupport
             TestImages.write(try MetadataFixtures.jpeg(exif: ExifFields(dateTimeOriginal: "2022:03:14 09:00:00")), to: folder + "/\(name).jpg")
         }
         let before = files(folder)
-        let tmux = try Tmux(columns: 120, rows: 30, command: "\(Paths.binary) --mode halfblock --no-mouse --columns 3 \(folder)",
+        let tmux = try Tmux(columns: 120, rows: 30, command: "\(Paths.binary) --mode halfblock --no-mouse --no-stacks --columns 3 \(folder)",
                             environment: ["COLORTERM": "truecolor", "XDG_DATA_HOME": folder + "/.data"])
         var (ok, screen) = try tmux.waitFor { self.status($0).contains("1 of 6") }
         #expect(ok, "\(screen)")

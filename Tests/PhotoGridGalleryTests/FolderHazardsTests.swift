@@ -75,7 +75,7 @@ import PhotoGridTestSupport
         chmod(root + "/Private", 0o000)
         mkdir(home + "/photogrid", 0o555)
         chmod(home, 0o555)
-        let command = Self.unprivileged([Paths.binary, "--mode", "halfblock", root]).joined(separator: " ")
+        let command = Self.unprivileged([Paths.binary, "--mode", "halfblock", "--no-stacks", root]).joined(separator: " ")
         let tmux = try Tmux(columns: 180, rows: 30, command: command, environment: ["XDG_CACHE_HOME": home])
         var (ok, screen) = try tmux.waitFor { $0.contains("1 of 2") }
         #expect(ok && screen.contains("left out: 1 folder photogrid cannot read (Private: permission denied)"), "\(screen)")

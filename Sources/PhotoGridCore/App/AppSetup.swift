@@ -47,6 +47,8 @@ package struct AppSetup {
     package var rescanFolders: (([FolderWatch.Change], Bool) -> [Photo])?
     package var readInfo: ((Photo) -> PhotoInfo?)?
     package var trash: Trash?
+    /// Starts looking for bursts among photos whose dates are known (`StackScan`); nil: no stacks.
+    package var findStacks: (([Photo], [PhotoSource: Int64?]) -> StackScan)?
 
     package init(title: String, modeName: String) {
         self.title = title
@@ -74,6 +76,7 @@ extension GridController {
         gallery.readers.watch = setup.watch
         gallery.readers.rescanFolders = setup.rescanFolders
         gallery.readers.readInfo = setup.readInfo
+        gallery.readers.findStacks = setup.findStacks
         allowChanges(order: setup.order, showHidden: setup.showHidden, rescan: setup.rescan, readDates: setup.readDates)
         if setup.filter != .all { setFilter(setup.filter) }
         if let query = setup.query { setQuery(query) }

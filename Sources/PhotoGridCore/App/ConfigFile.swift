@@ -29,6 +29,7 @@ package struct ConfigFile: Equatable, Sendable {
     package var opener: String?
     package var cacheMegabytes: Int?
     package var diskCacheMegabytes: Int?
+    package var stacks: Bool?
     /// A key pressed, and the key of the action it is bound to (`actions`).
     package var bindings: [Key: Key] = [:]
 
@@ -56,7 +57,7 @@ package struct ConfigFile: Equatable, Sendable {
         "sections": .character("S"), "hidden": .character("."), "mark": .character("m"), "mark-all": .character("M"),
         "open-with": .character("o"), "copy-path": .character("y"), "caption": .character("e"), "rate": .character("R"),
         "reject": .character("x"), "label": .character("L"), "keywords": .character("t"), "rating-filter": .character("f"),
-        "filter": .character("\\"), "trash": .character("d"), "undo": .character("u"), "copy-to": .character("C"), "move-to": .character("V"), "rotate-left": .character("["), "rotate-right": .character("]"), "compare": .character("c"),
+        "filter": .character("\\"), "trash": .character("d"), "undo": .character("u"), "copy-to": .character("C"), "move-to": .character("V"), "stack": .control("i"), "rotate-left": .character("["), "rotate-right": .character("]"), "compare": .character("c"),
         "redraw": .control("l"), "rescan": .control("r"), "help": .character("?"), "quit": .character("q"),
     ]
 
@@ -96,6 +97,7 @@ package struct ConfigFile: Equatable, Sendable {
             case "reverse": config.reverse = try flag()
             case "group": config.group = try choice(Grouping.self, "none, folder, day, month or year")
             case "fit": config.fit = try flag()
+            case "stacks": config.stacks = try flag()
             case "opener": config.opener = value
             case "cache-mb": config.cacheMegabytes = try number(in: 16...Int.max)
             case "disk-cache-mb": config.diskCacheMegabytes = try number(in: 1...Int.max)

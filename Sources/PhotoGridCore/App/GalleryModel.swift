@@ -51,6 +51,8 @@ package final class GalleryModel {
     var labels: [PhotoSource: String?] = [:]
     /// Keywords set here (`t`), by photo: each photo's whole list now.
     var keywords: [PhotoSource: [String]] = [:]
+    /// Bursts shown as one tile each (`GridController+Stacks`).
+    var stacks = Stacks()
 
     /// How the photos are read and made into sessions, set at start-up from the gallery's
     /// source; each nil where that source cannot (`--print`, the benchmark, a fixed list).
@@ -80,6 +82,8 @@ package final class GalleryModel {
         package var rescanFolders: (([FolderWatch.Change], Bool) -> [Photo])?
         /// A photo's details read now, outside the pipeline (its keywords before `t` changes them).
         package var readInfo: ((Photo) -> PhotoInfo?)?
+        /// Starts looking for bursts (`StackScan`).
+        package var findStacks: (([Photo], [PhotoSource: Int64?]) -> StackScan)?
     }
 
     struct Dates {
@@ -96,6 +100,44 @@ package final class GalleryModel {
         /// The time zoom's months or years: each photo's, and the photos that start one; made
         /// again when the photos or the dates known change.
         var timeCache: (scale: TimeScale, list: [PhotoID], dates: Int, names: [String], starts: [Int])?
+    }
+
+    struct Stacks {
+        /// Off with `--no-stacks`.
+        var enabled = true
+        /// Each stack's photos, in the order they were found in; and each photo's stack.
+        var groups: [[PhotoSource]] = []
+        var of: [PhotoSource: Int] = [:]
+        /// The stacks opened with Tab, by number.
+        var open: Set<Int> = []
+        /// Photos the closed stacks hide from the list shown now.
+        var hidden = 0
+        var scan: StackScan?
+        /// The dates are being read for the stacks alone: the status line need not say so.
+        var waitingForDates = false
+
+        /// The list with each closed stack's photos after its first left out, and how many were.
+        func collapse(_ photos: [Photo]) -> (shown: [Photo], hidden: Int) {
+            guard !groups.isEmpty else { return (photos, 0) }
+            var seen = Set<Int>()
+            let shown = photos.filter { photo in
+                guard let group = of[photo.source], !open.contains(group) else { return true }
+                return seen.insert(group).inserted
+            }
+            return (shown, photos.count - shown.count)
+        }
+
+        /// A photo's stack, if it is in one.
+        func group(of photo: PhotoSource) -> [PhotoSource]? { of[photo].map { groups[$0] } }
+        func isClosed(_ photo: PhotoSource) -> Bool { of[photo].map { !open.contains($0) } ?? false }
+
+        /// The badge of a photo in a stack: "[5]" on a closed one's tile, "[2/5]" in an open one.
+        func badge(_ photo: PhotoSource) -> String? {
+            guard let number = of[photo] else { return nil }
+            let group = groups[number]
+            if !open.contains(number) { return "[\(group.count)]" }
+            return "[\((group.firstIndex(of: photo) ?? 0) + 1)/\(group.count)]"
+        }
     }
 
     struct Filtering {
@@ -204,13 +246,13 @@ package final class GalleryModel {
         if let reader = dates.reader, dates.pendingQuery != nil { return "filter: reading \(reader.progress.done) of \(reader.total)" }
         let words = [filter.words, query.map { "filter " + $0.description }].compactMap { $0 }
         guard !words.isEmpty, let all = filtering.unfiltered else { return nil }
-        return words.joined(separator: ", ") + ": \(all.count - session.photos.count) hidden"
+        return words.joined(separator: ", ") + ": \(all.count - session.photos.count - stacks.hidden) hidden"
     }
 
     /// "dates estimated: reading 1200 of 40000" while the date order stands on estimates,
     /// "reading dates ..." while sections wait for them.
     var dateProgress: String? {
-        guard let reader = dates.reader, dates.pendingQuery == nil else { return nil }
+        guard let reader = dates.reader, dates.pendingQuery == nil, !stacks.waitingForDates || dates.pendingOrder != nil || grouping.byDate else { return nil }
         let counts = "\(reader.progress.done) of \(reader.total)"
         return dates.pendingOrder != nil ? "dates estimated: reading " + counts : "reading dates " + counts
     }

@@ -13,4 +13,6 @@ package enum GalleryNews: Equatable, Sendable {
     case galleryChanged
     /// Photos came or went in the folders watched (`FolderWatch`).
     case foldersChanged
+    /// Bursts found (`StackScan`).
+    case stacksFound
 }

@@ -22,6 +22,8 @@ final class GridApp {
     var settleRepaintAt: Int?
     /// `GallerySource.onScreenComplete`, until it has been called.
     var onScreenComplete: (@Sendable () -> Void)?
+    /// Whether the stacks were looked for (`GridController.startStacks`).
+    var stacksStarted = false
     /// How long a window must keep its size before that.
     static let settleMilliseconds = 150
     /// How fast the terminal takes the frames (a slow link, or not).
@@ -122,6 +124,11 @@ final class GridApp {
         if frame.tilesLoading == 0, let done = onScreenComplete {
             onScreenComplete = nil
             done()
+        }
+        // Bursts are looked for once the first screen is drawn, as the folder is watched.
+        if frame.tilesLoading == 0, !stacksStarted {
+            stacksStarted = true
+            controller.startStacks()
         }
     }
 

@@ -46,7 +46,11 @@ extension GridController {
         case .toggleFit: session.fit = session.fit == .fill ? .fit : .fill
         case .rescan: rescanGallery()
         case .reloadChanged: reloadChanged()
-        case .mark(let photo): notice = gallery.toggleMark(photo) ? "marked" : "unmarked"
+        case .mark(let photo):
+            // A closed stack's photos are marked or unmarked together, as its tile shows them.
+            let on = gallery.toggleMark(photo)
+            for member in expandingStacks([photo]) where member != photo { if gallery.marked.contains(member) != on { _ = gallery.toggleMark(member) } }
+            notice = on ? "marked" : "unmarked"
         case .markAll: gallery.toggleMarkAll()
         case .openElsewhere: openElsewhere()
         case .copyPath: copyPath()
@@ -67,6 +71,7 @@ extension GridController {
         case .trash(let photos): moveToTrash(photos)
         case .askTransfer(let copy): askTransfer(copy: copy)
         case .transfer(let photos, let folder, let copy): transfer(photos, to: folder, copy: copy)
+        case .toggleStack: toggleStack()
         case .rotate(let clockwise): rotate(cullingTargets, clockwise: clockwise)
         case .undo: undoLast()
         }

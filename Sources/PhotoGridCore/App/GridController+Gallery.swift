@@ -57,6 +57,10 @@ extension GridController {
         gallery.dates.known.merge(reader.dates) { $1 }
         gallery.dates.ratings.merge(reader.ratings) { $1 }
         gallery.dates.reader = nil
+        if gallery.stacks.waitingForDates {
+            gallery.stacks.waitingForDates = false
+            lookForStacks()
+        }
         if let query = gallery.dates.pendingQuery {
             gallery.dates.pendingQuery = nil
             applyQuery(query)
@@ -112,13 +116,14 @@ extension GridController {
         case .ratingsRead: finishRatingScan()
         case .galleryChanged: takeGalleryNews()
         case .foldersChanged: takeFolderChanges()
+        case .stacksFound: takeStacks()
         }
     }
 
     /// Every reader's news at once, for whoever drives the controller without an event loop
     /// (the benchmark, tests).
     package func takeNews() {
-        for news in [GalleryNews.folderRead, .galleryChanged, .foldersChanged, .datesRead, .ratingsRead] { take(news) }
+        for news in [GalleryNews.folderRead, .galleryChanged, .foldersChanged, .datesRead, .ratingsRead, .stacksFound] { take(news) }
     }
 
     /// The whole folder once its reading is done: the grid had the photos found first.
@@ -246,7 +251,11 @@ extension GridController {
             photos = all
         }
         guard gallery.readers.changes, !photos.isEmpty else { return }
-        gallery.filtering.unfiltered = filter == .all && gallery.query == nil ? nil : all
+        // A closed stack is its first photo (`GridController+Stacks`).
+        let stacked = gallery.stacks.collapse(photos)
+        photos = stacked.shown
+        gallery.stacks.hidden = stacked.hidden
+        gallery.filtering.unfiltered = filter == .all && gallery.query == nil && stacked.hidden == 0 ? nil : all
         gallery.listed = raws.isEmpty ? nil : listed
         gallery.raws = raws
         session.show(photos)

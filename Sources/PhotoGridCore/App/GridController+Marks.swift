@@ -12,6 +12,8 @@ extension GridController {
     package var chosen: [PhotoSource] {
         var ids = gallery.photos.ids.filter { marked.contains($0) }
         if ids.isEmpty { ids = topScreen.currentPhoto(context).map { [$0] } ?? [] }
+        // A closed stack's tile is all its photos.
+        if !(topScreen is PhotoView) { ids = expandingStacks(ids) }
         let inOrder = session.table.photos(ids).map(\.source)
         return inOrder.flatMap { [$0] + (gallery.raws[$0].map { [$0.source] } ?? []) }
     }

@@ -30,6 +30,7 @@ enum KeyHelp {
         .init("d", "move to the trash (y asks)"),
         .init("C V", "copy, move to a folder (Tab completes)"),
         .init("[ ]", "turn a JPEG left, right (lossless)"),
+        .init("Tab", "open, close a stack of a burst ([5])"),
         .init("u", "undo the last trash, move or copy, then the one before"),
         .init("^R ^L", "read the folder again; redraw"),
         .init("Esc q", "close a panel, clear the search; quit"),

@@ -63,6 +63,10 @@ package struct Options: Sendable {
     package var fileList: FileList?
     /// The folder watched while open (`FolderWatch`); `--no-watch` leaves the list as read until Ctrl-R.
     package var watch = true
+    /// Bursts shown as one tile each (`--no-stacks`: every photo its own).
+    package var stacks = true
+    /// `--duplicates`: the groups printed, no grid (`DuplicatesCommand`).
+    package var duplicates = false
     /// Keys bound in the config file: a key pressed, and the key whose action it takes.
     package var keyBindings: [Key: Key] = [:]
 

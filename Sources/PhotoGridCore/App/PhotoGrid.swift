@@ -16,6 +16,7 @@ package enum PhotoGrid {
     package static func main(_ options: Options, source: ((FirstScreen?) throws -> GallerySource)? = nil) -> Int32 {
         do {
             if options.probe { return try probe(options) }
+            if options.duplicates { return try DuplicatesCommand.run(options) }
             let load = source ?? { _ in try options.fileList.map { try GallerySource.list(options, $0) } ?? GallerySource.folder(options) }
             return options.print ? try PrintCommand(options: options, load: load).run()
                 : try interactive(options, load: load, asksAhead: source != nil)
@@ -210,6 +211,12 @@ package enum PhotoGrid {
         setup.rescanFolders = source.rescanFolders
         setup.readInfo = { [reader = source.infoReader] photo in reader.info(of: photo) }
         setup.trash = Trash(environment: PhotoGrid.environment(["XDG_DATA_HOME", "HOME"]))
+        // Bursts in a folder of this machine's (a remote gallery's photos would be fetched whole).
+        if options.stacks, source.rescanFolders != nil {
+            setup.findStacks = { photos, dates in
+                StackScan(photos: photos, dates: dates, decoder: PhotoDecoder()) { mailbox.post(.news(.stacksFound)) }
+            }
+        }
         let controller = GridController(setup: setup, session: session, screen: GridApp.metrics(curses: curses, capabilities: capabilities))
         let app = GridApp(controller: controller, mailbox: mailbox, curses: curses, keys: keys, capabilities: capabilities)
         // The folder is watched once the first screen is drawn, so that walking it takes nothing from that.

@@ -150,7 +150,7 @@ package enum FileMove {
     }
 
     /// Both files hold the same bytes (read in pieces, so a large raw file is never in memory whole).
-    static func sameBytes(_ a: RawPath, _ b: RawPath) -> Bool {
+    package static func sameBytes(_ a: RawPath, _ b: RawPath) -> Bool {
         guard let first = try? FileDescriptor.open(a, .read, options: [.untrusted]) else { return false }
         defer { try? first.close() }
         guard let second = try? FileDescriptor.open(b, .read, options: [.untrusted]) else { return false }

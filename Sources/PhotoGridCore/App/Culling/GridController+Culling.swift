@@ -13,8 +13,10 @@ extension GridController {
     /// The photos the culling keys act on: in the grid (and the time zoom) the marked ones, else
     /// the focused one; in the photo view and in compare the one shown or focused.
     var cullingTargets: [PhotoID] {
-        if !(topScreen is PhotoView), !(topScreen is CompareView), !marked.isEmpty { return gallery.photos.ids.filter { marked.contains($0) } }
-        return topScreen.currentPhoto(context).map { [$0] } ?? []
+        if !(topScreen is PhotoView), !(topScreen is CompareView), !marked.isEmpty { return expandingStacks(gallery.photos.ids.filter { marked.contains($0) }) }
+        // The photo view shows one photo, and acts on that one; the grid's tile, on its stack.
+        let focus = topScreen.currentPhoto(context).map { [$0] } ?? []
+        return topScreen is PhotoView || topScreen is CompareView ? focus : expandingStacks(focus)
     }
 
     /// Sets the rating of `targets` (-1 a reject, 0 none, 1-5 stars) and says so, or why not: a

@@ -163,6 +163,8 @@ enum Action {
     /// `C`, `V`: a folder for the culling targets, typed next; then they are copied or moved there.
     case askTransfer(copy: Bool)
     case transfer([PhotoID], folder: String, copy: Bool)
+    /// Tab: the focused photo's stack opened or closed.
+    case toggleStack
     /// `]`, `[`: the culling targets turned a quarter right or left.
     case rotate(clockwise: Bool)
     /// `u`: the newest change to files (a trash, a move, a copy) undone.

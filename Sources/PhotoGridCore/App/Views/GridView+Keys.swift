@@ -37,6 +37,8 @@ extension GridView {
         // To a folder: C copies, V moves (nnn's v; c is compare, M marks all, m marks).
         case .character("C"): actions = [.askTransfer(copy: true)]
         case .character("V"): actions = [.askTransfer(copy: false)]
+        // A stack opened and closed as Tab folds in outliners and org-mode.
+        case .control("i"): actions = [.toggleStack]
         // Turning, as feh's and gThumb's brackets do.
         case .character("["): actions = [.rotate(clockwise: false)]
         case .character("]"): actions = [.rotate(clockwise: true)]

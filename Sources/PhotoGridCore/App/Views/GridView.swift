@@ -202,6 +202,8 @@ final class GridView: ScreenView {
             }
             // A raw file shown with its JPEG (`RawPairs`).
             if gallery.raws[photo.source] != nil { badges.append("RAW") }
+            // A stack of a burst: its count, or the photo's place in it while it is open.
+            if let stack = gallery.stacks.badge(photo.source) { badges.append(stack) }
             // A video says so at every column count, over its frame or its placeholder; in words,
             // as xterm's default fonts have no play sign (U+25B6).
             if photo.format.isVideo { badges.append("video") }
