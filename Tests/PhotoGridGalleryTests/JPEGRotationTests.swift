@@ -4,6 +4,7 @@ import Testing
 @testable import PhotoGridDecoding
 @testable import PhotoGridGallery
 @testable import PhotoGridMetadata
+import PhotoGridModel
 import PhotoGridSamples
 @testable import PhotoGridSystem
 import PhotoGridTestFixtures
@@ -89,6 +90,32 @@ struct JPEGRotationTests {
         let before = try pixels(photo)
         _ = try JPEGRotation.rotate(RawPath(photo), .clockwise)
         #expect(try pixels(photo) == before)
+    }
+
+    @Test(arguments: [false, true])
+    func theEXIFThumbnailTurnsWithThePhoto(bigEndian: Bool) throws {
+        // A photo stored sideways (Orientation 6) with a thumbnail stored as it is, as cameras do.
+        let stored = Orientation.right.stored(from: Scene.render(.autumn, width: 640, height: 480, seed: 3))
+        let small = PhotoDecoder.scaled(stored, shortSide: 120)
+        let thumbnail = try JPEG.encode(small, quality: 85)
+        let exif = ExifFields(orientation: 6, dateTimeOriginal: "2024:06:01 12:34:56", thumbnail: thumbnail, bigEndian: bigEndian)
+        let data = try JPEG.encode(stored, quality: 90, app1: ExifBuilder.app1(exif))
+        let (turned, _) = try JPEGRotation.rotated(data, .clockwise)
+        // Shown now as the photo was, turned a quarter right: 480 wide, 640 high.
+        let header = try JPEG.readHeader(turned)
+        let shownThumbnail = try #require(PhotoDecoder.thumbnail(header: header, data: turned))
+        let whole = try JPEG.decode(turned, options: JPEG.DecodeOptions(scaleEighths: 8))
+        #expect((whole.width, whole.height) == (480, 640))
+        let expected = PhotoDecoder.scaled(whole, shortSide: min(shownThumbnail.width, shownThumbnail.height))
+        try #require((expected.width, expected.height) == (shownThumbnail.width, shownThumbnail.height))
+        func difference(_ a: RGBImage, _ b: RGBImage) -> Int {
+            var sum = 0
+            for (x, y) in zip(a.pixels, b.pixels) { sum += abs(Int(x) - Int(y)) }
+            return sum / a.pixels.count
+        }
+        // Against the photo, and against the photo upside down, as a wrongly turned thumbnail would be.
+        let right = difference(expected, shownThumbnail), wrong = difference(Orientation.down.apply(to: expected), shownThumbnail)
+        #expect(right < 16 && wrong > 2 * right, "the thumbnail differs from the photo by \(right) a channel, from it upside down by \(wrong)")
     }
 
     @Test func whatIsNotAJPEGIsLeftAsItWas() throws {

@@ -64,14 +64,27 @@ package enum JPEGRotation {
         let before = try size(handle, data)
         // Progressive stays progressive; libjpeg-turbo writes baseline otherwise.
         let progressive = isProgressive(data) ? TJXOPT_PROGRESSIVE : 0
-        var output = try transform(handle, data, op, options: TJXOPT_PERFECT | progressive)
-        if output == nil { output = try transform(handle, data, op, options: TJXOPT_TRIM | progressive) }
-        guard var bytes = output else { throw .failed("TurboJPEG: " + String(cString: tjGetErrorStr2(handle))) }
+        var bytes = try transformed(handle, data, op, progressive: progressive)
         if shown != .up, let upright = ExifInfo.settingOrientation(1, inJPEG: bytes) { bytes = upright }
+        // The EXIF thumbnail stands as the photo did: turned the same way, else dropped, never
+        // left showing the photo as it was.
+        if let exif = JPEGSegments.parse(bytes).exif, let range = ExifInfo.parse(exif).thumbnail {
+            let turned = try? transformed(handle, Array(exif[range]), op, progressive: 0)
+            bytes = turned.flatMap { ExifInfo.replacingThumbnail(inJPEG: bytes, with: $0) } ?? ExifInfo.droppingThumbnail(inJPEG: bytes)
+        }
         let after = try size(handle, bytes)
         let expected = op.swapsAxes ? (before.height, before.width) : (before.width, before.height)
         let trimmed = (expected.0 - after.width) + (expected.1 - after.height)
         return (bytes, Done(width: after.width, height: after.height, trimmed: trimmed))
+    }
+
+    /// `data` turned: perfectly where it can be, else with its part blocks trimmed.
+    private static func transformed(_ handle: tjhandle, _ data: [UInt8], _ op: Transform, progressive: Int32) throws(Failure) -> [UInt8] {
+        if let perfect = try transform(handle, data, op, options: TJXOPT_PERFECT | progressive) { return perfect }
+        guard let trimmed = try transform(handle, data, op, options: TJXOPT_TRIM | progressive) else {
+            throw .failed("TurboJPEG: " + String(cString: tjGetErrorStr2(handle)))
+        }
+        return trimmed
     }
 
     /// The output of one transform; nil when TurboJPEG refused it as not perfect (then it is
