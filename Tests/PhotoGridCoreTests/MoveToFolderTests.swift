@@ -138,11 +138,23 @@ import PhotoGridTestSupport
         #expect(try pixels(photo) == pixels(folder + "/reference.jpg"))
         let tags = String(decoding: try Subprocess.run(["exiftool", "-s3", "-n", "-Orientation", "-DateTimeOriginal", "-Make", photo], capture: true).output, as: UTF8.self)
         #expect(tags == "1\n2024:05:02 10:00:00\nFUJIFILM\n", "\(tags)")
-        // Not a JPEG: left as it is, and said.
+        // Not a picture, whatever its name: left as it is, no sidecar, and said.
         try tmux.send("l", "[")
-        (ok, screen) = try tmux.waitFor { self.status($0).contains("bz.png: only JPEGs are turned") }
-        #expect(ok, "[ on a PNG: \(status(screen))")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("bz.png: not turned, it does not read as a PNG") }
+        #expect(ok, "[ on a PNG that is none: \(status(screen))")
         #expect(TestImages.read(folder + "/photos/bz.png") == Array("not a photo".utf8))
+        #expect(access(folder + "/photos/bz.png.xmp", F_OK) != 0)
+        // A real PNG: turned in its sidecar, as Lightroom and digiKam keep it, the file untouched.
+        let png = try #require(TestImages.read(Paths.gallery + "/other-formats/screenshot-01.png"))
+        TestImages.write(png, to: folder + "/photos/bz.png")
+        try tmux.send("C-r")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("bz.png") && !self.status($0).contains("not turned") }
+        try tmux.send("]")
+        (ok, screen) = try tmux.waitFor { self.status($0).contains("turned bz.png right ([ turns back), in bz.png.xmp") }
+        #expect(ok, "] on a PNG: \(status(screen))")
+        #expect(TestImages.read(folder + "/photos/bz.png") == png)
+        let orientation = try Subprocess.run(["exiftool", "-s3", "-n", "-XMP-tiff:Orientation", folder + "/photos/bz.png.xmp"])
+        #expect(String(decoding: orientation.output, as: UTF8.self) == "6\n")
         try tmux.send("q")
         #expect(try tmux.waitFor { $0.contains("[exit 0]") }.0)
     }

@@ -3,6 +3,8 @@ import Testing
 @testable import PhotoGridMetadata
 import PhotoGridSamples
 import PhotoGridTestFixtures
+import PhotoGridModel
+import PhotoGridSystem
 
 @Suite struct OrientationTests {
     @Test(arguments: Orientation.allCases)
@@ -81,5 +83,34 @@ import PhotoGridTestFixtures
         // Sizes, orientation (stored sideways where tagged 6 or 8), EXIF fields, progressive files.
         #expect(SampleGallery.check(folder: Paths.gallery) == [])
         #expect(SampleGallery.entries.count >= 48)
+    }
+}
+
+/// A picture that is not a JPEG turned in its sidecar (`tiff:Orientation`, what `[` and `]`
+/// write): decoded and described as the sidecar says, each of the eight; a raw file is not.
+@Suite struct SidecarOrientationTests {
+    @Test(arguments: Orientation.allCases)
+    func aPNGIsShownAsItsSidecarSays(orientation: Orientation) throws {
+        let folder = TestImages.scratchFolder("sidecar-orientation-\(orientation.rawValue)")
+        defer { TestImages.remove(folder) }
+        let upright = TestImages.quadrants(width: 64, height: 48)
+        let path = folder + "/scan.png"
+        TestImages.write(try #require(PNG.encode(upright)), to: path)
+        #expect(Sidecar.of(RawPath(path)).save(orientation: orientation) == nil)
+        let photo = Photo(path: RawPath(path), relativePath: RawPath("scan.png"))
+        let decoded = try PhotoDecoder().image(of: photo, covering: 48, atMost: 64).image
+        #expect(decoded == orientation.apply(to: upright))
+        let info = try #require(PhotoDecoder().info(of: photo, from: .file(RawPath(path))))
+        #expect((info.width, info.height) == (orientation.swapsAxes ? (48, 64) : (64, 48)))
+    }
+
+    @Test func turnsCombineAsTheyAreShown() {
+        #expect(Orientation.up.turned(clockwise: true) == .right)
+        #expect(Orientation.right.turned(clockwise: true) == .down)
+        #expect(Orientation.left.turned(clockwise: true) == .up)
+        #expect(Orientation.up.turned(clockwise: false) == .left)
+        // A file shown turned right (its own EXIF) that the sidecar wants upside down: one more quarter.
+        #expect(Orientation.down.relative(to: .right) == .right)
+        for a in Orientation.allCases { #expect(a.relative(to: a) == .up) }
     }
 }

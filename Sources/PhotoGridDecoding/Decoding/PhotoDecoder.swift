@@ -129,7 +129,8 @@ package struct PhotoDecoder: PhotoDecoding {
         if let content, !content.isDecoded { throw .unsupportedFormat(content.name) }
         guard file.size <= FileReader.defaultLimit else { throw .tooLarge }
         if let content, content != .jpeg {
-            return try PhotoDecoder.decode(try file.all(), as: content, covering: size, atMost: limit, thumbnails: usesThumbnails, gate: gate)
+            let decoded = try PhotoDecoder.decode(try file.all(), as: content, covering: size, atMost: limit, thumbnails: usesThumbnails, gate: gate)
+            return PhotoDecoder.turnedBySidecar(decoded, photo: photo, path: path)
         }
         if content == nil { try PhotoDecoder.checkFormat(photo, head: magic) }
         let (head, header) = try PhotoDecoder.header(of: file)
@@ -205,7 +206,28 @@ package struct PhotoDecoder: PhotoDecoding {
         case .whole(let whole): data = whole
         case .head(let head, _): data = photo.format == .jpeg ? head : nil
         }
-        return data.flatMap { reader.thumbnail($0, photo.format) }
+        let thumbnail = data.flatMap { reader.thumbnail($0, photo.format) }
+        // A HEIF turned in its sidecar: its thumbnail as the photo is shown.
+        if photo.format != .jpeg, let thumbnail, case .file(let path) = bytes {
+            return PhotoDecoder.turnedBySidecar(DecodedImage(image: thumbnail, origin: .embeddedThumbnail), photo: photo, path: path).image
+        }
+        return thumbnail
+    }
+
+    /// A picture that is not a JPEG, stood up by its file, turned further as its sidecar's
+    /// `tiff:Orientation` says (`[` `]` write it, as Lightroom and digiKam do, for a photo whose
+    /// file photogrid does not turn). The value is absolute, as EXIF's is: what the file's own
+    /// orientation did is undone first. JPEGs are turned in their files and skip this; raw
+    /// files too, whose sidecars belong to the raw developer (darktable, Lightroom) and whose
+    /// own orientation LibRaw applies out of sight of the header photogrid reads.
+    static func turnedBySidecar(_ decoded: DecodedImage, photo: Photo, path: RawPath) -> DecodedImage {
+        guard !photo.format.isRaw, let wanted = Sidecar.orientation(of: path) else { return decoded }
+        let own = readInfo(photo, path: path)?.orientation ?? .up
+        let extra = wanted.relative(to: own)
+        guard extra != .up else { return decoded }
+        var turned = decoded
+        turned.image = extra.apply(to: decoded.image)
+        return turned
     }
 
     /// A photo that is a file: its EXIF thumbnail.

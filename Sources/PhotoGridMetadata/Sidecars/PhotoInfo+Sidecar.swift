@@ -18,6 +18,12 @@ extension PhotoInfo {
         if let label = XMPReader.label(bytes) { info.label = label }
         let keywords = XMPReader.keywords(bytes)
         if !keywords.isEmpty { info.keywords = keywords }
+        // A photo turned in its sidecar (not a JPEG, which is turned in its file): its size as shown.
+        if photo.format.name != "JPEG", !photo.format.isRaw, let turned = Sidecar.orientation(in: bytes), let width, let height {
+            let stored = orientation.displaySize(width: width, height: height)        // undone: as stored
+            (info.width, info.height) = turned.displaySize(width: stored.width, height: stored.height)
+            info.orientation = turned
+        }
         return info
     }
 }

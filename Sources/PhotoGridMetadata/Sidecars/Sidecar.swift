@@ -143,6 +143,28 @@ package struct Sidecar: Sendable {
         }
     }
 
+    /// The orientation a sidecar's packet says the photo is to be shown in, if it says one.
+    package static func orientation(in packet: [UInt8]) -> Orientation? {
+        XMPBasicProperty.orientation.read(packet).flatMap { Int($0.trimmingWhitespace) }.flatMap(Orientation.init(rawValue:))
+    }
+
+    /// The orientation the sidecar of the photo at `file` says, if it has one that says one.
+    package static func orientation(of file: RawPath) -> Orientation? {
+        guard case .success(let bytes?) = Sidecar.of(file).read() else { return nil }
+        return orientation(in: bytes)
+    }
+
+    /// Saves the orientation a photo is to be shown in (`tiff:Orientation`, 1-8) the same way: a
+    /// sidecar photogrid made for it alone goes when it is back to 1 (upright as stored).
+    package func save(orientation: Orientation) -> Problem? {
+        let property = XMPBasicProperty.orientation, value = String(orientation.rawValue)
+        return edit { existing in
+            guard let existing else { return .write(orientation == .up ? nil : property.fresh(value)) }
+            if orientation == .up, let old = property.read(existing), existing == property.fresh(old) { return .remove }
+            return property.merge(value, into: existing).map { .write($0) } ?? .malformed
+        }
+    }
+
     /// The sidecar's keywords (`dc:subject`), empty when it has none or is not read.
     package func keywords() -> [String] {
         guard case .success(let bytes?) = read() else { return [] }

@@ -39,22 +39,34 @@ package enum XMPRating {
     static func find(_ packet: [UInt8]) -> (value: Range<Int>, attribute: Bool)? { XMPBasicProperty.rating.find(packet) }
 }
 
-/// A property of XMP Basic (`xmp:Rating`, `xmp:Label`) as culling tools write it: read where it
-/// is, as an attribute of an `rdf:Description` (darktable, Lightroom) or as an element
-/// (exiftool's, digiKam's); changed in place, every other byte of the packet kept; or added in a
-/// description of its own.
+/// A simple property (`xmp:Rating`, `xmp:Label`, `tiff:Orientation`) as culling tools write it:
+/// read where it is, as an attribute of an `rdf:Description` (darktable, Lightroom) or as an
+/// element (exiftool's, digiKam's); changed in place, every other byte of the packet kept; or
+/// added in a description of its own.
 package struct XMPBasicProperty: Sendable {
     package let name: String
+    /// The prefix it is written with, and the namespace any prefix that counts is bound to.
+    let prefix: String
+    let namespace: String
+
+    init(name: String, prefix: String = "xmp", namespace: String = XMPRating.namespace) {
+        self.name = name
+        self.prefix = prefix
+        self.namespace = namespace
+    }
 
     package static let rating = XMPBasicProperty(name: "Rating")
     package static let label = XMPBasicProperty(name: "Label")
+    /// How a photo is to be turned to stand upright, EXIF's values 1-8 (`Orientation`): what
+    /// Lightroom and digiKam keep in a sidecar for a photo turned without touching its file.
+    package static let orientation = XMPBasicProperty(name: "Orientation", prefix: "tiff", namespace: "http://ns.adobe.com/tiff/1.0/")
 
     /// A new sidecar holding only this property (`value` written as it is: a number or a word).
     package func fresh(_ value: String) -> [UInt8] {
         XMPCaptionEdit.packet("""
           <rdf:Description rdf:about=""
-            xmlns:xmp="\(XMPRating.namespace)"
-            xmp:\(name)="\(value)"/>
+            xmlns:\(prefix)="\(namespace)"
+            \(prefix):\(name)="\(value)"/>
         """)
     }
 
@@ -68,7 +80,7 @@ package struct XMPBasicProperty: Sendable {
         }
         // A description of its own, which RDF allows beside the ones already there.
         let rdf = layout.rdf
-        let description = " <\(rdf):Description \(rdf):about=\"\" xmlns:xmp=\"\(XMPRating.namespace)\" xmp:\(name)=\"\(value)\"/>\n "
+        let description = " <\(rdf):Description \(rdf):about=\"\" xmlns:\(prefix)=\"\(namespace)\" \(prefix):\(name)=\"\(value)\"/>\n "
         out.replaceSubrange(layout.rdfEnd..<layout.rdfEnd, with: Array(description.utf8))
         return out
     }
@@ -80,16 +92,16 @@ package struct XMPBasicProperty: Sendable {
     }
 
     /// Where the first value is: the bytes between an attribute's quotes, or an element's text.
-    /// Only a prefix bound to XMP Basic's namespace counts ("xmp" in practice).
+    /// Only a prefix bound to the property's namespace counts ("xmp", "tiff" in practice).
     func find(_ packet: [UInt8]) -> (value: Range<Int>, attribute: Bool)? {
         var scanner = XMLScanner(packet)
-        var prefixes: Set<String> = ["xmp"]
+        var prefixes: Set<String> = [prefix]
         var element: (name: String, contentStart: Int)?
         while let token = scanner.next() {
             let start = scanner.tokenStart, end = scanner.position
             switch token {
             case let .start(tag, attributes, selfClosing):
-                for attribute in attributes where attribute.name.hasPrefix("xmlns:") && attribute.value == XMPRating.namespace {
+                for attribute in attributes where attribute.name.hasPrefix("xmlns:") && attribute.value == namespace {
                     prefixes.insert(String(attribute.name.dropFirst(6)))
                 }
                 if let attribute = attributes.first(where: { isThis($0.name, prefixes) }),

@@ -32,13 +32,13 @@ package final class DiskTierStore: TierStoring {
     /// Where a tile of `photo` for `request` is kept, if it is.
     func tileKey(_ photo: Photo, _ request: TileRequest) -> (any DiskCacheKey)? {
         guard let variant = TileRecord.variant(for: request) else { return nil }
-        if let file = photo.file { return DiskCache.FileKey(file: file, variant: variant) }
+        if let file = photo.file { return DiskCache.FileKey(file: file, variant: variant + DiskTierStore.turn(photo)) }
         return identity?(photo, request).map { AddressedTileKey(identity: $0, variant: variant) }
     }
 
     package func load(_ photo: Photo, tier: Tier) -> DecodedImage? {
         // Stat the photo now, not at scan time: a file replaced since must miss.
-        guard let key = photo.file.flatMap({ DiskCache.FileKey(file: $0, variant: "t\(tier.size)") }),
+        guard let key = photo.file.flatMap({ DiskCache.FileKey(file: $0, variant: "t\(tier.size)" + DiskTierStore.turn(photo)) }),
               let payload = cache.read(key), payload.count > 1,
               let image = try? JPEG.decode(Array(payload.dropFirst()), options: JPEG.DecodeOptions(scaleEighths: 8)),
               min(image.width, image.height) <= tier.size else { return nil }
@@ -46,9 +46,18 @@ package final class DiskTierStore: TierStoring {
     }
 
     package func save(_ image: DecodedImage, of photo: Photo, tier: Tier) {
-        guard let key = photo.file.flatMap({ DiskCache.FileKey(file: $0, variant: "t\(tier.size)") }),
+        guard let key = photo.file.flatMap({ DiskCache.FileKey(file: $0, variant: "t\(tier.size)" + DiskTierStore.turn(photo)) }),
               let jpeg = try? JPEG.encode(image.image, quality: DiskTierStore.quality) else { return }
         cache.write(key, [image.isComplete ? 1 : 0] + jpeg)
+    }
+
+    /// A photo that is not a JPEG, turned in its sidecar (`PhotoDecoder.turnedBySidecar`): its
+    /// images are kept apart from those of the file as it stands, so a turn is never undone by
+    /// the cache. Empty for a JPEG (turned in its file, whose time then changes) and for most
+    /// photos; a look at the sidecar for the others.
+    static func turn(_ photo: Photo) -> String {
+        guard photo.format != .jpeg, photo.format.isDecoded, !photo.format.isRaw, let file = photo.file, let orientation = Sidecar.orientation(of: file) else { return "" }
+        return "-o\(orientation.rawValue)"
     }
 
     /// Asked whenever the pipeline plans; the variant, a string, is made only to read or write.
