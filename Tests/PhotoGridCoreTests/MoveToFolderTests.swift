@@ -157,5 +157,19 @@ import PhotoGridTestSupport
         #expect(String(decoding: orientation.output, as: UTF8.self) == "6\n")
         try tmux.send("q")
         #expect(try tmux.waitFor { $0.contains("[exit 0]") }.0)
+
+        // --read-only: neither turns nor moves.
+        let before = TestImages.read(photo)
+        let readOnly = try Tmux(columns: 160, rows: 30, command: "\(Paths.binary) --mode halfblock --no-stacks --read-only \(folder)/photos",
+                                environment: ["COLORTERM": "truecolor", "XDG_CACHE_HOME": folder + "/cache"])
+        (ok, screen) = try readOnly.waitFor { self.status($0).contains("1 of 6") }
+        try readOnly.send("l", "]")
+        (ok, screen) = try readOnly.waitFor { self.status($0).contains("read-only (--read-only): nothing is turned") }
+        #expect(ok, "\(status(screen))")
+        try readOnly.send("V")
+        (ok, screen) = try readOnly.waitFor { self.status($0).contains("read-only (--read-only): nothing is moved") }
+        #expect(ok, "\(status(screen))")
+        #expect(TestImages.read(photo) == before)
+        try readOnly.send("q")
     }
 }
