@@ -57,9 +57,15 @@ extension GridController {
         gallery.dates.known.merge(reader.dates) { $1 }
         gallery.dates.ratings.merge(reader.ratings) { $1 }
         gallery.dates.reader = nil
+        // Read for the stacks alone, the dates change nothing on screen: no repaint for them.
+        let forStacksOnly = gallery.stacks.waitingForDates && !gallery.grouping.byDate && gallery.dates.pendingQuery == nil
+            && !screens.contains { $0 is TimeView }
         if gallery.stacks.waitingForDates {
             gallery.stacks.waitingForDates = false
             lookForStacks()
+        } else if gallery.stacks.groups.isEmpty {
+            // Dates read for the date order or the days: a large library's stacks come now.
+            startStacks()
         }
         if let query = gallery.dates.pendingQuery {
             gallery.dates.pendingQuery = nil
@@ -68,6 +74,7 @@ extension GridController {
         // A catalog found damaged, or not written, on the way: said, since its dates are read again next time.
         let catalogWords = reader.notices.first
         guard let pending = gallery.dates.pendingOrder else {
+            if forStacksOnly { return }
             refreshGroups()
             repaint()
             if let catalogWords { notice = catalogWords }

@@ -15,10 +15,15 @@ extension GridController {
     /// After the first screen: the dates read (if not yet), then the bursts looked for.
     func startStacks() {
         guard gallery.stacks.enabled, gallery.readers.findStacks != nil, gallery.stacks.scan == nil else { return }
+        // Counted before the list is made: a library's list is its size again in memory, for nothing
+        // when its dates are not all known.
+        let count = gallery.listed?.count ?? gallery.filtering.unfiltered?.count ?? session.photos.count
+        let eager = count <= GridController.eagerLimit
+        guard eager || gallery.dates.known.count >= count else { return }
         let photos = gallery.allPhotos
         let missing = photos.contains { gallery.dates.known[$0.source] == nil }
         if !missing { lookForStacks(); return }
-        guard photos.count <= GridController.eagerLimit, gallery.dates.reader == nil else { return }
+        guard eager, gallery.dates.reader == nil else { return }
         gallery.stacks.waitingForDates = true
         gallery.startReadingDates()
         if gallery.dates.reader == nil { gallery.stacks.waitingForDates = false }
