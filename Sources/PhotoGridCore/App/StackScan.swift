@@ -5,7 +5,7 @@ import PhotoGridSystem
 
 /// Bursts looked for on a thread of their own once the capture dates are known (`Bursts`): only
 /// the photos taken within a few seconds of another are decoded, small (an EXIF thumbnail will
-/// do), and hashed (`PerceptualHash`). The grid goes on meanwhile and shows the stacks when done.
+/// do), and looked at (`PhotoLook`). The grid goes on meanwhile and shows the stacks when done.
 package final class StackScan: @unchecked Sendable {
     private struct State {
         var groups: [[PhotoSource]]?
@@ -31,18 +31,18 @@ package final class StackScan: @unchecked Sendable {
     package static func groups(_ photos: [Photo], dates: [PhotoSource: Int64?], decoder: PhotoDecoder,
                                cancelled: () -> Bool = { false }) -> [[PhotoSource]] {
         let times = photos.map { dates[$0.source] ?? nil }
-        var hashes = [UInt64?](repeating: nil, count: photos.count)
+        var looks = [PhotoLook?](repeating: nil, count: photos.count)
         for index in Bursts.candidates(times) {
             if cancelled() { return [] }
-            hashes[index] = hash(photos[index], decoder: decoder)
+            looks[index] = look(photos[index], decoder: decoder)
         }
-        return Bursts.groups(dates: times, hashes: hashes).map { $0.map { photos[$0].source } }
+        return Bursts.groups(dates: times, looks: looks).map { $0.map { photos[$0].source } }
     }
 
     /// A photo's look, from an image of it 32 pixels or more on its short side; nil for one
     /// that does not decode (a video, a damaged file).
-    package static func hash(_ photo: Photo, decoder: PhotoDecoder) -> UInt64? {
+    package static func look(_ photo: Photo, decoder: PhotoDecoder) -> PhotoLook? {
         guard photo.file != nil, photo.format.isDecoded, let image = try? decoder.image(of: photo, covering: 32, atMost: 1024) else { return nil }
-        return PerceptualHash.difference(image.image)
+        return PhotoLook(image.image)
     }
 }

@@ -1,5 +1,7 @@
+import PhotoGridDecoding
+
 /// Bursts and near-duplicates: photos taken within `gap` seconds of each other whose looks
-/// (`PerceptualHash`) differ in at most `distance` of 64 bits, chained, so a burst of five shots a
+/// (`PhotoLook`: a difference hash and the colours) are alike, chained, so a burst of five shots a
 /// second apart is one group even when its first and last frames are further apart. Both tests
 /// must hold: two different scenes a second apart (a street, then a face) stay apart, and the
 /// same view taken again an hour later is a new shot, not a duplicate. The grid shows each group
@@ -8,8 +10,6 @@ package enum Bursts {
     /// Seconds between two shots of one burst: a camera's burst is several a second, a
     /// photographer's "one more" a second or two later.
     package static let gap: Int64 = 2
-    /// Of 64 bits: frames of one burst differ in a few; unrelated photos in about 32.
-    package static let distance = 10
 
     /// The photos (by index) that have another within `gap` seconds: the only ones whose looks
     /// need to be read.
@@ -27,8 +27,8 @@ package enum Bursts {
 
     /// Groups of two or more photos (indexes, each group in index order, the groups in the order
     /// of their first photo).
-    package static func groups(dates: [Int64?], hashes: [UInt64?]) -> [[Int]] {
-        let dated = dates.indices.filter { dates[$0] != nil && hashes[$0] != nil }.sorted { (dates[$0]!, $0) < (dates[$1]!, $1) }
+    package static func groups(dates: [Int64?], looks: [PhotoLook?]) -> [[Int]] {
+        let dated = dates.indices.filter { dates[$0] != nil && looks[$0] != nil }.sorted { (dates[$0]!, $0) < (dates[$1]!, $1) }
         var parent = Array(dates.indices)
         func root(_ i: Int) -> Int {
             var i = i
@@ -39,7 +39,7 @@ package enum Bursts {
         for (place, a) in dated.enumerated() {
             for b in dated[(place + 1)...] {
                 guard dates[b]! - dates[a]! <= gap else { break }
-                if (hashes[a]! ^ hashes[b]!).nonzeroBitCount <= distance { parent[root(b)] = root(a) }
+                if looks[a]!.isAlike(looks[b]!) { parent[root(b)] = root(a) }
             }
         }
         var members: [Int: [Int]] = [:]
