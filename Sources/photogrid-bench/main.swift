@@ -15,6 +15,7 @@ import PhotoGridCore
 // photogrid-bench link DIR [MBIT] [RUNS] [TIMG] [CHAFA]           kitty and sixel in a pty read at MBIT megabits a second, and as fast as it comes
 // photogrid-bench oracle [KEYS] [SEEDS] the screen oracle's random walks, longer than the tests'
 // photogrid-bench list                  a sort and a filter over 10,000 photos: what is decoded again
+// photogrid-bench write KIND FILE ...   one write to a user's file, for the crash tests to kill
 // photogrid-bench library N DIR [RUNS]  a library of N photos in day folders: first screen, count, days, months, years, filter, memory
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
@@ -80,12 +81,14 @@ do {
                               runs: arguments.count > 3 ? Int(arguments[3]) ?? 2 : 2)
     case "list":
         try ListChangeReport.run()
+    case "write":
+        try Writer.run(Array(arguments.dropFirst()))
     case "oracle":
         try OracleReport.run(keys: arguments.count > 1 ? Int(arguments[1]) ?? 1000 : 1000, seeds: arguments.count > 2 ? Int(arguments[2]) ?? 3 : 3)
     case "decode" where arguments.count >= 2:
         try DecodeReport.run(folder: arguments[1], size: arguments.count > 2 ? Int(arguments[2]) ?? 400 : 400)
     default:
-        print("usage: photogrid-bench run DIR [RUNS] | time DIR | remote DIR [RUNS] | soak DIR [MINUTES] | memory DIR | hold DIR [MINUTES] | decode DIR [SIZE] | sixel DIR [SIZE] | parse [RUNS] | formats DIR [RUNS] [TIMG] [CHAFA] | kitty DIR [RUNS] [TIMG] [CHAFA] | link DIR [MBIT] [RUNS] [TIMG] [CHAFA] | oracle [KEYS] [SEEDS] | list | library N DIR [RUNS]")
+        print("usage: photogrid-bench run DIR [RUNS] | time DIR | remote DIR [RUNS] | soak DIR [MINUTES] | memory DIR | hold DIR [MINUTES] | decode DIR [SIZE] | sixel DIR [SIZE] | parse [RUNS] | formats DIR [RUNS] [TIMG] [CHAFA] | kitty DIR [RUNS] [TIMG] [CHAFA] | link DIR [MBIT] [RUNS] [TIMG] [CHAFA] | oracle [KEYS] [SEEDS] | list | library N DIR [RUNS] | write KIND FILE ...")
         exit(2)
     }
 } catch {

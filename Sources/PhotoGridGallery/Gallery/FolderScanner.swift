@@ -101,7 +101,12 @@ package struct FolderScanner {
             leftOut.cannotRead(folder.relative.description, because: FileReader.lastError())
             return
         }
-        let names = all.filter { showHidden || $0.first != UInt8(ascii: ".") }
+        // What a photogrid killed mid-write left here (a sidecar or a copy half made) goes; the
+        // file it was to become is whole or as it was (`AtomicFile`, `FileMove`).
+        for name in all where name.first == UInt8(ascii: ".") && AtomicFile.isLeftover(name) {
+            AtomicFile.removeLeftover(folder.path.appending(name))
+        }
+        let names = all.filter { (showHidden || $0.first != UInt8(ascii: ".")) && !AtomicFile.isLeftover($0) }
             .sorted {
                 let order = NaturalOrder.compare($0[...], $1[...])
                 return order != 0 ? order < 0 : $0.lexicographicallyPrecedes($1)

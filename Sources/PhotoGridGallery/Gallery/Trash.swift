@@ -16,6 +16,12 @@ package struct Trash: Sendable {
         package let original: RawPath
         package let trashed: RawPath
         package let info: RawPath
+
+        package init(original: RawPath, trashed: RawPath, info: RawPath) {
+            self.original = original
+            self.trashed = trashed
+            self.info = info
+        }
     }
 
     package enum Failure: Error, Equatable, CustomStringConvertible {
@@ -66,14 +72,28 @@ package struct Trash: Sendable {
             throw .noTrash(SystemError.lastMessage())
         }
         let content = Array("[Trash Info]\nPath=\(Trash.encode(pathInInfo))\nDeletionDate=\(Trash.date(clock.wallSeconds()))\n".utf8)
-        // The name is claimed by making its .trashinfo with O_EXCL (the spec's way): another
-        // program trashing a file of the same name at the same moment gets another name.
+        // What a photogrid killed here before left (`AtomicFile.isLeftover`) goes first.
+        for name in DirectoryEntry.names(in: infos) ?? [] where AtomicFile.isLeftover(name) { AtomicFile.removeLeftover(infos.appending(name)) }
+        // The .trashinfo is written whole under a hidden name first, then given its name by
+        // link(2), which fails when the name is taken: the spec's O_EXCL claim, and a kill
+        // halfway never leaves an empty .trashinfo (the crash tests found one).
+        let written = infos.appending(Array(".".utf8) + file.lastComponent.bytes + Array(".trashinfo\(AtomicFile.marker)\(ThisProcess.id)-0".utf8))
+        written.remove()
+        guard written.createNew(content, permissions: 0o600) else { throw .noTrash(SystemError.lastMessage()) }
+        defer { written.remove() }
+        // Another program trashing a file of the same name at the same moment gets another name.
         for attempt in 1...1000 {
             let name = Trash.name(file.lastComponent.bytes, attempt: attempt)
             let info = infos.appending(name + Array(".trashinfo".utf8))
-            guard info.createNew(content, permissions: 0o600) else {
-                if SystemError.last.exists { continue }
-                throw .noTrash(SystemError.lastMessage())
+            do throws(SystemError) {
+                try written.hardLink(at: info)
+            } catch {
+                if error.exists { continue }
+                // A file system without hard links: O_EXCL on the name itself.
+                guard info.createNew(content, permissions: 0o600) else {
+                    if SystemError.last.exists { continue }
+                    throw .noTrash(SystemError.lastMessage())
+                }
             }
             let trashed = files.appending(name)
             if trashed.linkStatus() != nil { info.remove(); continue }

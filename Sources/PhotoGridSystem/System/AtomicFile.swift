@@ -1,3 +1,5 @@
+import Glibc
+
 /// Writes a file whole or not at all: into a hidden temporary file in the same folder, flushed to
 /// the disk, then renamed over the old one (a rename within a file system is atomic in POSIX). A
 /// reader sees the old file or the new one, never half of one; a crash leaves the old one whole.
@@ -53,5 +55,44 @@ package enum AtomicFile {
             temporary.remove()
             throw .failed(error)
         }
+    }
+}
+
+extension AtomicFile {
+    /// Whether `name` is a temporary file a photogrid process left when it was killed mid-write
+    /// (".photo.jpg.xmp.photogrid-1234-0", or "-copy" for a copy to a folder): the process that
+    /// made it is gone. One whose process runs may be being written right now.
+    package static func isLeftover(_ name: [UInt8]) -> Bool {
+        guard name.first == UInt8(ascii: "."), let pid = leftoverProcess(name) else { return false }
+        return kill(pid, 0) != 0 && errno == ESRCH
+    }
+
+    /// The process a temporary file's name holds, if it is one photogrid makes.
+    static func leftoverProcess(_ name: [UInt8]) -> pid_t? {
+        let marker = Array(AtomicFile.marker.utf8)
+        guard name.count > marker.count + 3 else { return nil }
+        var start: Int?
+        for i in stride(from: name.count - marker.count, through: 1, by: -1) where Array(name[i..<(i + marker.count)]) == marker {
+            start = i + marker.count
+            break
+        }
+        guard let start, let dash = name[start...].firstIndex(of: UInt8(ascii: "-")), dash > start else { return nil }
+        let digits = name[start..<dash], suffix = name[(dash + 1)...]
+        guard digits.count <= 10, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+              !suffix.isEmpty, suffix.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) || Array(suffix) == Array("copy".utf8),
+              let pid = pid_t(String(decoding: digits, as: UTF8.self)), pid > 0 else { return nil }
+        return pid
+    }
+
+    /// Removes `path` when it is such a leftover, a regular file of this user's: what a write
+    /// killed halfway left, never a photo (the file it was to become is whole, or as it was).
+    @discardableResult
+    package static func removeLeftover(_ path: RawPath) -> Bool {
+        guard isLeftover(path.lastComponent.bytes), let status = path.linkStatus(), status.isRegular,
+              path.withCString({ pathString -> Bool in
+                  var info = stat()
+                  return lstat(pathString, &info) == 0 && info.st_uid == getuid()
+              }) else { return false }
+        return path.remove()
     }
 }
