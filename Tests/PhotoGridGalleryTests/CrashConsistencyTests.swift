@@ -157,59 +157,88 @@ import PhotoGridTestSupport
 
     struct Outcome { var points = 0, landed = 0, problems: [String] = [] }
 
-    func run(_ scenario: Scenario) throws -> Outcome {
-        let folder = TestImages.scratchFolder("crash")
-        var template = Array("/dev/shm/photogrid-crash-XXXXXX".utf8CString)
-        let other = try #require(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
-        defer { TestImages.remove(folder); TestImages.remove(other) }
-        let environment = ["XDG_DATA_HOME": folder + "/data", "HOME": folder, "PATH": "/usr/bin:/bin"]
-        func reset() throws -> [String] {
+    /// A scenario's folders, made afresh for each run; what they hold before and after the
+    /// whole write; and the calls on them, each by its name and its place among that name's calls.
+    final class Stage {
+        let scenario: Scenario
+        let folder = TestImages.scratchFolder("crash"), other: String
+        var arguments: [String] = []
+        var before: [String: [UInt8]] = [:], after: [String: [UInt8]] = [:]
+        var points: [(name: String, ordinal: Int)] = []
+        /// The calls that make or fill a file or folder, and did: where a full disk would fail.
+        var filling: [(name: String, ordinal: Int)] = []
+        var roots: [String] { [folder, other] }
+        var environment: [String: String] { ["XDG_DATA_HOME": folder + "/data", "HOME": folder, "PATH": "/usr/bin:/bin"] }
+
+        init(_ scenario: Scenario) throws {
+            self.scenario = scenario
+            var template = Array("/dev/shm/photogrid-crash-XXXXXX".utf8CString)
+            other = try #require(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
+            try reset()
+            before = CrashConsistencyTests.snapshot(roots)
+            let trace = folder + ".trace"
+            defer { unlink(trace) }
+            let whole = try Subprocess.run(["strace", "-f", "-qq", "-y", "-e", "trace=" + CrashConsistencyTests.calls, "-o", trace,
+                                            CrashConsistencyTests.writer, "write"] + arguments, environment: environment)
+            try #require(whole.status == 0, "\(scenario): \(String(decoding: whole.output, as: UTF8.self))")
+            after = CrashConsistencyTests.snapshot(roots)
+            var counts: [String: Int] = [:]
+            for line in String(decoding: TestImages.read(trace) ?? [], as: UTF8.self).split(separator: "\n") {
+                // "1234  name(...": strace pads the process number.
+                let fields = line.split(separator: " ", maxSplits: 1)
+                guard fields.count == 2, let paren = fields[1].firstIndex(of: "(") else { continue }
+                let name = String(fields[1][..<paren]).trimmingCharacters(in: .whitespaces)
+                counts[name, default: 0] += 1
+                guard line.contains(folder) || line.contains(other) else { continue }
+                points.append((name, counts[name]!))
+                let made = !line.contains("= -1")
+                if made && (["write", "fsync", "link", "mkdir"].contains(name) || (name == "openat" && line.contains("O_CREAT"))) {
+                    filling.append((name, counts[name]!))
+                }
+            }
+        }
+
+        deinit { TestImages.remove(folder); TestImages.remove(other) }
+
+        func reset() throws {
             TestImages.remove(folder); TestImages.remove(other)
             mkdir(folder, 0o755); mkdir(other, 0o755); mkdir(folder + "/data", 0o755)
-            return try scenario.setup(folder, other)
+            arguments = try scenario.setup(folder, other)
         }
-        let roots = [folder, other]
-        var arguments = try reset()
-        let before = Self.snapshot(roots)
-        let trace = folder + ".trace"
-        defer { unlink(trace) }
-        let whole = try Subprocess.run(["strace", "-f", "-qq", "-y", "-e", "trace=" + Self.calls, "-o", trace, Self.writer, "write"] + arguments,
-                                       environment: environment)
-        try #require(whole.status == 0, "\(scenario): \(String(decoding: whole.output, as: UTF8.self))")
-        let after = Self.snapshot(roots)
-        // The calls on these folders, each by its name and its place among the calls of that name.
-        var counts: [String: Int] = [:], points: [(String, Int)] = []
-        for line in String(decoding: TestImages.read(trace) ?? [], as: UTF8.self).split(separator: "\n") {
-            // "1234  name(...": strace pads the process number.
-            let fields = line.split(separator: " ", maxSplits: 1)
-            guard fields.count == 2, let paren = fields[1].firstIndex(of: "(") else { continue }
-            let name = String(fields[1][..<paren]).trimmingCharacters(in: .whitespaces)
-            counts[name, default: 0] += 1
-            if line.contains(folder) || line.contains(other) { points.append((name, counts[name]!)) }
+
+        /// The writer run afresh with `injection` at the call given; its trace's lines and status.
+        func inject(_ injection: String, at point: (name: String, ordinal: Int)) throws -> (lines: [Substring], result: Subprocess.Result) {
+            try reset()
+            let trace = folder + ".injected"
+            defer { unlink(trace) }
+            let result = try Subprocess.run(["strace", "-f", "-qq", "-y", "-e", "trace=" + CrashConsistencyTests.calls,
+                                             "-e", "inject=\(point.name):\(injection):when=\(point.ordinal)", "-o", trace,
+                                             CrashConsistencyTests.writer, "write"] + arguments, environment: environment)
+            return (String(decoding: TestImages.read(trace) ?? [], as: UTF8.self).split(separator: "\n"), result)
         }
+    }
+
+    func run(_ scenario: Scenario) throws -> Outcome {
+        let stage = try Stage(scenario)
         var outcome = Outcome()
-        for (name, ordinal) in points {
-            arguments = try reset()
-            let killedTrace = folder + ".killed"
-            _ = try Subprocess.run(["strace", "-f", "-qq", "-y", "-e", "trace=" + Self.calls, "-e", "inject=\(name):signal=SIGKILL:when=\(ordinal)",
-                                    "-o", killedTrace, Self.writer, "write"] + arguments, environment: environment)
-            let lines = String(decoding: TestImages.read(killedTrace) ?? [], as: UTF8.self).split(separator: "\n")
-            unlink(killedTrace)
+        for point in stage.points {
+            let (lines, _) = try stage.inject("signal=SIGKILL", at: point)
+            let (name, ordinal) = point
             outcome.points += 1
             // Landed: the call it died on was the one meant, on these folders.
-            if let last = lines.last(where: { !$0.contains("+++") }), last.contains(name + "("), last.contains(folder) || last.contains(other),
+            if let last = lines.last(where: { !$0.contains("+++") }), last.contains(name + "("), last.contains(stage.folder) || last.contains(stage.other),
                lines.contains(where: { $0.contains("killed by SIGKILL") }) {
                 outcome.landed += 1
             } else if ProcessInfo.processInfo.environment["CRASH_DEBUG"] != nil {
                 print("MISSED \(scenario) \(name) #\(ordinal): \(lines.suffix(3))")
             }
-            let killed = Self.snapshot(roots)
-            outcome.problems += Self.problems(killed: killed, before: before, after: after).map { "\(scenario), killed at \(name) #\(ordinal): " + $0 }
+            let killed = Self.snapshot(stage.roots)
+            outcome.problems += Self.problems(killed: killed, before: stage.before, after: stage.after).map { "\(scenario), killed at \(name) #\(ordinal): " + $0 }
             // The next reading of the folders takes away what the killed writer left.
-            for root in roots { _ = try? FolderScanner().scan(RawPath(root)) }
-            let left = Self.temporaries(roots)
+            for root in stage.roots { _ = try? FolderScanner().scan(RawPath(root)) }
+            let left = Self.temporaries(stage.roots)
             if !left.isEmpty { outcome.problems.append("\(scenario), killed at \(name) #\(ordinal): left after a reading: \(left)") }
-            if Self.snapshot(roots) != killed { outcome.problems.append("\(scenario), killed at \(name) #\(ordinal): a reading changed a file") }
+            if Self.snapshot(stage.roots) != killed { outcome.problems.append("\(scenario), killed at \(name) #\(ordinal): a reading changed a file") }
         }
         return outcome
     }
@@ -228,5 +257,32 @@ import PhotoGridTestSupport
         #expect(total.problems.isEmpty, "\(total.problems.prefix(20).joined(separator: "\n"))")
         #expect(total.landed >= 200, "\(total.landed) kills landed on a call of the write")
     }
-}
 
+    /// A full disk (ENOSPC) at each call that makes or fills a file, and a read-only file system
+    /// (EROFS) at each write's first such call: the write refused with the system's words, and
+    /// every file as it was, no temporary left (the writer cleans up itself; no reading needed).
+    @Test(.enabled(if: CrashConsistencyTests.strace, "strace is not installed"))
+    func aFullDiskOrAReadOnlyFolderRefusesTheWriteAndLeavesFilesAsTheyWere() throws {
+        var problems: [String] = [], runs = 0
+        for scenario in Self.scenarios where ProcessInfo.processInfo.environment["CRASH_ONLY"].map({ scenario.description.contains($0) }) ?? true {
+            let stage = try Stage(scenario)
+            let filling = stage.filling
+            let cases = filling.map { ("error=ENOSPC", $0, "No space left on device") } + filling.prefix(1).map { ("error=EROFS", $0, "Read-only file system") }
+            for (injection, point, words) in cases {
+                let (lines, result) = try stage.inject(injection, at: point)
+                runs += 1
+                let said = String(decoding: result.output, as: UTF8.self)
+                let at = "\(scenario), \(injection) at \(point.name) #\(point.ordinal)"
+                // The call failed as asked (an injection on a call the write no longer makes changes nothing).
+                guard lines.contains(where: { $0.contains(point.name + "(") && $0.contains("(INJECTED)") }) else { continue }
+                if result.status != 1 || !said.contains(words) { problems.append(at + ": not refused with the system's words (status \(result.status): \(said))") }
+                if Self.snapshot(stage.roots) != stage.before { problems.append(at + ": files changed") }
+                let left = Self.temporaries(stage.roots)
+                if !left.isEmpty { problems.append(at + ": left \(left)") }
+            }
+        }
+        print("full disk and read-only: \(runs) runs")
+        #expect(problems.isEmpty, "\(problems.prefix(20).joined(separator: "\n"))")
+        #expect(runs >= 80, "\(runs) runs")
+    }
+}

@@ -82,7 +82,7 @@ package enum FileMove {
             if error.exists { throw .clash(name: target.lastComponent.description) }
             if error.code == EXDEV {
                 try copyVerified(file, to: target)
-            } else if error.code == EPERM || error.code == EOPNOTSUPP || error.code == EMLINK {
+            } else if error.meansNoHardLinks {
                 // A file system without hard links (FAT, some network ones): a look, then rename.
                 guard target.linkStatus() == nil else { throw .clash(name: target.lastComponent.description) }
                 do throws(SystemError) { try file.rename(to: target) } catch { throw .failed(error.description) }
@@ -132,15 +132,21 @@ package enum FileMove {
             temporary.remove()
             throw .failed(error.description)
         }
-        guard sameBytes(file, temporary) else {
+        switch compare(file, temporary) {
+        case .same: break
+        case .different:
             temporary.remove()
             throw .failed("the copy of " + file.lastComponent.description + " read back different")
+        case .unreadable(let reason):
+            temporary.remove()
+            throw .failed("cannot read the copy of " + file.lastComponent.description + " back: " + reason)
         }
         do throws(SystemError) {
             try temporary.hardLink(at: target)
             temporary.remove()
         } catch {
             if error.exists { temporary.remove(); throw .clash(name: target.lastComponent.description) }
+            guard error.meansNoHardLinks else { temporary.remove(); throw .failed(error.description) }
             guard target.linkStatus() == nil else { temporary.remove(); throw .clash(name: target.lastComponent.description) }
             do throws(SystemError) { try temporary.rename(to: target) } catch {
                 temporary.remove()
@@ -150,17 +156,25 @@ package enum FileMove {
     }
 
     /// Both files hold the same bytes (read in pieces, so a large raw file is never in memory whole).
-    package static func sameBytes(_ a: RawPath, _ b: RawPath) -> Bool {
-        guard let first = try? FileDescriptor.open(a, .read, options: [.untrusted]) else { return false }
-        defer { try? first.close() }
-        guard let second = try? FileDescriptor.open(b, .read, options: [.untrusted]) else { return false }
-        defer { try? second.close() }
-        var offset = 0
-        while true {
-            guard let x = try? first.read(upTo: 1 << 20, at: offset), let y = try? second.read(upTo: 1 << 20, at: offset) else { return false }
-            if x != y { return false }
-            if x.isEmpty { return true }
-            offset += x.count
+    package static func sameBytes(_ a: RawPath, _ b: RawPath) -> Bool { compare(a, b) == .same }
+
+    enum Comparison: Equatable { case same, different, unreadable(String) }
+
+    static func compare(_ a: RawPath, _ b: RawPath) -> Comparison {
+        do throws(SystemError) {
+            let first = try FileDescriptor.open(a, .read, options: [.untrusted])
+            defer { try? first.close() }
+            let second = try FileDescriptor.open(b, .read, options: [.untrusted])
+            defer { try? second.close() }
+            var offset = 0
+            while true {
+                let x = try first.read(upTo: 1 << 20, at: offset), y = try second.read(upTo: 1 << 20, at: offset)
+                if x != y { return .different }
+                if x.isEmpty { return .same }
+                offset += x.count
+            }
+        } catch {
+            return .unreadable(error.description)
         }
     }
 }

@@ -89,6 +89,7 @@ package struct Trash: Sendable {
                 try written.hardLink(at: info)
             } catch {
                 if error.exists { continue }
+                guard error.meansNoHardLinks else { throw .noTrash(error.description) }
                 // A file system without hard links: O_EXCL on the name itself.
                 guard info.createNew(content, permissions: 0o600) else {
                     if SystemError.last.exists { continue }
@@ -119,6 +120,7 @@ package struct Trash: Sendable {
             entry.trashed.remove()
         } catch {
             if error.exists { throw .occupied }
+            guard error.meansNoHardLinks else { throw .failed(error.description) }
             guard entry.original.linkStatus() == nil else { throw .occupied }
             do throws(SystemError) { try entry.trashed.rename(to: entry.original) } catch { throw .failed(error.description) }
         }

@@ -92,13 +92,19 @@ extension RawPath {
     /// a folder at the end (made now or there already).
     package func makeDirectories(permissions: UInt32) -> Bool {
         var prefix: [UInt8] = bytes.first == UInt8(ascii: "/") ? [UInt8(ascii: "/")] : []
+        var failure: Int32 = 0
         for component in bytes.split(separator: UInt8(ascii: "/")) {
             prefix += component
             // "Exists" is the common answer; any other failure shows in the look below.
-            RawPath(prefix).makeDirectory(permissions: permissions)
+            if !RawPath(prefix).makeDirectory(permissions: permissions), errno != EEXIST, failure == 0 { failure = errno }
             prefix.append(UInt8(ascii: "/"))
         }
-        return status()?.isDirectory == true
+        guard status()?.isDirectory == true else {
+            // errno says why a folder could not be made (a full disk), not that the last is missing.
+            if failure != 0 { errno = failure }
+            return false
+        }
+        return true
     }
 
     /// rmdir(2): false when not removed (not empty, most often).

@@ -26,6 +26,10 @@ package struct SystemError: Error, Equatable, CustomStringConvertible {
     /// ETIMEDOUT: the other end never answered the connection.
     package var isTimedOut: Bool { code == ETIMEDOUT }
     package var wouldBlock: Bool { code == EAGAIN || code == EWOULDBLOCK }
+    /// link(2) on a file system without hard links (FAT, exFAT, some network ones) or past a
+    /// file's most links: a rename after a look must do instead. Any other failure (a full disk,
+    /// a read-only one) is the answer.
+    package var meansNoHardLinks: Bool { code == EPERM || code == EOPNOTSUPP || code == ENOTSUP || code == EMLINK }
 
     package var description: String { SystemError.message(code) }
 
