@@ -96,6 +96,10 @@ public enum FuzzBodies {
         if let edited = XMPBasicProperty.label.merge("Red", into: bytes), XMPBasicProperty.label.read(edited) != "Red" {
             fatalError("a label written does not read back")
         }
+        // The turn of a picture that is not a JPEG (`tiff:Orientation`, another namespace).
+        if let edited = XMPBasicProperty.orientation.merge("6", into: bytes), Sidecar.orientation(in: edited) != .right {
+            fatalError("an orientation written does not read back")
+        }
         if let edited = XMPKeywordEdit.merge(["fuzz", "a & b"], into: bytes) {
             let read = XMPReader.keywords(edited)
             if !(read.contains("fuzz") && read.contains("a & b")) {

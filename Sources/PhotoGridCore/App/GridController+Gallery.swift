@@ -184,6 +184,13 @@ extension GridController {
     /// read when its answer comes; photos that failed are tried again at once.
     func rescanGallery() {
         guard gallery.reading == nil else { notice = "still reading the folder"; return }
+        // What other programs may have written since: ratings, labels and keywords in sidecars,
+        // read again (the photos' files may be the same, so their stamps say nothing of it).
+        gallery.ratings.forgetAll()
+        gallery.labels = [:]
+        gallery.keywords = [:]
+        for id in session.photos.ids { session.pipeline.forgetInfo(id) }
+        if gallery.filter != .all { setFilter(gallery.filter) }
         if let changes = gallery.changes, changes.canAskAgain {
             changes.askAgain()
             reloadChanged()

@@ -40,8 +40,12 @@ final class Ratings {
         for (source, rating) in scanned where !setSince.contains(source) { known[source] = rating }
     }
 
-    /// Ctrl-R: sidecars may have been changed by another program; read them again.
-    func forgetSidecars() { sidecars = [:] }
+    /// Ctrl-R: sidecars may have been changed by another program (darktable, a second
+    /// photogrid); every rating is read again, those set here too (their sidecars hold them).
+    func forgetAll() {
+        known = [:]
+        sidecars = [:]
+    }
 
     /// How a rating reads on a tile (`4/5`, `×` for a reject) and on the status line.
     static func badge(_ rating: Int) -> String {
