@@ -14,7 +14,7 @@ import PhotoGridTestSupport
 /// every file as it was before the write or as it is after it, never torn, never gone, no file
 /// nobody claims but photogrid's own hidden temporaries, which the next reading of the folder
 /// removes. docs/reliability.md has the table this prints.
-@Suite(.serialized) struct CrashConsistencyTests {
+@Suite(.startsPrograms, .serialized) struct CrashConsistencyTests {
     static let strace = access("/usr/bin/strace", X_OK) == 0
     /// The calls that touch files: a kill before any of them is a point.
     static let calls = "openat,write,pwrite64,fsync,fdatasync,close,rename,renameat,renameat2,link,linkat,unlink,unlinkat,mkdir,mkdirat,fchmod,fchmodat,utimensat,ftruncate"
