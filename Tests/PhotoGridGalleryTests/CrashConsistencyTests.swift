@@ -235,7 +235,11 @@ import PhotoGridTestSupport
             let killed = Self.snapshot(stage.roots)
             outcome.problems += Self.problems(killed: killed, before: stage.before, after: stage.after).map { "\(scenario), killed at \(name) #\(ordinal): " + $0 }
             // The next reading of the folders takes away what the killed writer left.
-            for root in stage.roots { _ = try? FolderScanner().scan(RawPath(root)) }
+            for root in stage.roots {
+                var scanner = FolderScanner()
+                scanner.removesLeftovers = true
+                _ = try? scanner.scan(RawPath(root))
+            }
             let left = Self.temporaries(stage.roots)
             if !left.isEmpty { outcome.problems.append("\(scenario), killed at \(name) #\(ordinal): left after a reading: \(left)") }
             if Self.snapshot(stage.roots) != killed { outcome.problems.append("\(scenario), killed at \(name) #\(ordinal): a reading changed a file") }

@@ -112,3 +112,23 @@ struct FileMoveTests {
         #expect(files(other).isEmpty)
     }
 }
+
+/// The grid's readings take away what a killed photogrid left (`FolderScanner.removesLeftovers`);
+/// other readings (`serve`, `--read-only`, `--print`) leave the folder as it is.
+struct LeftoverReadingTests {
+    @Test func aReadingRemovesAKilledWritersTemporaryOnlyWhenAsked() throws {
+        let folder = TestImages.scratchFolder("leftover-reading")
+        defer { TestImages.remove(folder) }
+        TestImages.write(try #require(TestImages.read(Paths.gallery + "/landscapes/autumn-01.jpg")), to: folder + "/a.jpg")
+        let most = FileDescriptor.kernelFile("/proc/sys/kernel/pid_max").flatMap { Int($0.trimmingWhitespace) } ?? 4_194_304
+        let leftover = folder + "/.a.jpg.xmp.photogrid-\(most + 1)-0"
+        TestImages.write(Array("<x:xmpmeta".utf8), to: leftover)
+        var scanner = FolderScanner()
+        scanner.showHidden = true
+        #expect(try scanner.scan(RawPath(folder)).map(\.name) == ["a.jpg"])
+        #expect(access(leftover, F_OK) == 0, "a reading not asked to removed it")
+        scanner.removesLeftovers = true
+        #expect(try scanner.scan(RawPath(folder)).map(\.name) == ["a.jpg"])
+        #expect(access(leftover, F_OK) != 0)
+    }
+}

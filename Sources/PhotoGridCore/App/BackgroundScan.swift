@@ -44,10 +44,10 @@ package final class BackgroundScan: @unchecked Sendable {
     /// Patience and the pace of growth are counted on it.
     private let clock: any Clock
 
-    package convenience init(_ root: RawPath, maxDepth: Int, showHidden: Bool, leftOut: Locked<LeftOut>? = nil) {
+    package convenience init(_ root: RawPath, maxDepth: Int, showHidden: Bool, removesLeftovers: Bool = false, leftOut: Locked<LeftOut>? = nil) {
         self.init(title: root.title) { progress in
             var scanner = FolderScanner()
-            (scanner.maxDepth, scanner.showHidden) = (maxDepth, showHidden)
+            (scanner.maxDepth, scanner.showHidden, scanner.removesLeftovers) = (maxDepth, showHidden, removesLeftovers)
             // The scanner finds photos in the order they are shown: all it found is settled.
             scanner.progress = { count, photos in progress(count) { photos() } }
             return try PhotoGrid.loadPhotos(root, scanner: scanner, leftOut: leftOut)

@@ -73,10 +73,14 @@ package struct GallerySource: Sendable {
         let arrange: @Sendable ([Photo]) -> [Photo] = { order == PhotoOrder() ? $0 : order.apply($0) }
         let (root, maxDepth) = (folder, depth)
         let leftOut = Locked(LeftOut())
+        // A write photogrid was killed in left a hidden temporary: the grid's readings take it
+        // away (not --print's, nor with --read-only: they write nothing in the folder).
+        let removesLeftovers = !options.print && !options.readOnly
         let scan: @Sendable (Bool) throws -> [Photo] = { showHidden in
             var scanner = FolderScanner()
             scanner.maxDepth = maxDepth
             scanner.showHidden = showHidden
+            scanner.removesLeftovers = removesLeftovers
             return arrange(try PhotoGrid.loadPhotos(root, scanner: scanner, leftOut: leftOut))
         }
         var photos: [Photo]
@@ -88,7 +92,7 @@ package struct GallerySource: Sendable {
         let readingSince = SystemClock().wallNanoseconds() - 50_000_000
         if !options.print && focus == nil {
             // The grid starts once the first screen is known; the rest comes in the background.
-            let scan = BackgroundScan(root, maxDepth: maxDepth, showHidden: options.showHidden, leftOut: leftOut)
+            let scan = BackgroundScan(root, maxDepth: maxDepth, showHidden: options.showHidden, removesLeftovers: removesLeftovers, leftOut: leftOut)
             let (found, complete) = try scan.waitForStart()
             photos = arrange(found)
             if !complete { reading = scan }
@@ -117,6 +121,7 @@ package struct GallerySource: Sendable {
                 changes.flatMap { change -> [Photo] in
                     var scanner = FolderScanner()
                     scanner.showHidden = showHidden
+                    scanner.removesLeftovers = removesLeftovers
                     let depth = change.folder.bytes.isEmpty ? 0 : change.folder.bytes.count { $0 == UInt8(ascii: "/") } + 1
                     scanner.maxDepth = change.whole ? max(0, maxDepth - depth) : 0
                     scanner.relativeRoot = change.folder

@@ -12,6 +12,10 @@ package struct FolderScanner {
     package var maxDepth = 64
     /// Names starting with a dot too.
     package var showHidden = false
+    /// What a photogrid killed mid-write left in the folders (`AtomicFile.isLeftover`) is removed
+    /// on the way: the interactive grid's readings, unless `--read-only`; never `serve`'s or a
+    /// benchmark's, which write nothing in the folder.
+    package var removesLeftovers = false
     /// Told every 256 photos found how many there are so far, with a way to have them (in the
     /// order they will have, but for folders reached through links, which come last).
     package var progress: ((_ count: Int, _ photos: () -> [Photo]) -> Void)?
@@ -103,7 +107,7 @@ package struct FolderScanner {
         }
         // What a photogrid killed mid-write left here (a sidecar or a copy half made) goes; the
         // file it was to become is whole or as it was (`AtomicFile`, `FileMove`).
-        for name in all where name.first == UInt8(ascii: ".") && AtomicFile.isLeftover(name) {
+        for name in all where removesLeftovers && name.first == UInt8(ascii: ".") && AtomicFile.isLeftover(name) {
             AtomicFile.removeLeftover(folder.path.appending(name))
         }
         let names = all.filter { (showHidden || $0.first != UInt8(ascii: ".")) && !AtomicFile.isLeftover($0) }
