@@ -42,14 +42,17 @@ extension GridController {
         layers.append(FolderView(photos: targets, copy: copy, recent: recentFolders(), base: root, home: home))
     }
 
-    /// The folder the gallery was opened on, as an absolute path: where a typed path starts.
+    /// The folder the gallery was opened on, as an absolute path: where a typed path starts. A
+    /// list (`--files`) names its photos as given: relative to the folder photogrid was started in.
     var galleryFolder: RawPath? {
-        guard let photo = gallery.allPhotos.first(where: { $0.file != nil }), let file = photo.file else { return nil }
-        let depth = photo.relativePath.bytes.split(separator: UInt8(ascii: "/")).count
-        var folder = file
-        for _ in 0..<depth { folder = folder.parent }
-        if folder.bytes.isEmpty { folder = RawPath(".") }
-        return folder.resolved
+        guard let photo = gallery.allPhotos.first(where: { $0.file != nil }), let file = photo.file?.bytes else { return nil }
+        let relative = photo.relativePath.bytes
+        let tail = [UInt8(ascii: "/")] + relative
+        if relative.first != UInt8(ascii: "/"), file.count > tail.count, Array(file.suffix(tail.count)) == tail {
+            let folder = RawPath(Array(file.dropLast(tail.count)))
+            return folder.bytes.isEmpty ? RawPath("/") : folder.resolved ?? folder
+        }
+        return RawPath(".").resolved
     }
 
     /// Copies or moves `photos` into the folder `text` names, made if it is not there.
