@@ -1,3 +1,5 @@
+import PhotoGridModel
+
 /// Orientations turned and combined: what `[` and `]` write in a sidecar for a photo that is not a
 /// JPEG, and what is done to a picture its decoder has already stood up by the file's own
 /// orientation to show it as the sidecar says.
@@ -20,18 +22,8 @@ extension Orientation {
     /// Doing this, then `next`, to a picture, as one: found by doing both to a small uneven
     /// picture of numbered pixels and looking for the orientation that does the same.
     func combined(then next: Orientation) -> Orientation {
-        let cells = RGBImageCells(width: 3, height: 2)
-        let both = next.apply(to: apply(to: cells.image))
-        return Orientation.allCases.first { $0.apply(to: cells.image) == both } ?? .up
-    }
-}
-
-import PhotoGridModel
-
-/// A 3x2 picture whose pixels are all different, to tell the eight orientations apart by.
-private struct RGBImageCells {
-    let image: RGBImage
-    init(width: Int, height: Int) {
-        image = RGBImage(width: width, height: height, pixels: (0..<(width * height * 3)).map { UInt8($0) })
+        let cells = RGBImage(width: 3, height: 2, pixels: (0..<18).map { UInt8($0) })
+        let both = next.apply(to: apply(to: cells))
+        return Orientation.allCases.first { $0.apply(to: cells) == both } ?? .up
     }
 }

@@ -9,6 +9,14 @@ import PhotoGridSystem
 /// of the data, a missing quote) ends the scan, so a caller only ever sees complete tokens.
 /// Every step moves forward, so the scan is linear in the size of the data.
 struct XMLScanner {
+    /// Notes each prefix `attributes` bind to `namespace` (`xmlns:dc="..."`): writers pick their
+    /// own prefixes, so a property is known by its namespace, not by "dc:" or "xmp:".
+    static func bind(_ attributes: [(name: String, value: String)], to namespace: String, in prefixes: inout Set<String>) {
+        for attribute in attributes where attribute.name.hasPrefix("xmlns:") && attribute.value == namespace {
+            prefixes.insert(String(attribute.name.dropFirst(6)))
+        }
+    }
+
     enum Token {
         case start(name: String, attributes: [(name: String, value: String)], selfClosing: Bool)
         case end(name: String)

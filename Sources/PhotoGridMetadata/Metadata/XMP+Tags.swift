@@ -21,7 +21,7 @@ extension XMPReader {
         while let token = scanner.next() {
             switch token {
             case let .start(name, attributes, selfClosing):
-                bind(attributes, to: xmpBasic, in: &prefixes)
+                XMLScanner.bind(attributes, to: xmpBasic, in: &prefixes)
                 if let value = attributes.first(where: { isProperty($0.name, "Label", prefixes) })?.value, let label = cleaned(value) {
                     return String(label.prefix(maxKeywordCharacters))
                 }
@@ -59,7 +59,7 @@ extension XMPReader {
         while let token = scanner.next() {
             switch token {
             case let .start(name, attributes, selfClosing):
-                bind(attributes, to: dublinCore, in: &prefixes)
+                XMLScanner.bind(attributes, to: dublinCore, in: &prefixes)
                 if inSubject {
                     if name == "rdf:li" && !selfClosing { item = "" }
                 } else if isProperty(name, "subject", prefixes) {
@@ -80,13 +80,6 @@ extension XMPReader {
             }
         }
         return found
-    }
-
-    /// Notes each prefix `attributes` bind to `namespace`.
-    private static func bind(_ attributes: [(name: String, value: String)], to namespace: String, in prefixes: inout Set<String>) {
-        for attribute in attributes where attribute.name.hasPrefix("xmlns:") && attribute.value == namespace {
-            prefixes.insert(String(attribute.name.dropFirst(6)))
-        }
     }
 
     private static func isProperty(_ name: String, _ local: String, _ prefixes: Set<String>) -> Bool {

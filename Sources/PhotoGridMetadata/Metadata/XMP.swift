@@ -32,9 +32,7 @@ package enum XMPReader {
         while let token = scanner.next() {
             switch token {
             case let .start(name, attributes, selfClosing):
-                for attribute in attributes where attribute.name.hasPrefix("xmlns:") && attribute.value == dublinCore {
-                    prefixes.insert(String(attribute.name.dropFirst(6)))
-                }
+                XMLScanner.bind(attributes, to: dublinCore, in: &prefixes)
                 if inDescription {
                     guard name == "rdf:li" else { continue }
                     let language = attributes.first { $0.name == "xml:lang" }?.value

@@ -136,9 +136,7 @@ package enum XMPCaptionEdit {
                 let start = scanner.tokenStart, end = scanner.position
                 switch token {
                 case let .start(name, attributes, selfClosing):
-                    for attribute in attributes where attribute.name.hasPrefix("xmlns:") && attribute.value == XMPReader.dublinCore {
-                        prefixes.insert(String(attribute.name.dropFirst(6)))
-                    }
+                    XMLScanner.bind(attributes, to: XMPReader.dublinCore, in: &prefixes)
                     if layout.element == nil, element == nil, let prefix = descriptionPrefix(name, prefixes) {
                         if selfClosing { layout.element = Element(prefix: prefix, whole: start..<end, items: []) } else { element = (prefix, start, []) }
                     } else if element != nil, item == nil, name.hasSuffix(":li") {

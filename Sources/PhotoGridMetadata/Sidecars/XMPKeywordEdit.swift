@@ -45,9 +45,7 @@ package enum XMPKeywordEdit {
             let start = scanner.tokenStart, end = scanner.position
             switch token {
             case let .start(name, attributes, selfClosing):
-                for attribute in attributes where attribute.name.hasPrefix("xmlns:") && attribute.value == XMPReader.dublinCore {
-                    prefixes.insert(String(attribute.name.dropFirst(6)))
-                }
+                XMLScanner.bind(attributes, to: XMPReader.dublinCore, in: &prefixes)
                 if open == nil, attributes.contains(where: { isSubject($0.name, prefixes) }) { return .attribute }
                 if open == nil, isSubject(name, prefixes) {
                     if selfClosing { return .element(name: name, whole: start..<end) }

@@ -101,9 +101,7 @@ package struct XMPBasicProperty: Sendable {
             let start = scanner.tokenStart, end = scanner.position
             switch token {
             case let .start(tag, attributes, selfClosing):
-                for attribute in attributes where attribute.name.hasPrefix("xmlns:") && attribute.value == namespace {
-                    prefixes.insert(String(attribute.name.dropFirst(6)))
-                }
+                XMLScanner.bind(attributes, to: namespace, in: &prefixes)
                 if let attribute = attributes.first(where: { isThis($0.name, prefixes) }),
                    let ranges = XMPCaptionEdit.Layout.attributeRanges(attribute.name, in: packet, tag: start..<end) {
                     return (ranges.value, true)
