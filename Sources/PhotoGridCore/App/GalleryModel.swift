@@ -115,6 +115,8 @@ package final class GalleryModel {
         var scan: StackScan?
         /// The dates are being read for the stacks alone: the status line need not say so.
         var waitingForDates = false
+        /// The first screen was drawn: stacks are looked for once the folder is read whole.
+        var wanted = false
 
         /// The list with each closed stack's photos after its first left out, and how many were.
         func collapse(_ photos: [Photo]) -> (shown: [Photo], hidden: Int) {

@@ -141,6 +141,7 @@ extension GridController {
         guard !photos.isEmpty else { return }
         showList(gallery.arranged(photos))
         readMissingDates()
+        if gallery.stacks.wanted { startStacks() }
         // What the watch saw while the folder was read.
         takeFolderChanges()
     }

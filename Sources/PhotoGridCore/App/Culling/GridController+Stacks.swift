@@ -15,6 +15,10 @@ extension GridController {
     /// After the first screen: the dates read (if not yet), then the bursts looked for.
     func startStacks() {
         guard gallery.stacks.enabled, gallery.readers.findStacks != nil, gallery.stacks.scan == nil else { return }
+        // A folder still being read is not counted yet: the stacks wait for its whole list
+        // (`finishReading`), or a library's first thousands would be read for dates.
+        gallery.stacks.wanted = true
+        guard gallery.reading == nil else { return }
         // Counted before the list is made: a library's list is its size again in memory, for nothing
         // when its dates are not all known.
         let count = gallery.listed?.count ?? gallery.filtering.unfiltered?.count ?? session.photos.count
