@@ -51,6 +51,8 @@ let package = Package(
         // SQLite: the catalog (PhotoGridCatalog/Catalog/SQLite.swift is the one file calling it).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // libcrypto (OpenSSL, which libcurl links already): buckets' request signatures and ETags.
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // libjpeg needs setjmp/longjmp for its errors, which Swift cannot do: a thin C layer does.
         .target(name: "CJPEGShim", dependencies: ["CLibJPEG"]),
 
@@ -78,7 +80,7 @@ let package = Package(
         // Where a photo's bytes come from: a file, or a remote gallery over HTTP, WebDAV or SFTP
         // (libcurl), with the gallery's listing or manifest read and crawled.
         .target(name: "PhotoGridLoading", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridMetadata", "PhotoGridDecoding", "PhotoGridDiskCache",
-                                                         "PhotoGridGallery", "GalleryFormats", "CCurl"],
+                                                         "PhotoGridGallery", "GalleryFormats", "CCurl", "CCrypto"],
                 swiftSettings: metadataByAccessor),
         .target(name: "PhotoGridCanvas", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridMetadata", "PhotoGridDecoding", "CSixel"],
                 swiftSettings: metadataByAccessor),

@@ -66,7 +66,7 @@ extension DirectoryListing {
     }
 
     /// `D:href`, `lp1:collection ...attributes`, `collection/` → `href`, `collection`.
-    private static func localName(_ tag: ArraySlice<UInt8>) -> String {
+    static func localName(_ tag: ArraySlice<UInt8>) -> String {
         let nameEnd = tag.firstIndex { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == UInt8(ascii: "/") } ?? tag.endIndex
         let qualified = tag[..<nameEnd]
         let local = qualified.lastIndex(of: UInt8(ascii: ":")).map { qualified[($0 + 1)...] } ?? qualified
@@ -74,7 +74,7 @@ extension DirectoryListing {
     }
 
     /// XML's five entities and numeric character references in an href's text.
-    private static func unescaped(_ text: [UInt8]) -> [UInt8] {
+    static func unescaped(_ text: [UInt8]) -> [UInt8] {
         guard text.contains(UInt8(ascii: "&")) else { return text }
         var out: [UInt8] = [], i = 0
         let named: [String: UInt8] = ["amp": 0x26, "lt": 0x3C, "gt": 0x3E, "quot": 0x22, "apos": 0x27]

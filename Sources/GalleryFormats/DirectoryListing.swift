@@ -16,6 +16,10 @@ import PhotoGridModel
 package struct DirectoryListing: Sendable {
     package var files: [(name: String, url: RemoteURL)]
     package var folders: [(name: String, url: RemoteURL)]
+    /// A bucket's listing (`bucket`), whose folders are listed the same way.
+    package var isBucket = false
+    /// A bucket's next page of this folder, when there is more than one.
+    package var more: RemoteURL?
 
     package init(files: [(name: String, url: RemoteURL)] = [], folders: [(name: String, url: RemoteURL)] = []) {
         self.files = files
@@ -44,6 +48,7 @@ package struct DirectoryListing: Sendable {
             guard let document = try? JSONParser.parse(RawName.keepingInvalidBytes(bytes), limits: jsonLimits) else { return nil }
             return nginx(document, url: url)
         }
+        if first == UInt8(ascii: "<"), let bucket = bucket(bytes, url: url) { return bucket }
         if let media {
             guard media.contains("html") else { return nil }
         } else {

@@ -265,7 +265,7 @@ struct ExportSubcommand: ParsableCommand {
     @Argument(help: "The folder of photos; nothing is written in it.")
     var folder: String
 
-    @Argument(help: "Where the gallery goes: a new or empty folder, or an earlier export of the same folder.")
+    @Argument(help: "Where the gallery goes: a new or empty folder, or an earlier export of the same folder; or a bucket, s3://BUCKET/PREFIX (credentials as the AWS tools read them).")
     package var output: String
 
     @Option(name: .customLong("sizes"), help: "The renditions' long sides in pixels, comma-separated.")
@@ -277,8 +277,8 @@ struct ExportSubcommand: ParsableCommand {
     func validate() throws {
         // `s3://bucket/x` written as a local folder named "s3:" would be a surprise: a URL is
         // refused by its scheme, as --url refuses one it does not read.
-        if let scheme = ExportSubcommand.scheme(of: output) {
-            throw ValidationError("\(output): export writes to a folder; \(scheme) is not a place photogrid exports to")
+        if let scheme = ExportSubcommand.scheme(of: output), scheme != "s3" {
+            throw ValidationError("\(output): export writes to a folder or to s3://BUCKET/PREFIX; \(scheme) is not a place photogrid exports to")
         }
     }
 

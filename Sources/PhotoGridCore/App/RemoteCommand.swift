@@ -8,15 +8,62 @@ package enum RemoteCommand {
         guard let typed = options.url.map(RemoteURL.splittingLogin) else { return PhotoGrid.main(options) }
         // From here on the URL is the one without its login: what is asked, cached and said.
         let text = typed.url
-        guard let url = RemoteURL(text) else {
-            PhotoGrid.printError("\(text): \(problem(with: text))")
-            return 2
-        }
         var settings = TransferSettings.fromEnvironment()
-        do { settings.login = try login(typed, user: options.remote.user, for: url) } catch {
+        let url: RemoteURL
+        do throws(BucketAccess.Problem) {
+            guard let bucketURL = try bucket(text, typed: typed, settings: settings) else {
+                guard let plain = RemoteURL(text) else {
+                    PhotoGrid.printError("\(text): \(problem(with: text))")
+                    return 2
+                }
+                url = plain
+                do { settings.login = try login(typed, user: options.remote.user, for: url) } catch {
+                    PhotoGrid.printError(error.description)
+                    return 2
+                }
+                return run(options, url: url, settings: settings)
+            }
+            url = bucketURL
+        } catch {
             PhotoGrid.printError(error.description)
             return 2
         }
+        return run(options, url: url, settings: settings)
+    }
+
+    /// A bucket's folder for `s3://BUCKET/PREFIX/` (its listing's URL), its requests signed
+    /// when there are credentials; and the signer set for an https URL of a known S3 endpoint
+    /// (the configured one, AWS, R2, B2), whose buckets the listing's answer reveals. Nil for
+    /// any other URL. Keys are never sent to any other server.
+    static func bucket(_ text: String, typed: RemoteURL.TypedLogin, settings: TransferSettings) throws(BucketAccess.Problem) -> RemoteURL? {
+        let isS3 = text.lowercased().hasPrefix("s3://")
+        let plain = RemoteURL(text)
+        guard isS3 || plain != nil else { return nil }
+        if isS3, typed.user != nil {
+            throw BucketAccess.Problem(description: "\(text): an s3:// URL holds no login (photogrid reads AWS_ACCESS_KEY_ID, AWS_PROFILE "
+                                       + "and ~/.aws/credentials)")
+        }
+        let access: BucketAccess
+        do throws(BucketAccess.Problem) { access = try BucketAccess.fromEnvironment() } catch {
+            // The environment's AWS settings matter only for a bucket.
+            if isS3 { throw error }
+            return nil
+        }
+        if !isS3 {
+            guard let plain, let signer = access.signer, BucketAccess.isS3Endpoint(plain, configured: access.endpoint) else { return nil }
+            settings.buckets.add(signer, for: plain.origin)
+            return nil
+        }
+        let location = try access.location(of: text)
+        if let signer = access.signer { settings.buckets.add(signer, for: location.base.origin) }
+        guard let listing = location.listing(prefix: location.prefix) else {
+            throw BucketAccess.Problem(description: "\(text): not a bucket photogrid can reach")
+        }
+        return listing
+    }
+
+    static func run(_ options: Options, url: RemoteURL, settings: TransferSettings) -> Int32 {
+        var settings = settings
         settings.connectionsPerHost = options.remote.connections
         settings.trustedCertificates = options.remote.trustedCertificates
         let cache = options.diskCacheMegabytes > 0 ? HTTPCache.standard(limitBytes: options.diskCacheMegabytes * 1024 * 1024) : nil

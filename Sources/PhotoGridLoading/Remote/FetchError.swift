@@ -37,6 +37,9 @@ package enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
     case login(String, said: String?)
     /// An SSH server whose key `~/.ssh/known_hosts` does not hold, or holds another one for.
     case hostKey(String, HostKeyMatch)
+    /// An S3-compatible server's refusal, by its error code (`AccessDenied`,
+    /// `SignatureDoesNotMatch`...): the status, the code, and the URL asked.
+    case bucket(Int, code: String, String)
     /// No longer wanted: its owner let it go.
     case cancelled
 
@@ -70,6 +73,7 @@ package enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
         case .badBatch: return "server sent a broken batch"
         case .login: return "login needed"
         case .hostKey: return "host key refused"
+        case .bucket(let status, let code, _): return BucketWords.short(code) ?? "HTTP \(status)"
         case .cancelled: return "cancelled"
         }
     }
@@ -106,6 +110,8 @@ package enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
             default:
                 return "Host key verification failed for \(place): ~/.ssh/known_hosts cannot be read"
             }
+        case .bucket(let status, let code, let url):
+            return "\(url): the bucket answered \(FetchError.statusText(status)), \(code): \(BucketWords.long(code))"
         case .cancelled: return "cancelled"
         }
     }
@@ -124,6 +130,8 @@ package enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
         // A broken batch's photos are asked for one by one when they come back on screen.
         case .unreachable, .interrupted, .badBatch: return true
         case .status(let code, _): return code == 408 || code == 429 || code >= 500
+        // S3's "slow down" (a 503) and its internal errors pass; a refusal does not.
+        case .bucket(let status, let code, _): return code == "SlowDown" || code == "InternalError" || status >= 500
         default: return false
         }
     }
@@ -192,6 +200,51 @@ extension FetchError {
     static func refusal(_ head: ResponseHead, body: [UInt8]) -> FetchError {
         if let why = serverReason(head.header(reasonHeader)) { return .photoUnusable(why) }
         if head.status == 401 { return .login(head.url.description, said: LoginWords.of(head, body: body)) }
+        if let refused = BucketAnswer.error(body), let code = BucketWords.code(refused.code) {
+            return .bucket(head.status, code: code, head.url.description)
+        }
         return .status(head.status, head.url.description)
+    }
+}
+
+/// What an S3-compatible server's error codes mean, in a user's words: the common ones named,
+/// any other shown as its code (letters alone, so a server cannot put anything else on screen).
+enum BucketWords {
+    static func code(_ text: String) -> String? {
+        let kept = String(text.unicodeScalars.filter { ("A"..."Z").contains($0) || ("a"..."z").contains($0) }.prefix(40).map(Character.init))
+        return kept.isEmpty ? nil : kept
+    }
+
+    static func short(_ code: String) -> String? {
+        switch code {
+        case "SignatureDoesNotMatch": return "signature does not match"
+        case "InvalidAccessKeyId": return "unknown access key"
+        case "RequestTimeTooSkewed": return "clock skewed"
+        case "AccessDenied", "AllAccessDisabled": return "access denied"
+        case "NoSuchBucket": return "no such bucket"
+        case "NoSuchKey": return "not found"
+        case "SlowDown": return "server busy"
+        case "ExpiredToken", "TokenRefreshRequired": return "session expired"
+        default: return nil
+        }
+    }
+
+    static func long(_ code: String) -> String {
+        switch code {
+        case "SignatureDoesNotMatch":
+            return "the signature does not match (the secret key is wrong: AWS_SECRET_ACCESS_KEY, or the profile's "
+                + "aws_secret_access_key in ~/.aws/credentials)"
+        case "InvalidAccessKeyId":
+            return "the server knows no such access key (AWS_ACCESS_KEY_ID, or the profile's aws_access_key_id)"
+        case "RequestTimeTooSkewed":
+            return "this machine's clock is too far from the server's (a signature holds for 15 minutes): set the clock"
+        case "AccessDenied", "AllAccessDisabled":
+            return "access denied (these credentials may not read it; a public bucket needs none)"
+        case "NoSuchBucket": return "there is no such bucket"
+        case "NoSuchKey": return "no such key"
+        case "SlowDown": return "the server asks to slow down (tried again later)"
+        case "ExpiredToken", "TokenRefreshRequired": return "the session token has expired (AWS_SESSION_TOKEN)"
+        default: return "the server refused it"
+        }
     }
 }

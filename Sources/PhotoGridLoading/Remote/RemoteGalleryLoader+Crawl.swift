@@ -23,6 +23,9 @@ extension RemoteGalleryLoader {
         var failures = 0
         /// Its path's names, for the order folders are read in.
         var names: [ArraySlice<UInt8>]
+        /// A bucket's next page of a folder already begun: until it comes, no photo of the
+        /// folder is settled (a bucket lists keys in byte order, not the grid's).
+        var continues = false
 
         init(url: RemoteURL, path: String, depth: Int) {
             (self.url, self.path, self.depth) = (url, path, depth)
@@ -71,7 +74,13 @@ extension RemoteGalleryLoader {
 
         func take(_ listing: DirectoryListing, path: String, depth: Int) {
             if dropped.contains(where: { path.hasPrefix($0) }) { return }
-            let copies = copies(of: listing, at: path, in: &seen)
+            if let more = listing.more, visited.insert(more).inserted {
+                var page = Folder(url: more, path: path, depth: depth)
+                page.continues = true
+                push(page)
+            }
+            // A bucket has no links: a folder is never a copy of another.
+            let copies = kind == .bucket ? [] : copies(of: listing, at: path, in: &seen)
             if !copies.isEmpty {
                 // Shown once, under the path that comes first in the grid's order of all the
                 // copies, whichever answer came first: the others' photos (and folders) go. A
@@ -110,7 +119,9 @@ extension RemoteGalleryLoader {
                 fetcher.propfind(folder.url, limit: limits.documentBytes, then: then)
                 return
             }
-            if reloads {
+            // A bucket's listings are asked for each visit: pages are named by tokens that
+            // differ from one listing to the next.
+            if reloads || kind == .bucket {
                 fetcher.reload(folder.url, limit: limits.documentBytes, then: then)
                 return
             }
@@ -125,7 +136,9 @@ extension RemoteGalleryLoader {
             // any photo (the stack's last, or one under way), and only when settled photos are
             // asked for.
             let (waiting, reading, files) = (stack, underWay, found)
+            let paging = waiting.contains(where: \.continues) || reading.values.contains(where: \.continues)
             progress(files.count) { atMost in
+                if paging { return settled([], before: nil, atMost: 0, url: url) }
                 let first = (reading.values + waiting.suffix(1)).min { $0.precedes($1) }
                 return settled(files, before: first?.path, atMost: atMost, url: url)
             }
@@ -162,6 +175,7 @@ extension RemoteGalleryLoader {
                     case .web: parsed = DirectoryListing.parse(response.body, url: response.url, contentType: response.contentType)
                     case .webDAV: parsed = DirectoryListing.webDAV(response.body, url: response.url)
                     case .sftp: parsed = DirectoryListing.sftp(response.body, url: response.url)
+                    case .bucket: parsed = DirectoryListing.bucket(response.body, url: response.url)
                     }
                     guard let listing = parsed else {
                         leftOut.cannotRead(shown, because: "not a folder listing")

@@ -60,9 +60,10 @@ package struct RemoteGalleryLoader {
         case focused(First, photo: String)
     }
 
-    /// How a tree's folders are listed: a web server's page, WebDAV's PROPFIND, SFTP's long listing.
+    /// How a tree's folders are listed: a web server's page, WebDAV's PROPFIND, SFTP's long
+    /// listing, a bucket's ListObjectsV2.
     package enum ListingKind: Sendable {
-        case web, webDAV, sftp
+        case web, webDAV, sftp, bucket
     }
 
     package enum LoadError: Error, CustomStringConvertible {
@@ -125,7 +126,35 @@ package struct RemoteGalleryLoader {
            case .manifest(let loaded)? = try? document(at: manifest) {
             return .manifest(loaded)
         }
+        if url.scheme.isWeb, case .fetch(_, .bucket) = failure, let found = try? bucketFolder(url) { return found }
         if url.scheme.isWeb, let listing = webDAVListing(url) { return .listing(listing.listing, listing.url, .webDAV) }
+        throw failure
+    }
+
+    /// A bucket's folder named by an https URL, path-style (`https://HOST/BUCKET/PREFIX/`) or
+    /// virtual-hosted (`https://BUCKET.HOST/PREFIX/`): a GET of a folder's key is S3's 404
+    /// (or 403 in a private bucket), so each form's listing is asked for, path-style first.
+    private func bucketFolder(_ url: RemoteURL) throws(LoadError) -> First {
+        let segments = url.pathSegments.map { RemoteURL.percentDecoded($0) }.filter { !$0.isEmpty }
+        func prefix(_ parts: ArraySlice<String>) -> String { parts.isEmpty ? "" : parts.joined(separator: "/") + "/" }
+        var candidates: [BucketLocation] = []
+        if let bucket = segments.first, let base = RemoteURL(url.origin + "/" + BucketLocation.encode(Array(bucket.utf8), keepingSlash: false) + "/"),
+           let location = BucketLocation(base: base, prefix: prefix(segments.dropFirst())) {
+            candidates.append(location)
+        }
+        if let base = RemoteURL(url.origin + "/"), let location = BucketLocation(base: base, prefix: prefix(segments[...])) {
+            candidates.append(location)
+        }
+        var failure = LoadError.document("\(url): not a bucket's folder")
+        for location in candidates {
+            guard let listingURL = location.listing(prefix: location.prefix) else { continue }
+            do {
+                if case .listing(let listing, let at, .bucket) = try document(at: listingURL) { return .listing(listing, at, .bucket) }
+            } catch {
+                // A forbidden or missing prefix says so, rather than "not a bucket".
+                if case .fetch(_, .bucket(_, let code, _)) = error, code != "NoSuchKey" { failure = error }
+            }
+        }
         throw failure
     }
 
@@ -149,12 +178,18 @@ package struct RemoteGalleryLoader {
         switch kind {
         case .manifest(let manifest): return .manifest(try pages(from: manifest, url: first.url))
         case .listing(let listing):
+            // A bucket's listing that is not one folder's (the bucket's own URL lists every
+            // key): its first folder's, asked for as such.
+            if listing.isBucket, !BucketLocation.isFolderListing(first.url), let location = BucketLocation(listingURL: first.url),
+               let folder = location.listing(prefix: location.prefix), folder != first.url {
+                return try document(at: folder)
+            }
             // An export folder listed by its server: its manifest, not its renditions as photos.
-            if listing.files.contains(where: { $0.name == "manifest.json" }), let manifest = first.url.resolving("manifest.json"),
+            if let manifest = listing.files.first(where: { $0.name == "manifest.json" })?.url,
                case .manifest(let loaded)? = try? document(at: manifest) {
                 return .manifest(loaded)
             }
-            return .listing(listing, first.url, .web)
+            return .listing(listing, first.url, listing.isBucket ? .bucket : .web)
         }
     }
 

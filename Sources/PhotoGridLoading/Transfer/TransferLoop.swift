@@ -151,20 +151,38 @@ package final class TransferLoop: @unchecked Sendable {
         easy.set(connectTimeout: settings.connectTimeout, stallTimeout: settings.stallTimeout)
         if let range = request.range { easy.set(range: range) }
         if request.range == nil { easy.set(maxFileSize: request.limit) }
+        // A bucket's requests are signed (for where they are asked now: a redirect elsewhere
+        // is not), and carry no other login.
+        var headers = request.headers
+        let signer = url.origin == request.url.origin ? settings.buckets.signer(for: url.origin) : nil
+        if let signer {
+            var payload = BucketSigner.emptyPayload
+            if case .put = transfer.method { payload = BucketSigner.unsignedPayload }
+            if case .post(let body, _) = transfer.method { payload = Digest.hex(Digest.sha256(body)) }
+            let seconds = SystemClock().wallNanoseconds() / 1_000_000_000
+            headers += signer.headers(method: transfer.method.name, url: url, payloadHash: payload, seconds: seconds)
+        }
         switch transfer.method {
-        case .get: break
-        case .head: easy.set(headOnly: true)
+        case .get, .head, .delete:
+            if transfer.method == .head { easy.set(headOnly: true) }
+            if transfer.method == .delete { easy.set(customMethod: "DELETE") }
+            easy.set(headers: headers)
         case .post(let body, let type):
-            easy.set(headers: request.headers + ["Content-Type: \(type)", "Expect:"])
+            easy.set(headers: headers + ["Content-Type: \(type)", "Expect:"])
+            easy.set(body: body)
+        case .put(let body, let type):
+            easy.set(customMethod: "PUT")
+            easy.set(headers: headers + ["Content-Type: \(type)", "Expect:"])
             easy.set(body: body)
         case .propfind(let body):
             easy.set(customMethod: "PROPFIND")
-            easy.set(headers: request.headers + ["Depth: 1", "Content-Type: application/xml; charset=utf-8", "Expect:"])
+            easy.set(headers: headers + ["Depth: 1", "Content-Type: application/xml; charset=utf-8", "Expect:"])
             easy.set(body: body)
         }
-        if transfer.method == .get || transfer.method == .head { easy.set(headers: request.headers) }
         if let file = settings.trustedCertificates { easy.set(trusting: file) }
-        if let login = settings.login, url.origin == request.url.origin {
+        if signer != nil {
+            // Neither --user nor ~/.netrc: the signature is the login.
+        } else if let login = settings.login, url.origin == request.url.origin {
             easy.set(user: login.user, password: login.password)
         } else {
             easy.set(netrc: settings.netrcFile)

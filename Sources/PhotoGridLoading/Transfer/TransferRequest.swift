@@ -16,6 +16,21 @@ package struct TransferRequest: Sendable {
         case post(body: [UInt8], type: String)
         /// WebDAV's folder listing (`Depth: 1`).
         case propfind(body: [UInt8])
+        /// An upload to a bucket (`export DIR s3://...`).
+        case put(body: [UInt8], type: String)
+        case delete
+
+        /// As the request line writes it.
+        package var name: String {
+            switch self {
+            case .get: return "GET"
+            case .head: return "HEAD"
+            case .post: return "POST"
+            case .propfind: return "PROPFIND"
+            case .put: return "PUT"
+            case .delete: return "DELETE"
+            }
+        }
     }
 
     package var url: RemoteURL
@@ -90,6 +105,8 @@ package struct TransferSettings: Sendable {
     /// The private key offered to SSH servers besides the agent's (the first of
     /// `~/.ssh/id_ed25519`, `id_ecdsa`, `id_rsa` that exists).
     package var sshKey: String?
+    /// Buckets' signers, by origin: their requests are signed, and get no other login.
+    package var buckets = BucketSigners()
 
     package init() {}
 
@@ -104,4 +121,16 @@ package struct TransferSettings: Sendable {
         }
         return settings
     }
+}
+
+/// The signers of the buckets a run reads or writes, by origin (`scheme://host:port`). A class:
+/// a bucket named by an https URL is known for one only once its first answer is read.
+package final class BucketSigners: Sendable {
+    private let byOrigin = Locked<[String: BucketSigner]>([:])
+
+    package init() {}
+
+    package func add(_ signer: BucketSigner, for origin: String) { byOrigin.withLock { $0[origin] = signer } }
+
+    package func signer(for origin: String) -> BucketSigner? { byOrigin.withLock { $0[origin] } }
 }

@@ -1,3 +1,4 @@
+import GalleryFormats
 import PhotoGridDecoding
 import PhotoGridDiskCache
 import PhotoGridGallery
@@ -10,6 +11,58 @@ import PhotoGridSystem
 /// (a line rewritten in place on a terminal), then what was done, and the exit status.
 package enum ExportCommand {
     package static func run(_ configuration: GalleryExport.Configuration) -> Int32 {
+        if configuration.output.lowercased().hasPrefix("s3://") { return runToBucket(configuration) }
+        return run(configuration, then: nil)
+    }
+
+    /// `export DIR s3://BUCKET/PREFIX`: the export made in the cache, then brought to the bucket.
+    static func runToBucket(_ configuration: GalleryExport.Configuration) -> Int32 {
+        let target = configuration.output
+        let location: BucketLocation, access: BucketAccess
+        do throws(BucketAccess.Problem) {
+            access = try BucketAccess.fromEnvironment()
+            location = try access.location(of: target)
+        } catch {
+            say("photogrid: \(error.description)")
+            return 2
+        }
+        guard let staging = BucketExport.stagingFolder(for: target, environment: Environment.values(["XDG_CACHE_HOME", "HOME"])) else {
+            say("photogrid: no folder for the export's cache: set HOME or XDG_CACHE_HOME")
+            return 1
+        }
+        var local = configuration
+        local.output = staging
+        return run(local) { summary in
+            var settings = TransferSettings()
+            if let signer = access.signer { settings.buckets.add(signer, for: location.base.origin) }
+            let loop = TransferLoop(settings: settings)
+            defer { loop.shutdown() }
+            let upload = BucketExport(client: BucketClient(location: location, loop: loop), staging: staging, target: target)
+            let onTerminal = TTY.isTerminal(2)
+            let sent: BucketExport.Summary
+            do throws(FetchError) {
+                sent = try upload.run { done, total in
+                    guard onTerminal else { return }
+                    _ = try? TTY.writeAll(Array("\rphotogrid: uploading \(done) of \(total) files".utf8), to: 2)
+                }
+            } catch {
+                if onTerminal { _ = try? TTY.writeAll(Array("\n".utf8), to: 2) }
+                say("photogrid: cannot publish to \(TerminalText.sanitize(target)): \(TerminalText.sanitize(error.description))")
+                return 1
+            }
+            if onTerminal && sent.uploaded > 0 { _ = try? TTY.writeAll(Array("\n".utf8), to: 2) }
+            let exported = summary.made + summary.kept
+            var parts = ["\(sent.uploaded) file\(sent.uploaded == 1 ? "" : "s") uploaded", "\(sent.unchanged) unchanged"]
+            if sent.removed > 0 { parts.append("\(sent.removed) old file\(sent.removed == 1 ? "" : "s") removed") }
+            parts.append("\(sent.requests) request\(sent.requests == 1 ? "" : "s")")
+            say("photogrid: exported \(exported) photo\(exported == 1 ? "" : "s") to \(TerminalText.sanitize(target)) ("
+                + parts.joined(separator: ", ") + "); browse with: photogrid --url \(TerminalText.sanitize(target.hasSuffix("/") ? target : target + "/"))")
+            return summary.failed.isEmpty ? 0 : 3
+        }
+    }
+
+    /// The export to a folder; `then` (a bucket's upload) instead of the report when given.
+    static func run(_ configuration: GalleryExport.Configuration, then: ((GalleryExport.Summary) -> Int32)?) -> Int32 {
         let export: GalleryExport
         do throws(GalleryExport.ExportError) { export = try GalleryExport(configuration) } catch {
             say("photogrid: \(TerminalText.sanitize(error.description))")
@@ -39,6 +92,7 @@ package enum ExportCommand {
         for failure in summary.failed {
             say("photogrid: left out \(TerminalText.sanitize(failure.id)): \(TerminalText.sanitize(failure.reason))")
         }
+        if let then { return then(summary) }
         say(report(summary, output: configuration.output))
         return summary.failed.isEmpty ? 0 : 3
     }
