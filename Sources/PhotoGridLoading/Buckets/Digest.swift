@@ -20,24 +20,40 @@ package enum Digest {
         return Array(out.prefix(Int(length)))
     }
 
-    /// The MD5 of a file read a piece at a time (a large original is not held whole); nil when
-    /// it cannot be read.
-    package static func md5(ofFile path: RawPath) -> [UInt8]? {
+    /// The ETag S3 gives the file at `path` once uploaded as `BucketClient` uploads it: the hex
+    /// MD5 of its bytes when it goes in one piece; in parts of `partSize`, the MD5 of the parts'
+    /// MD5s followed by "-" and their count. Read a piece at a time (a large original is not
+    /// held whole); nil when it cannot be read.
+    package static func etag(ofFile path: RawPath, partSize: Int) -> String? {
         guard let file = try? FileDescriptor.open(path, .read, options: .untrusted) else { return nil }
         defer { try? file.close() }
+        var parts: [[UInt8]] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
         guard let context = EVP_MD_CTX_new() else { return nil }
         defer { EVP_MD_CTX_free(context) }
+        var inPart = 0
+        func finish() -> Bool {
+            var out = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+            var length: UInt32 = 0
+            guard EVP_DigestFinal_ex(context, &out, &length) == 1 else { return false }
+            parts.append(Array(out.prefix(Int(length))))
+            inPart = 0
+            return EVP_DigestInit_ex(context, EVP_md5(), nil) == 1
+        }
         guard EVP_DigestInit_ex(context, EVP_md5(), nil) == 1 else { return nil }
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
-            guard let count = try? buffer.withUnsafeMutableBytes({ buffer throws(SystemError) in try file.read(into: buffer) }) else { return nil }
+            let room = min(buffer.count, partSize - inPart)
+            guard let count = try? buffer.withUnsafeMutableBytes({ buffer throws(SystemError) in
+                try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer.prefix(room)))
+            }) else { return nil }
             if count == 0 { break }
             _ = buffer.withUnsafeBytes { EVP_DigestUpdate(context, $0.baseAddress, count) }
+            inPart += count
+            if inPart == partSize, !finish() { return nil }
         }
-        var out = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        guard EVP_DigestFinal_ex(context, &out, &length) == 1 else { return nil }
-        return Array(out.prefix(Int(length)))
+        if inPart > 0 || parts.isEmpty, !finish() { return nil }
+        if parts.count == 1 { return hex(parts[0]) }
+        return hex(md5(parts.flatMap { $0 })) + "-\(parts.count)"
     }
 
     package static func hex(_ bytes: [UInt8]) -> String {

@@ -6,8 +6,8 @@ import PhotoGridSystem
 
 /// `photogrid export DIR s3://BUCKET/PREFIX`: the export made in a folder of photogrid's cache
 /// (incremental there, as any export), then that folder brought to the bucket: each file whose
-/// key is missing, or whose size or MD5 differs from the object's (a single upload's ETag is its
-/// MD5), is put with its type and cache header, the manifest last; then objects of the export's
+/// key is missing, or whose size or ETag differs from the object's (a single upload's ETag is its
+/// MD5; one in parts, the MD5 of its parts' MD5s), is put with its type and cache header, the manifest last; then objects of the export's
 /// own folders (renditions/, originals/) that the new manifest no longer names are deleted. A
 /// second run over an unchanged folder lists the prefix and uploads nothing.
 package struct BucketExport {
@@ -47,7 +47,7 @@ package struct BucketExport {
         var wanted: [(key: String, path: RawPath, size: Int)] = []
         for file in files {
             let key = prefix + file.relative
-            if let object = remote[key], object.size == file.size, object.etag.lowercased() == Digest.md5(ofFile: file.path).map(Digest.hex) {
+            if let object = remote[key], object.size == file.size, object.etag.lowercased() == Digest.etag(ofFile: file.path, partSize: BucketClient.partSize) {
                 summary.unchanged += 1
             } else {
                 wanted.append((key, file.path, file.size))

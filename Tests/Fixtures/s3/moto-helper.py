@@ -10,7 +10,7 @@ signer against a second implementation.
     moto-helper.py upload ENDPOINT KEY SECRET BUCKET PREFIX FOLDER   puts FOLDER's files under PREFIX
     moto-helper.py many ENDPOINT KEY SECRET BUCKET PREFIX COUNT FILE puts FILE as COUNT keys
     moto-helper.py get ENDPOINT KEY SECRET BUCKET KEY OUT
-    moto-helper.py sign METHOD URL SECONDS KEY SECRET TOKEN PAYLOAD   -> the Authorization header
+    moto-helper.py sign METHOD URL SECONDS KEY SECRET TOKEN PAYLOAD   -> the payload hash signed, and the Authorization header
 """
 import datetime
 import json
@@ -83,6 +83,9 @@ def main(args):
         fixed = datetime.datetime.fromtimestamp(int(seconds), datetime.timezone.utc).replace(tzinfo=None)
         botocore.auth.get_current_datetime = lambda *_: fixed
         botocore.auth.S3SigV4Auth(credentials, "s3", "us-east-1").add_auth(request)
+        # Over http botocore hashes a PUT's body rather than leave it unsigned: the payload it
+        # signed goes first, for the other signer to sign the same.
+        print(request.headers["X-Amz-Content-SHA256"])
         print(request.headers["Authorization"])
     else:
         sys.exit("unknown verb " + verb)
