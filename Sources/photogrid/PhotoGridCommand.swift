@@ -304,7 +304,7 @@ struct ExportSubcommand: ParsableCommand {
 
 /// `--url` and what goes with it.
 struct RemoteArguments: ParsableArguments {
-    @Option(help: "Browse the gallery at this http, https or sftp URL instead: a photogrid manifest, a web directory listing, a WebDAV share, an SFTP folder, or `photogrid serve`.")
+    @Option(help: "Browse the gallery at this http, https, sftp or s3 URL instead: a photogrid manifest, a web directory listing, a WebDAV share, an SFTP folder, a bucket (s3://BUCKET/PREFIX/, keys as the AWS tools read them), or `photogrid serve`.")
     var url: String?
 
     @Option(parsing: .unconditional, help: "With --url: at most this many connections to the server.")

@@ -25,7 +25,7 @@ import PhotoGridTestSupport
             ("--print --size 12", "--size must look like 120x40"),
             ("--bogus", "Unknown option '--bogus'"),
             ("/nonexistent-\(getpid())", "no such file or folder"),
-            ("--url http//x", "not an http, https or sftp URL"),
+            ("--url http//x", "not an http, https, sftp or s3 URL"),
         ]
         for (arguments, expected) in cases {
             let (status, stderr) = try shell(arguments)

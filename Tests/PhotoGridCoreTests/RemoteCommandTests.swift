@@ -12,10 +12,10 @@ import PhotoGridTestSupport
 @Suite struct RemoteCommandTests {
     @Test func aURLThatIsRefusedSaysWhy() {
         let cases = [
-            ("ftp://example.com/", "not an http, https or sftp URL"),
-            ("file:///etc/passwd", "not an http, https or sftp URL"),
-            ("/home/me/Pictures", "not an http, https or sftp URL"),
-            ("example.com/gallery", "not an http, https or sftp URL (did you mean http://example.com/gallery?)"),
+            ("ftp://example.com/", "not an http, https, sftp or s3 URL"),
+            ("file:///etc/passwd", "not an http, https, sftp or s3 URL"),
+            ("/home/me/Pictures", "not an http, https, sftp or s3 URL"),
+            ("example.com/gallery", "not an http, https, sftp or s3 URL (did you mean http://example.com/gallery?)"),
             ("http://", "not a valid URL (no host, or a malformed one)"),
             ("HTTPS://[::1", "not a valid URL (no host, or a malformed one)"),
             ("http://example.com/my gallery/", "a URL cannot hold spaces or control characters (write a space as %20)"),

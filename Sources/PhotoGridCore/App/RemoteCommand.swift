@@ -233,9 +233,9 @@ package enum RemoteCommand {
             return "not a valid URL (no host, or a malformed one)"
         }
         if !lower.contains("://") && !text.isEmpty && !text.hasPrefix("/") {
-            return "not an http, https or sftp URL (did you mean http://\(text)?)"
+            return "not an http, https, sftp or s3 URL (did you mean http://\(text)?)"
         }
-        return "not an http, https or sftp URL"
+        return "not an http, https, sftp or s3 URL"
     }
 
     /// The loaded gallery as the grid's photos; files it does not decode keep their places.

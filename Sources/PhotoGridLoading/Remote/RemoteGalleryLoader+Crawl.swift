@@ -26,6 +26,8 @@ extension RemoteGalleryLoader {
         /// A bucket's next page of a folder already begun: until it comes, no photo of the
         /// folder is settled (a bucket lists keys in byte order, not the grid's).
         var continues = false
+        /// Which page of its folder's listing this is (a bucket's, from 0).
+        var page = 0
 
         init(url: RemoteURL, path: String, depth: Int) {
             (self.url, self.path, self.depth) = (url, path, depth)
@@ -72,12 +74,17 @@ extension RemoteGalleryLoader {
         var tickets: [FetchTicket] = []
         defer { tickets.forEach { $0.cancel() } }
 
-        func take(_ listing: DirectoryListing, path: String, depth: Int) {
+        func take(_ listing: DirectoryListing, path: String, depth: Int, page: Int = 0) {
             if dropped.contains(where: { path.hasPrefix($0) }) { return }
             if let more = listing.more, visited.insert(more).inserted {
-                var page = Folder(url: more, path: path, depth: depth)
-                page.continues = true
-                push(page)
+                // A server that hands out tokens for ever is not followed for ever.
+                if page + 1 >= limits.pages {
+                    leftOut.cannotRead(path.isEmpty ? "/" : String(path.dropLast()), because: "more than \(limits.pages) pages of keys")
+                } else {
+                    var next = Folder(url: more, path: path, depth: depth)
+                    (next.continues, next.page) = (true, page + 1)
+                    push(next)
+                }
             }
             // A bucket has no links: a folder is never a copy of another.
             let copies = kind == .bucket ? [] : copies(of: listing, at: path, in: &seen)
@@ -181,7 +188,7 @@ extension RemoteGalleryLoader {
                         leftOut.cannotRead(shown, because: "not a folder listing")
                         continue
                     }
-                    take(listing, path: folder.path, depth: folder.depth)
+                    take(listing, path: folder.path, depth: folder.depth, page: folder.page)
                 }
             }
             report()
