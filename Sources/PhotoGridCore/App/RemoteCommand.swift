@@ -206,13 +206,13 @@ package enum RemoteCommand {
         // SFTP without a name logs in as the local user, as ssh does.
         let local = url.scheme == .sftp ? Environment.value("USER") ?? Environment.value("LOGNAME") : nil
         guard let user = given ?? typed.user ?? local else { return nil }
-        if let password = typed.password, given == nil || given == typed.user { return Login(user: user, password: password) }
-        if url.scheme == .sftp { return Login(user: user, password: nil) }
+        if let password = typed.password, given == nil || given == typed.user { return Login(user: user, password: password, origin: url.origin) }
+        if url.scheme == .sftp { return Login(user: user, password: nil, origin: url.origin) }
         guard let password = SecretPrompt.ask("Password for \(TerminalText.sanitize(user)) at \(url.host): ") else {
             throw ExitError("--user \(TerminalText.sanitize(user)): no password given (photogrid asks for it on the terminal; "
                             + "without one, put the login in ~/.netrc)", status: 2)
         }
-        return Login(user: user, password: password)
+        return Login(user: user, password: password, origin: url.origin)
     }
 
     /// Why `RemoteURL` refused a URL, in the words a user needs: a missing scheme gets the

@@ -240,7 +240,7 @@ final class CurlEasy {
 struct CurlFailure: Error, Sendable {
     enum Kind: Sendable {
         case refused, unknownHost, timedOut, noRoute, tls(String), certificate, plainToSecure, interrupted, tooLarge,
-             tooManyRedirects, badRedirect, stopped, sshLogin, login, notFound, other
+             tooManyRedirects, badRedirect, stopped, sshLogin, login, notFound, hugeHeaders, other
     }
     let kind: Kind
     /// libcurl's own words, for what photogrid has no words of its own for.
@@ -268,6 +268,9 @@ struct CurlFailure: Error, Sendable {
         case CURLE_WRITE_ERROR, CURLE_ABORTED_BY_CALLBACK: kind = .stopped
         case CURLE_LOGIN_DENIED: kind = .login
         case CURLE_REMOTE_FILE_NOT_FOUND: kind = .notFound
+        // libcurl refuses a header past its limit (CURL_MAX_HTTP_HEADER, 100 KB) with this code:
+        // a server's doing far more often than memory running out.
+        case CURLE_OUT_OF_MEMORY: kind = .hugeHeaders
         case CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_PARTIAL_FILE, CURLE_HTTP2, CURLE_HTTP2_STREAM:
             kind = .interrupted
         case CURLE_SSH:

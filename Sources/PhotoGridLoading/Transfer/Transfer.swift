@@ -217,6 +217,7 @@ package final class Transfer: CurlReceiver, @unchecked Sendable {
         case .stopped: return .interrupted("stopped")
         case .sshLogin, .login: return .login(url.scheme == .sftp ? "sftp://" + place : place, said: nil)
         case .notFound: return .status(404, url.description)
+        case .hugeHeaders: return .interrupted("the response's headers are larger than photogrid takes (100 KB), or memory ran out")
         case .other:
             if failure.text.lowercased().contains("access denied") || failure.text.lowercased().contains("permission denied") {
                 return .status(403, url.description)

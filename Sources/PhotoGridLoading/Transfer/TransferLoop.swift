@@ -182,7 +182,7 @@ package final class TransferLoop: @unchecked Sendable {
         if let file = settings.trustedCertificates { easy.set(trusting: file) }
         if signer != nil {
             // Neither --user nor ~/.netrc: the signature is the login.
-        } else if let login = settings.login, url.origin == request.url.origin {
+        } else if let login = settings.login, url.origin == request.url.origin, login.origin.map({ $0 == url.origin }) ?? true {
             easy.set(user: login.user, password: login.password)
         } else {
             easy.set(netrc: settings.netrcFile)

@@ -72,10 +72,14 @@ package struct ResponseHead: Sendable {
 package struct Login: Sendable, CustomStringConvertible {
     package var user: String
     package var password: String?
+    /// The server it was given for (`scheme://host:port`): it goes to no other, not to a
+    /// manifest's photos on a CDN, not after a redirect. Nil: whichever server a request starts at.
+    package var origin: String?
 
-    package init(user: String, password: String?) {
+    package init(user: String, password: String?, origin: String? = nil) {
         self.user = user
         self.password = password
+        self.origin = origin
     }
 
     package var description: String { "a login" }
