@@ -33,7 +33,7 @@ package enum ExportCommand {
         var local = configuration
         local.output = staging
         return run(local) { summary in
-            var settings = TransferSettings()
+            let settings = TransferSettings()
             if let signer = access.signer { settings.buckets.add(signer, for: location.base.origin) }
             let loop = TransferLoop(settings: settings)
             defer { loop.shutdown() }
