@@ -17,8 +17,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-        // `photogrid serve --tls-cert`.
-        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // C libraries, each reached from exactly one Swift file (see docs/architecture.md).
@@ -53,6 +51,8 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // libcrypto (OpenSSL, which libcurl links already): buckets' request signatures and ETags.
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // libssl (OpenSSL's, as above): `photogrid serve --tls-cert` (PhotoGridServe/Server/TLSSession.swift).
+        .systemLibrary(name: "CSSL", pkgConfig: "libssl", providers: [.apt(["libssl-dev"])]),
         // libjpeg needs setjmp/longjmp for its errors, which Swift cannot do: a thin C layer does.
         .target(name: "CJPEGShim", dependencies: ["CLibJPEG"]),
 
@@ -99,11 +99,10 @@ let package = Package(
         // the browser rather than on top of it: neither the app nor ncurses is built into it.
         .target(name: "PhotoGridServe", dependencies: [
             "PhotoGridSystem", "PhotoGridModel", "PhotoGridMetadata", "PhotoGridDecoding", "PhotoGridDiskCache", "PhotoGridGallery", "PhotoGridLoading",
-            "GalleryFormats",
+            "GalleryFormats", "CSSL",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
-            .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ], swiftSettings: metadataByAccessor),
         .executableTarget(name: "photogrid", dependencies: [
             "PhotoGridCore",

@@ -30,7 +30,7 @@ final class GalleryChannelHandler: ChannelInboundHandler, RemovableChannelHandle
     /// A POST's body (a batch's list), or nil once it is longer than a batch may be.
     private var body: [UInt8]? = []
     /// On a TLS connection: files are read in chunks and written as bytes, since TLS encrypts in
-    /// memory and NIOSSL cannot take sendfile's file regions. Nil: files go by sendfile.
+    /// memory and TLSHandler cannot take sendfile's file regions. Nil: files go by sendfile.
     private let fileChunks: NonBlockingFileIO?
 
     init(responder: GalleryResponder, counter: RequestCounter, failures: FailedAttempts, delayMilliseconds: Int, log: Bool,

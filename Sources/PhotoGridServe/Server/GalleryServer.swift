@@ -1,7 +1,6 @@
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import NIOSSL
 import PhotoGridDecoding
 import PhotoGridDiskCache
 import PhotoGridGallery
@@ -36,7 +35,7 @@ package final class GalleryServer: Sendable {
     let openConnections = OpenConnections()
     private let pool: NIOThreadPool
     /// With `tlsCertificate`: what each connection's TLS is made from.
-    private let tls: NIOSSLContext?
+    private let tls: TLSContext?
     /// With TLS, originals are read into memory to be encrypted (sendfile cannot carry them), a
     /// chunk at a time, by threads of their own: behind the renditions being made they would wait.
     private let fileReads: NIOThreadPool?
@@ -169,7 +168,7 @@ package final class GalleryServer: Sendable {
             .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    if let tls { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls)) }
+                    if let tls { try channel.pipeline.syncOperations.addHandler(TLSHandler(context: tls)) }
                     let guardHandler = ConnectionGuard(limits: limits, open: open)
                     try channel.pipeline.syncOperations.addHandler(RequestStartWatch(guardHandler))
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
@@ -183,15 +182,10 @@ package final class GalleryServer: Sendable {
 
     /// The TLS context of `--tls-cert` and `--tls-key`, read once at start-up: a missing file or
     /// a key that is not the certificate's is an error before anything is served.
-    private static func tlsContext(_ configuration: Configuration) throws(ServeError) -> NIOSSLContext? {
+    private static func tlsContext(_ configuration: Configuration) throws(ServeError) -> TLSContext? {
         guard let certificate = configuration.tlsCertificate, let key = configuration.tlsKey else { return nil }
-        do {
-            let chain = try NIOSSLCertificate.fromPEMFile(certificate).map { NIOSSLCertificateSource.certificate($0) }
-            guard !chain.isEmpty else { throw ServeError.invalid("\(certificate): no certificate in it") }
-            let privateKey = try NIOSSLPrivateKey(file: key, format: .pem)
-            return try NIOSSLContext(configuration: .makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(privateKey)))
-        } catch let error as ServeError {
-            throw error
+        do throws(TLSFailure) {
+            return try TLSContext(certificate: certificate, key: key)
         } catch {
             throw .invalid("cannot use --tls-cert \(certificate) with --tls-key \(key): not PEM files of a certificate and its private key")
         }
