@@ -47,9 +47,9 @@ import PhotoGridTestSupport
     @Test func anExportToAURLIsRefusedNotWrittenAsAFolder() throws {
         let scratch = TestImages.scratchFolder("export-url")
         defer { TestImages.remove(scratch) }
-        let (status, stderr) = try shell("export '\(Paths.gallery)' s3://bucket/gallery", directory: scratch)
+        let (status, stderr) = try shell("export '\(Paths.gallery)' gs://bucket/gallery", directory: scratch)
         #expect(status == 2)
-        #expect(stderr.contains("s3 is not a place photogrid exports to"), "\(stderr)")
+        #expect(stderr.contains("gs is not a place photogrid exports to"), "\(stderr)")
         #expect((try? FileManager.default.contentsOfDirectory(atPath: scratch)) == [], "something was written")
     }
 

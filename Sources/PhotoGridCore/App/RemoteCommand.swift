@@ -179,7 +179,7 @@ package enum RemoteCommand {
         let arrange: @Sendable ([Photo]) -> [Photo] = { sortGiven ? order.apply($0) : $0 }
         // Two screens: the first and the rows prefetched after it.
         let enough = max(24, 2 * (firstScreen?.count ?? 30))
-        let title = url.lastPathSegment.isEmpty ? url.host : url.lastPathSegment
+        let title = RemoteGalleryLoader.title(of: url)
         let scan = BackgroundScan(title: title, firstScreen: enough) { progress in
             let loaded = RemoteGalleryLoader(fetcher: fetcher).crawl(listing, url: url, kind: kind) { found, settled in
                 progress(found) { photos(of: settled(.max)) }

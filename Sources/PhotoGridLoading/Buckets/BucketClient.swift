@@ -30,7 +30,7 @@ package final class BucketClient: Sendable {
             guard let url = location.allKeys(prefix: prefix, continuation: token) else { throw .badURL(location.base.description) }
             let (head, body) = try send(TransferRequest(url: url, limit: BucketClient.documentLimit))
             guard let answer = BucketAnswer.listing(body) else {
-                throw .badBatch("\(head.url): the answer is not a bucket's listing")
+                throw .unusable("\(head.url): the answer is not a bucket's listing")
             }
             for object in answer.objects { objects[object.key] = object }
             token = answer.truncated ? answer.nextToken : nil
@@ -56,7 +56,7 @@ package final class BucketClient: Sendable {
         create.method = .post(body: [], type: type)
         create.headers = headers
         let (_, created) = try send(create)
-        guard let id = BucketAnswer.value("UploadId", in: created) else { throw .badBatch("\(url): no upload id in the answer") }
+        guard let id = BucketAnswer.value("UploadId", in: created) else { throw .unusable("\(url): no upload id in the answer") }
         let idQuery = "uploadId=" + BucketLocation.encode(Array(id.utf8), keepingSlash: false)
         var tags: [String] = []
         do throws(FetchError) {
@@ -67,7 +67,7 @@ package final class BucketClient: Sendable {
                 var part = TransferRequest(url: partURL, limit: 1 << 20)
                 part.method = .put(body: try read(path, at: offset, count: count), type: type)
                 let (head, _) = try send(part)
-                guard let tag = head.header("ETag") else { throw .badBatch("\(url): a part's answer has no ETag") }
+                guard let tag = head.header("ETag") else { throw .unusable("\(url): a part's answer has no ETag") }
                 tags.append(tag)
                 offset += count
             }

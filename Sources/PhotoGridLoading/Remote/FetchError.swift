@@ -40,6 +40,9 @@ package enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
     /// An S3-compatible server's refusal, by its error code (`AccessDenied`,
     /// `SignatureDoesNotMatch`...): the status, the code, and the URL asked.
     case bucket(Int, code: String, String)
+    /// An answer photogrid cannot use, or a place it will not write to, in words of its own
+    /// (a bucket's listing that is none, a prefix that holds something else than an export).
+    case unusable(String)
     /// No longer wanted: its owner let it go.
     case cancelled
 
@@ -74,6 +77,7 @@ package enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
         case .login: return "login needed"
         case .hostKey: return "host key refused"
         case .bucket(let status, let code, _): return BucketWords.short(code) ?? "HTTP \(status)"
+        case .unusable: return "unusable answer"
         case .cancelled: return "cancelled"
         }
     }
@@ -112,6 +116,7 @@ package enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
             }
         case .bucket(let status, let code, let url):
             return "\(url): the bucket answered \(FetchError.statusText(status)), \(code): \(BucketWords.long(code))"
+        case .unusable(let why): return why
         case .cancelled: return "cancelled"
         }
     }

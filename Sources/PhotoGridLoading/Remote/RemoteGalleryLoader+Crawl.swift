@@ -232,7 +232,7 @@ extension RemoteGalleryLoader {
                 others.append((file.path, file.url, format))
             }
         }
-        let title = url.lastPathSegment.isEmpty ? url.host : url.lastPathSegment
+        let title = RemoteGalleryLoader.title(of: url)
         return Loaded(title: title, photos: Array(photos.prefix(limits.photos)), others: others, cut: photos.count > limits.photos)
     }
 

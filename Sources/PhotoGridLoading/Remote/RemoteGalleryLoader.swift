@@ -158,6 +158,16 @@ package struct RemoteGalleryLoader {
         throw failure
     }
 
+    /// A listing's title: its folder's name, the host's for the root; a bucket's prefix's last
+    /// part, or the bucket's name for its root.
+    package static func title(of url: RemoteURL) -> String {
+        if BucketLocation.isFolderListing(url), let location = BucketLocation(listingURL: url),
+           let last = location.prefix.split(separator: "/").last {
+            return String(last)
+        }
+        return url.lastPathSegment.isEmpty ? url.host : url.lastPathSegment
+    }
+
     /// What the document at `url` is, without guessing what else the URL meant.
     private func document(at url: RemoteURL) throws(LoadError) -> First {
         let first = try get(url)

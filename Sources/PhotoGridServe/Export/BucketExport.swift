@@ -32,16 +32,22 @@ package struct BucketExport {
         (self.client, self.staging, self.target) = (client, RawPath(staging), target)
     }
 
-    /// Brings the bucket to the staged export. `progress(done, total)` as files go up.
-    package func run(progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws(FetchError) -> Summary {
-        let prefix = client.location.prefix
-        let remote = try client.objects(under: prefix)
-        let manifestKey = prefix + GalleryExport.manifestName
-        // As a folder: the prefix must be empty or an earlier export, since objects of the
-        // export's folders that it no longer names are deleted.
-        if !remote.isEmpty, remote[manifestKey] == nil {
-            throw .badBatch("\(target) holds objects and no photogrid export (no manifest.json): choose an empty prefix")
+    /// What the prefix holds now, asked before anything is made, so that a wrong bucket or key
+    /// fails at once. As a folder: the prefix must be empty or an earlier export, since objects
+    /// of the export's folders that it no longer names are deleted.
+    package func existing() throws(FetchError) -> [String: BucketAnswer.Object] {
+        let remote = try client.objects(under: client.location.prefix)
+        if !remote.isEmpty, remote[client.location.prefix + GalleryExport.manifestName] == nil {
+            throw .unusable("\(target) holds objects and no photogrid export (no manifest.json): choose an empty prefix")
         }
+        return remote
+    }
+
+    /// Brings the bucket, holding `remote` (`existing()`), to the staged export.
+    /// `progress(done, total)` as files go up.
+    package func run(over remote: [String: BucketAnswer.Object], progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws(FetchError) -> Summary {
+        let prefix = client.location.prefix
+        let manifestKey = prefix + GalleryExport.manifestName
         let files = BucketExport.files(under: staging)
         var summary = Summary()
         var wanted: [(key: String, path: RawPath, size: Int)] = []

@@ -30,18 +30,24 @@ package enum ExportCommand {
             say("photogrid: no folder for the export's cache: set HOME or XDG_CACHE_HOME")
             return 1
         }
+        let settings = TransferSettings()
+        if let signer = access.signer { settings.buckets.add(signer, for: location.base.origin) }
+        let loop = TransferLoop(settings: settings)
+        defer { loop.shutdown() }
+        let upload = BucketExport(client: BucketClient(location: location, loop: loop), staging: staging, target: target)
+        // The bucket is asked first: a wrong name, key or endpoint is said before anything is made.
+        let remote: [String: BucketAnswer.Object]
+        do throws(FetchError) { remote = try upload.existing() } catch {
+            say("photogrid: cannot publish to \(TerminalText.sanitize(target)): \(TerminalText.sanitize(error.description))")
+            return 1
+        }
         var local = configuration
         local.output = staging
         return run(local) { summary in
-            let settings = TransferSettings()
-            if let signer = access.signer { settings.buckets.add(signer, for: location.base.origin) }
-            let loop = TransferLoop(settings: settings)
-            defer { loop.shutdown() }
-            let upload = BucketExport(client: BucketClient(location: location, loop: loop), staging: staging, target: target)
             let onTerminal = TTY.isTerminal(2)
             let sent: BucketExport.Summary
             do throws(FetchError) {
-                sent = try upload.run { done, total in
+                sent = try upload.run(over: remote) { done, total in
                     guard onTerminal else { return }
                     _ = try? TTY.writeAll(Array("\rphotogrid: uploading \(done) of \(total) files".utf8), to: 2)
                 }
