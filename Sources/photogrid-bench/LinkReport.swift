@@ -82,7 +82,9 @@ enum LinkReport {
         let started = SystemClock().seconds()
         var environment = ["TERM": "xterm-256color", "COLORTERM": "truecolor", "PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": cache]
         if ssh { environment["SSH_CONNECTION"] = "192.0.2.10 50000 192.0.2.1 22" }
-        let terminal = try PtyTerminal([photogrid, folder, "--columns", "4"], columns: columns, rows: rows, kind: kind,
+        // BENCH_ARGS: more of photogrid's options, to measure what one of them costs (--no-stacks).
+        let extra = getenv("BENCH_ARGS").map { String(cString: $0).split(separator: " ").map(String.init) } ?? []
+        let terminal = try PtyTerminal([photogrid, folder, "--columns", "4"] + extra, columns: columns, rows: rows, kind: kind,
                                        environment: environment,
                                        capture: true, bytesPerSecond: bytesPerSecond)
         defer { terminal.stop(seconds: 30) }
