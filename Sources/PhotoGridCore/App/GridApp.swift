@@ -125,8 +125,9 @@ final class GridApp {
             onScreenComplete = nil
             done()
         }
-        // Bursts are looked for once the first screen is drawn, as the folder is watched.
-        if frame.tilesLoading == 0, !stacksStarted {
+        // Bursts are looked for once the first screen is drawn, as the folder is watched; in a
+        // small folder, with it.
+        if frame.tilesLoading == 0 || controller.looksForStacksEarly, !stacksStarted {
             stacksStarted = true
             controller.startStacks()
         }

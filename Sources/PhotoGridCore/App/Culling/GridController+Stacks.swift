@@ -11,6 +11,17 @@ import PhotoGridSystem
 /// another reason (the date order, the days), since reading them all costs more than a glance.
 extension GridController {
     static let eagerLimit = 20_000
+    /// A folder this small has its bursts looked for at once, beside the first screen's
+    /// pictures rather than after them: its dates and the few looks cost tens of milliseconds,
+    /// and stacks found after the first screen move its tiles, which then go to the terminal
+    /// twice (3-4 MB more for 39 camera photos; docs/benchmarks.md, the slow link again).
+    static let earlyLimit = 1_000
+
+    /// Whether the stacks are looked for with the first screen, not after it.
+    var looksForStacksEarly: Bool {
+        let count = gallery.listed?.count ?? gallery.filtering.unfiltered?.count ?? session.photos.count
+        return gallery.reading == nil && count <= GridController.earlyLimit
+    }
 
     /// After the first screen: the dates read (if not yet), then the bursts looked for.
     func startStacks() {
