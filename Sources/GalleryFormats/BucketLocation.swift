@@ -28,16 +28,21 @@ package struct BucketLocation: Sendable, Equatable {
 
     /// The listing of the keys under `prefix` (one level), from `continuation` on when given.
     package func listing(prefix: String, continuation: String? = nil) -> RemoteURL? {
-        var query = "list-type=2&delimiter=%2F&prefix=" + BucketLocation.encode(Array(prefix.utf8), keepingSlash: false)
-        if let continuation { query += "&continuation-token=" + BucketLocation.encode(Array(continuation.utf8), keepingSlash: false) }
-        return RemoteURL(base.description + "?" + query)
+        query(["list-type": "2", "delimiter": "/", "prefix": prefix, "continuation-token": continuation])
     }
 
     /// Every key under `prefix`, at any depth (no delimiter): what an upload compares with.
     package func allKeys(prefix: String, continuation: String? = nil) -> RemoteURL? {
-        var query = "list-type=2&prefix=" + BucketLocation.encode(Array(prefix.utf8), keepingSlash: false)
-        if let continuation { query += "&continuation-token=" + BucketLocation.encode(Array(continuation.utf8), keepingSlash: false) }
-        return RemoteURL(base.description + "?" + query)
+        query(["list-type": "2", "prefix": prefix, "continuation-token": continuation])
+    }
+
+    /// The bucket's URL with these parameters (those without a value left out), in S3's
+    /// order: list-type, delimiter, prefix, continuation-token.
+    private func query(_ parameters: [String: String?]) -> RemoteURL? {
+        let pairs = ["list-type", "delimiter", "prefix", "continuation-token"].compactMap { name in
+            parameters[name].flatMap { $0 }.map { name + "=" + BucketLocation.encode(Array($0.utf8), keepingSlash: false) }
+        }
+        return RemoteURL(base.description + "?" + pairs.joined(separator: "&"))
     }
 
     /// The object with `key`: its bytes, encoded as S3 reads them ("/" kept).

@@ -62,6 +62,13 @@ package struct BucketAnswer: Sendable {
         return code.map { ($0, message) }
     }
 
+    /// The tags of `bytes` (`DirectoryListing.scanTags`), their text as strings.
+    private static func scan(_ bytes: [UInt8], element: (String, Bool, () -> String) -> Void) {
+        DirectoryListing.scanTags(bytes) { name, closing, text in
+            withoutActuallyEscaping(text) { text in element(name, closing) { String(decoding: text(), as: UTF8.self) } }
+        }
+    }
+
     /// The text of the first element named `name` (a multipart upload's `UploadId`).
     package static func value(_ name: String, in bytes: [UInt8]) -> String? {
         var found: String?
@@ -71,24 +78,6 @@ package struct BucketAnswer: Sendable {
         return found
     }
 
-    /// Calls `element` for each start and end tag with the element's local name; at an end tag,
-    /// `text()` gives the text since the last tag, entities expanded.
-    private static func scan(_ bytes: [UInt8], element: (String, Bool, () -> String) -> Void) {
-        var i = 0, textStart = 0
-        while i < bytes.count {
-            guard bytes[i] == UInt8(ascii: "<") else { i += 1; continue }
-            guard let end = bytes[i...].firstIndex(of: UInt8(ascii: ">")) else { return }
-            let tag = bytes[(i + 1)..<end]
-            let text = bytes[textStart..<i]
-            i = end + 1
-            textStart = i
-            guard let first = tag.first, first != UInt8(ascii: "?"), first != UInt8(ascii: "!") else { continue }
-            let closing = first == UInt8(ascii: "/")
-            let name = DirectoryListing.localName(closing ? tag.dropFirst() : tag)
-            element(name, closing) { String(decoding: DirectoryListing.unescaped(Array(text)), as: UTF8.self) }
-            if !closing, tag.last == UInt8(ascii: "/") { element(name, true) { "" } }
-        }
-    }
 }
 
 extension DirectoryListing {

@@ -16,35 +16,42 @@ extension DirectoryListing {
     package static func webDAV(_ bytes: [UInt8], url: RemoteURL) -> DirectoryListing? {
         var listing = DirectoryListing()
         var sawMultistatus = false
-        var href: [UInt8]?, inHref = false, isFolder = false
-        var text: [UInt8] = []
-        var i = 0
+        var href: [UInt8]?, isFolder = false
         let path = url.path.hasSuffix("/") ? url.path : url.path + "/"
-        while i < bytes.count {
-            guard bytes[i] == UInt8(ascii: "<") else {
-                if inHref { text.append(bytes[i]) }
-                i += 1
-                continue
-            }
-            guard let end = bytes[i...].firstIndex(of: UInt8(ascii: ">")) else { break }
-            let tag = bytes[(i + 1)..<end]
-            i = end + 1
-            guard let first = tag.first, first != UInt8(ascii: "?"), first != UInt8(ascii: "!") else { continue }
-            let closing = first == UInt8(ascii: "/")
-            let name = localName(closing ? tag.dropFirst() : tag)
+        scanTags(bytes) { name, closing, text in
             switch (name, closing) {
             case ("multistatus", false): sawMultistatus = true
             case ("response", false): (href, isFolder) = (nil, false)
-            case ("href", false): (inHref, text) = (true, [])
-            case ("href", true): (inHref, href) = (false, unescaped(text))
+            case ("href", true): href = text()
             case ("collection", false): isFolder = true
             case ("response", true):
-                guard let href, let entry = member(href, isFolder: isFolder, url: url, folderPath: path) else { continue }
+                guard let href, let entry = member(href, isFolder: isFolder, url: url, folderPath: path) else { return }
                 if entry.folder { listing.folders.append((entry.name, entry.url)) } else { listing.files.append((entry.name, entry.url)) }
             default: break
             }
         }
         return sawMultistatus ? listing : nil
+    }
+
+    /// Calls `element` for each start and end tag with the element's local name (a self-closing
+    /// one as both); at an end tag, `text()` gives the text since the tag before, XML's five
+    /// entities and character references expanded (no other: no document grows as it is read).
+    /// Processing instructions, comments and declarations are passed over.
+    static func scanTags(_ bytes: [UInt8], element: (String, Bool, () -> [UInt8]) -> Void) {
+        var i = 0, textStart = 0
+        while i < bytes.count {
+            guard bytes[i] == UInt8(ascii: "<") else { i += 1; continue }
+            guard let end = bytes[i...].firstIndex(of: UInt8(ascii: ">")) else { return }
+            let tag = bytes[(i + 1)..<end]
+            let text = bytes[textStart..<i]
+            i = end + 1
+            textStart = i
+            guard let first = tag.first, first != UInt8(ascii: "?"), first != UInt8(ascii: "!") else { continue }
+            let closing = first == UInt8(ascii: "/")
+            let name = localName(closing ? tag.dropFirst() : tag)
+            element(name, closing) { unescaped(Array(text)) }
+            if !closing, tag.last == UInt8(ascii: "/") { element(name, true) { [] } }
+        }
     }
 
     /// A member of the folder at `folderPath`: its name and URL; nil for the folder itself and
@@ -66,7 +73,7 @@ extension DirectoryListing {
     }
 
     /// `D:href`, `lp1:collection ...attributes`, `collection/` → `href`, `collection`.
-    static func localName(_ tag: ArraySlice<UInt8>) -> String {
+    private static func localName(_ tag: ArraySlice<UInt8>) -> String {
         let nameEnd = tag.firstIndex { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == UInt8(ascii: "/") } ?? tag.endIndex
         let qualified = tag[..<nameEnd]
         let local = qualified.lastIndex(of: UInt8(ascii: ":")).map { qualified[($0 + 1)...] } ?? qualified
@@ -74,7 +81,7 @@ extension DirectoryListing {
     }
 
     /// XML's five entities and numeric character references in an href's text.
-    static func unescaped(_ text: [UInt8]) -> [UInt8] {
+    private static func unescaped(_ text: [UInt8]) -> [UInt8] {
         guard text.contains(UInt8(ascii: "&")) else { return text }
         var out: [UInt8] = [], i = 0
         let named: [String: UInt8] = ["amp": 0x26, "lt": 0x3C, "gt": 0x3E, "quot": 0x22, "apos": 0x27]

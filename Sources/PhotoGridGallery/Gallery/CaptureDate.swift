@@ -46,6 +46,13 @@ package enum CaptureDate {
         return fromPath(photo.relativePath, fileTime: fileTime) ?? fileTime ?? Int64.max
     }
 
+    /// The time of day of wall-clock seconds.
+    package static func timeOfDay(_ seconds: Int64) -> (hour: Int, minute: Int, second: Int) {
+        let day = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let time = Int(seconds - day * 86_400)
+        return (time / 3600, time / 60 % 60, time % 60)
+    }
+
     /// The calendar date of wall-clock seconds (the inverse of `wallClock`).
     package static func civil(_ seconds: Int64) -> (year: Int, month: Int, day: Int) {
         // Howard Hinnant's civil_from_days.

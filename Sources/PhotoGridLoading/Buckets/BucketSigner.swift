@@ -69,10 +69,9 @@ package struct BucketSigner: Sendable {
 
     /// `20261128T075012Z`.
     static func timestamp(_ seconds: Int64) -> String {
-        let date = CaptureDate.civil(seconds)
-        let time = Int(seconds - (seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400) * 86_400)
+        let date = CaptureDate.civil(seconds), time = CaptureDate.timeOfDay(seconds)
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(date.year)\(two(date.month))\(two(date.day))T\(two(time / 3600))\(two(time / 60 % 60))\(two(time % 60))Z"
+        return "\(date.year)\(two(date.month))\(two(date.day))T\(two(time.hour))\(two(time.minute))\(two(time.second))Z"
     }
 
     /// The path as S3 reads it: each byte but the unreserved ones and "/" percent-encoded, once.

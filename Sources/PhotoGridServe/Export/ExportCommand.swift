@@ -45,12 +45,10 @@ package enum ExportCommand {
         local.output = staging
         return run(local) { summary in
             let onTerminal = TTY.isTerminal(2)
+            let progress = ProgressLine(words: "uploading", things: "files")
             let sent: BucketExport.Summary
             do throws(FetchError) {
-                sent = try upload.run(over: remote) { done, total in
-                    guard onTerminal else { return }
-                    _ = try? TTY.writeAll(Array("\rphotogrid: uploading \(done) of \(total) files".utf8), to: 2)
-                }
+                sent = try upload.run(over: remote) { done, total in progress.show(done, of: total) }
             } catch {
                 if onTerminal { _ = try? TTY.writeAll(Array("\n".utf8), to: 2) }
                 say("photogrid: cannot publish to \(TerminalText.sanitize(target)): \(TerminalText.sanitize(error.description))")
@@ -79,16 +77,10 @@ package enum ExportCommand {
                 + TerminalText.sanitize(configuration.folder))
         }
         let onTerminal = TTY.isTerminal(2)
-        let lastShown = Locked(0)
+        let progress = ProgressLine(words: "exporting", things: "photos")
         let summary: GalleryExport.Summary
         do throws(GalleryExport.ExportError) {
-            summary = try export.run { done, total in
-                guard onTerminal else { return }
-                // At most ten times a second, and the last one always.
-                let now = SystemClock().now()
-                guard done == total || lastShown.withLock({ shown in defer { shown = max(shown, now) }; return now - shown >= 100 }) else { return }
-                _ = try? TTY.writeAll(Array("\rphotogrid: exporting \(done) of \(total) photos".utf8), to: 2)
-            }
+            summary = try export.run { done, total in progress.show(done, of: total) }
         } catch {
             if onTerminal { _ = try? TTY.writeAll(Array("\n".utf8), to: 2) }
             say("photogrid: \(TerminalText.sanitize(error.description))")
@@ -115,4 +107,21 @@ package enum ExportCommand {
     }
 
     static func say(_ line: String) { ServeCommand.say(line, to: 2) }
+}
+
+/// "photogrid: exporting 12 of 57 photos", rewritten in place on a terminal's stderr (nowhere
+/// else), at most ten times a second and the last one always.
+struct ProgressLine: Sendable {
+    let words: String, things: String
+    private let onTerminal = TTY.isTerminal(2)
+    private let lastShown = Locked(0)
+
+    init(words: String, things: String) { (self.words, self.things) = (words, things) }
+
+    func show(_ done: Int, of total: Int) {
+        guard onTerminal else { return }
+        let now = SystemClock().now()
+        guard done == total || lastShown.withLock({ shown in defer { shown = max(shown, now) }; return now - shown >= 100 }) else { return }
+        _ = try? TTY.writeAll(Array("\rphotogrid: \(words) \(done) of \(total) \(things)".utf8), to: 2)
+    }
 }

@@ -48,14 +48,13 @@ enum Validators {
     static func httpDate(secondsSinceEpoch seconds: Int64) -> String {
         // The calendar's arithmetic is the capture dates' (UTC seconds, proleptic Gregorian).
         let day = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let time = Int(seconds - day * 86_400)
-        let date = CaptureDate.civil(seconds)
+        let date = CaptureDate.civil(seconds), time = CaptureDate.timeOfDay(seconds)
         // 1970-01-01 was a Thursday.
         let weekday = Int(((day + 4) % 7 + 7) % 7)
         let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
         return "\(days[weekday]), \(two(date.day)) \(months[date.month - 1]) \(date.year) "
-            + "\(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60)) GMT"
+            + "\(two(time.hour)):\(two(time.minute)):\(two(time.second)) GMT"
     }
 }
