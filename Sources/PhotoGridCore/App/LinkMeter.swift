@@ -7,31 +7,36 @@ import PhotoGridModel
 /// megabytes a second (xterm parsing sixel, the slowest seen here, about 6); one at the end of SSH
 /// or a VPN reads what the link carries, 2.5 MB a second at 20 Mbit/s. Below `slowBelow` the link
 /// is slow, and photogrid sends what shows the screen soonest (`pictureScale`, `frameBudget`);
-/// above `fastAbove` again it is not. Nothing changes before a large write has been timed.
+/// above `fastAbove` again it is not. Nothing changes before a large write has been timed; the
+/// first slow one is enough, whatever the session says of SSH (issue 53), unless one went at a
+/// better pace before it.
 package struct LinkMeter {
     /// Bytes a second, a running mean of the large writes timed so far; nil before the first.
     package private(set) var bytesPerSecond: Double?
     package private(set) var isSlow = false
     /// Bytes of the slow writes since the last fast one: the evidence.
     private var slowBytes = 0
-    /// A write has gone fast: the terminal is not at the end of a slow link.
+    /// A write has gone fast: frames go whole.
     private var seenFast = false
+    /// A write has gone at a better pace than a slow link's: the terminal may be on this
+    /// machine, so from then on slowness needs `evidence`.
+    private var seenNotSlow = false
+    /// The session says it comes over SSH (`SSH_CONNECTION`, `SSH_TTY`): the terminal is on
+    /// another machine and a slow write is the link's, even after a fast one.
+    private let overSSH: Bool
 
-    /// How much must have gone slowly before the link is taken for slow (`evidence`, or at once
-    /// over SSH).
-    private let needed: Int
+    package init(overSSH: Bool = false) { self.overSSH = overSSH }
 
-    /// `overSSH`: the session says it comes over SSH (`SSH_CONNECTION`, `SSH_TTY`), so the
-    /// terminal is on another machine and a slow write is the link's from the first.
-    package init(overSSH: Bool = false) { needed = overSSH ? LinkMeter.smallestTimed : LinkMeter.evidence }
+    /// How much must have gone slowly before the link is taken for slow.
+    private var needed: Int { overSSH || !seenNotSlow ? LinkMeter.smallestTimed : LinkMeter.evidence }
 
     /// Writes smaller than this fit the pty's and the link's buffers and say nothing of the rate.
     package static let smallestTimed = 96 * 1024
     package static let slowBelow = 3.0 * 1_048_576, fastAbove = 6.0 * 1_048_576
     /// How much must have gone slowly, with no fast write between, before a link not known to
-    /// be remote is taken for slow: a terminal on this machine can be slow for its first second
-    /// (xterm on a virtual display took 0.8 MB at 0.6-2 MB a second while it started, then
-    /// 10-16), a link is slow for good.
+    /// be remote is taken for slow again once a write went fast: a terminal on this machine can
+    /// be slow for its first second (xterm on a virtual display took 0.8 MB at 0.6-2 MB a second
+    /// while it started, then 10-16), a link is slow for good.
     package static let evidence = 1_250_000
 
     /// A frame's write of `bytes` took `seconds`.
@@ -40,7 +45,15 @@ package struct LinkMeter {
         let rate = Double(bytes) / seconds
         let mean = bytesPerSecond.map { ($0 + rate) / 2 } ?? rate
         bytesPerSecond = mean
+        let evidenced = slowBytes >= LinkMeter.evidence
         if rate < LinkMeter.slowBelow { slowBytes += bytes } else if rate > LinkMeter.fastAbove { slowBytes = 0; seenFast = true }
+        if rate >= LinkMeter.slowBelow {
+            // Taken for slow on less than the evidence, a terminal not said to be remote that
+            // reads at a better pace once was slow while it started: its pictures go as a fast
+            // link's again (else they would stay cheap until something large is written).
+            if isSlow && !evidenced && !overSSH { isSlow = false }
+            seenNotSlow = true
+        }
         if !isSlow && slowBytes >= needed && mean < LinkMeter.slowBelow { isSlow = true }
         if isSlow && mean > LinkMeter.fastAbove { isSlow = false }
     }
