@@ -68,6 +68,48 @@ import PhotoGridTestSupport
         #expect(said.isEmpty, "\(said)")
     }
 
+    /// `--print` of a tree prints from its first photos as they settle, as the grid starts (issue
+    /// 53: a tree of 491 folders was printed in the time of its whole crawl, 2.9 s). A folder
+    /// after the first screen that answers late holds nothing back; what it leaves out is said on
+    /// stderr once it has answered, and only then does photogrid exit.
+    @Test(.startsPrograms) func printingATreeWaitsForItsFirstScreenOnly() throws {
+        let photos = try FileManager.default.subpathsOfDirectory(atPath: RemotePaths.gallery).filter { $0.hasSuffix(".jpg") }.sorted()
+        let names = photos.indices.map { String(format: "p%02d.jpg", $0) }
+        let lateAsked = Locked<Date?>(nil)
+        @Sendable func page(_ links: [String]) -> TestServer.Behavior {
+            .respond(status: 200, headers: [("Content-Type", "text/html")],
+                     body: Array(("<html><title>Index of /</title>" + links.map { "<a href=\"\($0)\">\($0)</a>" }.joined() + "</html>").utf8))
+        }
+        let server = try TestServer { request in
+            switch request.path {
+            case "/": return page(["a/", "z/"])
+            case "/a/": return page(names)
+            case "/z/":
+                lateAsked.withLock { $0 = Date() }
+                return .slow(milliseconds: 4000, .respond(status: 403, headers: [], body: []))
+            default:
+                guard let index = names.firstIndex(of: String(request.path.dropFirst(3))),
+                      let bytes = FileManager.default.contents(atPath: RemotePaths.gallery + "/" + photos[index]) else {
+                    return .respond(status: 404, headers: [], body: [])
+                }
+                return .respond(status: 200, headers: [("Content-Type", "image/jpeg")], body: Array(bytes))
+            }
+        }
+        defer { server.stop() }
+        let home = RemotePaths.scratch("print-tree")
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let started = Date()
+        // 4 columns of 100x30 half-blocks: 12 tiles on the first screen, 24 photos settled start it.
+        let result = try RemotePaths.print(["--mode", "halfblock", "--size", "100x30", "--columns", "4", "--url", server.url], cacheHome: home)
+        let asked = try #require(lateAsked.withLock { $0 }, "z/ was never asked for")
+        let answered = asked.timeIntervalSince(started) + 4
+        #expect(result.status == 0, "\(result.errorText)")
+        #expect(result.outputSeconds < answered - 1, "the frame came \(result.outputSeconds) s after the start, z/ answered at \(answered) s")
+        #expect(result.seconds >= answered - 0.1, "exited at \(result.seconds) s, before z/ answered (\(answered) s)")
+        #expect(result.errorText.contains("left out") && result.errorText.contains("z"), "\(result.errorText)")
+        #expect(String(decoding: result.output, as: UTF8.self).contains("▀"), "no picture in the frame")
+    }
+
     /// A remote photo is an address, not a path: the core never opens it as a file, and what the
     /// user is handed for it (`-o`, `o`, `y`) is the original's URL.
     @Test func remotePhotosAreAddressesTheirLoaderResolves() throws {

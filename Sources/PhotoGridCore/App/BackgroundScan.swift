@@ -99,7 +99,8 @@ package final class BackgroundScan: @unchecked Sendable {
     package func waitForStart() throws -> (photos: [Photo], complete: Bool) {
         let started = clock.now()
         var shown = started + BackgroundScan.patience
-        defer { if clock.now() >= started + BackgroundScan.patience { _ = try? TTY.writeAll(Array("\r\u{1B}[K".utf8), to: 2) } }
+        // The progress line is erased where it was shown: on a terminal.
+        defer { if clock.now() >= started + BackgroundScan.patience, TTY.isTerminal(2) { _ = try? TTY.writeAll(Array("\r\u{1B}[K".utf8), to: 2) } }
         while true {
             let (result, first, count) = state.withLock { ($0.result, $0.first, $0.count) }
             if let result { return (try result.get(), true) }
@@ -110,6 +111,11 @@ package final class BackgroundScan: @unchecked Sendable {
             }
             SystemClock.sleep(milliseconds: 10)
         }
+    }
+
+    /// Waits until the reading is done: `--print` says what it left out once the frame is out.
+    package func waitForEnd() {
+        while state.withLock({ $0.result == nil }) { SystemClock.sleep(milliseconds: 10) }
     }
 
     /// Called (on the reading thread) as more photos are found and when the reading is done.

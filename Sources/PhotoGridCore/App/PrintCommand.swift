@@ -18,12 +18,18 @@ struct PrintCommand {
         if options.url == nil, RawPath(options.path).isRegularFile {
             try TTY.writeAll(try singlePhoto(screen: screen, mode: mode))
         } else {
-            let (frame, session, screenComplete) = try grid(screen: screen, mode: mode)
+            let (frame, session, source) = try grid(screen: screen, mode: mode)
             try TTY.writeAll(frame)
             // The frame is complete: let whoever reads it go on (a previewer, a benchmark) while
             // the new thumbnails are written to the disk cache for next time.
             TTY.closeStandardOutput()
-            screenComplete?()
+            source.onScreenComplete?()
+            // A tree still being read (a remote one, printed from its first photos): what it
+            // leaves out is said once it is read.
+            if let reading = source.reading {
+                reading.waitForEnd()
+                if let said = source.leftOut?.withLock({ $0.summary }) { PhotoGrid.printError(said) }
+            }
             session.pipeline.waitForStores()
             session.pipeline.stop()
             PhotoGrid.writeStats(session)
@@ -50,7 +56,7 @@ struct PrintCommand {
 
     /// A contact sheet: the whole rows of tiles that fit, without the focus frame or the status
     /// line (they are for a user at the keys), with `--labels` each photo's name under its tile.
-    private func grid(screen: ScreenMetrics, mode: RenderMode) throws -> ([UInt8], GridSession, (@Sendable () -> Void)?) {
+    private func grid(screen: ScreenMetrics, mode: RenderMode) throws -> ([UInt8], GridSession, GallerySource) {
         var source = try load(FirstScreen(screen: screen, mode: mode, columns: options.columns, fit: options.fit))
         // Said on stderr, which a previewer shows apart from the picture or not at all.
         for said in [source.leftOut?.withLock { $0.summary }].compactMap({ $0 }) + source.notices { PhotoGrid.printError(said) }
@@ -108,7 +114,7 @@ struct PrintCommand {
         var ops = controller.canvas.printOps(tiles)
         if options.labels { ops += tiles.compactMap { PrintCommand.label($0, row: $0.row + layout.tileRows) } }
         let frame = mode.drawsPixels ? PrintComposer.relative(ops, rows: height) : PrintComposer.lines(ops, rows: height)
-        return (frame, session, source.onScreenComplete)
+        return (frame, session, source)
     }
 
     /// A tile's name on the row under it, clipped to its width, made safe for a terminal.

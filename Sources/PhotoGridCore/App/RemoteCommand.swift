@@ -105,7 +105,11 @@ package enum RemoteCommand {
                 loaded = manifest
             case .listing(let listing, let at, let kind):
                 opening?.cancel()
-                if options.print { loaded = RemoteGalleryLoader(fetcher: fetcher).crawl(listing, url: at, kind: kind) } else {
+                // --print takes the tree's first photos as they settle, as the grid does, unless
+                // an order or a filter asks for every photo before the first screen is known.
+                if options.print && (options.sortGiven || options.query != nil || options.filter != .all) {
+                    loaded = RemoteGalleryLoader(fetcher: fetcher).crawl(listing, url: at, kind: kind)
+                } else {
                     var gallery = try crawling(listing, at: at, kind: kind, options: options, firstScreen: firstScreen, fetcher: fetcher)
                     gallery.focus = focus
                     return gallery

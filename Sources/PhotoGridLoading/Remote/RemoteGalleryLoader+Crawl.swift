@@ -161,9 +161,17 @@ extension RemoteGalleryLoader {
             }
             if underWay.isEmpty { break }
             condition.lock()
-            while arrived.withLock({ $0.isEmpty }) { condition.wait() }
+            var quiet = false
+            while !quiet && arrived.withLock({ $0.isEmpty }) { quiet = !condition.wait(milliseconds: 100) }
             let come = arrived.withLock { list in defer { list = [] }; return list }
             condition.unlock()
+            // A folder that answers late: what is settled is told again meanwhile, since whoever
+            // listens may have been too early to take it at the last answer (the grid waits a
+            // tenth of a second before it starts on a first screen).
+            if come.isEmpty {
+                report()
+                continue
+            }
             for (id, result) in come {
                 guard let folder = underWay.removeValue(forKey: id) else { continue }
                 let shown = String(folder.path.dropLast())
