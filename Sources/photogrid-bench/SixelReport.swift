@@ -1,9 +1,10 @@
 import PhotoGridCore
 
-/// `photogrid-bench sixel DIR [SIZE]`: libsixel's diffusion methods on real tiles: bytes written
-/// (what the terminal must parse), encode time, and the mean error against the tile's pixels.
+/// `photogrid-bench sixel DIR [SIZE] [COLORS]`: libsixel's diffusion methods on real tiles: bytes
+/// written (what the terminal must parse), encode time, and the mean error against the tile's
+/// pixels; at COLORS registers (256, or 128 as on a slow link).
 enum SixelReport {
-    package static func run(folder: String, size: Int) throws {
+    package static func run(folder: String, size: Int, colors: Int = 256) throws {
         let photos = try FolderScanner().scan(RawPath(folder)).filter { $0.format == .jpeg }.prefix(18)
         let decoded = photos.compactMap { try? PhotoDecoder().image(of: $0, covering: size, atMost: size).image }
         // The resampling from the decoded image to the tile, best of 5 each: what photogrid adds
@@ -14,7 +15,7 @@ enum SixelReport {
             resampling += Timing.best(of: 5) { tile = PhotoDecoder.shape(image, width: size, height: size, fit: .fill) }
             tiles.append(tile)
         }
-        print("sixel encoding of \(tiles.count) tiles of \(size)x\(size) from \(folder)")
+        print("sixel encoding of \(tiles.count) tiles of \(size)x\(size) from \(folder), \(colors) colours")
         print("resampling the decoded photos to the tiles: \(Table.fixed(resampling * 1000 / Double(max(1, tiles.count)), 2)) ms per tile")
         print(Table.row(["diffusion", "pictures", "writer", "KB per tile", "ms per tile", "mean error"]))
         print(Table.rule(6))
@@ -30,7 +31,7 @@ enum SixelReport {
             for tile in tiles {
                 let edges = strip == 0 ? [0, tile.width] : Array(stride(from: 0, to: tile.width, by: strip)) + [tile.width]
                 var parts: [[UInt8]] = []
-                seconds += Timing.best(of: 2) { parts = (try? Sixel.encode(tile, columns: edges, diffusion: diffusion, writer: writer)) ?? [] }
+                seconds += Timing.best(of: 2) { parts = (try? Sixel.encode(tile, columns: edges, colors: colors, diffusion: diffusion, writer: writer)) ?? [] }
                 bytes += parts.reduce(0) { $0 + $1.count }
                 var back = RGBImage(width: tile.width, height: tile.height)
                 for (k, part) in parts.enumerated() { if let piece = Sixel.decode(part) { back.draw(piece, atX: edges[k], y: 0) } }

@@ -5,7 +5,7 @@ import PhotoGridCore
 // photogrid-bench time DIR              the time zoom's keys on a folder as it is
 // photogrid-bench decode DIR [SIZE]     full libjpeg decodes against photogrid's shortcuts
 // photogrid-bench hold DIR [MINUTES]     a key held down over 10,000 photos in each mode, memory every second
-// photogrid-bench sixel DIR [SIZE]      libsixel's diffusion methods: bytes, time, error
+// photogrid-bench sixel DIR [SIZE] [COLORS]  libsixel's diffusion methods: bytes, time, error
 // photogrid-bench remote DIR [RUNS]     remote galleries over loopback, with 50 ms a response, beside the disk
 // photogrid-bench soak DIR [MINUTES]     random keys and resizes over 10,000 photos and a served gallery
 // photogrid-bench memory DIR [sixel|halfblock] [COLUMNS,..] [MB,..]  peak memory and idle CPU against the budget, in a pty like a sixel xterm and a plain one
@@ -13,6 +13,7 @@ import PhotoGridCore
 // photogrid-bench formats DIR [RUNS] [TIMG] [CHAFA]  the first screen per format (PNG, WebP, HEIC, AVIF, GIF) beside timg and chafa
 // photogrid-bench kitty DIR [RUNS] [TIMG] [CHAFA]    kitty mode against half-blocks in a pty, and beside timg -pk and chafa -f kitty
 // photogrid-bench link DIR [MBIT] [RUNS] [TIMG] [CHAFA]           kitty and sixel in a pty read at MBIT megabits a second, and as fast as it comes
+// photogrid-bench peers DIR RUNS TIMG  --print --fit in kitty and sixel beside timg -pk and -ps, 18 photos in a pty
 // photogrid-bench oracle [KEYS] [SEEDS] the screen oracle's random walks, longer than the tests'
 // photogrid-bench list                  a sort and a filter over 10,000 photos: what is decoded again
 // photogrid-bench write KIND FILE ...   one write to a user's file, for the crash tests to kill
@@ -54,7 +55,8 @@ do {
         try HoldSoak.run(source: arguments[1], photogrid: (directory.isEmpty ? "./" : directory) + "photogrid",
                          minutes: arguments.count > 2 ? Double(arguments[2]) ?? 4 : 4)
     case "sixel" where arguments.count >= 2:
-        try SixelReport.run(folder: arguments[1], size: arguments.count > 2 ? Int(arguments[2]) ?? 400 : 400)
+        try SixelReport.run(folder: arguments[1], size: arguments.count > 2 ? Int(arguments[2]) ?? 400 : 400,
+                            colors: arguments.count > 3 ? Int(arguments[3]) ?? 256 : 256)
     case "parse" where arguments.count >= 2 && ParseReport.cases.contains(arguments[1]):
         try ParseReport.runCase(arguments[1], runs: arguments.count > 2 ? Int(arguments[2]) ?? 3 : 3)
     case "parse":
@@ -69,6 +71,10 @@ do {
         try KittyReport.run(source: arguments[1], photogrid: (directory.isEmpty ? "./" : directory) + "photogrid",
                             runs: arguments.count > 2 ? Int(arguments[2]) ?? 3 : 3,
                             timg: arguments.count > 3 ? arguments[3] : nil, chafa: arguments.count > 4 ? arguments[4] : nil)
+    case "peers" where arguments.count >= 4:
+        let directory = String(CommandLine.arguments[0].reversed().drop { $0 != "/" }.reversed())
+        try PeersReport.run(source: arguments[1], photogrid: (directory.isEmpty ? "./" : directory) + "photogrid",
+                            runs: Int(arguments[2]) ?? 5, timg: arguments[3])
     case "link" where arguments.count >= 2:
         let directory = String(CommandLine.arguments[0].reversed().drop { $0 != "/" }.reversed())
         try LinkReport.run(source: arguments[1], photogrid: (directory.isEmpty ? "./" : directory) + "photogrid",
@@ -88,7 +94,7 @@ do {
     case "decode" where arguments.count >= 2:
         try DecodeReport.run(folder: arguments[1], size: arguments.count > 2 ? Int(arguments[2]) ?? 400 : 400)
     default:
-        print("usage: photogrid-bench run DIR [RUNS] | time DIR | remote DIR [RUNS] | soak DIR [MINUTES] | memory DIR | hold DIR [MINUTES] | decode DIR [SIZE] | sixel DIR [SIZE] | parse [RUNS] | formats DIR [RUNS] [TIMG] [CHAFA] | kitty DIR [RUNS] [TIMG] [CHAFA] | link DIR [MBIT] [RUNS] [TIMG] [CHAFA] | oracle [KEYS] [SEEDS] | list | library N DIR [RUNS] | write KIND FILE ...")
+        print("usage: photogrid-bench run DIR [RUNS] | time DIR | remote DIR [RUNS] | soak DIR [MINUTES] | memory DIR | hold DIR [MINUTES] | decode DIR [SIZE] | sixel DIR [SIZE] [COLORS] | parse [RUNS] | formats DIR [RUNS] [TIMG] [CHAFA] | kitty DIR [RUNS] [TIMG] [CHAFA] | link DIR [MBIT] [RUNS] [TIMG] [CHAFA] | peers DIR RUNS TIMG | oracle [KEYS] [SEEDS] | list | library N DIR [RUNS] | write KIND FILE ...")
         exit(2)
     }
 } catch {

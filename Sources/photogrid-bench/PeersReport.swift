@@ -1,0 +1,65 @@
+import Glibc
+import PhotoGridCore
+import PhotoGridTestSupport
+
+/// `photogrid-bench peers DIR [RUNS] TIMG`: the first 18 photos of DIR, 6x3 on 240x67 cells of
+/// 10x20 pixels, as `--print --fit` draws them in kitty and in sixel mode beside `timg -pk` and
+/// `timg -ps`, side by side in one run, each in a pty of 2400x1340 pixels that answers the peers'
+/// queries as they come; photogrid with an empty disk cache. Time from the start to the last byte
+/// written, median of RUNS, alternating; bytes as the pty read them; CPU (user and system, as
+/// /usr/bin/time reports it) of the last run.
+enum PeersReport {
+    static let columns = 240, rows = 67
+
+    package static func run(source: String, photogrid: String, runs: Int, timg: String) throws {
+        let files = try FolderScanner().scan(RawPath(source)).prefix(18).map(\.source.description)
+        // The same 18 for photogrid: a folder of links to them, in the same order.
+        let folder = FirstScreen.scratch("peers")
+        defer { _ = system("rm -rf '\(folder)'") }
+        for (i, file) in files.enumerated() {
+            _ = symlink(file, folder + "/" + (i < 10 ? "0" : "") + "\(i)-" + RawPath(file).lastComponent.description)
+        }
+        print("# photogrid --print --fit beside timg\n")
+        for line in Machine.describe() { print("- \(line)") }
+        print("- \(source): its first \(files.count) photos, 6x3 on 240x67 cells of 10x20, median of \(runs) runs, alternating\n")
+        print(Table.row(["mode", "photogrid", "bytes", "CPU", "timg", "bytes", "CPU", "time / timg", "bytes / timg"]))
+        print(Table.rule(9))
+        for kitty in [true, false] {
+            let mode = kitty ? "kitty" : "sixel"
+            let ours = [photogrid, "--print", "--mode", mode, "--fit", "--size", "\(columns)x\(rows)", "--cell-size", "10x20",
+                        "--columns", "6", folder]
+            let theirs = [timg, "--threads=2", kitty ? "-pk" : "-ps", "--grid=6x3"] + files
+            var times: ([Double], [Double]) = ([], []), bytes = (0, 0), cpu = (0.0, 0.0)
+            for _ in 0..<runs {
+                let cache = FirstScreen.scratch("peers-cache")
+                defer { _ = system("rm -rf '\(cache)'") }
+                let a = try once(ours, kitty: kitty, cache: cache), b = try once(theirs, kitty: kitty, cache: cache)
+                times.0.append(a.seconds); times.1.append(b.seconds)
+                bytes = (a.bytes, b.bytes)
+                cpu = (a.cpu, b.cpu)
+            }
+            let (mine, peer) = (Timing.median(times.0), Timing.median(times.1))
+            print(Table.row([mode, KittyReport.ms(mine), KittyReport.kb(bytes.0), KittyReport.ms(cpu.0), KittyReport.ms(peer),
+                             KittyReport.kb(bytes.1), KittyReport.ms(cpu.1),
+                             Table.fixed(mine / peer, 2) + "x", Table.fixed(Double(bytes.0) / Double(max(1, bytes.1)), 2) + "x"]))
+        }
+    }
+
+    /// One run in the pty: seconds to the last byte written, the bytes, and seconds of CPU.
+    static func once(_ command: [String], kitty: Bool, cache: String) throws -> (seconds: Double, bytes: Int, cpu: Double) {
+        let timeFile = cache + "/cpu"
+        let started = SystemClock().seconds()
+        let terminal = try PtyTerminal(["/usr/bin/time", "-f", "%U %S", "-o", timeFile] + command, columns: columns, rows: rows, kind: .answeringXterm(columns: columns, rows: rows, kitty: kitty),
+                                       environment: ["TERM": kitty ? "xterm-kitty" : "xterm-256color", "COLORTERM": "truecolor",
+                                                     "PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": cache])
+        var status: Int32 = 0
+        while waitpid(terminal.pid, &status, 0) < 0 && errno == EINTR {}
+        // What it wrote last may still be on its way through the pty.
+        _ = terminal.waitForQuiet(0.3, limit: 10)
+        let last = SystemClock().seconds() - terminal.quietFor
+        let bytes = terminal.bytesWritten
+        terminal.stop(seconds: 1)
+        let cpu = ((try? FileReader.readText(timeFile)) ?? "").split(whereSeparator: \.isWhitespace).compactMap { Double($0) }.reduce(0, +)
+        return (last - started, bytes, cpu)
+    }
+}
