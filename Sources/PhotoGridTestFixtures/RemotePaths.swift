@@ -15,11 +15,25 @@ package enum RemotePaths {
     package static var binary: String { ProcessInfo.processInfo.environment["PHOTOGRID_BIN"] ?? root + "/.build/debug/photogrid" }
     package static let gallery = root + "/sample-gallery"
 
-    /// A new folder under /tmp, for a test's own disk cache.
+    /// A new folder under /tmp, for a test's own disk cache, home or working folder: inside one
+    /// folder of the test process's own, removed when it exits (they were left behind, hundreds
+    /// a day on a machine that runs the suite).
     package static func scratch(_ name: String) -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("pg-\(name)-\(UUID().uuidString.prefix(8))").path
+        let path = scratchRoot + "/pg-\(name)-\(UUID().uuidString.prefix(8))"
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
+    }
+
+    /// The test process's folder for `scratch`, made at the first call.
+    static let scratchRoot: String = {
+        let root = processScratch()
+        try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(atPath: RemotePaths.processScratch()) }
+        return root
+    }()
+
+    static func processScratch() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("photogrid-tests-\(getpid())").path
     }
 
     /// `photogrid --print` with its own disk cache: status, stdout, stderr.
