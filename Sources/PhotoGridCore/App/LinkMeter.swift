@@ -33,10 +33,10 @@ package struct LinkMeter {
     /// Writes smaller than this fit the pty's and the link's buffers and say nothing of the rate.
     package static let smallestTimed = 96 * 1024
     package static let slowBelow = 3.0 * 1_048_576, fastAbove = 6.0 * 1_048_576
-    /// How much must have gone slowly, with no fast write between, before a link not known to
-    /// be remote is taken for slow again once a write went fast: a terminal on this machine can
-    /// be slow for its first second (xterm on a virtual display took 0.8 MB at 0.6-2 MB a second
-    /// while it started, then 10-16), a link is slow for good.
+    /// How much must have gone slowly, with no fast write between, before a link not said to be
+    /// remote is taken for slow once a write has gone at a better pace than a slow link's: a
+    /// terminal on this machine can be slow for its first second (xterm on a virtual display
+    /// took 0.8 MB at 0.6-2 MB a second while it started, then 10-16), a link is slow for good.
     package static let evidence = 1_250_000
 
     /// A frame's write of `bytes` took `seconds`.
