@@ -106,8 +106,11 @@ final class PhotoView: ScreenView {
     /// The photo on screen (its preview first), then the photos next to it at fit, in the
     /// direction of travel first, so that stepping through a folder is immediate.
     func wanted(_ current: TileRequest?, _ context: ViewContext) -> [WantedTile] {
-        var result: [WantedTile] = []
-        if let current { result += [WantedTile(current.preview, .visible), WantedTile(current, .visible)] }
+        // The photo on screen first: until its details are read (a short read) nothing is asked
+        // for, so that no neighbour's decode takes the worker it needs (a large photo holds one
+        // for a second or more; seen as the shown photo never decoded on a loaded machine).
+        guard let current else { return [] }
+        var result = [WantedTile(current.preview, .visible), WantedTile(current, .visible)]
         // Neighbours whose shape is not known yet are asked for once their details are read.
         for (photo, priority) in neighbours(context) {
             var neighbour = ZoomState(photo: photo)
