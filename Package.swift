@@ -41,8 +41,11 @@ let package = Package(
         .target(name: "CJxl"),
         // Little CMS: embedded colour profiles converted to sRGB.
         .systemLibrary(name: "CLcms", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
-        // zlib: deflated pictures (kitty's canvas) and PNG's image data.
+        // zlib: PNG's image data inflated, and its checksums.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // libdeflate: the PNG pictures sent to kitty deflated, in about half zlib's time at the
+        // same level (docs/benchmarks.md, "kitty's PNG deflated by libdeflate"). libtiff links it already.
+        .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         // What glibc has that Swift's Glibc module leaves out: malloc.h (how much memory malloc keeps) and pipe2.
         .systemLibrary(name: "CGlibc"),
         // libcurl: remote galleries over HTTP/1.1, HTTP/2, TLS and SFTP (through libssh2), with netrc.
@@ -74,7 +77,7 @@ let package = Package(
                                                          "PhotoGridGallery", "CSQLite"],
                 swiftSettings: metadataByAccessor),
         .target(name: "PhotoGridDecoding", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridMetadata", "CJPEGShim", "CSPNG", "CWebP", "CHeif",
-                                                          "CAvif", "CGif", "CZlib", "CTiff", "CJxl", "CRaw", "CLcms"], swiftSettings: metadataByAccessor),
+                                                          "CAvif", "CGif", "CZlib", "CDeflate", "CTiff", "CJxl", "CRaw", "CLcms"], swiftSettings: metadataByAccessor),
         .target(name: "PhotoGridGallery", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridMetadata", "PhotoGridDecoding", "CTurboJPEG"],
                 swiftSettings: metadataByAccessor),
         // Where a photo's bytes come from: a file, or a remote gallery over HTTP, WebDAV or SFTP

@@ -26,8 +26,10 @@ enum PeersReport {
         print(Table.rule(9))
         for kitty in [true, false] {
             let mode = kitty ? "kitty" : "sixel"
+            // BENCH_ARGS: more of photogrid's options, to measure what one of them costs (--no-disk-cache).
+            let extra = getenv("BENCH_ARGS").map { String(cString: $0).split(separator: " ").map(String.init) } ?? []
             let ours = [photogrid, "--print", "--mode", mode, "--fit", "--size", "\(columns)x\(rows)", "--cell-size", "10x20",
-                        "--columns", "6", folder]
+                        "--columns", "6"] + extra + [folder]
             let theirs = [timg, "--threads=2", kitty ? "-pk" : "-ps", "--grid=6x3"] + files
             var times: ([Double], [Double]) = ([], []), bytes = (0, 0), cpu = (0.0, 0.0)
             for _ in 0..<runs {

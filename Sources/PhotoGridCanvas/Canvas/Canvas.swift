@@ -64,6 +64,9 @@ package protocol Canvas: AnyObject {
 
     /// `--print`: a contact sheet's tiles, as ops, keeping nothing in the terminal.
     func printOps(_ tiles: [PaintTile]) -> [PaintOp]
+    /// `printOps` of one tile does not depend on the others, so a contact sheet can be written a
+    /// tile at a time as they are made (not where pictures are numbered across the sheet).
+    var printsTilesApart: Bool { get }
     /// `--print PHOTO`: one picture of `columns` x `rows` cells from the cursor, the cursor left below it.
     func printPicture(_ tile: EncodedTile, request: TileRequest, columns: Int, rows: Int) -> [UInt8]
 }
@@ -97,6 +100,7 @@ extension Canvas {
     package func beforeFrame(now: Int) -> Bool { false }
     package var picturesHeld: Bool { false }
     package func printOps(_ tiles: [PaintTile]) -> [PaintOp] { tiles.flatMap { $0.ops(colors: format.textColors) } }
+    package var printsTilesApart: Bool { true }
 
     /// The view's rows erased, for a frame drawn from scratch where the screen is not cleared.
     package func eraseRows(_ areaRows: Int) -> [UInt8] {

@@ -32,18 +32,33 @@ package enum PrintComposer {
         // joining pieces copied it several times over.
         var out: [UInt8] = []
         out.reserveCapacity(rows + 32 + ops.reduce(0) { $0 + $1.bytes.count + 24 })
-        out += repeatElement(UInt8(ascii: "\n"), count: rows - 1)
+        out += start(rows: rows)
+        for op in ops { append(op, rows: rows, to: &out) }
+        out += end(rows: rows)
+        return out
+    }
+
+    /// A relative frame in pieces, for writing it as its tiles are made: the room below the
+    /// cursor (the cursor left on its first line), each op, then the cursor below the frame.
+    package static func start(rows: Int) -> [UInt8] {
+        guard rows > 0 else { return [] }
+        var out = [UInt8](repeating: UInt8(ascii: "\n"), count: rows - 1)
         out.append(UInt8(ascii: "\r"))
         if rows > 1 { out += "\u{1B}[\(rows - 1)A".utf8 }
-        for op in ops where op.row >= 0 && op.row < rows {
-            out += "\u{1B}7".utf8
-            if op.row > 0 { out += "\u{1B}[\(op.row)B".utf8 }
-            if op.column > 0 { out += "\u{1B}[\(op.column)C".utf8 }
-            out += op.bytes
-            out += "\u{1B}[0m\u{1B}8".utf8
-        }
-        if rows > 1 { out += "\u{1B}[\(rows - 1)B".utf8 }
-        out += "\r\n".utf8
         return out
+    }
+
+    package static func append(_ op: PaintOp, rows: Int, to out: inout [UInt8]) {
+        guard op.row >= 0 && op.row < rows else { return }
+        out += "\u{1B}7".utf8
+        if op.row > 0 { out += "\u{1B}[\(op.row)B".utf8 }
+        if op.column > 0 { out += "\u{1B}[\(op.column)C".utf8 }
+        out += op.bytes
+        out += "\u{1B}[0m\u{1B}8".utf8
+    }
+
+    package static func end(rows: Int) -> [UInt8] {
+        guard rows > 0 else { return [] }
+        return Array(((rows > 1 ? "\u{1B}[\(rows - 1)B" : "") + "\r\n").utf8)
     }
 }

@@ -18,8 +18,7 @@ struct PrintCommand {
         if options.url == nil, RawPath(options.path).isRegularFile {
             try TTY.writeAll(try singlePhoto(screen: screen, mode: mode))
         } else {
-            let (frame, session, source) = try grid(screen: screen, mode: mode)
-            try TTY.writeAll(frame)
+            let (session, source) = try grid(screen: screen, mode: mode) { try TTY.writeAll($0) }
             // The frame is complete: let whoever reads it go on (a previewer, a benchmark) while
             // the new thumbnails are written to the disk cache for next time.
             TTY.closeStandardOutput()
@@ -56,7 +55,7 @@ struct PrintCommand {
 
     /// A contact sheet: the whole rows of tiles that fit, without the focus frame or the status
     /// line (they are for a user at the keys), with `--labels` each photo's name under its tile.
-    private func grid(screen: ScreenMetrics, mode: RenderMode) throws -> ([UInt8], GridSession, GallerySource) {
+    private func grid(screen: ScreenMetrics, mode: RenderMode, write: ([UInt8]) throws -> Void) throws -> (GridSession, GallerySource) {
         var source = try load(FirstScreen(screen: screen, mode: mode, columns: options.columns, fit: options.fit))
         // Said on stderr, which a previewer shows apart from the picture or not at all.
         for said in [source.leftOut?.withLock { $0.summary }].compactMap({ $0 }) + source.notices { PhotoGrid.printError(said) }
@@ -99,22 +98,46 @@ struct PrintCommand {
         let height = min(layout.viewportRows + GridLayout.statusRows,
                          wholeRows * layout.rowPitch - (options.labels ? 0 : GridLayout.gap))
         let shown = { (tile: PaintTile) in tile.row < wholeRows * layout.rowPitch }
-        // Only the final tiles of those rows: nobody sees a preview of a printed frame. Largest
-        // files first, so that the last decode to finish is a short one: the frame waits for all.
-        session.pipeline.want(session.wanted(layout: layout, position: position, direction: 1)
+        // Only the final tiles of those rows: nobody sees a preview of a printed frame.
+        var wanted = session.wanted(layout: layout, position: position, direction: 1)
             .filter { $0.priority == .visible && !$0.request.isPreview && layout.row(of: session.photos.index(of: $0.request.photo) ?? 0) < wholeRows }
-            .sorted { session.table[$0.request.photo].fileSize > session.table[$1.request.photo].fileSize })
-        // Until the pipeline is idle too: a budget too small for the screen leaves tiles unmade.
-        while !session.paintTiles(layout: layout, position: position).filter(shown).allSatisfy({ !$0.content.isPending })
-                && !session.pipeline.isIdle {
+        // Written a tile at a time where the canvas can, in the grid's order, as soon as the tile
+        // and those before it are made: the terminal (or the pty between) reads the first tiles
+        // while the last are decoded. Otherwise the whole frame at once, so largest files first:
+        // the last decode to finish is then a short one.
+        let streams = mode.drawsPixels && controller.canvas.printsTilesApart
+        if !streams { wanted.sort { session.table[$0.request.photo].fileSize > session.table[$1.request.photo].fileSize } }
+        session.pipeline.want(wanted)
+        let label = { (tile: PaintTile) in options.labels ? PrintCommand.label(tile, row: tile.row + layout.tileRows) : nil }
+        var written = 0
+        if streams { try write(PrintComposer.start(rows: height)) }
+        while true {
+            // Until the pipeline is idle too: a budget too small for the screen leaves tiles unmade.
+            // Asked before the tiles are looked at, so that a tile made in between is not missed.
+            let idle = session.pipeline.isIdle
+            let tiles = controller.contents().tiles.filter(shown).sorted { ($0.row, $0.column) < ($1.row, $1.column) }
+            let done = idle || tiles.allSatisfy { !$0.content.isPending }
+            if streams {
+                var out: [UInt8] = []
+                while written < tiles.count, done || !tiles[written].content.isPending {
+                    let tile = tiles[written]
+                    for op in controller.canvas.printOps([tile]) + [label(tile)].compactMap({ $0 }) {
+                        PrintComposer.append(op, rows: height, to: &out)
+                    }
+                    written += 1
+                }
+                if !out.isEmpty { try write(out) }
+            }
+            if done {
+                if streams { try write(PrintComposer.end(rows: height)); break }
+                let ops = controller.canvas.printOps(tiles) + tiles.compactMap(label)
+                try write(mode.drawsPixels ? PrintComposer.relative(ops, rows: height) : PrintComposer.lines(ops, rows: height))
+                break
+            }
             mailbox.wait(milliseconds: 1000)
             _ = mailbox.drain()
         }
-        let tiles = controller.contents().tiles.filter(shown)
-        var ops = controller.canvas.printOps(tiles)
-        if options.labels { ops += tiles.compactMap { PrintCommand.label($0, row: $0.row + layout.tileRows) } }
-        let frame = mode.drawsPixels ? PrintComposer.relative(ops, rows: height) : PrintComposer.lines(ops, rows: height)
-        return (frame, session, source)
+        return (session, source)
     }
 
     /// A tile's name on the row under it, clipped to its width, made safe for a terminal.

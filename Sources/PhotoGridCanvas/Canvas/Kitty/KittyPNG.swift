@@ -24,7 +24,7 @@ enum KittyPNG {
                 }
             }
         }
-        guard let data = Zlib.compress(filtered) else { return nil }
+        guard let data = Deflate.zlib(filtered) else { return nil }
         var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         var header = bigEndian(UInt32(width)) + bigEndian(UInt32(height))
         header += [8, 2, 0, 0, 0]                        // 8 bits, RGB, deflate, adaptive filters, no interlace
@@ -34,22 +34,20 @@ enum KittyPNG {
         return png
     }
 
-    /// Filter `type` (1 Sub, 2 Up, 4 Paeth) of one row, 3 bytes a pixel.
+    /// Filter `type` (1 Sub, 4 Paeth) of one row, 3 bytes a pixel. A loop a filter, with the
+    /// first pixel (no left neighbour) apart: the choice and the checks made for every byte took
+    /// as long as the filtering.
     private static func apply(_ type: UInt8, row: UnsafePointer<UInt8>, above: UnsafePointer<UInt8>?, count: Int,
                               into out: UnsafeMutablePointer<UInt8>) {
-        for i in 0..<count {
-            let left = i >= 3 ? row[i - 3] : 0
-            let up = above?[i] ?? 0
-            let predictor: UInt8
-            switch type {
-            case 1: predictor = left
-            case 2: predictor = up
-            default:
-                let corner = i >= 3 ? above?[i - 3] ?? 0 : 0
-                predictor = paeth(left, up, corner)
-            }
-            out[i] = row[i] &- predictor
+        let first = min(3, count)
+        guard let above, type == 4 else {
+            for i in 0..<first { out[i] = row[i] }
+            for i in first..<max(first, count) { out[i] = row[i] &- row[i - 3] }
+            return
         }
+        // The first pixel's left and corner are 0: Paeth predicts the byte above.
+        for i in 0..<first { out[i] = row[i] &- above[i] }
+        for i in first..<max(first, count) { out[i] = row[i] &- paeth(row[i - 3], above[i], above[i - 3]) }
     }
 
     /// PNG's Paeth predictor: whichever of left, up and corner is nearest left + up - corner.

@@ -104,6 +104,9 @@ package final class KittyTmuxCanvas: Canvas {
         }
     }
 
+    /// Placeholder pictures are numbered across the sheet.
+    package var printsTilesApart: Bool { false }
+
     package func printPicture(_ tile: EncodedTile, request: TileRequest, columns: Int, rows: Int) -> [UInt8] {
         guard case .kitty(let picture) = tile else { return [] }
         let screen = KittyScreen(budgetBytes: .max, placeholders: true)
