@@ -107,6 +107,7 @@ struct PrintCommand {
         // the last decode to finish is then a short one.
         let streams = mode.drawsPixels && controller.canvas.printsTilesApart
         if !streams { wanted.sort { session.table[$0.request.photo].fileSize > session.table[$1.request.photo].fileSize } }
+        if session.fit == .fit && options.url == nil { readShapes(of: wanted.map(\.request.photo), session: session, mailbox: mailbox) }
         session.pipeline.want(wanted)
         let label = { (tile: PaintTile) in options.labels ? PrintCommand.label(tile, row: tile.row + layout.tileRows) : nil }
         var written = 0
@@ -138,6 +139,18 @@ struct PrintCommand {
             _ = mailbox.drain()
         }
         return (session, source)
+    }
+
+    /// The photos' details read first, on the workers, where a short read of a file each: a
+    /// fitted tile of a photo whose shape is known is made from a smaller decode (a 16:9 photo
+    /// in a square box from one at 1/8 scale, not 2/8). Not for a remote gallery, where each
+    /// read is a request.
+    private func readShapes(of photos: [PhotoID], session: GridSession, mailbox: Mailbox) {
+        session.pipeline.want([], infos: photos.map { WantedInfo($0, .visible) })
+        while !photos.allSatisfy(session.pipeline.hasReadInfo) && !session.pipeline.isIdle {
+            mailbox.wait(milliseconds: 1000)
+            _ = mailbox.drain()
+        }
     }
 
     /// A tile's name on the row under it, clipped to its width, made safe for a terminal.

@@ -112,6 +112,17 @@ package struct TileRequest: Hashable, Sendable {
         }
         return fit == .fill ? max(width, height) : min(width, height)
     }
+    /// `neededSize` for a photo of that shape (its upright width and height, or any multiple):
+    /// a 16:9 photo fitted in a square box shows its short side at 9/16 of the box, so its
+    /// decode can be that much smaller (1/8 scale rather than 2/8 for a 4000-pixel JPEG in a
+    /// 400-pixel box, and one resampling of a quarter of the pixels). Never more than without it.
+    package func neededSize(shape: (width: Int, height: Int)?) -> Int {
+        guard crop == nil, let shape, shape.width > 0, shape.height > 0 else { return neededSize }
+        let (w, h) = (Double(shape.width), Double(shape.height))
+        let (across, down) = (Double(width) / w, Double(height) / h)
+        let scale = fit == .fill ? max(across, down) : min(across, down)
+        return max(1, min(neededSize, Int((scale * min(w, h)).rounded(.up))))
+    }
     /// The tier the final tile is made from.
     package var tier: Tier { Tier.covering(neededSize) }
     package var tierKey: TierKey { TierKey(photo: photo, tier: tier) }

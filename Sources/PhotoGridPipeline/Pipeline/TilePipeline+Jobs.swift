@@ -192,7 +192,13 @@ extension TilePipeline {
                 if encodeTasks.waiting.contains(where: { !$0.key.isPreview && planned($0.key).key == key }) {
                     inFlight[key] = image
                     cache.store(tier: image, for: key)
+                } else if encodeTasks.waiting.contains(where: { !$0.key.isPreview && $0.key.photo == key.photo }) {
+                    // Planned at another tier since it started (the photo's shape became known):
+                    // that tier is cut from this one rather than decoded again.
+                    cache.store(tier: image, for: key)
                 }
+                // An embedded thumbnail may be letterboxed: only the photo's own pixels say its shape.
+                if case .file = image.origin { learnShape(key.photo, (image.image.width, image.image.height)) }
                 if worthStoring && tierStore != nil { queueStore(key, image) }
             case .failure(.cancelled):
                 // Nothing wanted it; if something does again, it is fetched again.
@@ -253,6 +259,7 @@ extension TilePipeline {
                 records.failures[index] = nil
                 records.incomplete.remove(index)
                 records.infos[index] = nil
+                records.shapes[index] = nil
                 records.noThumbnail.remove(index)
             }
             encodeTasks.dropWaiting { request, _ in changed.contains(request.photo) }
@@ -268,9 +275,18 @@ extension TilePipeline {
             records.infos[photo] = .some(info)
             records.wantedInfos[photo] = nil
             fetchTasks.finish(.info(photo))
+            if let width = info?.width, let height = info?.height { learnShape(photo, (width, height)) }
             condition.broadcast()
         }
         tell.onInfo(photo)
+    }
+
+    /// A photo's shape, the first time it is known: its waiting tiles may now need a smaller
+    /// image, so the fetches are planned again. Called under the pipeline's lock.
+    func learnShape(_ photo: PhotoID, _ shape: (width: Int, height: Int)) {
+        guard shape.width > 0, shape.height > 0, records.shapes[photo] == nil else { return }
+        records.shapes[photo] = shape
+        if encodeTasks.waiting.contains(where: { $0.key.photo == photo }) { rebuildFetchTasks() }
     }
 
     func finishThumbnail(_ photo: PhotoID, _ thumbnail: RGBImage?) {

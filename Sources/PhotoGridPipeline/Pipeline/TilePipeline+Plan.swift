@@ -52,7 +52,7 @@ extension TilePipeline {
             let cost = made ?? estimatedBytes(request)
             if priority == .visible {
                 guard total + cost <= limit else { short = true; continue }
-                if !request.isPreview && planned(request).size < request.neededSize { short = true }
+                if !request.isPreview && planned(request).size < request.neededSize(shape: records.shapes[request.photo]) { short = true }
             } else {
                 guard !full, total + cost <= prefetchRoom else { full = true; continue }
             }
@@ -74,10 +74,12 @@ extension TilePipeline {
     /// The tier image a final tile is made from and the short side it needs: what the tile asks
     /// for or, where that image would take more than `largestImageShare` of the budget, the
     /// largest tier that fits (the tile is enlarged from it, a little soft).
+    /// The photo's shape, where known, makes a fitted tile's image smaller.
     func planned(_ request: TileRequest) -> (key: TierKey, size: Int) {
-        let size = request.neededSize
-        if TilePipeline.imageBytes(covering: size) <= planning.imageCap { return (request.tierKey, size) }
-        let fitting = Tier.allCases.last { $0 < request.tier && TilePipeline.imageBytes(covering: $0.size) <= planning.imageCap } ?? .t64
+        let size = request.neededSize(shape: records.shapes[request.photo])
+        let tier = Tier.covering(size)
+        if TilePipeline.imageBytes(covering: size) <= planning.imageCap { return (TierKey(photo: request.photo, tier: tier), size) }
+        let fitting = Tier.allCases.last { $0 < tier && TilePipeline.imageBytes(covering: $0.size) <= planning.imageCap } ?? .t64
         return (TierKey(photo: request.photo, tier: fitting), min(size, fitting.size))
     }
 
