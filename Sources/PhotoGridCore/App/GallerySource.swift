@@ -106,9 +106,13 @@ package struct GallerySource: Sendable {
         var source = GallerySource(title: folder.title, photos: photos, tierStore: tierStore)
         source.leftOut = leftOut
         source.notices = cacheProblem.map { [$0] } ?? []
-        let (catalog, catalogProblem) = Caches.catalog(options)
-        source.catalog = catalog.map { GalleryCatalog(catalog: $0, root: folder) }
-        source.notices += [catalogProblem].compactMap { $0 } + (catalog?.takeNotices() ?? [])
+        // A contact sheet asks the catalog only to sort by date or to filter: opening it (and
+        // making it, in a new cache) took 2-3 ms before the first decode could start.
+        if !options.print || options.query != nil || (options.sortGiven && options.order.key == .date) {
+            let (catalog, catalogProblem) = Caches.catalog(options)
+            source.catalog = catalog.map { GalleryCatalog(catalog: $0, root: folder) }
+            source.notices += [catalogProblem].compactMap { $0 } + (catalog?.takeNotices() ?? [])
+        }
         source.focus = focus
         source.rescan = scan
         source.reading = reading
