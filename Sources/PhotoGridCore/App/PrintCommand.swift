@@ -107,6 +107,7 @@ struct PrintCommand {
         // the last decode to finish is then a short one.
         let streams = mode.drawsPixels && controller.canvas.printsTilesApart
         if !streams { wanted.sort { session.table[$0.request.photo].fileSize > session.table[$1.request.photo].fileSize } }
+        session.pipeline.holdStores()
         if session.fit == .fit && options.url == nil { readShapes(of: wanted.map(\.request.photo), session: session, mailbox: mailbox) }
         session.pipeline.want(wanted)
         let label = { (tile: PaintTile) in options.labels ? PrintCommand.label(tile, row: tile.row + layout.tileRows) : nil }

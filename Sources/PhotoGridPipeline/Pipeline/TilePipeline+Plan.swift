@@ -74,10 +74,14 @@ extension TilePipeline {
     /// The tier image a final tile is made from and the short side it needs: what the tile asks
     /// for or, where that image would take more than `largestImageShare` of the budget, the
     /// largest tier that fits (the tile is enlarged from it, a little soft).
-    /// The photo's shape, where known, makes a fitted tile's image smaller.
+    ///
+    /// The photo's shape, where known, makes a fitted tile's image smaller (`neededSize(shape:)`),
+    /// at the tier of the box: a 16:9 photo's 1/8-scale decode (705x396 for a 390x219 tile in
+    /// a 400-pixel box) is kept whole at 512 and resampled once, to the tile, rather than shrunk
+    /// to 256 on the way.
     func planned(_ request: TileRequest) -> (key: TierKey, size: Int) {
         let size = request.neededSize(shape: records.shapes[request.photo])
-        let tier = Tier.covering(size)
+        let tier = request.tier
         if TilePipeline.imageBytes(covering: size) <= planning.imageCap { return (TierKey(photo: request.photo, tier: tier), size) }
         let fitting = Tier.allCases.last { $0 < tier && TilePipeline.imageBytes(covering: $0.size) <= planning.imageCap } ?? .t64
         return (TierKey(photo: request.photo, tier: fitting), min(size, fitting.size))

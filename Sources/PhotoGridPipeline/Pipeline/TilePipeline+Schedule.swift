@@ -114,7 +114,7 @@ extension TilePipeline {
         // JPEG: 1.1 s at 1024 and 1.1 s again at 2048 on this machine, 1.1 s once merged). The
         // zoom view's tiers are left apart: a grid tile does not wait for a whole photo.
         if case .fetch(.tier(let key), _)? = best?.job, let urgency = best?.urgency, let larger = largerFetch(than: key, urgency: urgency) { return larger }
-        if best == nil, let (key, image) = stores.storeQueue.first {
+        if best == nil, !stores.held, let (key, image) = stores.storeQueue.first {
             stores.storeQueue.removeFirst()
             stores.storeQueueBytes -= image.image.byteCount
             return .store(key, image)

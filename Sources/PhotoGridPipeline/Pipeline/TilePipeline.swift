@@ -101,6 +101,8 @@ package final class TilePipeline: @unchecked Sendable {
         var storeQueue: [(TierKey, DecodedImage)] = []
         var storeQueueBytes = 0
         var storesRunning = 0
+        /// Not started until `waitForStores` (`holdStores`).
+        var held = false
     }
 
     /// The workers: stopped, jobs under way, whether `onIdle` was called since the last one ended.
@@ -238,7 +240,8 @@ package final class TilePipeline: @unchecked Sendable {
     /// Nothing wanted is left to make and nothing is being written: for the benchmark, which
     /// measures a scroll once everything prefetched is in.
     package var isIdle: Bool {
-        locked { encodeTasks.isEmpty && fetchTasks.isEmpty && stores.storeQueue.isEmpty && stores.storesRunning == 0 }
+        // Held stores wait for someone to ask for them: nothing more happens until then.
+        locked { encodeTasks.isEmpty && fetchTasks.isEmpty && (stores.held || stores.storeQueue.isEmpty) && stores.storesRunning == 0 }
     }
 
     /// Waits until the pipeline has nothing to do (`isIdle`), at most `milliseconds`; whether it has.
@@ -257,8 +260,14 @@ package final class TilePipeline: @unchecked Sendable {
     }
 
     /// Waits until every new tier image has been written to the disk cache: before `--print` exits.
+    /// Tier images wait for the disk cache until `waitForStores`, even while the workers are
+    /// idle: a contact sheet's last tiles and their way to the terminal go first (the JPEG
+    /// encodes of the first tiers' stores ran beside the last decodes).
+    package func holdStores() { locked { stores.held = true } }
+
     package func waitForStores() {
         condition.lock()
+        if stores.held { stores.held = false; condition.broadcast() }
         while !activity.stopped && (!stores.storeQueue.isEmpty || stores.storesRunning > 0) { condition.wait() }
         condition.unlock()
     }

@@ -47,17 +47,19 @@ enum KittyPNG {
         }
         // The first pixel's left and corner are 0: Paeth predicts the byte above.
         for i in 0..<first { out[i] = row[i] &- above[i] }
-        for i in first..<max(first, count) { out[i] = row[i] &- paeth(row[i - 3], above[i], above[i - 3]) }
+        // PNG's Paeth predictor: whichever of left (a), up (b) and corner (c) is nearest
+        // p = a + b - c, so p - a = b - c and so on. Without branches, which lets the compiler
+        // work on many bytes at once (a byte's predictor depends on unfiltered bytes only).
+        for i in first..<max(first, count) {
+            let (a, b, c) = (Int16(row[i - 3]), Int16(above[i]), Int16(above[i - 3]))
+            let pa = spread(b &- c), pb = spread(a &- c), pc = spread(a &+ b &- c &- c)
+            let predictor = pa <= min(pb, pc) ? a : pb <= pc ? b : c
+            out[i] = row[i] &- UInt8(truncatingIfNeeded: predictor)
+        }
     }
 
-    /// PNG's Paeth predictor: whichever of left, up and corner is nearest left + up - corner.
     @inline(__always)
-    private static func paeth(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> UInt8 {
-        let p = Int(a) + Int(b) - Int(c)
-        let pa = abs(p - Int(a)), pb = abs(p - Int(b)), pc = abs(p - Int(c))
-        if pa <= pb && pa <= pc { return a }
-        return pb <= pc ? b : c
-    }
+    private static func spread(_ v: Int16) -> Int16 { max(v, 0 &- v) }
 
     private static func bigEndian(_ value: UInt32) -> [UInt8] {
         [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
