@@ -102,11 +102,16 @@ struct PrintCommand {
         var wanted = session.wanted(layout: layout, position: position, direction: 1)
             .filter { $0.priority == .visible && !$0.request.isPreview && layout.row(of: session.photos.index(of: $0.request.photo) ?? 0) < wholeRows }
         // Written a tile at a time where the canvas can, in the grid's order, as soon as the tile
-        // and those before it are made: the terminal (or the pty between) reads the first tiles
-        // while the last are decoded. Otherwise the whole frame at once, so largest files first:
-        // the last decode to finish is then a short one.
+        // and those before it are made (the bytes are the same whatever the order tiles are made
+        // in). Made in the grid's order for a terminal, which draws the first tiles while the last
+        // are decoded; else largest files first, so that the last decode to finish is a short one:
+        // a pipe or a file takes the bytes as fast as they come, and only the last tile counts
+        // (in a pty, the grid's order took kitty's sheet to 0.85-0.94x of the time; to a file,
+        // largest first 4% less than the grid's order).
         let streams = mode.drawsPixels && controller.canvas.printsTilesApart
-        if !streams { wanted.sort { session.table[$0.request.photo].fileSize > session.table[$1.request.photo].fileSize } }
+        if !streams || !TTY.isTerminal(1) {
+            wanted.sort { session.table[$0.request.photo].fileSize > session.table[$1.request.photo].fileSize }
+        }
         session.pipeline.holdStores()
         if session.fit == .fit && options.url == nil { readShapes(of: wanted.map(\.request.photo), session: session, mailbox: mailbox) }
         session.pipeline.want(wanted)

@@ -56,54 +56,77 @@ package enum Resampler {
     }
 
     /// The given region of `image` scaled to exactly `width` x `height`.
+    ///
+    /// Both passes run as passes down the rows: each output row is the weighted sum of a few
+    /// rows, read in order, in loops the compiler vectorises. The vertical pass runs on the source
+    /// columns the horizontal one reads; its result is turned on its side, so that the horizontal
+    /// pass is a vertical one too, and turned back. Done a pixel at a time, the horizontal pass
+    /// was most of a resample (a 705x396 decode made into a 390x219 tile).
     package static func resample(_ image: RGBImage, region: Region, width: Int, height: Int) -> RGBImage {
         precondition(width > 0 && height > 0 && image.width > 0 && image.height > 0)
         let horizontal = Weights(inSize: image.width, start: region.x, length: region.width, outSize: width)
         let vertical = Weights(inSize: image.height, start: region.y, length: region.height, outSize: height)
-        // Only the source columns the horizontal pass reads are filtered vertically.
         let firstColumn = horizontal.start.min()!
-        let lastColumn = (0..<width).map { horizontal.start[$0] + horizontal.count[$0] }.max()!
-        let line = (lastColumn - firstColumn) * 3
-        var rows = [UInt8](repeating: 0, count: height * line)
-        var out = [UInt8](repeating: 0, count: width * height * 3)
-        // The vertical pass first, a whole row at a time: each output row is the weighted sum of
-        // a few source rows, read in order, in loops the compiler vectorises. The horizontal
-        // pass, a pixel at a time, then runs on the output's rows rather than the source's: when
-        // shrinking, that was most of a resample (a photo decoded at 705x396 for a 390x219 tile).
-        image.pixels.withUnsafeBufferPointer { src in
-            rows.withUnsafeMutableBufferPointer { mid in
-                var sums = [Int32](repeating: 0, count: line)
-                sums.withUnsafeMutableBufferPointer { sums in
-                    vertical.taps.withUnsafeBufferPointer { taps in
-                        let half: Int32 = 1 << (Weights.precision - 1)
-                        // Pointers to each row, so that the inner loops have no index
-                        // arithmetic to check for overflow and the compiler vectorises them.
-                        let (acc, source, target) = (sums.baseAddress!, src.baseAddress! + firstColumn * 3, mid.baseAddress!)
-                        let stride = image.width * 3
-                        for i in 0..<height {
-                            for j in 0..<line { acc[j] = half }
-                            let base = i * vertical.maxTaps
-                            for k in 0..<vertical.count[i] {
-                                let w = taps[base + k]
-                                let row = source + (vertical.start[i] + k) * stride
-                                for j in 0..<line { acc[j] &+= Int32(row[j]) &* w }
-                            }
-                            let t = target + i * line
-                            for j in 0..<line { t[j] = clampToByte(acc[j] >> Weights.precision) }
-                        }
+        let columns = (0..<width).map { horizontal.start[$0] + horizontal.count[$0] }.max()! - firstColumn
+        var down = [UInt8](repeating: 0, count: height * columns * 3)
+        image.pixels.withUnsafeBufferPointer { source in
+            down.withUnsafeMutableBufferPointer { target in
+                filterRows(source.baseAddress! + firstColumn * 3, rowBytes: image.width * 3, lineBytes: columns * 3,
+                           weights: vertical, firstRow: 0, into: target.baseAddress!)
+            }
+        }
+        let sideways = transposed(down, width: columns, height: height)
+        var across = [UInt8](repeating: 0, count: width * height * 3)
+        sideways.withUnsafeBufferPointer { source in
+            across.withUnsafeMutableBufferPointer { target in
+                filterRows(source.baseAddress!, rowBytes: height * 3, lineBytes: height * 3,
+                           weights: horizontal, firstRow: firstColumn, into: target.baseAddress!)
+            }
+        }
+        return RGBImage(width: width, height: height, pixels: transposed(across, width: height, height: width))
+    }
+
+    /// Row i of `target` (`lineBytes` long): the sum of source rows `start[i] + k - firstRow`,
+    /// each times its tap. Through pointers, so that the inner loops have no index arithmetic to
+    /// check for overflow.
+    private static func filterRows(_ source: UnsafePointer<UInt8>, rowBytes: Int, lineBytes: Int, weights: Weights, firstRow: Int,
+                                   into target: UnsafeMutablePointer<UInt8>) {
+        var sums = [Int32](repeating: 0, count: lineBytes)
+        sums.withUnsafeMutableBufferPointer { sums in
+            weights.taps.withUnsafeBufferPointer { taps in
+                let half: Int32 = 1 << (Weights.precision - 1)
+                let acc = sums.baseAddress!
+                for i in 0..<weights.start.count {
+                    for j in 0..<lineBytes { acc[j] = half }
+                    let base = i * weights.maxTaps
+                    for k in 0..<weights.count[i] {
+                        let w = taps[base + k]
+                        let row = source + (weights.start[i] + k - firstRow) * rowBytes
+                        for j in 0..<lineBytes { acc[j] &+= Int32(row[j]) &* w }
                     }
+                    let t = target + i * lineBytes
+                    for j in 0..<lineBytes { t[j] = clampToByte(acc[j] >> Weights.precision) }
                 }
             }
-            rows.withUnsafeBufferPointer { mid in
-                out.withUnsafeMutableBufferPointer { dst in
-                    for y in 0..<height {
-                        horizontal.apply(source: mid, sourceOffset: y * line - firstColumn * 3, sourceStride: 3,
-                                         target: dst, targetOffset: y * width * 3, targetStride: 3)
+        }
+    }
+
+    /// RGB pixels of `width` x `height` turned on their side: row x of the result is column x.
+    private static func transposed(_ pixels: [UInt8], width: Int, height: Int) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: width * height * 3)
+        pixels.withUnsafeBufferPointer { source in
+            out.withUnsafeMutableBufferPointer { target in
+                let (from, to) = (source.baseAddress!, target.baseAddress!)
+                for y in 0..<height {
+                    let row = from + y * width * 3
+                    for x in 0..<width {
+                        let (s, d) = (row + x * 3, to + (x * height + y) * 3)
+                        d[0] = s[0]; d[1] = s[1]; d[2] = s[2]
                     }
                 }
             }
         }
-        return RGBImage(width: width, height: height, pixels: out)
+        return out
     }
 
     /// Filter taps for one axis: for output i, `count[i]` weights starting at source `start[i]`.
@@ -148,35 +171,6 @@ package enum Resampler {
             if x < 1 { return (1.5 * x - 2.5) * x * x + 1 }
             if x < 2 { return ((-0.5 * x + 2.5) * x - 4) * x + 2 }
             return 0
-        }
-
-        @inline(__always)
-        func apply(source: UnsafeBufferPointer<UInt8>, sourceOffset: Int, sourceStride: Int,
-                   target: UnsafeMutableBufferPointer<UInt8>, targetOffset: Int, targetStride: Int) {
-            let half: Int32 = 1 << (Weights.precision - 1)
-            // Through pointers: the arrays' bounds checks and reference counting in this loop were
-            // a third of a resample.
-            taps.withUnsafeBufferPointer { taps in
-            start.withUnsafeBufferPointer { start in
-            count.withUnsafeBufferPointer { count in
-                let (source, target, taps) = (source.baseAddress!, target.baseAddress!, taps.baseAddress!)
-                for i in 0..<start.count {
-                    var r = half, g = half, b = half
-                    var s = source + sourceOffset + start[i] * sourceStride
-                    var w = taps + i * maxTaps
-                    for _ in 0..<count[i] {
-                        r &+= Int32(s[0]) &* w.pointee
-                        g &+= Int32(s[1]) &* w.pointee
-                        b &+= Int32(s[2]) &* w.pointee
-                        s += sourceStride
-                        w += 1
-                    }
-                    let t = target + targetOffset + i * targetStride
-                    t[0] = clampToByte(r >> Weights.precision)
-                    t[1] = clampToByte(g >> Weights.precision)
-                    t[2] = clampToByte(b >> Weights.precision)
-                }
-            } } }
         }
     }
 }
