@@ -31,11 +31,15 @@ enum PeersReport {
             let ours = [photogrid, "--print", "--mode", mode, "--fit", "--size", "\(columns)x\(rows)", "--cell-size", "10x20",
                         "--columns", "6"] + extra + [folder]
             let theirs = [timg, "--threads=2", kitty ? "-pk" : "-ps", "--grid=6x3"] + files
+            // PEERS_KEEP: a folder to keep photogrid's last output in, for scripts/peer-quality
+            // (timg's is not kept: the pty mixes the echo of its late query answers into it).
+            let kept = getenv("PEERS_KEEP").map { String(cString: $0) }
             var times: ([Double], [Double]) = ([], []), bytes = (0, 0), cpu = (0.0, 0.0)
             for _ in 0..<runs {
                 let cache = FirstScreen.scratch("peers-cache")
                 defer { _ = system("rm -rf '\(cache)'") }
-                let a = try counted(ours, kitty: kitty, cache: cache), b = try counted(theirs, kitty: kitty, cache: cache)
+                let a = try counted(ours, kitty: kitty, cache: cache, keep: kept.map { "\($0)/photogrid.\(mode)" }),
+                    b = try counted(theirs, kitty: kitty, cache: cache, keep: nil)
                 times.0.append(a.seconds); times.1.append(b.seconds)
                 bytes = (a.bytes, b.bytes)
                 cpu = (a.cpu, b.cpu)
@@ -50,29 +54,31 @@ enum PeersReport {
     /// A run that wrote no picture (timg -ps did, about one run in twenty, and sat until the pty
     /// was closed six seconds later) is run again, at most twice, and said on stderr: counted, it
     /// moved the median its way.
-    static func counted(_ command: [String], kitty: Bool, cache: String) throws -> (seconds: Double, bytes: Int, cpu: Double) {
-        var run = try once(command, kitty: kitty, cache: cache)
+    static func counted(_ command: [String], kitty: Bool, cache: String, keep: String?) throws -> (seconds: Double, bytes: Int, cpu: Double) {
+        var run = try once(command, kitty: kitty, cache: cache, keep: keep)
         for _ in 0..<2 where run.bytes < 1024 {
             let said = Array("\(RawPath(command[0]).lastComponent): a run wrote \(run.bytes) bytes in \(Int(run.seconds * 1000)) ms; run again\n".utf8)
             _ = said.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-            run = try once(command, kitty: kitty, cache: cache)
+            run = try once(command, kitty: kitty, cache: cache, keep: keep)
         }
         return run
     }
 
-    /// One run in the pty: seconds to the last byte written, the bytes, and seconds of CPU.
-    static func once(_ command: [String], kitty: Bool, cache: String) throws -> (seconds: Double, bytes: Int, cpu: Double) {
+    /// One run in the pty: seconds to the last byte written, the bytes, and seconds of CPU; what
+    /// it wrote kept in the file `keep`, if given.
+    static func once(_ command: [String], kitty: Bool, cache: String, keep: String? = nil) throws -> (seconds: Double, bytes: Int, cpu: Double) {
         let timeFile = cache + "/cpu"
         let started = SystemClock().seconds()
         let terminal = try PtyTerminal(["/usr/bin/time", "-f", "%U %S", "-o", timeFile] + command, columns: columns, rows: rows, kind: .answeringXterm(columns: columns, rows: rows, kitty: kitty),
                                        environment: ["TERM": kitty ? "xterm-kitty" : "xterm-256color", "COLORTERM": "truecolor",
-                                                     "PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": cache])
+                                                     "PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": cache], capture: keep != nil)
         var status: Int32 = 0
         while waitpid(terminal.pid, &status, 0) < 0 && errno == EINTR {}
         // What it wrote last may still be on its way through the pty.
         _ = terminal.waitForQuiet(0.3, limit: 10)
         let last = SystemClock().seconds() - terminal.quietFor
         let bytes = terminal.bytesWritten
+        if let keep { try? AtomicFile.write(terminal.takeCaptured(), to: RawPath(keep)) }
         terminal.stop(seconds: 1)
         let cpu = ((try? FileReader.readText(timeFile)) ?? "").split(whereSeparator: \.isWhitespace).compactMap { Double($0) }.reduce(0, +)
         return (last - started, bytes, cpu)
