@@ -157,6 +157,19 @@ import PhotoGridTestSupport
         let text = String(decoding: PrintComposer.lines(ops, rows: 3), as: UTF8.self)
         #expect(text == "  ab\u{1B}[0m\nc  d\u{1B}[0m\n\u{1B}[0m\n")
     }
+
+    @Test func aRelativeFrameWrittenInPiecesIsTheWholeFrame() {
+        // --print writes a sheet a tile at a time: the pieces must add up to the frame at once.
+        let ops = [PaintOp(row: 0, column: 0, bytes: Array("a".utf8), cells: 1),
+                   PaintOp(row: 2, column: 5, bytes: Array("b".utf8), cells: 1),
+                   PaintOp(row: 9, column: 1, bytes: Array("off the frame".utf8), cells: 13)]
+        var pieces = PrintComposer.start(rows: 3)
+        for op in ops { PrintComposer.append(op, rows: 3, to: &pieces) }
+        pieces += PrintComposer.end(rows: 3)
+        #expect(pieces == PrintComposer.relative(ops, rows: 3))
+        #expect(String(decoding: pieces, as: UTF8.self)
+            == "\n\n\r\u{1B}[2A\u{1B}7a\u{1B}[0m\u{1B}8\u{1B}7\u{1B}[2B\u{1B}[5Cb\u{1B}[0m\u{1B}8\u{1B}[2B\r\n")
+    }
 }
 
 @Suite struct TerminalTextTests {

@@ -193,12 +193,10 @@ extension TilePipeline {
                     inFlight[key] = image
                     cache.store(tier: image, for: key)
                 } else if encodeTasks.waiting.contains(where: { !$0.key.isPreview && $0.key.photo == key.photo }) {
-                    // Planned at another tier since it started (the photo's shape became known):
-                    // that tier is cut from this one rather than decoded again.
+                    // Planned at another tier since it started (the photo's shape, known now,
+                    // made its image fit the budget): that tier is cut from this one, not decoded again.
                     cache.store(tier: image, for: key)
                 }
-                // An embedded thumbnail may be letterboxed: only the photo's own pixels say its shape.
-                if case .file = image.origin { learnShape(key.photo, (image.image.width, image.image.height)) }
                 if worthStoring && tierStore != nil { queueStore(key, image) }
             case .failure(.cancelled):
                 // Nothing wanted it; if something does again, it is fetched again.
@@ -281,8 +279,10 @@ extension TilePipeline {
         tell.onInfo(photo)
     }
 
-    /// A photo's shape, the first time it is known: its waiting tiles may now need a smaller
-    /// image, so the fetches are planned again. Called under the pipeline's lock.
+    /// A photo's shape, the first time its details say it: its waiting tiles may now need a
+    /// smaller image, so the fetches are planned again. Called under the pipeline's lock. Only
+    /// from details, whose record is kept anyway: learnt from every picture decoded, the shapes
+    /// of a library scrolled through would be an entry for each of its photos.
     func learnShape(_ photo: PhotoID, _ shape: (width: Int, height: Int)) {
         guard shape.width > 0, shape.height > 0, records.shapes[photo] == nil else { return }
         records.shapes[photo] = shape

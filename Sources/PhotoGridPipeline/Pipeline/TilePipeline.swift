@@ -86,8 +86,8 @@ package final class TilePipeline: @unchecked Sendable {
         /// What each photo's file says about itself, once read (nil: not a JPEG, or unreadable).
         var infos: [PhotoID: PhotoInfo?] = [:]
         var wantedInfos: [PhotoID: Task] = [:]
-        /// Each photo's upright width and height (or a multiple), once its details or a picture
-        /// of it say: what a fitted tile needs depends on it (`TileRequest.neededSize(shape:)`).
+        /// Each photo's upright width and height, once its details say: what a fitted tile needs
+        /// depends on it (`TileRequest.neededSize(shape:)`).
         var shapes: [PhotoID: (width: Int, height: Int)] = [:]
         /// Photos to look at again (Ctrl-R), and the file stamps they were last made from when
         /// that is not the stamp the photo was read with (kept apart: one entry a photo would be
