@@ -7,8 +7,8 @@ import PhotoGridPipeline
 import PhotoGridSystem
 import PhotoGridTerminal
 
-/// `--print`: a contact sheet of what the grid would show first, written to stdout once every
-/// tile in it has loaded. A single photo instead of a folder is fitted to the whole area.
+/// `--print`: a contact sheet of what the grid would show first, written to stdout as its tiles
+/// are made (`grid`). A single photo instead of a folder is fitted to the whole area.
 struct PrintCommand {
     let options: Options
     let load: (FirstScreen?) throws -> GallerySource
