@@ -78,7 +78,11 @@ let package = Package(
                                                          "PhotoGridGallery", "CSQLite"],
                 swiftSettings: metadataByAccessor),
         .target(name: "PhotoGridDecoding", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridMetadata", "CJPEGShim", "CSPNG", "CWebP", "CHeif",
-                                                          "CAvif", "CGif", "CZlib", "CDeflate", "CTiff", "CJxl", "CRaw", "CLcms"], swiftSettings: metadataByAccessor),
+                                                          "CAvif", "CGif", "CZlib", "CDeflate", "CTiff", "CJxl", "CRaw", "CLcms"],
+                // Optimised in debug builds too: the tests decode and resample thousands of
+                // pictures, and its pixel loops ran 20-50 times slower unoptimised (the suite's
+                // share of them grew with the Catmull-Rom resampler's taps).
+                swiftSettings: metadataByAccessor + [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .target(name: "PhotoGridGallery", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridMetadata", "PhotoGridDecoding", "CTurboJPEG"],
                 swiftSettings: metadataByAccessor),
         // Where a photo's bytes come from: a file, or a remote gallery over HTTP, WebDAV or SFTP
