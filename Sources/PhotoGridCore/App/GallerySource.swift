@@ -108,7 +108,7 @@ package struct GallerySource: Sendable {
         source.notices = cacheProblem.map { [$0] } ?? []
         // A contact sheet asks the catalog only to sort by date or to filter: opening it (and
         // making it, in a new cache) took 2-3 ms before the first decode could start.
-        if !options.print || options.query != nil || (options.sortGiven && options.order.key == .date) {
+        if !options.print || options.query != nil || options.sortsByDate {
             let (catalog, catalogProblem) = Caches.catalog(options)
             source.catalog = catalog.map { GalleryCatalog(catalog: $0, root: folder) }
             source.notices += [catalogProblem].compactMap { $0 } + (catalog?.takeNotices() ?? [])

@@ -29,6 +29,8 @@ package struct Options: Sendable {
     package var order = PhotoOrder()
     /// `--sort` or `--reverse` was given: a remote gallery's own order gives way to it.
     package var sortGiven = false
+    /// Asked to sort by date: the dates are read (and the catalog opened) before the first screen.
+    package var sortsByDate: Bool { sortGiven && order.key == .date }
     /// `--group`: sections in the grid.
     package var grouping: Grouping = .none
     /// `--hidden`: names starting with a dot too.

@@ -60,7 +60,7 @@ struct PrintCommand {
         // Said on stderr, which a previewer shows apart from the picture or not at all.
         for said in [source.leftOut?.withLock { $0.summary }].compactMap({ $0 }) + source.notices { PhotoGrid.printError(said) }
         // Read at once, as the dates are: --print has nothing to show meanwhile.
-        let wantsDates = options.order.key == .date && options.sortGiven
+        let wantsDates = options.sortsByDate
         // The reading puts what it reads in the catalog, which the filter then asks.
         let known = wantsDates || options.query?.needsCatalog == true
             ? CaptureDates(readingNow: source.photos, reader: source.infoReader, catalog: source.catalog) : nil
