@@ -5,9 +5,10 @@ import PhotoGridModel
 /// A tile as a PNG (kitty's `f=100`): its rows filtered as PNG filters them, then deflated.
 /// A photo's raw rows barely deflate; the difference of each pixel from its neighbours (a row
 /// filter) is mostly small numbers, which deflate well, so the same picture goes in fewer bytes
-/// for about the same work (docs/benchmarks.md, "kitty's bytes"). Every row but the first is
-/// Paeth-filtered (the first, with no row above, Sub): libpng's choice of the best filter row by
-/// row saved 1.5% more bytes on camera photos for a quarter more CPU.
+/// for about the same work (docs/benchmarks.md, "kitty's bytes"). Every row is Sub-filtered (the
+/// difference from the pixel to its left): Paeth made 3.5-5.5% fewer bytes on camera photos for
+/// 7% more of a contact sheet's CPU and a tenth more of its time (docs/benchmarks.md, "Issue 53:
+/// kitty's rows Sub-filtered"), and kitty undoes Sub the fastest of the filters too.
 enum KittyPNG {
     static func encode(_ image: RGBImage) -> [UInt8]? {
         let width = image.width, height = image.height, stride = width * 3
@@ -16,11 +17,9 @@ enum KittyPNG {
         image.pixels.withUnsafeBufferPointer { pixels in
             filtered.withUnsafeMutableBufferPointer { out in
                 for y in 0..<height {
-                    let row = pixels.baseAddress! + y * stride
-                    let above = y > 0 ? pixels.baseAddress! + (y - 1) * stride : nil
                     let target = out.baseAddress! + y * (stride + 1)
-                    target[0] = above == nil ? 1 : 4
-                    apply(target[0], row: row, above: above, count: stride, into: target + 1)
+                    target[0] = 1
+                    sub(row: pixels.baseAddress! + y * stride, count: stride, into: target + 1)
                 }
             }
         }
@@ -34,32 +33,14 @@ enum KittyPNG {
         return png
     }
 
-    /// Filter `type` (1 Sub, 4 Paeth) of one row, 3 bytes a pixel. A loop a filter, with the
-    /// first pixel (no left neighbour) apart: the choice and the checks made for every byte took
-    /// as long as the filtering.
-    private static func apply(_ type: UInt8, row: UnsafePointer<UInt8>, above: UnsafePointer<UInt8>?, count: Int,
-                              into out: UnsafeMutablePointer<UInt8>) {
+    /// PNG's Sub filter of one row, 3 bytes a pixel: the first pixel as it is (nothing to its
+    /// left), then each byte less the one a pixel before. Reads only the source, so the loop
+    /// vectorises.
+    private static func sub(row: UnsafePointer<UInt8>, count: Int, into out: UnsafeMutablePointer<UInt8>) {
         let first = min(3, count)
-        guard let above, type == 4 else {
-            for i in 0..<first { out[i] = row[i] }
-            for i in first..<max(first, count) { out[i] = row[i] &- row[i - 3] }
-            return
-        }
-        // The first pixel's left and corner are 0: Paeth predicts the byte above.
-        for i in 0..<first { out[i] = row[i] &- above[i] }
-        // PNG's Paeth predictor: whichever of left (a), up (b) and corner (c) is nearest
-        // p = a + b - c, so p - a = b - c and so on; chosen by selects, not early returns. (Written
-        // with SIMD16 vectors it took four times as long: Swift's generic masks were not inlined.)
-        for i in first..<max(first, count) {
-            let (a, b, c) = (Int16(row[i - 3]), Int16(above[i]), Int16(above[i - 3]))
-            let pa = spread(b &- c), pb = spread(a &- c), pc = spread(a &+ b &- c &- c)
-            let predictor = pa <= min(pb, pc) ? a : pb <= pc ? b : c
-            out[i] = row[i] &- UInt8(truncatingIfNeeded: predictor)
-        }
+        for i in 0..<first { out[i] = row[i] }
+        for i in first..<max(first, count) { out[i] = row[i] &- row[i - 3] }
     }
-
-    @inline(__always)
-    private static func spread(_ v: Int16) -> Int16 { max(v, 0 &- v) }
 
     private static func bigEndian(_ value: UInt32) -> [UInt8] {
         [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
