@@ -145,7 +145,7 @@ package struct PhotoDecoder: PhotoDecoding {
         }
         // libjpeg reads the file itself, in chunks: no copy of it all in memory.
         return try decode(header: header, covering: size, atMost: limit, whole: { () throws(DecodeError) in try file.all() },
-                          reachesEnd: reachesEnd) { options throws(DecodeError) in
+                          prefix: { count in try? file.head(count) }, reachesEnd: reachesEnd) { options throws(DecodeError) in
             try file.withDescriptor { fd throws(DecodeError) in try JPEG.decode(descriptor: fd, options: options) }
         }
     }
@@ -266,8 +266,10 @@ package struct PhotoDecoder: PhotoDecoding {
         options.cancel = CancelFlag.current
         (options.fast, options.partialScans) = (true, true)
         // Past the scans it needs, libjpeg stops; a head that ends before them is `truncated`.
-        let (decoded, scans) = try gate.run(bytes: PhotoDecoder.decodeBytes(header, scale: scale)) { () throws(DecodeError) in
-            try JPEG.decodeCountingScans(data, options: options)
+        let dcOnly = PhotoDecoder.readsDCOnly(header, options)
+        let (decoded, scans) = try gate.run(bytes: PhotoDecoder.decodeBytes(header, scale: scale, dcOnly: dcOnly)) { () throws(DecodeError) in
+            if dcOnly, let picture = try ProgressiveDC.decode(maxPixels: options.maxPixels, cancel: options.cancel, prefix: { _ in data }) { return picture }
+            return try JPEG.decodeCountingScans(data, options: options)
         }
         let orientation = header.exif.map { ExifInfo.parse($0).orientation } ?? .up
         return DecodedImage(image: PhotoDecoder.scaled(orientation.apply(to: decoded), shortSide: limit), origin: .file(scaleEighths: scale, scans: scans))
@@ -303,16 +305,17 @@ package struct PhotoDecoder: PhotoDecoding {
     func decodeJPEG(_ data: [UInt8], covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
         if let format = PhotoDecoder.sniffOtherFormat(data) { throw .unsupportedFormat(format) }
         return try decode(header: try JPEG.readHeader(data), covering: size, atMost: limit, whole: { () throws(DecodeError) in data },
-                          reachesEnd: { () throws(DecodeError) in JPEGSegments.reachesEnd(data) }) { options throws(DecodeError) in
+                          prefix: { _ in data }, reachesEnd: { () throws(DecodeError) in JPEGSegments.reachesEnd(data) }) { options throws(DecodeError) in
             try JPEG.decodeCountingScans(data, options: options)
         }
     }
 
     /// The decode itself, from whichever source: the scale, the shortcuts, orientation and size.
-    /// `reachesEnd` says whether the file runs to its end, asked when the decode did not read that
-    /// far (a progressive file's first scans only).
+    /// `prefix(n)` gives the file's first `n` bytes or more, for a decode that reads only its
+    /// first scans (`ProgressiveDC`). `reachesEnd` says whether the file runs to its end, asked
+    /// when the decode did not read that far (a progressive file's first scans only).
     private func decode(header: JPEG.Header, covering size: Int, atMost limit: Int, whole: () throws(DecodeError) -> [UInt8],
-                        reachesEnd: () throws(DecodeError) -> Bool,
+                        prefix: (Int) -> [UInt8]?, reachesEnd: () throws(DecodeError) -> Bool,
                         _ source: (JPEG.DecodeOptions) throws(DecodeError) -> (image: RGBImage, scans: Int)) throws(DecodeError) -> DecodedImage {
         let orientation = header.exif.map { ExifInfo.parse($0).orientation } ?? .up
         let short = min(header.width, header.height)
@@ -323,14 +326,22 @@ package struct PhotoDecoder: PhotoDecoding {
             options.fast = scale <= 2
             options.partialScans = scale <= 2
         }
-        let (kept, uprightWidth, scans, partial) = try gate.run(bytes: PhotoDecoder.decodeBytes(header, scale: scale)) {
+        // At 1/8 a progressive file's first DC scans are the picture, read without libjpeg's
+        // coefficients for all of it; libjpeg reads what `ProgressiveDC` does not.
+        var early: (image: RGBImage, scans: Int)? = nil
+        if PhotoDecoder.readsDCOnly(header, options) {
+            early = try gate.run(bytes: PhotoDecoder.decodeBytes(header, scale: 1, dcOnly: true)) { () throws(DecodeError) in
+                try ProgressiveDC.decode(maxPixels: options.maxPixels, cancel: options.cancel, prefix: prefix)
+            }
+        }
+        let (kept, uprightWidth, scans, partial) = try gate.run(bytes: PhotoDecoder.decodeBytes(header, scale: scale, dcOnly: early != nil)) {
             () throws(DecodeError) in
             // A file cut short (still being copied) is decoded again for what it has: libjpeg
             // then ends the data where the file does and leaves the rest grey.
             var partial = false
             let (decoded, scans): (RGBImage, Int)
             do throws(DecodeError) {
-                (decoded, scans) = try source(options)
+                if let early { (decoded, scans) = early } else { (decoded, scans) = try source(options) }
             } catch .truncated {
                 options.allowTruncated = true
                 partial = true
@@ -354,13 +365,22 @@ package struct PhotoDecoder: PhotoDecoding {
         return DecodedImage(image: kept, origin: .file(scaleEighths: scale, scans: scans), isComplete: complete, isPartial: partial)
     }
 
+    /// Whether a decode with `options` is a progressive file's first DC scans at 1/8, which
+    /// `ProgressiveDC` reads (the fast settings: libjpeg's output it matches).
+    static func readsDCOnly(_ header: JPEG.Header, _ options: JPEG.DecodeOptions) -> Bool {
+        header.isProgressive && options.partialScans && options.fast && options.scaleEighths == 1 && !options.allowTruncated
+    }
+
     /// What a decode at `scale` eighths uses while it runs, at most: a progressive file's
     /// coefficients (two bytes each: three bytes a pixel at 4:2:0, six with three full-size
     /// components; the header does not say which, so six), libjpeg's output, our copy of it and
     /// the turned and shrunk images made from it.
-    static func decodeBytes(_ header: JPEG.Header, scale: Int) -> Int {
+    /// Read by `ProgressiveDC` (`dcOnly`): a 4-byte DC coefficient a block of each of three
+    /// components, and the first megabyte or so of the file.
+    static func decodeBytes(_ header: JPEG.Header, scale: Int, dcOnly: Bool = false) -> Int {
         let pixels = header.width * header.height
-        let coefficients = header.isProgressive ? pixels * 2 * (header.components >= 3 ? 3 : 1) : 0
+        let coefficients = dcOnly ? pixels / 64 * 4 * 3 + (1 << 20)
+            : header.isProgressive ? pixels * 2 * (header.components >= 3 ? 3 : 1) : 0
         let output = (header.width * scale / 8) * (header.height * scale / 8) * 3
         return coefficients + 3 * output
     }
