@@ -26,12 +26,17 @@ enum SixelReport {
         let fs = Sixel.Diffusion.floydSteinberg
         let runs = Sixel.Diffusion.allCases.map { ($0, 0, Sixel.Writer.libsixel) } + [400, 200, 100].map { (fs, $0, Sixel.Writer.libsixel) }
             + [0, 200].map { (fs, $0, Sixel.Writer.photogrid) }
-        for (diffusion, strip, writer) in runs {
+        // Every run but the last dithers Floyd-Steinberg through libsixel; the last is photogrid's
+        // whole encode: its writer and its dithering.
+        for (run, (diffusion, strip, writer)) in runs.enumerated() {
+            let ditherer: Sixel.Ditherer = run == runs.count - 1 ? .photogrid : .libsixel
             var bytes = 0, seconds = 0.0, error = 0.0
             for tile in tiles {
                 let edges = strip == 0 ? [0, tile.width] : Array(stride(from: 0, to: tile.width, by: strip)) + [tile.width]
                 var parts: [[UInt8]] = []
-                seconds += Timing.best(of: 2) { parts = (try? Sixel.encode(tile, columns: edges, colors: colors, diffusion: diffusion, writer: writer)) ?? [] }
+                seconds += Timing.best(of: 2) {
+                    parts = (try? Sixel.encode(tile, columns: edges, colors: colors, diffusion: diffusion, writer: writer, ditherer: ditherer)) ?? []
+                }
                 bytes += parts.reduce(0) { $0 + $1.count }
                 var back = RGBImage(width: tile.width, height: tile.height)
                 for (k, part) in parts.enumerated() { if let piece = Sixel.decode(part) { back.draw(piece, atX: edges[k], y: 0) } }
@@ -40,7 +45,8 @@ enum SixelReport {
                 error += Double(sum) / Double(tile.pixels.count)
             }
             let n = Double(max(1, tiles.count))
-            print(Table.row([diffusion.rawValue, strip == 0 ? "one" : "\(strip)-px strips", writer.rawValue, Table.fixed(Double(bytes) / n / 1024, 1),
+            print(Table.row([diffusion.rawValue + (ditherer == .photogrid ? " (photogrid's)" : ""), strip == 0 ? "one" : "\(strip)-px strips",
+                             writer.rawValue, Table.fixed(Double(bytes) / n / 1024, 1),
                              Table.fixed(seconds / n * 1000, 1), Table.fixed(error / n, 2)]))
         }
         // The two writers draw the same pixels: each tile through both, read back by libsixel.
@@ -55,5 +61,11 @@ enum SixelReport {
             }) { same += 1 }
         }
         print("\ntiles whose pixels are the same from both writers: \(same) of \(tiles.count)")
+        // And the two ditherers the same indices: the same bytes from the same writer.
+        let alike = tiles.filter { tile in
+            let ours = try? Sixel.encode(tile, colors: colors, ditherer: .photogrid), theirs = try? Sixel.encode(tile, colors: colors, ditherer: .libsixel)
+            return ours != nil && ours == theirs
+        }.count
+        print("tiles dithered the same by photogrid and by libsixel: \(alike) of \(tiles.count)")
     }
 }

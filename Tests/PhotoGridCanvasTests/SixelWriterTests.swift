@@ -1,8 +1,11 @@
 import Dispatch
 import Testing
 @testable import PhotoGridCanvas
+@testable import PhotoGridDecoding
+@testable import PhotoGridMetadata
 @testable import PhotoGridModel
 @testable import PhotoGridSystem
+import PhotoGridTestFixtures
 
 /// photogrid's sixel writer draws, pixel for pixel, what libsixel's does from the same palette and
 /// dithering: each read back through libsixel's decoder, the oracle.
@@ -90,5 +93,27 @@ struct SixelWriterTests {
         }
         let together = results.withLock { $0 }
         #expect((0..<24).filter { together[$0] != alone[$0 % 4] }.isEmpty)
+    }
+}
+
+/// photogrid's Floyd-Steinberg dithering (`SixelDither`) makes libsixel's indices, byte for byte
+/// the same sixels, on pictures with short runs and on photos.
+struct SixelDitherTests {
+    @Test func theSameIndicesAsLibsixel() throws {
+        var pictures = [(1, 1), (2, 9), (33, 13), (200, 120), (17, 250), (401, 267)].map { size in
+            SixelWriterTests.picture(width: size.0, height: size.1, seed: UInt64(size.0 * 7 + size.1))
+        }
+        for name in ["travel/beach-01.jpg", "night/night-03.jpg", "landscapes/hills-01.jpg"] {
+            let photo = Photo(path: RawPath(Paths.gallery + "/" + name), relativePath: RawPath(name))
+            pictures.append(try PhotoDecoder().image(of: photo, covering: 300, atMost: 300).image)
+        }
+        for (k, image) in pictures.enumerated() {
+            for colors in [3, 16, 128, 256] {
+                let ours = try Sixel.encode(image, colors: colors, ditherer: .photogrid)
+                let theirs = try Sixel.encode(image, colors: colors, ditherer: .libsixel)
+                let same = ours == theirs
+                #expect(same, "picture \(k) (\(image.width)x\(image.height)), \(colors) colours: \(ours.count) bytes against \(theirs.count)")
+            }
+        }
     }
 }

@@ -30,12 +30,19 @@ package enum Sixel {
         case photogrid, libsixel
     }
 
+    /// Who dithers with Floyd-Steinberg once libsixel has made the palette: photogrid's
+    /// `SixelDither` (the same indices, a fraction of the time) or libsixel, kept for comparing.
+    /// The other diffusions are libsixel's.
+    package enum Ditherer: String, CaseIterable, Sendable {
+        case photogrid, libsixel
+    }
+
     /// A whole DCS sixel sequence (`ESC P q ... ESC \`) drawing `image` with an adaptive palette
     /// of at most `colors` registers.
     package static func encode(_ image: consuming RGBImage, colors: Int = 256, diffusion: Diffusion = .floydSteinberg,
-                               writer: Writer = .photogrid) throws(Failure) -> [UInt8] {
+                               writer: Writer = .photogrid, ditherer: Ditherer = .photogrid) throws(Failure) -> [UInt8] {
         let width = image.width
-        return try encode(image, columns: [0, width], colors: colors, diffusion: diffusion, writer: writer)[0]
+        return try encode(image, columns: [0, width], colors: colors, diffusion: diffusion, writer: writer, ditherer: ditherer)[0]
     }
 
     /// One palette built and one dithering made for the whole of `image`, then the image written
@@ -48,7 +55,8 @@ package enum Sixel {
     ///
     /// `image` is taken: where the caller has no other copy, libsixel dithers in its pixels.
     package static func encode(_ image: consuming RGBImage, columns edges: [Int], colors: Int = 256,
-                              diffusion: Diffusion = .floydSteinberg, writer: Writer = .photogrid) throws(Failure) -> [[UInt8]] {
+                              diffusion: Diffusion = .floydSteinberg, writer: Writer = .photogrid,
+                              ditherer: Ditherer = .photogrid) throws(Failure) -> [[UInt8]] {
         guard image.width > 0, image.height > 0 else { throw Failure(description: "empty image") }
         guard edges.count >= 2, edges.first == 0, edges.last == image.width, zip(edges, edges.dropFirst()).allSatisfy({ $0 < $1 }) else {
             throw Failure(description: "strip edges \(edges) do not cut a \(image.width)-pixel image")
@@ -93,14 +101,28 @@ package enum Sixel {
         // tile's worth less memory while it encodes), else in a copy.
         let (width, height) = (image.width, image.height)
         var pixels = (consume image).pixels
-        guard let indexed = pixels.withUnsafeMutableBufferPointer({ buffer in
-            sixel_dither_apply_palette(dither, buffer.baseAddress, Int32(width), Int32(height))
-        }) else { throw Failure(description: "libsixel could not dither") }
+        guard let palette = sixel_dither_get_palette(dither) else { throw Failure(description: "libsixel made no palette") }
+        let count = Int(sixel_dither_get_num_of_palette_colors(dither))
+        let indexed: UnsafeMutablePointer<UInt8>
+        // Two colours, black and white, libsixel looks up by brightness instead: left to it.
+        if diffusion == .floydSteinberg && ditherer == .photogrid && count > 2 {
+            let indices = pixels.withUnsafeMutableBufferPointer { buffer in
+                SixelDither.floydSteinberg(buffer.baseAddress!, width: width, height: height, palette: palette, colors: count)
+            }
+            indexed = .allocate(capacity: indices.count)
+            indexed.initialize(from: indices, count: indices.count)
+        } else {
+            guard let made = pixels.withUnsafeMutableBufferPointer({ buffer in
+                sixel_dither_apply_palette(dither, buffer.baseAddress, Int32(width), Int32(height))
+            }) else { throw Failure(description: "libsixel could not dither") }
+            // Into memory of Swift's, freed one way whoever dithered.
+            indexed = .allocate(capacity: width * height)
+            indexed.initialize(from: made, count: width * height)
+            Allocator.free(made)
+        }
         pixels = []
-        defer { Allocator.free(indexed) }
+        defer { indexed.deallocate() }
         if writer == .photogrid {
-            guard let palette = sixel_dither_get_palette(dither) else { throw Failure(description: "libsixel made no palette") }
-            let count = Int(sixel_dither_get_num_of_palette_colors(dither))
             return (0..<(edges.count - 1)).map { k in
                 SixelWriter.write(indexed, stride: width, x0: edges[k], width: edges[k + 1] - edges[k], height: height,
                                   palette: palette, colors: count)
