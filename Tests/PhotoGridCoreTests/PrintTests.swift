@@ -1,3 +1,4 @@
+import Glibc
 import Foundation
 import Testing
 @testable import PhotoGridCanvas
@@ -78,6 +79,31 @@ import PhotoGridTestSupport
                 #expect(TestImages.meanAbsoluteError(tile.topRows(decoded.height), decoded) < 8)
             }
         }
+    }
+
+    /// To a terminal each tile is written as it is made, in whatever order the workers finish
+    /// them: the screen is the one the whole frame (as a pipe gets it) makes.
+    @Test func aSheetWrittenToATerminalAsItsTilesComeIsTheWholeFramesScreen() throws {
+        let arguments = ["--print", "--mode", "sixel", "--size", "120x40", "--cell-size", "10x20", "--columns", "5", "--no-disk-cache", Paths.gallery]
+        let (status, whole, error) = try Paths.photogrid(arguments)
+        #expect(status == 0, "\(error)")
+        let terminal = try PtyTerminal([Paths.binary] + arguments, columns: 120, rows: 40, kind: .text,
+                                       environment: ["TERM": "xterm-256color", "PATH": "/usr/bin:/bin"], capture: true)
+        defer { terminal.stop() }
+        var exit: Int32 = 0
+        while waitpid(terminal.pid, &exit, 0) < 0 && errno == EINTR {}
+        #expect(exit == 0)
+        #expect(terminal.waitForQuiet(0.5, limit: 20))
+        // The pty turns each newline into CR LF, as a terminal's line discipline does.
+        let streamed = terminal.takeCaptured()
+        var fromPipe = ScreenModel(columns: 120, rows: 41, cellWidth: 10, cellHeight: 20)
+        var fromTerminal = ScreenModel(columns: 120, rows: 41, cellWidth: 10, cellHeight: 20)
+        fromPipe.feed(whole)
+        fromTerminal.feed(streamed)
+        #expect(fromTerminal.outOfBounds.isEmpty, "\(fromTerminal.outOfBounds)")
+        let same = fromTerminal.picturePixels() == fromPipe.picturePixels()
+        #expect(same, "the terminal's screen is not the whole frame's")
+        #expect(TerminalOutput.sixels(streamed).count == TerminalOutput.sixels(whole).count)
     }
 
     /// Every file's name, size and mtime below a folder.

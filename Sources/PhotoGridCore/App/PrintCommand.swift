@@ -101,22 +101,20 @@ struct PrintCommand {
         // Only the final tiles of those rows: nobody sees a preview of a printed frame.
         var wanted = session.wanted(layout: layout, position: position, direction: 1)
             .filter { $0.priority == .visible && !$0.request.isPreview && layout.row(of: session.photos.index(of: $0.request.photo) ?? 0) < wholeRows }
-        // Written a tile at a time where the canvas can, in the grid's order, as soon as the tile
-        // and those before it are made (the bytes are the same whatever the order tiles are made
-        // in). Made in the grid's order for a terminal, which draws the first tiles while the last
-        // are decoded; else largest files first, so that the last decode to finish is a short one:
-        // a pipe or a file takes the bytes as fast as they come, and only the last tile counts
-        // (in a pty, the grid's order took kitty's sheet to 0.85-0.94x of the time; to a file,
-        // largest first 4% less than the grid's order).
-        let streams = mode.drawsPixels && controller.canvas.printsTilesApart
-        if !streams || !TTY.isTerminal(1) {
-            wanted.sort { session.table[$0.request.photo].fileSize > session.table[$1.request.photo].fileSize }
-        }
+        // Made largest files first, so that the last decode to finish is a short one. To a
+        // terminal, where the canvas can, each tile is written as soon as it is made, in whatever
+        // order they come: each is drawn from the frame's first line (DECSC, down, across, draw,
+        // DECRC), so the picture is the same, and the terminal reads one tile while the next are
+        // decoded instead of waiting behind a large one (docs/decisions.md, "A sheet's tiles as
+        // they come"). To a pipe or a file the frame goes whole, its bytes the same every time.
+        let streams = mode.drawsPixels && controller.canvas.printsTilesApart && TTY.isTerminal(1)
+        wanted.sort { session.table[$0.request.photo].fileSize > session.table[$1.request.photo].fileSize }
         session.pipeline.holdStores()
         if session.fit == .fit && options.url == nil { readShapes(of: wanted.map(\.request.photo), session: session, mailbox: mailbox) }
         session.pipeline.want(wanted)
         let label = { (tile: PaintTile) in options.labels ? PrintCommand.label(tile, row: tile.row + layout.tileRows) : nil }
-        var written = 0
+        // The tiles written so far, by their place on the sheet.
+        var written = Set<[Int]>()
         if streams { try write(PrintComposer.start(rows: height)) }
         while true {
             // Until the pipeline is idle too: a budget too small for the screen leaves tiles unmade.
@@ -126,12 +124,11 @@ struct PrintCommand {
             let done = idle || tiles.allSatisfy { !$0.content.isPending }
             if streams {
                 var out: [UInt8] = []
-                while written < tiles.count, done || !tiles[written].content.isPending {
-                    let tile = tiles[written]
+                for tile in tiles where done || !tile.content.isPending {
+                    guard written.insert([tile.row, tile.column]).inserted else { continue }
                     for op in controller.canvas.printOps([tile]) + [label(tile)].compactMap({ $0 }) {
                         PrintComposer.append(op, rows: height, to: &out)
                     }
-                    written += 1
                 }
                 if !out.isEmpty { try write(out) }
             }
