@@ -325,7 +325,12 @@ extension TilePipeline {
         // its workers were ever idle still leaves its screens for the next. What a half-written
         // file has so far is not kept.
         if !partial, let tierStore, tierStore.keepsTiles(for: request) {
-            tierStore.saveTile(tile, of: table[request.photo], request: request)
+            // Held while a contact sheet is written (`holdStores`).
+            let held = locked { () -> Bool in
+                if stores.held { stores.heldTiles.append((tile, request)) }
+                return stores.held
+            }
+            if !held { tierStore.saveTile(tile, of: table[request.photo], request: request) }
         }
         locked {
             counters.encodes += 1

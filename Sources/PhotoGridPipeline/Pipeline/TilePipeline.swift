@@ -1,3 +1,4 @@
+import PhotoGridCanvas
 import PhotoGridDecoding
 import PhotoGridLoading
 import PhotoGridMetadata
@@ -101,8 +102,10 @@ package final class TilePipeline: @unchecked Sendable {
         var storeQueue: [(TierKey, DecodedImage)] = []
         var storeQueueBytes = 0
         var storesRunning = 0
-        /// Not started until `waitForStores` (`holdStores`).
+        /// Not started until `waitForStores` (`holdStores`); nor the final tiles' files, which
+        /// wait here meanwhile.
         var held = false
+        var heldTiles: [(EncodedTile, TileRequest)] = []
     }
 
     /// The workers: stopped, jobs under way, whether `onIdle` was called since the last one ended.
@@ -260,12 +263,19 @@ package final class TilePipeline: @unchecked Sendable {
     }
 
     /// Waits until every new tier image has been written to the disk cache: before `--print` exits.
-    /// Tier images wait for the disk cache until `waitForStores`, even while the workers are
-    /// idle: a contact sheet's last tiles and their way to the terminal go first (the JPEG
-    /// encodes of the first tiers' stores ran beside the last decodes).
+    /// Tier images and final tiles wait for the disk cache until `waitForStores`, even while the
+    /// workers are idle: a contact sheet's last tiles and their way to the terminal go first (the
+    /// JPEG encodes of the first tiers' stores ran beside the last decodes, and each tile's file
+    /// was written on the worker that made it).
     package func holdStores() { locked { stores.held = true } }
 
     package func waitForStores() {
+        // The tiles' files written here, while the workers encode the tier images.
+        let tiles = locked { () -> [(EncodedTile, TileRequest)] in
+            defer { stores.heldTiles = [] }
+            return stores.heldTiles
+        }
+        for (tile, request) in tiles { tierStore?.saveTile(tile, of: table[request.photo], request: request) }
         condition.lock()
         if stores.held { stores.held = false; condition.broadcast() }
         while !activity.stopped && (!stores.storeQueue.isEmpty || stores.storesRunning > 0) { condition.wait() }
