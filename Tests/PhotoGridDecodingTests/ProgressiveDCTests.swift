@@ -81,13 +81,14 @@ import PhotoGridTestFixtures
         }
         // Too large for the limit.
         #expect(try ProgressiveDC.decode(maxPixels: 1000, cancel: nil, prefix: { _ in progressive }) == nil)
-        // A byte changed anywhere in the first scan: a picture or nil, never a crash; and one
-        // changed in a restart marker breaks the scan.
+        // A byte changed anywhere in the headers or the first scan, the file then cut there or
+        // not: a picture or nil, never a crash; and one changed in a restart marker breaks the scan.
         var random = SeededGenerator(seed: 5)
-        for _ in 0..<300 {
+        for round in 0..<2000 {
             var damaged = progressive
-            let at = firstScan + Int(random.next() % UInt64(min(2000, progressive.count - firstScan)))
+            let at = Int(random.next() % UInt64(min(firstScan + 2000, progressive.count)))
             damaged[at] = UInt8(truncatingIfNeeded: random.next())
+            if round % 3 == 0 { damaged = Array(damaged.prefix(at + 1 + Int(random.next() % 40))) }
             _ = try ProgressiveDC.decode(maxPixels: JPEG.defaultMaxPixels, cancel: nil, prefix: { _ in damaged })
         }
         let restart = try #require((firstScan..<(progressive.count - 1)).first { progressive[$0] == 0xFF && progressive[$0 + 1] == 0xD1 })

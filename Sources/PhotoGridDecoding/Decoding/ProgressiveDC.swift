@@ -191,6 +191,7 @@ enum ProgressiveDC {
         /// SOS and its entropy-coded data: a DC scan decoded, any other passed over. The offset
         /// after the data, nil where the scan breaks a rule or the file ends inside it.
         mutating func scan(_ body: Int, _ end: Int, cancel: CancelFlag?) throws(DecodeError) -> Int? {
+            guard end > body else { return nil }
             let count = Int(bytes[body])
             guard count >= 1, count <= components.count, end - body == 4 + 2 * count else { return nil }
             var members: [Int] = []
@@ -389,7 +390,7 @@ enum ProgressiveDC {
                 if code <= maxCode[length] {
                     bits.skip(length)
                     let k = Int(offset[length] + code)
-                    return k < symbols.count ? Int(symbols[k]) : nil
+                    return k >= 0 && k < symbols.count ? Int(symbols[k]) : nil
                 }
             }
             return nil
