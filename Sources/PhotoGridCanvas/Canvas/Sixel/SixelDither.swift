@@ -20,34 +20,72 @@ enum SixelDither {
         let search = Search(palette: palette, colors: colors)
         indices.withUnsafeMutableBufferPointer { out in
             cells.withUnsafeMutableBufferPointer { cells in
-                for y in 0..<height {
-                    let spreads = y < height - 1
-                    for x in 0..<width {
-                        let position = y * width + x
-                        let p = pixels + position * 3
-                        let cell = Int(p[0] >> 3) << 10 | Int(p[1] >> 3) << 5 | Int(p[2] >> 3)
-                        var index = Int(cells[cell])
-                        if index == 0 {
-                            index = search.nearest(Int32(p[0]), Int32(p[1]), Int32(p[2])) + 1
-                            cells[cell] = UInt16(index)
-                        }
-                        index -= 1
-                        out[position] = UInt8(truncatingIfNeeded: index)
-                        guard spreads, x < width - 1 else { continue }
-                        let chosen = palette + index * 3
-                        for n in 0..<3 {
-                            let error = Int(p[n]) - Int(chosen[n])
-                            add(error * 7 / 16, to: p + 3 + n)
-                            add(error * 3 / 16, to: p + (width - 1) * 3 + n)
-                            add(error * 5 / 16, to: p + width * 3 + n)
-                            add(error / 16, to: p + (width + 1) * 3 + n)
-                        }
+                @inline(__always) func colour(_ r: Int, _ g: Int, _ b: Int) -> Int {
+                    let cell = (r >> 3) << 10 | (g >> 3) << 5 | (b >> 3)
+                    var index = Int(cells[cell])
+                    if index == 0 {
+                        index = search.nearest(Int32(r), Int32(g), Int32(b)) + 1
+                        cells[cell] = UInt16(index)
                     }
+                    return index - 1
+                }
+                for y in 0..<height {
+                    let row = pixels + y * width * 3
+                    // The last row spreads nothing, nor does a picture of two columns take this
+                    // way: its "below left" of the first column is its right neighbour, which
+                    // libsixel adds to after the 7/16, and the carried pixel would take before.
+                    guard y < height - 1, width >= 3 else {
+                        for x in 0..<width {
+                            let p = row + x * 3
+                            let index = colour(Int(p[0]), Int(p[1]), Int(p[2]))
+                            out[y * width + x] = UInt8(truncatingIfNeeded: index)
+                            guard y < height - 1, x < width - 1 else { continue }
+                            let chosen = palette + index * 3
+                            for n in 0..<3 {
+                                let error = Int(p[n]) - Int(chosen[n])
+                                add(error * 7 / 16, to: p + 3 + n)
+                                add(error * 3 / 16, to: p + (width - 1) * 3 + n)
+                                add(error * 5 / 16, to: p + width * 3 + n)
+                                add(error / 16, to: p + (width + 1) * 3 + n)
+                            }
+                        }
+                        continue
+                    }
+                    // The pixel being dithered is carried from one to the next in registers,
+                    // its 7/16 added last, as libsixel adds it; the row below is added to in place.
+                    var (r, g, b) = (Int(row[0]), Int(row[1]), Int(row[2]))
+                    for x in 0..<(width - 1) {
+                        let index = colour(r, g, b)
+                        out[y * width + x] = UInt8(truncatingIfNeeded: index)
+                        let chosen = palette + index * 3
+                        let (er, eg, eb) = (r - Int(chosen[0]), g - Int(chosen[1]), b - Int(chosen[2]))
+                        // Below left: for the first column, the end of this row (libsixel's rule).
+                        let p = row + x * 3
+                        let belowLeft = p + (width - 1) * 3, below = p + width * 3, belowRight = below + 3
+                        add(er * 3 / 16, to: belowLeft)
+                        add(eg * 3 / 16, to: belowLeft + 1)
+                        add(eb * 3 / 16, to: belowLeft + 2)
+                        add(er * 5 / 16, to: below)
+                        add(eg * 5 / 16, to: below + 1)
+                        add(eb * 5 / 16, to: below + 2)
+                        add(er / 16, to: belowRight)
+                        add(eg / 16, to: belowRight + 1)
+                        add(eb / 16, to: belowRight + 2)
+                        let right = p + 3
+                        r = clamped(Int(right[0]) + er * 7 / 16)
+                        g = clamped(Int(right[1]) + eg * 7 / 16)
+                        b = clamped(Int(right[2]) + eb * 7 / 16)
+                    }
+                    // The last column takes its colour and spreads nothing.
+                    out[y * width + width - 1] = UInt8(truncatingIfNeeded: colour(r, g, b))
                 }
             }
         }
         return indices
     }
+
+    @inline(__always)
+    private static func clamped(_ value: Int) -> Int { min(max(value, 0), 255) }
 
     @inline(__always)
     private static func add(_ amount: Int, to byte: UnsafeMutablePointer<UInt8>) {
