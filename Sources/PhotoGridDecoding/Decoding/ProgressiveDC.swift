@@ -1,3 +1,4 @@
+import PhotoGridMetadata
 import PhotoGridModel
 import PhotoGridSystem
 
@@ -238,21 +239,7 @@ enum ProgressiveDC {
             var p = from
             while true {
                 guard have(p + 2) else { return nil }
-                let found: Int? = bytes.withUnsafeBufferPointer { data in
-                    var i = p
-                    while i + 1 < data.count {
-                        if data[i] == 0xFF {
-                            let next = data[i + 1]
-                            if next != 0 && next != 0xFF && !(0xD0...0xD7).contains(next) { return i }
-                            // A fill byte may precede the marker: look again from it.
-                            i += next == 0xFF ? 1 : 2
-                        } else {
-                            i += 1
-                        }
-                    }
-                    return nil
-                }
-                if let found { return found }
+                if let found = JPEGSegments.nextMarker(in: bytes, from: p) { return found }
                 p = max(from, bytes.count - 2)
                 guard !ended else { return nil }
                 guard have(bytes.count + 1) else { return nil }

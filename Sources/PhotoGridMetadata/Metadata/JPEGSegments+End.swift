@@ -42,7 +42,7 @@ extension JPEGSegments {
     }
 
     /// Where the marker after a scan's data starts (its 0xFF), nil when the data ends first.
-    static func nextMarker(in data: [UInt8], from start: Int) -> Int? {
+    package static func nextMarker(in data: [UInt8], from start: Int) -> Int? {
         var at = start
         while at < data.count - 1 {
             if data[at] == 0xFF {
