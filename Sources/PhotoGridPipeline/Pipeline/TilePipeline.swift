@@ -270,14 +270,17 @@ package final class TilePipeline: @unchecked Sendable {
     package func holdStores() { locked { stores.held = true } }
 
     package func waitForStores() {
-        // The tiles' files written here, while the workers encode the tier images.
+        // Let go at once, so that a tile made from here on is written by its worker; those held
+        // are written here, while the workers encode the tier images.
         let tiles = locked { () -> [(EncodedTile, TileRequest)] in
-            defer { stores.heldTiles = [] }
+            defer {
+                stores.heldTiles = []
+                if stores.held { stores.held = false; condition.broadcast() }
+            }
             return stores.heldTiles
         }
         for (tile, request) in tiles { tierStore?.saveTile(tile, of: table[request.photo], request: request) }
         condition.lock()
-        if stores.held { stores.held = false; condition.broadcast() }
         while !activity.stopped && (!stores.storeQueue.isEmpty || stores.storesRunning > 0) { condition.wait() }
         condition.unlock()
     }

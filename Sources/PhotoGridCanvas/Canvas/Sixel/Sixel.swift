@@ -53,7 +53,7 @@ package enum Sixel {
     /// spends most of its encode there. Narrow pictures have fewer runs a band; sharing the palette
     /// and dithering the whole leaves no seam between them.
     ///
-    /// `image` is taken: where the caller has no other copy, libsixel dithers in its pixels.
+    /// `image` is taken: where the caller has no other copy, the dithering works in its pixels.
     package static func encode(_ image: consuming RGBImage, columns edges: [Int], colors: Int = 256,
                               diffusion: Diffusion = .floydSteinberg, writer: Writer = .photogrid,
                               ditherer: Ditherer = .photogrid) throws(Failure) -> [[UInt8]] {
@@ -97,8 +97,9 @@ package enum Sixel {
         }
         if failed(initialized) { throw Failure(description: "libsixel could not build a palette (status \(initialized))") }
         sixel_dither_set_diffusion_type(dither, diffusion.libsixel)
-        // libsixel dithers in place: in the image's own pixels where no one else holds them (one
-        // tile's worth less memory while it encodes), else in a copy.
+        // The dithering works in place (photogrid's and libsixel's): in the image's own pixels
+        // where no one else holds them (one tile's worth less memory while it encodes), else in
+        // a copy.
         let (width, height) = (image.width, image.height)
         var pixels = (consume image).pixels
         guard let palette = sixel_dither_get_palette(dither) else { throw Failure(description: "libsixel made no palette") }
