@@ -106,6 +106,32 @@ import PhotoGridTestSupport
         #expect(TerminalOutput.sixels(streamed).count == TerminalOutput.sixels(whole).count)
     }
 
+    /// A sixel sheet's tiles reach the disk cache, though their files are written only once
+    /// the sheet is (`holdStores`): the second run decodes nothing and reads every tile.
+    @Test func aSixelSheetsTilesAreOnDiskForTheNextRun() throws {
+        let home = TestImages.scratchFolder("xdg-sixel")
+        defer { TestImages.remove(home) }
+        let arguments = ["--print", "--mode", "sixel", "--size", "120x40", "--cell-size", "10x20", "--columns", "5", Paths.gallery]
+        func run() throws -> ([UInt8], [String: Int]) {
+            let stats = home + "/stats"
+            let (status, out, error) = try Paths.photogrid(arguments, environment: ["XDG_CACHE_HOME": home, "PHOTOGRID_STATS": stats, "PATH": "/usr/bin:/bin"])
+            #expect(status == 0, "\(error)")
+            let text = String(decoding: try FileReader.read(RawPath(stats)), as: UTF8.self)
+            let pairs = text.split(separator: "\n").compactMap { line -> (String, Int)? in
+                let parts = line.split(separator: " ")
+                return parts.count == 2 ? (String(parts[0]), Int(parts[1]) ?? -1) : nil
+            }
+            return (out, Dictionary(pairs, uniquingKeysWith: { a, _ in a }))
+        }
+        let (first, made) = try run()
+        #expect((made["decodes"] ?? 0) > 0)
+        let (second, read) = try run()
+        #expect(read["decodes"] == 0 && read["encodes"] == 0, "\(read)")
+        #expect(read["tiles-from-disk"] == made["encodes"], "\(made) then \(read)")
+        let same = first == second
+        #expect(same, "the sheet from the disk cache is not the sheet made fresh")
+    }
+
     /// Every file's name, size and mtime below a folder.
     func listing(_ folder: String) throws -> String {
         String(decoding: try Subprocess.run(["find", folder, "-printf", "%p %s %T@\\n"]).output, as: UTF8.self)
