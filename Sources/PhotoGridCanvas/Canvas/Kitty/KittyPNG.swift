@@ -8,7 +8,7 @@ import PhotoGridModel
 /// for about the same work (docs/benchmarks.md, "kitty's bytes"). Every row is Sub-filtered (the
 /// difference from the pixel to its left): Paeth made 3.5-5.5% fewer bytes on camera photos for
 /// 7% more of a contact sheet's CPU and a tenth more of its time (docs/benchmarks.md, "Issue 53:
-/// kitty's rows Sub-filtered"), and kitty undoes Sub the fastest of the filters too.
+/// a third pass at --print --fit"), and kitty undoes Sub the fastest of the filters too.
 enum KittyPNG {
     static func encode(_ image: RGBImage) -> [UInt8]? {
         let width = image.width, height = image.height, stride = width * 3

@@ -2,8 +2,8 @@
 /// `sixel_dither_apply_palette` makes (libsixel 1.10), in one pass without its calls per pixel.
 ///
 /// Why: libsixel spreads each channel's error with a function call per neighbour, a division
-/// each, and finds a colour through another call; on a 400-pixel tile that was about half of the
-/// sixel encode (docs/benchmarks.md, "Issue 53: sixel's dithering"). The rules kept, so the
+/// each, and finds a colour through another call: a quarter of a sixel contact sheet's CPU
+/// (docs/benchmarks.md, "Issue 53: a third pass at --print --fit"). The rules kept, so the
 /// pictures are the same: pixels in rows from the top, each taking the palette colour nearest it
 /// as it stands (squared distance, the first of equals), remembered for every pixel of its 5-bit
 /// colour cell (the first pixel of a cell decides for the cell); its error, per channel, goes
