@@ -262,13 +262,14 @@ package final class TilePipeline: @unchecked Sendable {
         return true
     }
 
-    /// Waits until every new tier image has been written to the disk cache: before `--print` exits.
     /// Tier images and final tiles wait for the disk cache until `waitForStores`, even while the
     /// workers are idle: a contact sheet's last tiles and their way to the terminal go first (the
     /// JPEG encodes of the first tiers' stores ran beside the last decodes, and each tile's file
     /// was written on the worker that made it).
     package func holdStores() { locked { stores.held = true } }
 
+    /// Writes what was held and waits until every new tier image has been written to the disk
+    /// cache: before `--print` exits.
     package func waitForStores() {
         // Let go at once, so that a tile made from here on is written by its worker; those held
         // are written here, while the workers encode the tier images.

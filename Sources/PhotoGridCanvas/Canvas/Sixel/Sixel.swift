@@ -104,29 +104,26 @@ package enum Sixel {
         var pixels = (consume image).pixels
         guard let palette = sixel_dither_get_palette(dither) else { throw Failure(description: "libsixel made no palette") }
         let count = Int(sixel_dither_get_num_of_palette_colors(dither))
-        let indexed: UnsafeMutablePointer<UInt8>
+        let indexed: [UInt8]
         // Two colours, black and white, libsixel looks up by brightness instead: left to it.
         if diffusion == .floydSteinberg && ditherer == .photogrid && count > 2 {
-            let indices = pixels.withUnsafeMutableBufferPointer { buffer in
+            indexed = pixels.withUnsafeMutableBufferPointer { buffer in
                 SixelDither.floydSteinberg(buffer.baseAddress!, width: width, height: height, palette: palette, colors: count)
             }
-            indexed = .allocate(capacity: indices.count)
-            indexed.initialize(from: indices, count: indices.count)
         } else {
             guard let made = pixels.withUnsafeMutableBufferPointer({ buffer in
                 sixel_dither_apply_palette(dither, buffer.baseAddress, Int32(width), Int32(height))
             }) else { throw Failure(description: "libsixel could not dither") }
-            // Into memory of Swift's, freed one way whoever dithered.
-            indexed = .allocate(capacity: width * height)
-            indexed.initialize(from: made, count: width * height)
+            indexed = Array(UnsafeBufferPointer(start: made, count: width * height))
             Allocator.free(made)
         }
         pixels = []
-        defer { indexed.deallocate() }
         if writer == .photogrid {
-            return (0..<(edges.count - 1)).map { k in
-                SixelWriter.write(indexed, stride: width, x0: edges[k], width: edges[k + 1] - edges[k], height: height,
-                                  palette: palette, colors: count)
+            return indexed.withUnsafeBufferPointer { indexed in
+                (0..<(edges.count - 1)).map { k in
+                    SixelWriter.write(indexed.baseAddress!, stride: width, x0: edges[k], width: edges[k + 1] - edges[k], height: height,
+                                      palette: palette, colors: count)
+                }
             }
         }
         sixel_dither_set_pixelformat(dither, Int32(pg_sixel_pixelformat_pal8))
@@ -137,7 +134,7 @@ package enum Sixel {
             strip.removeAll(keepingCapacity: true)
             strip.reserveCapacity(stripWidth * height)
             for y in 0..<height {
-                strip.append(contentsOf: UnsafeBufferPointer(start: indexed + y * width + x0, count: stripWidth))
+                strip.append(contentsOf: indexed[(y * width + x0)..<(y * width + x0 + stripWidth)])
             }
             let sink = Sink()
             var output: OpaquePointer? = nil
