@@ -81,6 +81,46 @@ struct SixelWriterTests {
         #expect(!text.contains("-"), "one band, no band break: \(text)")
     }
 
+    /// A band dithered mostly from one colour: that colour is painted over the whole band first
+    /// (`!width~`) and the other over it, and it comes out the same pixels in fewer bytes than
+    /// libsixel's writer, which writes each colour's own sixels. The commonest colour is `#0`.
+    @Test func aCommonColourIsPaintedFirstOverTheBand() throws {
+        var image = RGBImage(width: 90, height: 12)
+        var state: UInt64 = 5
+        for y in 0..<12 {
+            for x in 0..<90 {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                image[x, y] = state >> 62 == 0 ? RGB(20, 20, 220) : RGB(220, 20, 20)
+            }
+        }
+        let ours = try Sixel.encode(image, colors: 2, diffusion: .none, writer: .photogrid)
+        let theirs = try Sixel.encode(image, colors: 2, diffusion: .none, writer: .libsixel)
+        let text = String(decoding: ours, as: UTF8.self)
+        #expect(text.contains("#0!90~$"), "\(text)")
+        // The red, three pixels in four, is colour 0 (in percent: red high, blue low).
+        let zero = try #require(text.split(separator: "#").first { $0.hasPrefix("0;2;") })
+        let percent = zero.split(separator: ";").compactMap { Int($0) }
+        #expect(percent.count == 5 && percent[2] > 80 && percent[4] < 20, "\(zero)")
+        let a = try #require(Sixel.decode(ours)), b = try #require(Sixel.decode(theirs))
+        #expect(Self.firstDifference(a, b) == nil)
+        #expect(ours.count * 10 < theirs.count * 8, "\(ours.count) bytes against libsixel's \(theirs.count)")
+    }
+
+    /// A fill covers only the rows a band has: the last band of a picture 8 rows tall is two rows,
+    /// so its fill is `!width` of sixel 3 (`B`), not of the six rows `~`, which would paint below it.
+    @Test func aFillInTheLastBandCoversItsRowsOnly() throws {
+        var image = RGBImage(width: 40, height: 8)
+        for y in 0..<8 { for x in 0..<40 { image[x, y] = (x * 7 + y * 3) % 5 == 0 ? RGB(10, 200, 10) : RGB(240, 240, 240) } }
+        let ours = try Sixel.encode(image, colors: 2, diffusion: .none, writer: .photogrid)
+        let text = String(decoding: ours, as: UTF8.self)
+        let lastBand = try #require(text.split(separator: "-").last)
+        #expect(lastBand.contains("!40B"), "\(lastBand)")
+        let back = try #require(Sixel.decode(ours))
+        #expect(back.width == 40 && back.height == 8)
+        let theirs = try #require(Sixel.decode(try Sixel.encode(image, colors: 2, diffusion: .none, writer: .libsixel)))
+        #expect(Self.firstDifference(back, theirs) == nil)
+    }
+
     /// Palettes built on several threads at once come out as they do one at a time: libsixel's
     /// median cut keeps the plane it sorts by in a static variable (Sixel.paletteLock).
     @Test func encodesOnSeveralThreadsAreTheSameAsOneAtATime() throws {
