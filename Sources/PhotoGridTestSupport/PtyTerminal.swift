@@ -74,6 +74,7 @@ package final class PtyTerminal: @unchecked Sendable {
     private struct State {
         var bytes = 0
         var captured: [UInt8] = []
+        var arrivals: [(seconds: Double, bytes: Int)] = []
         var capturing = false
         var lastOutput = SystemClock().seconds()
         var head: [UInt8] = []
@@ -116,6 +117,10 @@ package final class PtyTerminal: @unchecked Sendable {
     }
 
     deinit { close(master) }
+
+    /// When each read of what the program wrote while capturing came, and its bytes, since the
+    /// last call.
+    package func takeArrivals() -> [(seconds: Double, bytes: Int)] { state.withLock { s in defer { s.arrivals = [] }; return s.arrivals } }
 
     /// Keeps what the program writes from now on, for `takeCaptured()`.
     package func startCapture() { state.withLock { $0.capturing = true; $0.captured = [] } }
@@ -191,7 +196,7 @@ package final class PtyTerminal: @unchecked Sendable {
             let reply: Bool = state.withLock { s in
                 s.bytes += count
                 s.lastOutput = SystemClock().seconds()
-                if s.capturing { s.captured += buffer[0..<count] }
+                if s.capturing { s.captured += buffer[0..<count]; s.arrivals.append((SystemClock().seconds(), count)) }
                 guard !s.answered else { return false }
                 // Only the new bytes and the two before them are looked at: a program that never
                 // asks DA1 (a tmux client) would otherwise have every read scan all it wrote.

@@ -25,7 +25,7 @@ enum SixelReport {
         // and dithering.
         let fs = Sixel.Diffusion.floydSteinberg
         let runs = Sixel.Diffusion.allCases.map { ($0, 0, Sixel.Writer.libsixel) } + [400, 200, 100].map { (fs, $0, Sixel.Writer.libsixel) }
-            + [0, 200].map { (fs, $0, Sixel.Writer.photogrid) }
+            + [(Sixel.Diffusion.none, 200, Sixel.Writer.photogrid)] + [0, 200].map { (fs, $0, Sixel.Writer.photogrid) }
         // Every run but the last dithers Floyd-Steinberg through libsixel; the last is photogrid's
         // whole encode: its writer and its dithering.
         for (run, (diffusion, strip, writer)) in runs.enumerated() {

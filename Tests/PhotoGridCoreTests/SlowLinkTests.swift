@@ -23,7 +23,7 @@ import PhotoGridTestSupport
         // 600 KB in a quarter second: 2.4 MB/s, as at 20 Mbit/s.
         link.wrote(600_000, seconds: 0.25)
         #expect(link.isSlow)
-        #expect(link.frameBudget == 600_000)
+        #expect(link.frameBudget == 300_000)
         // Kitty's pictures at half size for a screen of 2400x1340 pixels (5.1 MB at full size
         // would take 2 s), at full size for a small screen.
         #expect(link.pictureScale(screenPixels: 2400 * 1340) == 0.5)
@@ -47,7 +47,7 @@ import PhotoGridTestSupport
     @Test func aSlowStartIsGivenUpOnceAWriteGoesBetter() {
         var link = LinkMeter()
         link.wrote(250_000, seconds: 0.25)                         // 1 MB/s: xterm starting, or a link
-        #expect(link.isSlow && link.frameBudget == 250_000 && link.pictureScale(screenPixels: 2400 * 1340) < 1)
+        #expect(link.isSlow && link.frameBudget == 125_000 && link.pictureScale(screenPixels: 2400 * 1340) < 1)
         link.wrote(250_000, seconds: 0.06)                         // then 4.2 MB/s once: not slow, not fast
         #expect(!link.isSlow && link.frameBudget == LinkMeter.unknownBudget)
         for _ in 0..<3 { link.wrote(250_000, seconds: 0.25) }      // 1 MB slow in all: not enough now
@@ -56,7 +56,7 @@ import PhotoGridTestSupport
         #expect(link.isSlow)
         var slow = LinkMeter()
         for _ in 0..<3 { slow.wrote(250_000, seconds: 0.1) }       // 2.5 MB/s, as at 20 Mbit/s
-        #expect(slow.isSlow && slow.frameBudget == 625_000)
+        #expect(slow.isSlow && slow.frameBudget == 312_500)
         // Said to be over SSH, a better write (buffers along the way took it) gives nothing up.
         var ssh = LinkMeter(overSSH: true)
         ssh.wrote(250_000, seconds: 0.1)

@@ -58,12 +58,14 @@ package struct LinkMeter {
         if isSlow && mean > LinkMeter.fastAbove { isSlow = false }
     }
 
-    /// The pictures' bytes a frame may write: on a slow link a quarter of a second's worth, so
+    /// The pictures' bytes a frame may write: on a slow link an eighth of a second's worth, so
     /// that keys are read between frames and a screen left is not sent on (at least one picture
-    /// goes each frame, however large); before any write has gone fast, `unknownBudget`, so that
+    /// goes each frame, however large: a 600-pixel sixel tile is about this at 20 Mbit/s, so what
+    /// is still going out when a key comes is at most about one picture; a quarter second let it
+    /// be two); before any write has gone fast, `unknownBudget`, so that
     /// the pace is learnt before much is sent as if the link were fast; none on a fast link.
     package var frameBudget: Int? {
-        if isSlow, let rate = bytesPerSecond { return max(16 * 1024, Int(rate / 4)) }
+        if isSlow, let rate = bytesPerSecond { return max(16 * 1024, Int(rate / 8)) }
         return seenFast ? nil : LinkMeter.unknownBudget
     }
 
