@@ -41,12 +41,9 @@ let package = Package(
         .target(name: "CJxl"),
         // Little CMS: embedded colour profiles converted to sRGB.
         .systemLibrary(name: "CLcms", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
-        // zlib: PNG's image data inflated, and its checksums.
+        // zlib: PNG's image data inflated, and its checksums (kitty's PNG pictures are deflated
+        // by photogrid's HuffmanDeflate: docs/decisions.md, "kitty's PNG deflated by photogrid").
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        // libdeflate: the PNG pictures sent to kitty deflated, in three fifths of zlib's time at the
-        // same level, 7% smaller (docs/benchmarks.md, "Issue 53: --print --fit against timg, again").
-        // libtiff-dev depends on it, so every machine with the project's packages has it.
-        .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         // What glibc has that Swift's Glibc module leaves out: malloc.h (how much memory malloc keeps) and pipe2.
         .systemLibrary(name: "CGlibc"),
         // libcurl: remote galleries over HTTP/1.1, HTTP/2, TLS and SFTP (through libssh2), with netrc.
@@ -78,7 +75,7 @@ let package = Package(
                                                          "PhotoGridGallery", "CSQLite"],
                 swiftSettings: metadataByAccessor),
         .target(name: "PhotoGridDecoding", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridMetadata", "CJPEGShim", "CSPNG", "CWebP", "CHeif",
-                                                          "CAvif", "CGif", "CZlib", "CDeflate", "CTiff", "CJxl", "CRaw", "CLcms"],
+                                                          "CAvif", "CGif", "CZlib", "CTiff", "CJxl", "CRaw", "CLcms"],
                 // Optimised in debug builds too: the tests decode and resample thousands of
                 // pictures, and unoptimised pixel loops made a debug --print of 18 photos in sixel
                 // 1.67 s against 0.83 s (docs/decisions.md, "Fitted tiles from their shape...").

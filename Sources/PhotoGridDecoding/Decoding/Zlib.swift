@@ -42,6 +42,11 @@ package enum Zlib {
         UInt32(CZlib.crc32_z(0, bytes.baseAddress?.assumingMemoryBound(to: Bytef.self), bytes.count))
     }
 
+    /// The Adler-32 of `bytes` (RFC 1950: the check at a zlib stream's end).
+    package static func adler32(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        UInt32(CZlib.adler32_z(1, bytes.baseAddress?.assumingMemoryBound(to: Bytef.self), bytes.count))
+    }
+
     /// A zlib stream inflated piece by piece, as PNG's image data arrives in chunks: each call
     /// takes what it can of `input` and fills what it can of `output`.
     package final class Inflater {

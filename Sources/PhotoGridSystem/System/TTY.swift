@@ -73,5 +73,11 @@ package enum TTY {
 
 
     /// Closes standard output: whoever reads it sees its end (a `--print` frame is complete).
-    package static func closeStandardOutput() { close(1) }
+    /// Descriptor 1 is then /dev/null rather than free: the next file opened (the disk cache's
+    /// after a sheet) would take it, and anything printed after would land in that file.
+    package static func closeStandardOutput() {
+        let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        guard null >= 0 else { close(1); return }
+        if null != 1 { dup2(null, 1); close(null) }
+    }
 }

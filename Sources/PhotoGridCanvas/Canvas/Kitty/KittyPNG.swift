@@ -23,7 +23,7 @@ enum KittyPNG {
                 }
             }
         }
-        guard let data = Deflate.zlib(filtered) else { return nil }
+        let data = filtered.withUnsafeBufferPointer { HuffmanDeflate.zlib($0) }
         var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         var header = bigEndian(UInt32(width)) + bigEndian(UInt32(height))
         header += [8, 2, 0, 0, 0]                        // 8 bits, RGB, deflate, adaptive filters, no interlace
