@@ -13,11 +13,18 @@ import PhotoGridSystem
 /// has at most six colours, so a band takes a handful of lines, not one a colour). The pixels are
 /// the same, index for index; only the bytes are laid out anew.
 ///
+/// Two things make the bytes fewer (9-12% on photos, docs/decisions.md, "Sixel bands: the
+/// commonest colour first"): where one colour is in most columns of a stretch of the band, it is
+/// painted over the whole stretch first (a sixel's set bits paint over what is there), and the
+/// other colours over it, so its own sixels there are not written; and the palette is numbered
+/// by how many pixels use each colour, so the colours selected most often have the shortest `#n`.
+///
 /// The sequence: `ESC P q`, raster attributes (`"1;1;width;height`: square pixels, the size), the
-/// colours used (`#n;2;r;g;b`, in percent), then per band of six rows its lines (`$` between
-/// them: back to the band's first column), each a run of segments: empty sixels up to the
-/// segment, `#n` where the colour changes, one sixel character a column, runs of four or more as
-/// `!count`; `-` between bands, and `ESC \`.
+/// colours used (`#n;2;r;g;b`, in percent), then per band of six rows: the fills (`#n`, empty
+/// sixels up to the stretch, `!count` of the band's full sixel), then its lines (`$` before each:
+/// back to the band's first column), each a run of segments: empty sixels up to the segment, `#n`
+/// where the colour changes, one sixel character a column, runs of four or more as `!count`; `-`
+/// between bands, and `ESC \`.
 enum SixelWriter {
     /// `indexed` holds `height` rows of `stride` indices; the columns `x0..<x0 + width` are
     /// written. `palette` is `colors` RGB triples.
