@@ -41,11 +41,19 @@ enum SixelWriter {
         // The colours the picture uses, defined once, numbered by how many pixels each has: the
         // most used are selected most often (`#n`), and a number under 10 is a byte shorter than
         // one under 100, two shorter than one from 100. The palette's order means nothing else.
+        // Counted over every other row and column: the order only needs to be about right, and
+        // every colour used is also found (below, a colour met only between the samples).
         var count = [Int](repeating: 0, count: 256)
+        for y in Swift.stride(from: 0, to: height, by: 2) {
+            let row = indexed + y * stride + x0
+            for x in Swift.stride(from: 0, to: width, by: 2) { count[Int(row[x])] += 1 }
+        }
+        var used = [Bool](repeating: false, count: 256)
         for y in 0..<height {
             let row = indexed + y * stride + x0
-            for x in 0..<width { count[Int(row[x])] += 1 }
+            for x in 0..<width { used[Int(row[x])] = true }
         }
+        for c in 0..<256 where used[c] && count[c] == 0 { count[c] = 1 }
         let ranked = (0..<min(colors, 256)).filter { count[$0] > 0 }.sorted { count[$0] > count[$1] || (count[$0] == count[$1] && $0 < $1) }
         var number = [Int](repeating: 0, count: 256)
         for (n, c) in ranked.enumerated() {
@@ -234,16 +242,15 @@ enum SixelWriter {
                         k = next[k]
                     }
                 }
-                // Cleared for the next band, pixel by pixel.
+                // Cleared for the next band: the masks pixel by pixel, the counts by colour.
                 for r in 0..<rows {
                     let row = band + r * stride
-                    for x in 0..<width {
-                        let c = Int(row[x])
-                        masks[c * width + x] = 0
-                        inBlock[c * blocks + x / SixelWriter.block] = 0
-                    }
+                    for x in 0..<width { masks[Int(row[x]) * width + x] = 0 }
                 }
-                for c in present { end[c] = -1 }
+                for c in present {
+                    end[c] = -1
+                    for k in 0..<blocks { inBlock[c * blocks + k] = 0 }
+                }
                 for k in 0..<blocks { most[k] = 0 }
                 if top + 6 < height { out.append(UInt8(ascii: "-")) }
             }
