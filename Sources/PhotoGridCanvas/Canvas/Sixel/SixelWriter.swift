@@ -41,8 +41,8 @@ enum SixelWriter {
         // The colours the picture uses, defined once, numbered by how many pixels each has: the
         // most used are selected most often (`#n`), and a number under 10 is a byte shorter than
         // one under 100, two shorter than one from 100. The palette's order means nothing else.
-        // Counted over every other row and column: the order only needs to be about right, and
-        // every colour used is also found (below, a colour met only between the samples).
+        // Counted over every other row and column: the order only needs to be about right. Every
+        // colour used gets a number: one met only between the samples counts one.
         var count = [Int](repeating: 0, count: 256)
         for y in Swift.stride(from: 0, to: height, by: 2) {
             let row = indexed + y * stride + x0
