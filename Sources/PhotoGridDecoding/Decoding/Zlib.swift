@@ -3,12 +3,12 @@ import PhotoGridMetadata
 import PhotoGridModel
 import PhotoGridSystem
 
-/// zlib: the only Swift file that calls it. It compresses the pictures of the canvases that send
-/// them deflated, and inflates PNG's image data (PNG+Rows.swift says why not through libspng).
+/// zlib: the only Swift file that calls it. It inflates PNG's image data (PNG+Rows.swift says why
+/// not through libspng) and embedded profiles, and gives PNG's and zlib's checksums. kitty's
+/// pictures are deflated by `HuffmanDeflate` (PhotoGridCanvas), not here.
 package enum Zlib {
-    /// `bytes` as one zlib stream (RFC 1950).
-    /// Level 1: a photo's pixels shrink little more at higher levels (measured in
-    /// docs/benchmarks.md), and the encode runs once a tile on a worker.
+    /// `bytes` as one zlib stream (RFC 1950), at `level`: for tests, which compare photogrid's
+    /// deflater with zlib's and make PNG data to read.
     package static func compress(_ bytes: [UInt8], level: Int32 = 1) -> [UInt8]? {
         var size = compressBound(uLong(bytes.count))
         var out = [UInt8](repeating: 0, count: Int(size))
