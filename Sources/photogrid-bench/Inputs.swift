@@ -9,6 +9,8 @@ import PhotoGridSamples
 ///  - `exif/`: those with an EXIF segment and a 160x120 thumbnail, as cameras and phones write,
 ///  - `camera/` and `camera-exif/`: the same two at 12 MP (4000x3000, 3000x4000 for portrait ones),
 ///    cropped and resampled to that size, the size the targets of issue 3 name,
+///  - `preview/`: `exif/` with a camera's larger preview after each photo (Multi-Picture Format,
+///    1616 pixels on the long side), as Sony's, Fujifilm's and Panasonic's JPEGs carry one,
 ///  - `scroll/`: 60 links to the baseline files, enough rows to scroll,
 ///  - `many/`: 10,000 links to the baseline files,
 ///  - `all/`: links to every photo at the source's top level, as shipped.
@@ -20,6 +22,7 @@ struct Inputs {
     var exif: String { root + "/exif" }
     var camera: String { root + "/camera" }
     var cameraExif: String { root + "/camera-exif" }
+    var preview: String { root + "/preview" }
     var scroll: String { root + "/scroll" }
     var many: String { root + "/many" }
     var all: String { root + "/all" }
@@ -36,7 +39,7 @@ struct Inputs {
             .filter { $0.format == .jpeg && !$0.relativePath.description.contains("/") }
         let originals = everything.prefix(firstScreen)
         guard originals.count == firstScreen else { throw BenchError("\(source) has fewer than \(firstScreen) JPEGs at its top level") }
-        for dir in [progressive, baseline, exif, camera, cameraExif, scroll, self.many, all] { mkdir(dir, 0o755) }
+        for dir in [progressive, baseline, exif, camera, cameraExif, preview, scroll, self.many, all] { mkdir(dir, 0o755) }
         for photo in everything { link(photo.source.description, all + "/" + photo.name) }
         allCount = everything.count
         var megapixels = 0.0, progressiveCount = 0, bytes = 0
@@ -52,7 +55,9 @@ struct Inputs {
             let pixels = try JPEG.decode(data)
             let plain = try JPEG.encode(pixels, quality: 90)
             try Inputs.write(plain, to: baseline + "/" + name)
-            try Inputs.write(try Inputs.withExifThumbnail(plain, image: pixels), to: exif + "/" + name)
+            let withThumbnail = try Inputs.withExifThumbnail(plain, image: pixels)
+            try Inputs.write(withThumbnail, to: exif + "/" + name)
+            try Inputs.write(try Inputs.withPreview(withThumbnail, image: pixels), to: preview + "/" + name)
             let landscape = pixels.width >= pixels.height
             let twelve = Resampler.fill(pixels, width: landscape ? 4000 : 3000, height: landscape ? 3000 : 4000)
             let cameraLike = try JPEG.encode(twelve, quality: 90)
@@ -76,6 +81,16 @@ struct Inputs {
                                                make: "Benchmark", model: "Camera", thumbnail: thumbnail))
         let length = app1.count + 2
         return Array(jpeg[0..<2]) + [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + app1 + Array(jpeg[2...])
+    }
+
+    /// The JPEG with a larger preview of `image` after it, indexed by an APP2 "MPF" segment:
+    /// 1616 pixels on its long side, quality 85.
+    static func withPreview(_ jpeg: [UInt8], image: RGBImage) throws -> [UInt8] {
+        let factor = 1616 / Double(max(image.width, image.height))
+        let width = Int((Double(image.width) * factor).rounded()), height = Int((Double(image.height) * factor).rounded())
+        let whole = Resampler.Region(x: 0, y: 0, width: Double(image.width), height: Double(image.height))
+        let small = try JPEG.encode(Resampler.resample(image, region: whole, width: width, height: height), quality: 85)
+        return MultiPictureWriter.add(small, to: jpeg)
     }
 
     static func write(_ bytes: [UInt8], to path: String) throws {

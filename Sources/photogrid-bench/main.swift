@@ -17,10 +17,15 @@ import PhotoGridCore
 // photogrid-bench oracle [KEYS] [SEEDS] the screen oracle's random walks, longer than the tests'
 // photogrid-bench list                  a sort and a filter over 10,000 photos: what is decoded again
 // photogrid-bench write KIND FILE ...   one write to a user's file, for the crash tests to kill
+// photogrid-bench copies DIR            the benchmark's folders made from DIR and kept (their root printed)
 // photogrid-bench library N DIR [RUNS]  a library of N photos in day folders: first screen, count, days, months, years, filter, memory
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
+    case "copies" where arguments.count >= 2:
+        // The sets `run` makes, kept for other commands (`peers ROOT/preview`); removed by hand.
+        let inputs = try Inputs(from: arguments[1], many: 0)
+        print(inputs.root)
     case "run" where arguments.count >= 2:
         // photogrid itself is beside this program, built by the same `swift build`.
         let directory = String(CommandLine.arguments[0].reversed().drop { $0 != "/" }.reversed())
@@ -94,7 +99,7 @@ do {
     case "decode" where arguments.count >= 2:
         try DecodeReport.run(folder: arguments[1], size: arguments.count > 2 ? Int(arguments[2]) ?? 400 : 400)
     default:
-        print("usage: photogrid-bench run DIR [RUNS] | time DIR | remote DIR [RUNS] | soak DIR [MINUTES] | memory DIR | hold DIR [MINUTES] | decode DIR [SIZE] | sixel DIR [SIZE] [COLORS] | parse [RUNS] | formats DIR [RUNS] [TIMG] [CHAFA] | kitty DIR [RUNS] [TIMG] [CHAFA] | link DIR [MBIT] [RUNS] [TIMG] [CHAFA] | peers DIR RUNS TIMG | oracle [KEYS] [SEEDS] | list | library N DIR [RUNS] | write KIND FILE ...")
+        print("usage: photogrid-bench run DIR [RUNS] | time DIR | remote DIR [RUNS] | soak DIR [MINUTES] | memory DIR | hold DIR [MINUTES] | decode DIR [SIZE] | sixel DIR [SIZE] [COLORS] | parse [RUNS] | formats DIR [RUNS] [TIMG] [CHAFA] | kitty DIR [RUNS] [TIMG] [CHAFA] | link DIR [MBIT] [RUNS] [TIMG] [CHAFA] | peers DIR RUNS TIMG | oracle [KEYS] [SEEDS] | list | library N DIR [RUNS] | copies DIR | write KIND FILE ...")
         exit(2)
     }
 } catch {

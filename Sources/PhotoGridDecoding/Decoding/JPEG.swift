@@ -15,6 +15,8 @@ package enum JPEG {
         package var exif: [UInt8]?
         /// The embedded ICC profile (APP2), if there is one whole.
         package var icc: [UInt8]?
+        /// Where a camera's larger preview lies in the file (`MultiPicture`), unchecked.
+        package var preview: Range<Int>?
     }
 
     package struct DecodeOptions: Sendable {
@@ -49,8 +51,9 @@ package enum JPEG {
         defer { pg_jpeg_free_header(&header) }
         try check(status, message)
         let exif = header.exif.map { Array(UnsafeBufferPointer(start: $0, count: header.exif_length)) }
+        let segments = JPEGSegments.parse(data)
         return Header(width: Int(header.width), height: Int(header.height), components: Int(header.components),
-                      isProgressive: header.progressive != 0, exif: exif, icc: JPEGSegments.parse(data).icc)
+                      isProgressive: header.progressive != 0, exif: exif, icc: segments.icc, preview: segments.preview)
     }
 
     package static func decode(_ data: [UInt8], options: DecodeOptions = DecodeOptions()) throws(DecodeError) -> RGBImage {

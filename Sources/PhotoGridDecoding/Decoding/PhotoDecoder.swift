@@ -8,6 +8,8 @@ package struct DecodedImage: Sendable {
     package enum Origin: Equatable, Sendable {
         /// The thumbnail embedded in the file (EXIF's, HEIF's) was large enough: the photo itself was not read.
         case embeddedThumbnail
+        /// A camera's larger preview (`MultiPicture`) was large enough: the photo itself was not read.
+        case embeddedPreview
         /// Decoded from the file at this DCT scale, reading this many scans.
         case file(scaleEighths: Int, scans: Int)
         /// Read back from the disk cache.
@@ -143,6 +145,8 @@ package struct PhotoDecoder: PhotoDecoding {
            min(thumbnail.width, thumbnail.height) >= min(size, header.width, header.height), try reachesEnd() {
             return DecodedImage(image: PhotoDecoder.scaled(thumbnail, shortSide: limit), origin: .embeddedThumbnail)
         }
+        // The preview lies after the photo: read whole, the file was copied that far.
+        if let preview = try preview(header, covering: size, atMost: limit, read: { file.bytes(in: $0) }) { return preview }
         // libjpeg reads the file itself, in chunks: no copy of it all in memory.
         return try decode(header: header, covering: size, atMost: limit, whole: { () throws(DecodeError) in try file.all() },
                           prefix: { count in try? file.head(count) }, reachesEnd: reachesEnd) { options throws(DecodeError) in
@@ -304,7 +308,11 @@ package struct PhotoDecoder: PhotoDecoding {
     /// JPEG data upright, its short side between `size` and `limit` where the photo allows.
     func decodeJPEG(_ data: [UInt8], covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
         if let format = PhotoDecoder.sniffOtherFormat(data) { throw .unsupportedFormat(format) }
-        return try decode(header: try JPEG.readHeader(data), covering: size, atMost: limit, whole: { () throws(DecodeError) in data },
+        let header = try JPEG.readHeader(data)
+        if let preview = try preview(header, covering: size, atMost: limit, read: { $0.upperBound <= data.count ? Array(data[$0]) : nil }) {
+            return preview
+        }
+        return try decode(header: header, covering: size, atMost: limit, whole: { () throws(DecodeError) in data },
                           prefix: { _ in data }, reachesEnd: { () throws(DecodeError) in JPEGSegments.reachesEnd(data) }) { options throws(DecodeError) in
             try JPEG.decodeCountingScans(data, options: options)
         }

@@ -23,6 +23,9 @@ package struct JPEGSegments: Sendable, Equatable {
     /// many the file says there are.
     var iccChunks: [Int: [UInt8]] = [:]
     var iccCount = 0
+    /// Where a camera's larger preview lies in the file, from the Multi-Picture index (APP2
+    /// "MPF"): `MultiPicture`. Checked against the file only where it is read.
+    package var preview: Range<Int>?
 
     /// The ICC profile, when every chunk of it is there.
     package var icc: [UInt8]? {
@@ -79,6 +82,12 @@ package struct JPEGSegments: Sendable, Equatable {
                 exif = Array(payload.dropFirst(JPEGSegments.exifIdentifier.count))
             } else if xmp == nil, payload.starts(with: JPEGSegments.xmpIdentifier) {
                 xmp = Array(payload.dropFirst(JPEGSegments.xmpIdentifier.count))
+            }
+        case 0xE2 where payload.starts(with: MultiPicture.identifier):
+            // The slice keeps the data's indices: the index's offset in the file.
+            if preview == nil {
+                preview = MultiPicture.preview(index: Array(payload.dropFirst(MultiPicture.identifier.count)),
+                                               at: payload.startIndex + MultiPicture.identifier.count)
             }
         case 0xE2:
             // "ICC_PROFILE\0", the chunk's number from 1 and the count, then a part of the profile

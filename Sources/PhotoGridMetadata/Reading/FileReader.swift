@@ -64,6 +64,20 @@ package final class OpenFile {
         return out
     }
 
+    /// The bytes in `range`, read apart from the head; nil unless the file holds them all.
+    package func bytes(in range: Range<Int>) -> [UInt8]? {
+        guard range.lowerBound >= 0, range.upperBound <= size, !range.isEmpty else { return nil }
+        if bytes.count >= range.upperBound { return Array(bytes[range]) }
+        var failed = false
+        let out = [UInt8](unsafeUninitializedCapacity: range.count) { [file] buffer, count in
+            count = 0
+            do throws(SystemError) { count = try file.readFully(into: UnsafeMutableRawBufferPointer(buffer), at: range.lowerBound) } catch {
+                failed = true
+            }
+        }
+        return failed || out.count < range.count ? nil : out
+    }
+
     /// The whole file: what `head` read is not read again.
     package func all() throws(DecodeError) -> [UInt8] {
         try fill(to: size)
