@@ -365,9 +365,12 @@ package struct PhotoDecoder: PhotoDecoding {
             }
             // Its first scans were enough: the rest of the file, cut or not, was never read.
             if !partial, options.partialScans, header.isProgressive, try !reachesEnd() { partial = true }
-            let upright = orientation.apply(to: decoded)
-            // Converted to sRGB once shrunk: the pixels kept, not the decoded ones.
-            return (ColourProfile.toSRGB(PhotoDecoder.scaled(upright, shortSide: limit), profile: header.icc), upright.width, scans, partial)
+            // Shrunk from the picture's own extent at this scale, not libjpeg's rounded-up output
+            // (`shrink`), then turned; converted to sRGB once shrunk: the pixels kept.
+            let whole = Resampler.Region(x: 0, y: 0, width: Double(header.width), height: Double(header.height))
+            let upright = orientation.apply(to: PhotoDecoder.shrink(decoded, region: whole, scale: scale, shortSide: limit, keepsPadding: true))
+            let uprightWidth = orientation.displaySize(width: decoded.width, height: decoded.height).width
+            return (ColourProfile.toSRGB(upright, profile: header.icc), uprightWidth, scans, partial)
         }
         let complete = scale == 8 && kept.width == uprightWidth
         return DecodedImage(image: kept, origin: .file(scaleEighths: scale, scans: scans), isComplete: complete, isPartial: partial)
