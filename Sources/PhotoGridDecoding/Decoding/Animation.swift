@@ -82,7 +82,7 @@ extension PhotoDecoder {
         switch bytes {
         case .file(let path): try Animation.frames(try FileReader.read(path), each: each)
         case .whole(let data): try Animation.frames(data, each: each)
-        case .head: return
+        case .head, .preview: return
         }
     }
 }

@@ -107,7 +107,11 @@ package struct PhotoDecoder: PhotoDecoding {
         case .whole(let data):
             if photo.format.isRaw { return try PhotoDecoder.decode(data, as: photo.format, covering: size, atMost: limit, thumbnails: usesThumbnails, gate: gate) }
             return try decode(data, covering: size, atMost: limit)
-        case .head(let data, _): return try decodeHead(data, covering: size, atMost: limit)
+        case .head(let data, _):
+            // A small file's preview may lie inside its head.
+            return try decodeHead(data, covering: size, atMost: limit) { $0.upperBound <= data.count ? Array(data[$0]) : nil }
+        case .preview(let head, let preview):
+            return try decodeHead(head, covering: size, atMost: limit) { $0.count == preview.count ? preview : nil }
         }
     }
 
@@ -208,7 +212,7 @@ package struct PhotoDecoder: PhotoDecoding {
             data = photo.format == .jpeg ? try? FileReader.read(path, limit: FileReader.defaultLimit, prefix: PhotoDecoder.headLength)
                                          : try? FileReader.read(path)
         case .whole(let whole): data = whole
-        case .head(let head, _): data = photo.format == .jpeg ? head : nil
+        case .head(let head, _), .preview(let head, _): data = photo.format == .jpeg ? head : nil
         }
         let thumbnail = data.flatMap { reader.thumbnail($0, photo.format) }
         // A HEIF turned in its sidecar: its thumbnail as the photo is shown.
@@ -248,7 +252,8 @@ package struct PhotoDecoder: PhotoDecoding {
     /// photo is no larger); else, for a progressive JPEG decoded at an eighth or a quarter of its
     /// size, its first scans when they are all in the head (they hold the whole picture at that
     /// scale). Else the head is too little: `truncated`, and the loader brings more.
-    func decodeHead(_ data: [UInt8], covering size: Int, atMost limit: Int) throws(DecodeError) -> DecodedImage {
+    func decodeHead(_ data: [UInt8], covering size: Int, atMost limit: Int,
+                    preview read: (Range<Int>) -> [UInt8]? = { _ in nil }) throws(DecodeError) -> DecodedImage {
         if let content = ImageFormat(content: Array(data.prefix(16))), content != .jpeg {
             guard content.isDecoded else { throw .unsupportedFormat(content.name) }
             // A HEIF's thumbnail item, when the head holds it (phones put it before the picture).
@@ -264,6 +269,7 @@ package struct PhotoDecoder: PhotoDecoding {
            min(thumbnail.width, thumbnail.height) >= min(size, header.width, header.height) {
             return DecodedImage(image: PhotoDecoder.scaled(thumbnail, shortSide: limit), origin: .embeddedThumbnail)
         }
+        if let preview = try preview(header, covering: size, atMost: limit, read: read) { return preview }
         let scale = PhotoDecoder.scaleEighths(forFactor: Double(size) / Double(min(header.width, header.height)))
         guard usesShortcuts, header.isProgressive, scale <= 2 else { throw .truncated }
         var options = JPEG.DecodeOptions(scaleEighths: scale)

@@ -100,13 +100,11 @@ package struct RemoteLoader: PhotoLoading {
         }
         guard let remote = RemoteLoader.remote(photo) else { return .ready(.failure(.unreadable("not in the gallery"))) }
         switch want {
-        case .picture where !remote.hasRenditions && RemoteLoader.hasThumbnailInHead(remote):
+        case .picture(let size) where !remote.hasRenditions && RemoteLoader.hasThumbnailInHead(remote):
             // A listing's original: its first bytes hold its EXIF thumbnail, which may cover the
             // tile; the decoder says when it does not, and the pipeline asks for `original`.
-            let fileSize = remote.bytes
-            return fetch(remote.original, range: 0..<RemoteLoader.headLength, then: then) { bytes in
-                bytes.count < RemoteLoader.headLength ? .whole(bytes) : .head(bytes, fileSize: fileSize)
-            }
+            // A camera's preview, when the head points to one that may cover it, comes next.
+            return headThenPreview(remote, size: size, then: then)
         case .picture(let size):
             // The pipeline told the batch what it wants just before this: once the batch has
             // claimed its renditions, this one's download joins it instead of asking alone.
@@ -154,7 +152,7 @@ package struct RemoteLoader: PhotoLoading {
 
     /// A body through the fetcher, with network failures as decode errors (the tile's
     /// placeholder shows the reason).
-    private func fetch(_ url: RemoteURL, range: Range<Int>?, then: @escaping LoadCompletion,
+    func fetch(_ url: RemoteURL, range: Range<Int>?, then: @escaping LoadCompletion,
                        as bytes: @escaping @Sendable ([UInt8]) -> PhotoBytes) -> LoadStart {
         let convert: @Sendable (Result<FetchResult, FetchError>) -> Result<PhotoBytes, DecodeError> = { result in
             result.map { bytes($0.body) }.mapError(RemoteLoader.decodeError)

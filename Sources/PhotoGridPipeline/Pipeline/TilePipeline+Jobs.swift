@@ -143,9 +143,9 @@ extension TilePipeline {
                 image.isComplete = false
                 result = .success(image)
             }
-            // A head (a remote original's first bytes) whose thumbnail does not cover the tile:
-            // the whole original next.
-            if case .success(.head) = bytes, case .failure(.truncated) = result { return load(source, size: size, whole: true) }
+            // A head (a remote original's first bytes) whose thumbnail or preview does not cover
+            // the tile: the whole original next.
+            if case .success(let part) = bytes, part.isPart, case .failure(.truncated) = result { return load(source, size: size, whole: true) }
             // What a half-written file has so far is not kept for the next run.
             finishTier(key, result, worthStoring: (try? result.get())?.isPartial == false)
         case .thumbnail(let photo):
