@@ -10,7 +10,7 @@ import PhotoGridSamples
 ///  - `camera/` and `camera-exif/`: the same two at 12 MP (4000x3000, 3000x4000 for portrait ones),
 ///    cropped and resampled to that size, the size the targets of issue 3 name,
 ///  - `preview/`: `exif/` with a camera's larger preview after each photo (Multi-Picture Format,
-///    1616 pixels on the long side), as Sony's, Fujifilm's and Panasonic's JPEGs carry one,
+///    1616 pixels on the long side), as many cameras' JPEGs carry one,
 ///  - `scroll/`: 60 links to the baseline files, enough rows to scroll,
 ///  - `many/`: 10,000 links to the baseline files,
 ///  - `all/`: links to every photo at the source's top level, as shipped.

@@ -47,6 +47,11 @@ import PhotoGridTestSupport
         "truncated-halfway-through-the-scan.jpg": (.partial, .partial),
         "truncated-in-the-frame-header.jpg": (.reason("truncated JPEG"), .reason("truncated JPEG")),
         "xmp-segment-full-and-unclosed.jpg": (.decoded, .decoded),
+        // Made by make_mpf.py: a Multi-Picture preview that is none; the photo itself.
+        "mpf-preview-past-the-file.jpg": (.decoded, .decoded),
+        "mpf-preview-of-random-bytes.jpg": (.decoded, .decoded),
+        "mpf-preview-claims-65535x65535.jpg": (.decoded, .decoded),
+        "mpf-entry-list-of-a-billion-entries.jpg": (.decoded, .decoded),
         // Made by make_formats.py.
         "png-truncated-in-the-image-data.png": (.partial, .partial),
         "png-chunk-crc-wrong.png": (.reason("corrupt PNG"), .reason("corrupt PNG")),

@@ -2,8 +2,8 @@ import PhotoGridMetadata
 import PhotoGridModel
 import PhotoGridSystem
 
-/// A camera's larger preview (`MultiPicture`: 1600-1920 pixels wide in Sony's, Fujifilm's and
-/// Panasonic's JPEGs) stands in for the photo wherever it covers the size asked for, as the EXIF
+/// A camera's larger preview (`MultiPicture`: VGA to full-HD sized, by the standard's types)
+/// stands in for the photo wherever it covers the size asked for, as the EXIF
 /// thumbnail does for the smallest tiles: a grid or `--print` tile of an 18-50 MP photo then
 /// decodes a twentieth of the data. Larger sizes (the zoom view, one column on a wide terminal)
 /// still decode the photo itself.

@@ -3,10 +3,10 @@ import PhotoGridSystem
 
 /// A camera JPEG's larger preview, found through its Multi-Picture Format index (CIPA DC-007:
 /// APP2 "MPF\0", a TIFF structure whose tag 0xB002 lists the images of the file, 16 bytes each).
-/// Sony, Fujifilm, Panasonic, Pentax and others put a "large thumbnail" there, about 1600-1920
-/// pixels wide, as a second JPEG after the photo's end of image; ExifTool shows it as
-/// PreviewImage. Decoding it instead of an 18-50 MP photo is a small fraction of the work for
-/// any tile it covers.
+/// Cameras put a "large thumbnail" there (the standard's types: VGA or full-HD equivalent), as a
+/// second JPEG after the photo's end of image; ExifTool shows the first such as PreviewImage.
+/// Decoding it instead of an 18-50 MP photo is a small fraction of the work for any tile it
+/// covers.
 ///
 /// The index is read from the photo's head, which is untrusted like every file: entries that do
 /// not lie wholly after the index, or are not large thumbnails (a gain map, a stereo view, a
