@@ -160,6 +160,9 @@ import PhotoGridTestFixtures
         #expect(small.image[4, 4].r > 180 && small.image[91, 60].g > 180)    // red top-left, yellow bottom-right
         let preview = try #require(PhotoDecoder().thumbnail(of: photo))
         #expect(preview.width == 160 && abs(preview.height - 107) <= 1)
+        // Its size known from its frame header before it is decoded: 107 rows cover, 108 do not.
+        let header = try JPEG.readHeader(withThumbnail)
+        #expect(PhotoDecoder.thumbnailMayCover(header, preview.height) && !PhotoDecoder.thumbnailMayCover(header, preview.height + 1))
         // Too small for a 400-pixel tile: the photo itself is decoded.
         if case .file = try PhotoDecoder().image(of: photo, covering: 400, atMost: 512).origin {} else { Issue.record("not decoded") }
         #expect(try PhotoDecoder(usesThumbnails: false).image(of: photo, covering: 64, atMost: 64).origin != .embeddedThumbnail)

@@ -145,7 +145,7 @@ package struct PhotoDecoder: PhotoDecoding {
             if JPEGSegments.endsWithEOI(try file.tail(2)) { return true }
             return JPEGSegments.reachesEnd(try file.all())
         }
-        if usesThumbnails, let thumbnail = PhotoDecoder.thumbnail(header: header, data: head),
+        if usesThumbnails, PhotoDecoder.thumbnailMayCover(header, size), let thumbnail = PhotoDecoder.thumbnail(header: header, data: head),
            min(thumbnail.width, thumbnail.height) >= min(size, header.width, header.height), try reachesEnd() {
             return DecodedImage(image: PhotoDecoder.scaled(thumbnail, shortSide: limit), origin: .embeddedThumbnail)
         }
@@ -265,7 +265,7 @@ package struct PhotoDecoder: PhotoDecoding {
         }
         if let format = PhotoDecoder.sniffOtherFormat(data) { throw .unsupportedFormat(format) }
         let header = try JPEG.readHeader(data)
-        if let thumbnail = PhotoDecoder.thumbnail(header: header, data: data),
+        if PhotoDecoder.thumbnailMayCover(header, size), let thumbnail = PhotoDecoder.thumbnail(header: header, data: data),
            min(thumbnail.width, thumbnail.height) >= min(size, header.width, header.height) {
             return DecodedImage(image: PhotoDecoder.scaled(thumbnail, shortSide: limit), origin: .embeddedThumbnail)
         }

@@ -22,15 +22,8 @@ extension RemoteLoader {
         let segments = JPEGSegments.parse(head)
         guard let range = segments.preview, range.lowerBound >= head.count, range.count <= 16 << 20,
               let width = segments.width, let height = segments.height, range.lowerBound > 0 else { return nil }
-        // The thumbnail's size from its frame header, cut to the photo's shape as the decoder
-        // cuts it: where it covers the tile (a half-block grid's), the head is enough.
-        if let exif = segments.exif, let thumbnail = ExifInfo.parse(exif).thumbnail {
-            let inner = JPEGSegments.parse(Array(exif[thumbnail]))
-            if let w = inner.width, let h = inner.height {
-                let region = Resampler.centreCrop(width: w, height: h, toAspectOf: width, height)
-                if min(region.width, region.height) >= Double(min(size, width, height)) { return nil }
-            }
-        }
+        // Where the EXIF thumbnail covers the tile (a half-block grid's), the head is enough.
+        if let header = try? JPEG.readHeader(head), PhotoDecoder.thumbnailMayCover(header, size) { return nil }
         let guess = Double(min(width, height)) * (Double(range.count) / Double(range.lowerBound)).squareRoot()
         return guess * previewGuessMargin >= Double(size) ? range : nil
     }
