@@ -118,6 +118,42 @@ struct JPEGRotationTests {
         #expect(right < 16 && wrong > 2 * right, "the thumbnail differs from the photo by \(right) a channel, from it upside down by \(wrong)")
     }
 
+    /// A camera's Multi-Picture preview turns with the photo and still follows it, its index
+    /// rewritten; an index that lists more than a preview goes, rather than point past the file.
+    @Test func aCamerasPreviewTurnsWithThePhoto() throws {
+        let stored = Orientation.right.stored(from: Scene.render(.autumn, width: 640, height: 480, seed: 3))
+        let photo = try JPEG.encode(stored, quality: 90, app1: ExifBuilder.app1(ExifFields(orientation: 6)))
+        let data = MultiPictureWriter.add(try JPEG.encode(PhotoDecoder.scaled(stored, shortSide: 240), quality: 85), to: photo, bigEndian: false)
+        let (turned, _) = try JPEGRotation.rotated(data, .clockwise)
+        // Upright now, 480x640, and so is its preview (240x320), which lies where the index says.
+        let range = try #require(JPEGSegments.parse(turned).preview)
+        #expect(range.upperBound == turned.count)
+        let preview = try JPEG.decode(Array(turned[range]))
+        #expect((preview.width, preview.height) == (240, 320))
+        let whole = PhotoDecoder.scaled(try JPEG.decode(turned), shortSide: 240)
+        #expect((whole.width, whole.height) == (240, 320))
+        var sum = 0
+        for (x, y) in zip(whole.pixels, preview.pixels) { sum += abs(Int(x) - Int(y)) }
+        #expect(sum / whole.pixels.count < 16, "the preview differs from the turned photo by \(sum / whole.pixels.count) a channel")
+        // Tiles of the turned photo come from it.
+        let decoded = try PhotoDecoder().decode(turned, covering: 200, atMost: 256)
+        #expect(decoded.origin == .embeddedPreview && (decoded.image.width, decoded.image.height) == (210, 280))
+        // A gain map's index (not a preview): dropped with the gain map TurboJPEG leaves behind.
+        let mapped = MultiPictureWriter.add(try JPEG.encode(PhotoDecoder.scaled(stored, shortSide: 240), quality: 85), as: .undefined, to: photo)
+        let (plain, _) = try JPEGRotation.rotated(mapped, .clockwise)
+        let plainWidth = try JPEG.decode(plain).width
+        #expect(!String(decoding: plain.prefix(2000), as: UTF8.self).contains("MPF") && plainWidth == 480)
+        if Self.tools {
+            let folder = TestImages.scratchFolder("rotate-mpf")
+            defer { TestImages.remove(folder) }
+            TestImages.write(turned, to: folder + "/t.jpg")
+            // exiftool reads the rewritten index without a warning and finds the preview.
+            let said = try Subprocess.run(["exiftool", "-warning", "-MPImageLength", folder + "/t.jpg"], capture: true)
+            let text = String(decoding: said.output, as: UTF8.self)
+            #expect(!text.contains("Warning") && text.contains("\(range.count)"), "\(text)")
+        }
+    }
+
     @Test func whatIsNotAJPEGIsLeftAsItWas() throws {
         let folder = TestImages.scratchFolder("rotate-bad")
         defer { TestImages.remove(folder) }

@@ -6,7 +6,8 @@ import PhotoGridSystem
 /// transform (the DCT blocks moved, as `jpegtran -rotate` does), so not one pixel is re-encoded.
 /// The turn is as the photo is shown: its EXIF Orientation is folded into the same transform and
 /// then set to 1, since the pixels now stand as shown. Every other marker (EXIF, XMP, ICC, IPTC)
-/// is copied as it was. The file is replaced whole (`AtomicFile`), with its permissions.
+/// is copied as it was; the EXIF thumbnail and a camera's Multi-Picture preview turn too. The
+/// file is replaced whole (`AtomicFile`), with its permissions.
 ///
 /// Edges: a transform moves whole blocks of 8 or 16 pixels (an MCU). A photo whose width or
 /// height is a multiple of its MCU (almost every camera's and phone's) turns perfectly. One that
@@ -72,6 +73,12 @@ package enum JPEGRotation {
             let turned = try? transformed(handle, Array(exif[range]), op, progressive: 0)
             bytes = turned.flatMap { ExifInfo.replacingThumbnail(inJPEG: bytes, with: $0) } ?? ExifInfo.droppingThumbnail(inJPEG: bytes)
         }
+        // A camera's larger preview after the photo (`MultiPicture`) turns the same way and
+        // follows the turned photo, its index saying where; else the index goes, never left
+        // pointing past the file's end (TurboJPEG writes the photo alone).
+        let preview = JPEGSegments.parse(data).preview.flatMap { $0.upperBound <= data.count ? Array(data[$0]) : nil } ?? []
+        let turnedPreview = preview.starts(with: [0xFF, 0xD8]) ? try? transformed(handle, preview, op, progressive: 0) : nil
+        bytes = turnedPreview.flatMap { MultiPicture.reindexed(bytes, preview: $0) } ?? MultiPicture.droppingIndex(bytes)
         let after = try size(handle, bytes)
         let expected = op.swapsAxes ? (before.height, before.width) : (before.width, before.height)
         let trimmed = (expected.0 - after.width) + (expected.1 - after.height)

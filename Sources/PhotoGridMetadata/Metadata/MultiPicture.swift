@@ -43,3 +43,56 @@ package enum MultiPicture {
         return best
     }
 }
+
+/// Rewriting the index, for a photo written again whole (a lossless turn): TurboJPEG writes the
+/// photo alone, with its markers, so the index it copies would point past the new file's end.
+extension MultiPicture {
+    /// The index segment of `jpeg` (from its marker to its end), where its entry list starts in
+    /// the file, how many entries it has, and its byte order; nil without one.
+    static func index(inJPEG jpeg: [UInt8]) -> (segment: Range<Int>, list: Int, entries: Int, bigEndian: Bool)? {
+        guard jpeg.count >= 4, jpeg[0] == 0xFF, jpeg[1] == 0xD8 else { return nil }
+        var at = 2
+        for _ in 0..<JPEGSegments.maxSegments {
+            guard at <= jpeg.count - 4, jpeg[at] == 0xFF else { return nil }
+            let marker = jpeg[at + 1]
+            if marker == 0xDA || marker == 0xD9 { return nil }
+            let length = Int(jpeg[at + 2]) << 8 | Int(jpeg[at + 3])
+            guard length >= 2, length <= jpeg.count - at - 2 else { return nil }
+            let payload = (at + 4)..<(at + 2 + length)
+            if marker == 0xE2, jpeg[payload].starts(with: identifier) {
+                let base = payload.lowerBound + identifier.count
+                guard let reader = TIFFReader(Array(jpeg[base..<payload.upperBound])) else { return nil }
+                var visited = Set<Int>()
+                guard let list = reader.entries(at: reader.firstIFD, visited: &visited).entries.first(where: { $0.tag == 0xB002 }),
+                      list.type == 7, list.count >= 16 else { return nil }
+                return (at..<payload.upperBound, base + list.valueOffset, list.count / 16, reader.bigEndian)
+            }
+            at = payload.upperBound
+        }
+        return nil
+    }
+
+    /// `jpeg` with `preview` appended and its index rewritten to say where: the photo (offset 0,
+    /// the length of `jpeg`) and the preview, as the two entries it had. nil when the index lists
+    /// other than those two.
+    package static func reindexed(_ jpeg: [UInt8], preview: [UInt8]) -> [UInt8]? {
+        guard let index = index(inJPEG: jpeg), index.entries == 2 else { return nil }
+        var out = jpeg
+        func put(_ value: Int, at offset: Int) {
+            let b = [UInt8(value >> 24 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+            for k in 0..<4 { out[offset + k] = index.bigEndian ? b[k] : b[3 - k] }
+        }
+        guard let second = TIFFReader.u32(jpeg, index.list + 16, index.bigEndian), second & 0x00FF_0000 == largeThumbnailClass else { return nil }
+        let base = index.segment.lowerBound + 4 + identifier.count
+        put(jpeg.count, at: index.list + 4)                     // the photo's length, its index included
+        put(preview.count, at: index.list + 16 + 4)
+        put(jpeg.count - base, at: index.list + 16 + 8)         // the preview right after the photo
+        return out + preview
+    }
+
+    /// `jpeg` without its index segment (nothing else moves).
+    package static func droppingIndex(_ jpeg: [UInt8]) -> [UInt8] {
+        guard let index = index(inJPEG: jpeg) else { return jpeg }
+        return Array(jpeg[..<index.segment.lowerBound]) + Array(jpeg[index.segment.upperBound...])
+    }
+}
