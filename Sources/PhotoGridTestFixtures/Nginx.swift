@@ -55,4 +55,15 @@ package enum Nginx {
     package static func serving<T>(_ root: String, autoindex: String? = nil, _ body: (_ port: Int) throws -> T) throws -> T {
         try serving(root, autoindex: autoindex, tls: nil) { port, _ in try body(port) }
     }
+
+    /// The JPEG requests of an access log written with the format
+    /// "$request_uri $status $body_bytes_sent" under `prefix`, in order.
+    package static func jpegRequests(_ prefix: String) -> [(uri: String, status: Int, bytes: Int)] {
+        let log = (try? String(contentsOfFile: prefix + "/access.log", encoding: .utf8)) ?? ""
+        return log.split(separator: "\n").compactMap { line in
+            let parts = line.split(separator: " ")
+            guard parts.count == 3, let status = Int(parts[1]), let bytes = Int(parts[2]) else { return nil }
+            return (String(parts[0]), status, bytes)
+        }.filter { $0.uri.hasSuffix(".jpg") }
+    }
 }

@@ -60,14 +60,7 @@ import PhotoGridTestFixtures
         chmod(root, 0o755)
         let previews = try Self.cameraCopies(into: root)
         try Nginx.serving(root, autoindex: "on", log: "$request_uri $status $body_bytes_sent") { port, prefix in
-            func requests() -> [(uri: String, status: Int, bytes: Int)] {
-                let log = (try? String(contentsOfFile: prefix + "/access.log", encoding: .utf8)) ?? ""
-                return log.split(separator: "\n").compactMap { line in
-                    let parts = line.split(separator: " ")
-                    guard parts.count == 3, let status = Int(parts[1]), let bytes = Int(parts[2]) else { return nil }
-                    return (String(parts[0]), status, bytes)
-                }.filter { $0.uri.hasSuffix(".jpg") }
-            }
+            func requests() -> [(uri: String, status: Int, bytes: Int)] { Nginx.jpegRequests(prefix) }
             // Sixel tiles 240 pixels wide: the previews (600 and 900 pixels) cover them.
             let small = RemotePaths.scratch("previews-small")
             defer { try? FileManager.default.removeItem(atPath: small) }
