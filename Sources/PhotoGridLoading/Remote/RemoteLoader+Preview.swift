@@ -36,12 +36,14 @@ extension RemoteLoader {
         let asHead: @Sendable ([UInt8]) -> PhotoBytes = { bytes in
             bytes.count < RemoteLoader.headLength ? .whole(bytes) : .head(bytes, fileSize: fileSize)
         }
-        // The ticket of whichever request is under way; cancelled, no second one starts.
-        let current = Locked<(ticket: LoadTicket?, cancelled: Bool)>((nil, false))
+        // The ticket of whichever request is under way; cancelled, no second one starts. A
+        // server that answered the head's range with the whole file (python's http.server) would
+        // answer the preview's so too: then the original is asked for next, as before.
+        let current = Locked<(ticket: LoadTicket?, cancelled: Bool, ranged: Bool)>((nil, false, true))
         // The second request for a head that has come; nil when there is none to make.
         let second: @Sendable (Result<PhotoBytes, DecodeError>) -> LoadStart? = { [self] result in
             guard case .success(.head(let head, _)) = result, let range = RemoteLoader.previewRange(in: head, covering: size),
-                  !current.withLock({ $0.cancelled }) else { return nil }
+                  current.withLock({ !$0.cancelled && $0.ranged }) else { return nil }
             return fetch(remote.original, range: range, then: { then(RemoteLoader.joined(head, fileSize, $0)) }) { .preview(head: head, preview: $0) }
         }
         // A second request's ticket takes the first's place; one that starts as the load is let
@@ -55,7 +57,10 @@ extension RemoteLoader {
             case .ready(let preview): then(RemoteLoader.joined(result, preview))
             case .pending(let ticket): keep(ticket)
             }
-        }, as: asHead)
+        }, answer: { answer in
+            if answer.status != 206 { current.withLock { $0.ranged = false } }
+            return asHead(answer.body)
+        })
         let cancel = LoadTicket {
             current.withLock { state -> LoadTicket? in
                 state.cancelled = true

@@ -154,8 +154,14 @@ package struct RemoteLoader: PhotoLoading {
     /// placeholder shows the reason).
     func fetch(_ url: RemoteURL, range: Range<Int>?, then: @escaping LoadCompletion,
                        as bytes: @escaping @Sendable ([UInt8]) -> PhotoBytes) -> LoadStart {
+        fetch(url, range: range, then: then, answer: { bytes($0.body) })
+    }
+
+    /// The same, made from the whole answer (its status says whether a range was honoured).
+    func fetch(_ url: RemoteURL, range: Range<Int>?, then: @escaping LoadCompletion,
+               answer: @escaping @Sendable (FetchResult) -> PhotoBytes) -> LoadStart {
         let convert: @Sendable (Result<FetchResult, FetchError>) -> Result<PhotoBytes, DecodeError> = { result in
-            result.map { bytes($0.body) }.mapError(RemoteLoader.decodeError)
+            result.map(answer).mapError(RemoteLoader.decodeError)
         }
         let limit = range?.count ?? RemoteLoader.imageLimit
         switch fetcher.get(url, range: range, limit: limit, then: { then(convert($0)) }) {
