@@ -8,6 +8,7 @@ import Testing
 import PhotoGridSamples
 @testable import PhotoGridSystem
 import PhotoGridTestFixtures
+import PhotoGridTestSupport
 
 /// A listing's camera JPEGs with Multi-Picture previews: a tile the preview covers takes the
 /// head and then the preview's byte range, never the whole original; a tile larger than the
@@ -51,6 +52,31 @@ import PhotoGridTestFixtures
         #expect(RemoteLoader.previewRange(in: head, covering: 800) == nil)
         // A head that holds the preview itself needs no second request.
         #expect(RemoteLoader.previewRange(in: file, covering: 300) == nil)
+    }
+
+    /// python's http.server ignores `Range`: its answer to the head is the whole file (cut at 64
+    /// KB), and a request for the preview's range would bring the file's start again. Each photo
+    /// is asked for twice, the head and the original, as before previews.
+    @Test func aServerThatIgnoresRangesIsNotAskedForThePreview() throws {
+        let root = RemotePaths.scratch("previews-python")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        chmod(root, 0o755)
+        let previews = try Self.cameraCopies(into: root)
+        let log = root + ".log"
+        defer { unlink(log) }
+        let port = Subprocess.freePort()
+        let python = try Subprocess.start(["sh", "-c", "exec python3 -m http.server \(port) --bind 127.0.0.1 --directory '\(root)' 2>'\(log)'"])
+        defer { Subprocess.stop(python) }
+        #expect(Subprocess.waitForPort(port))
+        let home = RemotePaths.scratch("previews-python-client")
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let printed = try RemotePaths.print(["--mode", "sixel", "--size", "120x40", "--cell-size", "10x20", "--columns", "5",
+                                             "--url", "http://127.0.0.1:\(port)/"], cacheHome: home)
+        #expect(printed.status == 0, "\(printed.errorText)")
+        let lines = String(decoding: TestImages.read(log) ?? [], as: UTF8.self).split(separator: "\n")
+        for uri in previews.keys {
+            #expect(lines.filter { $0.contains("\"GET \(uri) ") }.count == 2, "\(uri): \(lines)")
+        }
     }
 
     @Test(.enabled(if: Nginx.path != nil, "nginx is not installed (scripts/setup --test installs it)"))
