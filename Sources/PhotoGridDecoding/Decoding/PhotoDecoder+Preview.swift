@@ -9,7 +9,7 @@ import PhotoGridSystem
 /// still decode the photo itself.
 extension PhotoDecoder {
     /// Past this a "preview" is no preview.
-    static let largestPreview = 16 << 20
+    package static let largestPreview = 16 << 20
 
     /// The preview, upright by the photo's own orientation and cut to its shape, its short side
     /// between `size` and `limit`; nil when there is none, `read` cannot give its bytes (a file

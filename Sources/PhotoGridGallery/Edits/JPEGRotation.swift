@@ -58,7 +58,8 @@ package enum JPEGRotation {
 
     /// The turned JPEG's bytes, and what the turn did.
     package static func rotated(_ data: [UInt8], _ turn: Turn) throws(Failure) -> ([UInt8], Done) {
-        let shown = ExifInfo.parse(JPEGSegments.parse(data).exif ?? []).orientation
+        let segments = JPEGSegments.parse(data)
+        let shown = ExifInfo.parse(segments.exif ?? []).orientation
         let op = Transform.upright(shown).then(turn == .clockwise ? .rotate90 : .rotate270)
         guard let handle = tjInitTransform() else { throw .failed("TurboJPEG could not start") }
         defer { tjDestroy(handle) }
@@ -76,7 +77,7 @@ package enum JPEGRotation {
         // A camera's larger preview after the photo (`MultiPicture`) turns the same way and
         // follows the turned photo, its index saying where; else the index goes, never left
         // pointing past the file's end (TurboJPEG writes the photo alone).
-        let preview = JPEGSegments.parse(data).preview.flatMap { $0.upperBound <= data.count ? Array(data[$0]) : nil } ?? []
+        let preview = segments.preview.flatMap { $0.upperBound <= data.count ? Array(data[$0]) : nil } ?? []
         let turnedPreview = preview.starts(with: [0xFF, 0xD8]) ? try? transformed(handle, preview, op, progressive: 0) : nil
         bytes = turnedPreview.flatMap { MultiPicture.reindexed(bytes, preview: $0) } ?? MultiPicture.droppingIndex(bytes)
         let after = try size(handle, bytes)

@@ -19,12 +19,11 @@ extension RemoteLoader {
     /// Where in the original the preview lies, when the head points past itself to one that may
     /// cover `size` and its EXIF thumbnail does not; nil otherwise.
     static func previewRange(in head: [UInt8], covering size: Int) -> Range<Int>? {
-        let segments = JPEGSegments.parse(head)
-        guard let range = segments.preview, range.lowerBound >= head.count, range.count <= 16 << 20,
-              let width = segments.width, let height = segments.height, range.lowerBound > 0 else { return nil }
+        guard let header = try? JPEG.readHeader(head), let range = header.preview, range.lowerBound >= head.count,
+              range.count <= PhotoDecoder.largestPreview else { return nil }
         // Where the EXIF thumbnail covers the tile (a half-block grid's), the head is enough.
-        if let header = try? JPEG.readHeader(head), PhotoDecoder.thumbnailMayCover(header, size) { return nil }
-        let guess = Double(min(width, height)) * (Double(range.count) / Double(range.lowerBound)).squareRoot()
+        if PhotoDecoder.thumbnailMayCover(header, size) { return nil }
+        let guess = Double(min(header.width, header.height)) * (Double(range.count) / Double(range.lowerBound)).squareRoot()
         return guess * previewGuessMargin >= Double(size) ? range : nil
     }
 

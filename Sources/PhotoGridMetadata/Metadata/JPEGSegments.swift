@@ -26,6 +26,8 @@ package struct JPEGSegments: Sendable, Equatable {
     /// Where a camera's larger preview lies in the file, from the Multi-Picture index (APP2
     /// "MPF"): `MultiPicture`. Checked against the file only where it is read.
     package var preview: Range<Int>?
+    /// Where that index itself lies in the file (the bytes after "MPF\0").
+    var multiPictureIndex: Range<Int>?
 
     /// The ICC profile, when every chunk of it is there.
     package var icc: [UInt8]? {
@@ -85,7 +87,8 @@ package struct JPEGSegments: Sendable, Equatable {
             }
         case 0xE2 where payload.starts(with: MultiPicture.identifier):
             // The slice keeps the data's indices: the index's offset in the file.
-            if preview == nil {
+            if multiPictureIndex == nil {
+                multiPictureIndex = (payload.startIndex + MultiPicture.identifier.count)..<payload.endIndex
                 preview = MultiPicture.preview(index: Array(payload.dropFirst(MultiPicture.identifier.count)),
                                                at: payload.startIndex + MultiPicture.identifier.count)
             }

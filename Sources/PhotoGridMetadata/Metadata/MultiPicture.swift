@@ -50,26 +50,13 @@ extension MultiPicture {
     /// The index segment of `jpeg` (from its marker to its end), where its entry list starts in
     /// the file, how many entries it has, and its byte order; nil without one.
     static func index(inJPEG jpeg: [UInt8]) -> (segment: Range<Int>, list: Int, entries: Int, bigEndian: Bool)? {
-        guard jpeg.count >= 4, jpeg[0] == 0xFF, jpeg[1] == 0xD8 else { return nil }
-        var at = 2
-        for _ in 0..<JPEGSegments.maxSegments {
-            guard at <= jpeg.count - 4, jpeg[at] == 0xFF else { return nil }
-            let marker = jpeg[at + 1]
-            if marker == 0xDA || marker == 0xD9 { return nil }
-            let length = Int(jpeg[at + 2]) << 8 | Int(jpeg[at + 3])
-            guard length >= 2, length <= jpeg.count - at - 2 else { return nil }
-            let payload = (at + 4)..<(at + 2 + length)
-            if marker == 0xE2, jpeg[payload].starts(with: identifier) {
-                let base = payload.lowerBound + identifier.count
-                guard let reader = TIFFReader(Array(jpeg[base..<payload.upperBound])) else { return nil }
-                var visited = Set<Int>()
-                guard let list = reader.entries(at: reader.firstIFD, visited: &visited).entries.first(where: { $0.tag == 0xB002 }),
-                      list.type == 7, list.count >= 16 else { return nil }
-                return (at..<payload.upperBound, base + list.valueOffset, list.count / 16, reader.bigEndian)
-            }
-            at = payload.upperBound
-        }
-        return nil
+        guard let index = JPEGSegments.parse(jpeg).multiPictureIndex, let reader = TIFFReader(Array(jpeg[index])) else { return nil }
+        var visited = Set<Int>()
+        guard let list = reader.entries(at: reader.firstIFD, visited: &visited).entries.first(where: { $0.tag == 0xB002 }),
+              list.type == 7, list.count >= 16 else { return nil }
+        // The marker, the length and "MPF\0" come before the index.
+        let segmentStart = index.lowerBound - 4 - identifier.count
+        return (segmentStart..<index.upperBound, index.lowerBound + list.valueOffset, list.count / 16, reader.bigEndian)
     }
 
     /// `jpeg` with `preview` appended and its index rewritten to say where: the photo (offset 0,
@@ -83,7 +70,7 @@ extension MultiPicture {
             for k in 0..<4 { out[offset + k] = index.bigEndian ? b[k] : b[3 - k] }
         }
         guard let second = TIFFReader.u32(jpeg, index.list + 16, index.bigEndian), second & 0x00FF_0000 == largeThumbnailClass else { return nil }
-        let base = index.segment.lowerBound + 4 + identifier.count
+        let base = index.segment.lowerBound + 4 + identifier.count     // where offsets count from
         put(jpeg.count, at: index.list + 4)                     // the photo's length, its index included
         put(preview.count, at: index.list + 16 + 4)
         put(jpeg.count - base, at: index.list + 16 + 8)         // the preview right after the photo
