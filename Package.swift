@@ -88,7 +88,7 @@ let package = Package(
                                                          "PhotoGridGallery", "GalleryFormats", "CCurl", "CCrypto"],
                 swiftSettings: metadataByAccessor),
         .target(name: "PhotoGridCanvas", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridMetadata", "PhotoGridDecoding", "CSixel"],
-                swiftSettings: metadataByAccessor),
+                swiftSettings: metadataByAccessor + [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .target(name: "PhotoGridPipeline", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridMetadata", "PhotoGridDecoding", "PhotoGridDiskCache",
                                                           "PhotoGridLoading", "PhotoGridGallery", "PhotoGridCanvas"], swiftSettings: metadataByAccessor),
         .target(name: "PhotoGridTerminal", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridCanvas", "CNcursesw"],

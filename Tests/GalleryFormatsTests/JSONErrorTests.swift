@@ -70,7 +70,7 @@ import Testing
         ("{\n  \"名前\": 1,\n  \"x\" 2\n}", "3:7: expected ':' after an object member name"),
         // "\r\n" ends a line once.
         ("[\r\n1,\r\n]", "2:2: trailing ',' before ']'"),
-    ])
+    ] as [(String, String)])
     func placesEachFault(text: String, expected: String) {
         #expect(error(text) == expected)
     }

@@ -22,7 +22,7 @@ import Testing
         ("g?y/../x", "http://a/b/c/g?y/../x"), ("g#s/./x", "http://a/b/c/g"), ("g#s/../x", "http://a/b/c/g"),
         // "http:g": the backward-compatible reading (the strict one has no host to fetch from).
         ("http:g", "http://a/b/c/g"),
-    ])
+    ] as [(String, String)])
     func resolvesRFC3986Examples(reference: String, expected: String) {
         #expect(base.resolving(reference)?.description == expected)
     }

@@ -140,8 +140,9 @@ struct SixelWriterTests {
 /// the same sixels, on pictures with short runs and on photos.
 struct SixelDitherTests {
     @Test func theSameIndicesAsLibsixel() throws {
-        var pictures = [(1, 1), (2, 9), (33, 13), (200, 120), (17, 250), (401, 267)].map { size in
-            SixelWriterTests.picture(width: size.0, height: size.1, seed: UInt64(size.0 * 7 + size.1))
+        let sizes: [(width: Int, height: Int)] = [(1, 1), (2, 9), (33, 13), (200, 120), (17, 250), (401, 267)]
+        var pictures: [RGBImage] = sizes.map { (size: (width: Int, height: Int)) -> RGBImage in
+            SixelWriterTests.picture(width: size.width, height: size.height, seed: UInt64(size.width * 7 + size.height))
         }
         for name in ["travel/beach-01.jpg", "night/night-03.jpg", "landscapes/hills-01.jpg"] {
             let photo = Photo(path: RawPath(Paths.gallery + "/" + name), relativePath: RawPath(name))

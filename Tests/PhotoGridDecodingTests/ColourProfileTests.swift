@@ -128,24 +128,30 @@ import PhotoGridTestSupport
         func solve(_ m: [[Double]], _ v: [Double]) -> [Double] {
             // Cramer's rule: three unknowns.
             func det(_ a: [[Double]]) -> Double {
-                a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) - a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0])
-                    + a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0])
+                let first: Double = a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1])
+                let second: Double = a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0])
+                let third: Double = a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0])
+                return first - second + third
             }
             let d = det(m)
-            return (0..<3).map { c in det((0..<3).map { r in (0..<3).map { $0 == c ? v[r] : m[r][$0] } }) / d }
+            return (0..<3).map { (c: Int) -> Double in
+                let replaced: [[Double]] = (0..<3).map { (r: Int) -> [Double] in (0..<3).map { (k: Int) -> Double in k == c ? v[r] : m[r][k] } }
+                return det(replaced) / d
+            }
         }
         let srgb = toXYZ([0.64, 0.33, 0.30, 0.60, 0.15, 0.06]), p3 = toXYZ([0.680, 0.320, 0.265, 0.690, 0.150, 0.060])
         let inverse = (0..<3).map { c in solve(p3, (0..<3).map { $0 == c ? 1 : 0 }) }   // columns of p3's inverse
         func linear(_ v: UInt8) -> Double { let x = Double(v) / 255; return x <= 0.04045 ? x / 12.92 : pow((x + 0.055) / 1.055, 2.4) }
         func encoded(_ x: Double) -> UInt8 {
-            let v = min(1, max(0, x))
-            return UInt8(((v <= 0.0031308 ? v * 12.92 : 1.055 * pow(v, 1 / 2.4) - 0.055) * 255).rounded())
+            let v: Double = min(1, max(0, x))
+            let curved: Double = v <= 0.0031308 ? v * 12.92 : 1.055 * pow(v, 1 / 2.4) - 0.055
+            return UInt8((curved * 255).rounded())
         }
         var out = image
         for i in stride(from: 0, to: image.pixels.count, by: 3) {
-            let rgb = (0..<3).map { linear(image.pixels[i + $0]) }
-            let xyz = (0..<3).map { r in (0..<3).reduce(0) { $0 + srgb[r][$1] * rgb[$1] } }
-            for c in 0..<3 { out.pixels[i + c] = encoded((0..<3).reduce(0) { $0 + inverse[$1][c] * xyz[$1] }) }
+            let rgb: [Double] = (0..<3).map { linear(image.pixels[i + $0]) }
+            let xyz: [Double] = (0..<3).map { (r: Int) -> Double in (0..<3).reduce(0.0) { (sum: Double, k: Int) -> Double in sum + srgb[r][k] * rgb[k] } }
+            for c in 0..<3 { out.pixels[i + c] = encoded((0..<3).reduce(0.0) { (sum: Double, k: Int) -> Double in sum + inverse[k][c] * xyz[k] }) }
         }
         return out
     }

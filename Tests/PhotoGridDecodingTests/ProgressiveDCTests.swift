@@ -70,10 +70,12 @@ import PhotoGridTestFixtures
         let progressive = try FileReader.read(RawPath(Self.folder + "/restart-every-5-mcus.jpg"))
         // Cut at every length up to the end of the first scan: nil each time.
         let firstScan = try #require((0..<(progressive.count - 1)).first { progressive[$0] == 0xFF && progressive[$0 + 1] == 0xDA })
-        let scanEnd = try #require((firstScan + 2..<(progressive.count - 1)).first {
-            progressive[$0] == 0xFF && progressive[$0 + 1] != 0 && !(0xD0...0xD7).contains(progressive[$0 + 1])
+        let scanEnd = try #require((firstScan + 2..<(progressive.count - 1)).first { (at: Int) -> Bool in
+            let marker: UInt8 = progressive[at + 1]
+            return progressive[at] == 0xFF && marker != 0 && !(0xD0...0xD7).contains(marker)
         })
-        for end in Array(stride(from: 0, to: scanEnd, by: 5)) + [firstScan + 4, firstScan + 14, scanEnd, scanEnd + 1] {
+        let ends: [Int] = Array(stride(from: 0, to: scanEnd, by: 5)) + [firstScan + 4, firstScan + 14, scanEnd, scanEnd + 1]
+        for end in ends {
             let cut = Array(progressive.prefix(end))
             let result = try ProgressiveDC.decode(maxPixels: JPEG.defaultMaxPixels, cancel: nil, prefix: { _ in cut })
             // Cut inside the first DC scan: its blocks past the cut would be made up.
@@ -91,7 +93,7 @@ import PhotoGridTestFixtures
             if round % 3 == 0 { damaged = Array(damaged.prefix(at + 1 + Int(random.next() % 40))) }
             _ = try ProgressiveDC.decode(maxPixels: JPEG.defaultMaxPixels, cancel: nil, prefix: { _ in damaged })
         }
-        let restart = try #require((firstScan..<(progressive.count - 1)).first { progressive[$0] == 0xFF && progressive[$0 + 1] == 0xD1 })
+        let restart = try #require((firstScan..<(progressive.count - 1)).first { (at: Int) -> Bool in progressive[at] == 0xFF && progressive[at + 1] == 0xD1 })
         var wrongRestart = progressive
         wrongRestart[restart + 1] = 0xD3
         #expect(try ProgressiveDC.decode(maxPixels: JPEG.defaultMaxPixels, cancel: nil, prefix: { _ in wrongRestart }) == nil)

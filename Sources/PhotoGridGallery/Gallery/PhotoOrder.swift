@@ -47,9 +47,15 @@ package struct PhotoOrder: Sendable, Equatable {
         return reversed ? result.reversed() : result
     }
 
+    /// Spelt out step by step: written as one chain of closures over tuples, this took the
+    /// type checker 8.6 s of every build (docs/decisions.md, "The debug build's slow spots").
     private func stableSorted(_ photos: [Photo], by value: (Photo) -> Int64) -> [Photo] {
-        photos.enumerated().map { (value($0.element), $0.offset, $0.element) }
-            .sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
-            .map(\.2)
+        var keyed: [(key: Int64, offset: Int)] = []
+        keyed.reserveCapacity(photos.count)
+        for (offset, photo) in photos.enumerated() { keyed.append((value(photo), offset)) }
+        keyed.sort { (a: (key: Int64, offset: Int), b: (key: Int64, offset: Int)) -> Bool in
+            a.key != b.key ? a.key < b.key : a.offset < b.offset
+        }
+        return keyed.map { photos[$0.offset] }
     }
 }

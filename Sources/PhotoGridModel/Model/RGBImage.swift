@@ -49,7 +49,12 @@ package struct RGBImage: Sendable, Equatable {
         precondition(x >= 0 && y >= 0 && w >= 0 && h >= 0 && x + w <= width && y + h <= height, "region outside the image")
         var bytes: [UInt8] = []
         bytes.reserveCapacity(w * h * 3)
-        for row in y..<(y + h) { bytes += pixels[((row * width + x) * 3)..<((row * width + x + w) * 3)] }
+        for row in y..<(y + h) {
+            // Named steps: as one subscript expression this took 4.3 s to type-check.
+            let start: Int = (row * width + x) * 3
+            let end: Int = start + w * 3
+            bytes += pixels[start..<end]
+        }
         return RGBImage(width: w, height: h, pixels: bytes)
     }
 
