@@ -98,8 +98,9 @@ let package = Package(
                                                       "PhotoGridTerminal", "GalleryFormats", "PhotoGridCatalog"],
                 swiftSettings: metadataByAccessor),
         // What remote galleries are made of, without networking and without the core: manifests
-        // (read and written), web directory listings, URLs and percent-encoding.
-        .target(name: "GalleryFormats", dependencies: ["PhotoGridModel"], swiftSettings: metadataByAccessor),
+        // (read and written), web directory listings, URLs and percent-encoding. Optimised in
+        // debug builds too: a test reading 500,000 PROPFIND entries took 27 s unoptimised, 15 s so.
+        .target(name: "GalleryFormats", dependencies: ["PhotoGridModel"], swiftSettings: metadataByAccessor + [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         // `photogrid serve` (SwiftNIO) and `photogrid export`: a folder as a gallery for --url, beside
         // the browser rather than on top of it: neither the app nor ncurses is built into it.
         .target(name: "PhotoGridServe", dependencies: [
