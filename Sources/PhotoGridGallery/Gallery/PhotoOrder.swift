@@ -48,7 +48,7 @@ package struct PhotoOrder: Sendable, Equatable {
     }
 
     /// Spelt out step by step: written as one chain of closures over tuples, this took the
-    /// type checker 8.6 s of every build (docs/decisions.md, "The debug build's slow spots").
+    /// type checker 8.6 s of every build (docs/decisions.md, "The test run's CPU").
     private func stableSorted(_ photos: [Photo], by value: (Photo) -> Int64) -> [Photo] {
         var keyed: [(key: Int64, offset: Int)] = []
         keyed.reserveCapacity(photos.count)
