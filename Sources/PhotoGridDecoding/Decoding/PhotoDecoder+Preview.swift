@@ -5,8 +5,8 @@ import PhotoGridSystem
 /// A camera's larger preview (`MultiPicture`: VGA to full-HD sized, by the standard's types)
 /// stands in for the photo wherever it covers the size asked for, as the EXIF
 /// thumbnail does for the smallest tiles: a grid or `--print` tile of an 18-50 MP photo then
-/// decodes a full-HD picture's data, a tenth to a thirtieth of the photo's. Larger sizes (the zoom view, one column on a wide terminal)
-/// still decode the photo itself.
+/// decodes a full-HD picture's data, a tenth to a thirtieth of the photo's. Larger sizes (the
+/// zoom view, one column on a wide terminal) still decode the photo itself.
 extension PhotoDecoder {
     /// Past this a "preview" is no preview.
     package static let largestPreview = 16 << 20
