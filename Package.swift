@@ -16,7 +16,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // C libraries, each reached from exactly one Swift file (see docs/architecture.md).
@@ -104,14 +103,12 @@ let package = Package(
         // (read and written), web directory listings, URLs and percent-encoding. Optimised in
         // debug builds too: a test reading 500,000 PROPFIND entries took 27 s unoptimised, 15 s so.
         .target(name: "GalleryFormats", dependencies: ["PhotoGridModel"], swiftSettings: metadataByAccessor + [.unsafeFlags(["-O"], .when(configuration: .debug))]),
-        // `photogrid serve` (SwiftNIO) and `photogrid export`: a folder as a gallery for --url, beside
-        // the browser rather than on top of it: neither the app nor ncurses is built into it.
+        // `photogrid serve` and `photogrid export`: a folder as a gallery for --url, beside the
+        // browser rather than on top of it: neither the app nor ncurses is built into it. POSIX
+        // sockets on threads and the system's libssl, no framework (docs/decisions.md).
         .target(name: "PhotoGridServe", dependencies: [
             "PhotoGridSystem", "PhotoGridModel", "PhotoGridMetadata", "PhotoGridDecoding", "PhotoGridDiskCache", "PhotoGridGallery", "PhotoGridLoading",
             "GalleryFormats", "CSSL",
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
-            .product(name: "NIOHTTP1", package: "swift-nio"),
         ], swiftSettings: metadataByAccessor),
         .executableTarget(name: "photogrid", dependencies: [
             "PhotoGridCore",

@@ -23,6 +23,11 @@ package enum RawHTTP {
         return parse(received)
     }
 
+    /// As `exchange`, the bytes as they came: for bodies not framed by Content-Length.
+    package static func exchangeBytes(port: Int, _ text: String) throws -> [UInt8] {
+        try send(port: port, Array(text.utf8))
+    }
+
     /// One GET with `Connection: close`.
     package static func get(port: Int, _ target: String, method: String = "GET") throws -> Reply {
         let replies = try exchange(port: port, "\(method) \(target) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")

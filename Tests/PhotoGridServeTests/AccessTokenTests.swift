@@ -81,8 +81,8 @@ import PhotoGridTestSupport
         #expect(AccessToken.isAcceptable(GalleryServer.newToken()))
         #expect(!AccessToken.isAcceptable("with/slash-0123456789") && !AccessToken.isAcceptable("x"))
         // --log writes no token, nor a guess at one.
-        #expect(GalleryChannelHandler.logged("/t/\(Self.token)/renditions/a.jpg/256.jpg") == "/t/***/renditions/a.jpg/256.jpg")
-        #expect(GalleryChannelHandler.logged("/t/guess") == "/t/***" && GalleryChannelHandler.logged("/a\u{1B}b") == "/a?b")
+        #expect(ServedConnection.logged("/t/\(Self.token)/renditions/a.jpg/256.jpg") == "/t/***/renditions/a.jpg/256.jpg")
+        #expect(ServedConnection.logged("/t/guess") == "/t/***" && ServedConnection.logged("/a\u{1B}b") == "/a?b")
         #expect(AccessToken.equalInConstantTime(Array("abc".utf8), Array("abc".utf8)))
         #expect(!AccessToken.equalInConstantTime(Array("ab".utf8), Array("abc".utf8)))
         #expect(!AccessToken.equalInConstantTime(Array("abcd".utf8), Array("abc".utf8)))

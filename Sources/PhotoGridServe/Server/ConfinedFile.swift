@@ -25,7 +25,7 @@ final class ConfinedFile: Sendable {
     let inode: UInt64
     /// Nanoseconds since the epoch.
     let modified: Int64
-    /// The descriptor, or -1 once handed over to a `NIOFileHandle` (which then closes it).
+    /// The descriptor, or -1 once taken to send the file (whoever took it closes it).
     private let descriptor: Locked<Int32>
 
     /// Larger files are not served: no photo needs more, and a rendition reads the whole file.

@@ -1,6 +1,3 @@
-import NIOCore
-import NIOHTTP1
-import NIOPosix
 import PhotoGridDecoding
 import PhotoGridDiskCache
 import PhotoGridGallery
@@ -11,12 +8,12 @@ import PhotoGridSystem
 import GalleryFormats
 
 /// Decides the response to each request: the route, the conditional headers, the status.
-/// Knows nothing of channels, so that what it answers can be followed without the network.
+/// Knows nothing of sockets, so that what it answers can be followed without the network. Runs
+/// on the asking connection's thread, and blocks there (opening files, waiting for renditions).
 final class GalleryResponder: Sendable {
     let index: GalleryIndex
     let manifest: ManifestStore
     let renditions: RenditionStore
-    let pool: NIOThreadPool
     /// Asked of every request when the gallery is served beyond loopback.
     let token: AccessToken?
 
@@ -31,44 +28,44 @@ final class GalleryResponder: Sendable {
     /// offers the new scan as soon as the revalidation brings it (docs/remote-gallery.md).
     static let manifestCaching = "max-age=0, stale-while-revalidate=604800"
 
-    init(index: GalleryIndex, manifest: ManifestStore, renditions: RenditionStore, pool: NIOThreadPool,
-         token: AccessToken? = nil) {
+    init(index: GalleryIndex, manifest: ManifestStore, renditions: RenditionStore, token: AccessToken? = nil) {
         self.token = token
         self.index = index
         self.manifest = manifest
         self.renditions = renditions
-        self.pool = pool
     }
 
-    /// The response to a request; never a failed future: failures become 404 or 500 here.
-    func respond(to request: HTTPRequestHead, on loop: EventLoop) -> EventLoopFuture<Response> {
-        guard request.method == .GET || request.method == .HEAD else {
-            return loop.makeSucceededFuture(.text(.methodNotAllowed, "method not allowed", headers: ["Allow": "GET, HEAD"]))
+    /// The response to a request; never a failure: failures become 404 or 500 here.
+    func respond(to request: Request) -> Response {
+        guard request.method == "GET" || request.method == "HEAD" else {
+            return .text(.methodNotAllowed, "method not allowed", headers: ["Allow": "GET, HEAD"])
         }
-        let isHead = request.method == .HEAD
-        var target = request.uri
+        let isHead = request.method == "HEAD"
+        var target = request.target
         if let token {
-            guard let stripped = token.strip(target) else { return loop.makeSucceededFuture(GalleryResponder.unauthorized) }
+            guard let stripped = token.strip(target) else { return GalleryResponder.unauthorized }
             target = stripped
         }
-        let response: EventLoopFuture<Response>
-        switch Route(target: target) {
-        case .manifest:
-            response = manifestResponse(request, isHead: isHead, on: loop)
-        case .original(let id):
-            guard let entry = index.entry(id: id) else { return loop.makeSucceededFuture(.notFound) }
-            response = originalResponse(entry, request, isHead: isHead, on: loop)
-        case .rendition(let id, let size):
-            guard renditions.sizes.contains(size), let entry = index.entry(id: id), !entry.photo.format.isVideo else {
-                return loop.makeSucceededFuture(.notFound)
+        do {
+            switch Route(target: target) {
+            case .manifest:
+                return manifestResponse(request, isHead: isHead)
+            case .original(let id):
+                guard let entry = index.entry(id: id) else { return .notFound }
+                return try originalResponse(entry, request, isHead: isHead)
+            case .rendition(let id, let size):
+                guard renditions.sizes.contains(size), let entry = index.entry(id: id), !entry.photo.format.isVideo else {
+                    return .notFound
+                }
+                return try renditionResponse(entry, size: size, request, isHead: isHead)
+            case .batch:
+                return .text(.methodNotAllowed, "method not allowed", headers: ["Allow": "POST"])
+            case .notFound:
+                return .notFound
             }
-            response = renditionResponse(entry, size: size, request, isHead: isHead, on: loop)
-        case .batch:
-            return loop.makeSucceededFuture(.text(.methodNotAllowed, "method not allowed", headers: ["Allow": "POST"]))
-        case .notFound:
-            return loop.makeSucceededFuture(.notFound)
+        } catch {
+            return GalleryResponder.failure(error)
         }
-        return response.recover { GalleryResponder.failure($0) }
     }
 
     /// What a batch request comes to.
@@ -82,31 +79,28 @@ final class GalleryResponder: Sendable {
     /// The items a batch request asks for (their targets, in order), or the response that refuses
     /// it: another route, a wrong token, a body that is no batch (`body` nil: it was too long).
     /// An opening batch's items are the manifest's first photos, so it waits for the manifest.
-    func batch(_ request: HTTPRequestHead, body: [UInt8]?, on loop: EventLoop) -> EventLoopFuture<BatchAnswer> {
-        var target = request.uri
+    func batch(_ request: Request) -> BatchAnswer {
+        var target = request.target
         if let token {
-            guard let stripped = token.strip(target) else { return loop.makeSucceededFuture(.refused(GalleryResponder.unauthorized)) }
+            guard let stripped = token.strip(target) else { return .refused(GalleryResponder.unauthorized) }
             target = stripped
         }
         guard Route(target: target) == .batch else {
-            return loop.makeSucceededFuture(.refused(.text(.methodNotAllowed, "method not allowed", headers: ["Allow": "GET, HEAD"])))
+            return .refused(.text(.methodNotAllowed, "method not allowed", headers: ["Allow": "GET, HEAD"]))
         }
-        guard let body else {
-            return loop.makeSucceededFuture(.refused(.text(.payloadTooLarge, "a batch names at most \(Batch.maxItems) renditions")))
+        guard let body = request.body else {
+            return .refused(.text(.payloadTooLarge, "a batch names at most \(Batch.maxItems) renditions"))
         }
         if let opening = Batch.Opening(body: body) {
             // Items carry the token as the batch did: each is asked for it, as alone.
             let prefix = token.map { "/t/" + String(decoding: $0.secret, as: UTF8.self) } ?? ""
-            let entries = index.entries
-            return manifest.document(on: loop).map { document in
-                let locations = GalleryResponder.openingItems(opening, document: document, entries: entries)
-                return .items(locations.map { prefix + "/" + $0 }, locations: locations)
-            }
+            let locations = GalleryResponder.openingItems(opening, document: manifest.document(), entries: index.entries)
+            return .items(locations.map { prefix + "/" + $0 }, locations: locations)
         }
         guard let targets = Batch.targets(in: body) else {
-            return loop.makeSucceededFuture(.refused(.text(.badRequest, "not a batch: one rendition's path a line, at most \(Batch.maxItems)")))
+            return .refused(.text(.badRequest, "not a batch: one rendition's path a line, at most \(Batch.maxItems)"))
         }
-        return loop.makeSucceededFuture(.items(targets, locations: targets))
+        return .items(targets, locations: targets)
     }
 
     /// The renditions an opening batch stands for, relative to the manifest (and the batch) as
@@ -125,41 +119,40 @@ final class GalleryResponder: Sendable {
 
     /// One item of a batch: a rendition, answered as a GET of it would be; anything else is
     /// not found. The token, when there is one, is asked of each item as of the batch.
-    func batchPart(_ target: String, on loop: EventLoop) -> EventLoopFuture<Response> {
+    func batchPart(_ target: String) -> Response {
         var path = target
         if let token {
-            guard let stripped = token.strip(target) else { return loop.makeSucceededFuture(GalleryResponder.unauthorized) }
+            guard let stripped = token.strip(target) else { return GalleryResponder.unauthorized }
             path = stripped
         }
         guard case .rendition(let id, let size) = Route(target: path), renditions.sizes.contains(size),
               let entry = index.entry(id: id), !entry.photo.format.isVideo else {
-            return loop.makeSucceededFuture(.notFound)
+            return .notFound
         }
-        let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: target)
-        return renditionResponse(entry, size: size, head, isHead: false, on: loop).recover { GalleryResponder.failure($0) }
-    }
-
-    private func manifestResponse(_ request: HTTPRequestHead, isHead: Bool, on loop: EventLoop) -> EventLoopFuture<Response> {
-        manifest.document(on: loop).map { document in
-            let headers: HTTPHeaders = ["ETag": document.etag, "Cache-Control": GalleryResponder.manifestCaching]
-            if let tags = request.headers.first(name: "If-None-Match"), Validators.noneMatch(tags, matches: document.etag) {
-                return Response(status: .notModified, headers: headers)
-            }
-            return .bytes(document.bytes, contentType: "application/json", headers: headers, isHead: isHead)
+        do {
+            return try renditionResponse(entry, size: size, .get(target), isHead: false)
+        } catch {
+            return GalleryResponder.failure(error)
         }
     }
 
-    private func renditionResponse(_ entry: GalleryIndex.Entry, size: Int, _ request: HTTPRequestHead, isHead: Bool,
-                                   on loop: EventLoop) -> EventLoopFuture<Response> {
+    private func manifestResponse(_ request: Request, isHead: Bool) -> Response {
+        let document = manifest.document()
+        let headers: Headers = ["ETag": document.etag, "Cache-Control": GalleryResponder.manifestCaching]
+        if let tags = request.headers.first(name: "If-None-Match"), Validators.noneMatch(tags, matches: document.etag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        return .bytes(document.bytes, contentType: "application/json", headers: headers, isHead: isHead)
+    }
+
+    private func renditionResponse(_ entry: GalleryIndex.Entry, size: Int, _ request: Request, isHead: Bool) throws -> Response {
         let tags = request.headers.first(name: "If-None-Match")
-        return renditions.rendition(of: entry, size: size, ifNoneMatch: tags, on: loop).map { outcome in
-            switch outcome {
-            case .notModified(let etag):
-                return Response(status: .notModified, headers: ["ETag": etag, "Cache-Control": GalleryResponder.renditionCaching])
-            case .image(let bytes, let etag):
-                return .bytes(bytes, contentType: "image/jpeg",
-                              headers: ["ETag": etag, "Cache-Control": GalleryResponder.renditionCaching], isHead: isHead)
-            }
+        switch try renditions.rendition(of: entry, size: size, ifNoneMatch: tags) {
+        case .notModified(let etag):
+            return Response(status: .notModified, headers: ["ETag": etag, "Cache-Control": GalleryResponder.renditionCaching])
+        case .image(let bytes, let etag):
+            return .bytes(bytes, contentType: "image/jpeg",
+                          headers: ["ETag": etag, "Cache-Control": GalleryResponder.renditionCaching], isHead: isHead)
         }
     }
 
@@ -184,7 +177,7 @@ final class GalleryResponder: Sendable {
     }
 
     /// The `Photogrid-Reason` header: printable ASCII, as a header value must be.
-    static func reason(_ text: String) -> HTTPHeaders {
+    static func reason(_ text: String) -> Headers {
         [FetchError.reasonHeader: FetchError.printable(text)]
     }
 }

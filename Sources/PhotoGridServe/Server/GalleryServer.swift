@@ -1,6 +1,4 @@
-import NIOCore
-import NIOHTTP1
-import NIOPosix
+import Glibc
 import PhotoGridDecoding
 import PhotoGridDiskCache
 import PhotoGridGallery
@@ -12,9 +10,11 @@ import PhotoGridSystem
 /// `photogrid serve DIR`: an HTTP/1.1 server of one folder's photos, as a gallery manifest
 /// (docs/remote-gallery.md), renditions it makes, and the originals.
 ///
-/// SwiftNIO underneath: a few event loops move bytes, and a worker pool, one thread per core,
-/// does everything that can block or take long (opening files, decoding, encoding, the disk
-/// cache), so that a slow rendition never holds up a manifest or an original.
+/// A thread accepts connections and each connection is served by a thread of its own
+/// (`ServedConnection`), blocking as it reads, makes and writes; the heavy work (decoding,
+/// encoding) passes a gate as wide as the cores, so that a slow rendition never holds up a
+/// manifest or an original, and a crowd of clients does not crowd the cores. POSIX sockets and
+/// the system's libssl, no framework: docs/decisions.md, "serve on threads of its own".
 ///
 /// ```swift
 /// let server = try GalleryServer(.init(folder: "Photos", port: 0))
@@ -31,22 +31,19 @@ package final class GalleryServer: Sendable {
     let renditions: RenditionStore
     private let responder: GalleryResponder
     private let counter = RequestCounter()
+    private let failures = FailedAttempts()
     /// Connections open now: what the limits count.
     let openConnections = OpenConnections()
-    private let pool: NIOThreadPool
+    /// The connections being served, for `stop` to end.
+    private let live = LiveConnections()
     /// With `tlsCertificate`: what each connection's TLS is made from.
     private let tls: TLSContext?
-    /// With TLS, originals are read into memory to be encrypted (sendfile cannot carry them), a
-    /// chunk at a time, by threads of their own: behind the renditions being made they would wait.
-    private let fileReads: NIOThreadPool?
     private let state = Locked(State())
 
     /// What start and stop change, under one lock.
     private struct State {
-        var group: MultiThreadedEventLoopGroup?
-        var channel: Channel?
-        var port: Int?
-        var poolStarted = false
+        var listener: Listener?
+        var accepting: JoinableThread?
         var stopped = false
     }
 
@@ -64,14 +61,13 @@ package final class GalleryServer: Sendable {
             cache = made
         }
         tls = try GalleryServer.tlsContext(configuration)
-        fileReads = tls == nil ? nil : NIOThreadPool(numberOfThreads: 2)
-        // Two at least: a rendition held up in a test, or by a slow disk, must leave a worker
-        // for the rest.
+        // Two at least: a rendition held up in a test, or by a slow disk, must leave room for
+        // the rest.
         let workers = max(2, WorkerThreads.cores)
-        pool = NIOThreadPool(numberOfThreads: workers)
-        manifest = ManifestStore(index: index, sizes: sizes, pool: pool, workers: workers)
-        renditions = RenditionStore(sizes: sizes, root: index.root, cache: cache, pool: pool)
-        responder = GalleryResponder(index: index, manifest: manifest, renditions: renditions, pool: pool,
+        let gate = WorkGate(width: workers)
+        manifest = ManifestStore(index: index, sizes: sizes, gate: gate, workers: workers)
+        renditions = RenditionStore(sizes: sizes, root: index.root, cache: cache, gate: gate)
+        responder = GalleryResponder(index: index, manifest: manifest, renditions: renditions,
                                      token: configuration.token.map(AccessToken.init))
     }
 
@@ -88,55 +84,86 @@ package final class GalleryServer: Sendable {
     @discardableResult
     package func start() throws -> Int {
         try state.withLock { state throws(ServeError) -> Int in
-            if let port = state.port { return port }
+            if let listener = state.listener { return listener.port }
             guard !state.stopped else { throw .stopped }
-            if !state.poolStarted {
-                pool.start()
-                fileReads?.start()
-                state.poolStarted = true
-            }
-            let group = MultiThreadedEventLoopGroup(numberOfThreads: min(4, WorkerThreads.cores))
-            let channel: Channel
-            do {
-                channel = try bootstrap(group).bind(host: configuration.host, port: configuration.port).wait()
+            // A client that goes while a file is sent: `sendfile` has no MSG_NOSIGNAL, and the
+            // signal would end the server; the failed write says it instead.
+            signal(SIGPIPE, SIG_IGN)
+            let listener: Listener
+            do throws(Listener.Failure) {
+                listener = try Listener(host: configuration.host, port: configuration.port)
             } catch {
-                try? group.syncShutdownGracefully()
-                throw .cannotListen(host: configuration.host, port: configuration.port, reason: GalleryServer.reason(error))
+                throw .cannotListen(host: configuration.host, port: configuration.port, reason: error.reason)
             }
-            state.group = group
-            state.channel = channel
-            let port = channel.localAddress?.port ?? configuration.port
-            state.port = port
-            _ = manifest.document(on: group.next())
-            return port
+            guard let accepting = JoinableThread({ self.accept(from: listener) }) else {
+                listener.close()
+                throw .cannotListen(host: configuration.host, port: configuration.port, reason: "no thread to accept connections")
+            }
+            state.listener = listener
+            state.accepting = accepting
+            manifest.start()
+            return listener.port
         }
     }
 
     /// Stops listening, lets renditions being made finish, and closes every connection. The
     /// port is free when this returns.
     package func stop() {
-        let (channel, group, poolStarted) = state.withLock { state in
+        let (listener, accepting) = state.withLock { state in
             defer {
-                state.channel = nil
-                state.group = nil
-                state.port = nil
-                state.poolStarted = false
+                state.listener = nil
+                state.accepting = nil
                 state.stopped = true
             }
-            return (state.channel, state.group, state.poolStarted)
+            return (state.listener, state.accepting)
         }
-        try? channel?.close().wait()
-        if poolStarted {
-            try? pool.syncShutdownGracefully()
-            try? fileReads?.syncShutdownGracefully()
+        listener?.wake()
+        accepting?.join()
+        listener?.close()
+        live.closeAll()
+        manifest.waitForBuild()
+    }
+
+    /// The accept thread: each connection admitted by the limits gets a thread of its own.
+    private func accept(from listener: Listener) {
+        let limits = configuration.limits
+        while let (fd, address) = listener.accept() {
+            var yes: Int32 = 1
+            setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
+            guard openConnections.admit(address, limits: limits) else {
+                close(fd)
+                continue
+            }
+            let connection = Connection(fd: fd, address: address, tls: tls)
+            let served = ServedConnection(connection, responder: responder, counter: counter, failures: failures,
+                                          delayMilliseconds: configuration.delayMilliseconds, log: configuration.log, limits: limits)
+            let open = openConnections, live = self.live
+            guard live.add(connection) else {
+                connection.close()
+                open.release(address)
+                continue
+            }
+            let started = WorkerThreads.start {
+                served.run()
+                live.remove(connection)
+                connection.close()
+                open.release(address)
+                served.finish()
+                live.ended()
+            }
+            if !started {
+                live.remove(connection)
+                connection.close()
+                open.release(address)
+                live.ended()
+            }
         }
-        try? group?.syncShutdownGracefully()
     }
 
     /// The address to give to `photogrid --url`, with the access token in its path when there
     /// is one. A server listening on every address is reached from here through the loopback one.
     package var url: String {
-        let port = state.withLock { $0.port } ?? configuration.port
+        let port = state.withLock { $0.listener?.port } ?? configuration.port
         var host = configuration.host
         if host == "0.0.0.0" || host.isEmpty { host = "127.0.0.1" }
         if host == "::" { host = "::1" }
@@ -155,31 +182,6 @@ package final class GalleryServer: Sendable {
     /// Every path requested so far (percent-encoded, without the query) and how many times.
     package var requestsByPath: [String: Int] { counter.byPath }
 
-    private func bootstrap(_ group: MultiThreadedEventLoopGroup) -> ServerBootstrap {
-        let responder = self.responder, counter = self.counter, failures = FailedAttempts(), tls = self.tls
-        let limits = configuration.limits, open = openConnections
-        let delay = configuration.delayMilliseconds, log = configuration.log
-        let fileChunks = fileReads.map { NonBlockingFileIO(threadPool: $0) }
-        return ServerBootstrap(group: group)
-            .serverChannelOption(ChannelOptions.backlog, value: 256)
-            // A restarted server can take its port back at once, despite connections of the last
-            // one in TIME_WAIT; two servers on one port still fail on Linux.
-            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
-            .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    if let tls { try channel.pipeline.syncOperations.addHandler(TLSHandler(context: tls)) }
-                    let guardHandler = ConnectionGuard(limits: limits, open: open)
-                    try channel.pipeline.syncOperations.addHandler(RequestStartWatch(guardHandler))
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                    try channel.pipeline.syncOperations.addHandler(guardHandler)
-                    try channel.pipeline.syncOperations.addHandler(
-                        GalleryChannelHandler(responder: responder, counter: counter, failures: failures,
-                                              delayMilliseconds: delay, log: log, fileChunks: fileChunks))
-                }
-            }
-    }
-
     /// The TLS context of `--tls-cert` and `--tls-key`, read once at start-up: a missing file or
     /// a key that is not the certificate's is an error before anything is served.
     private static func tlsContext(_ configuration: Configuration) throws(ServeError) -> TLSContext? {
@@ -190,15 +192,46 @@ package final class GalleryServer: Sendable {
             throw .invalid("cannot use --tls-cert \(certificate) with --tls-key \(key): not PEM files of a certificate and its private key")
         }
     }
+}
 
-    /// A bind failure in words, with a hint for the common ones.
-    private static func reason(_ error: Error) -> String {
-        guard let error = error as? IOError else { return "\(error)" }
-        switch error.errnoCode {
-        case EADDRINUSE: return "the port is in use (another server? choose another port)"
-        case EACCES: return "permission denied (ports below 1024 need privileges)"
-        case EADDRNOTAVAIL: return "no such address on this machine"
-        default: return String(cString: strerror(error.errnoCode))
-        }
+/// The connections being served, for `stop`: it shuts each down (which wakes its thread from
+/// any read or write) and waits until every thread has ended.
+final class LiveConnections: @unchecked Sendable {
+    private let condition = Condition()
+    private var serving: [ObjectIdentifier: Connection] = [:]
+    private var threads = 0
+    private var closing = false
+
+    /// Counts a connection in; false once the server is stopping.
+    func add(_ connection: Connection) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !closing else { return false }
+        serving[ObjectIdentifier(connection)] = connection
+        threads += 1
+        return true
+    }
+
+    /// Before the connection's socket is closed: `closeAll` then no longer touches it.
+    func remove(_ connection: Connection) {
+        condition.lock()
+        serving[ObjectIdentifier(connection)] = nil
+        condition.unlock()
+    }
+
+    /// The connection's thread has done all it will.
+    func ended() {
+        condition.lock()
+        threads -= 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func closeAll() {
+        condition.lock()
+        closing = true
+        for connection in serving.values { shutdown(connection.fd, Int32(SHUT_RDWR)) }
+        while threads > 0 { condition.wait() }
+        condition.unlock()
     }
 }

@@ -1,5 +1,3 @@
-import NIOCore
-import NIOPosix
 import PhotoGridDecoding
 import PhotoGridDiskCache
 import PhotoGridGallery
@@ -12,8 +10,9 @@ import PhotoGridSystem
 /// manifest describes that scan for as long as the server runs.
 ///
 /// Making it reads the head of every photo, which for 10,000 photos takes a noticeable moment,
-/// so it is not done in `GalleryServer.init`: `start()` begins it on the worker pool, split in
-/// one slice per worker, and requests that come before it is done wait for that one build.
+/// so it is not done in `GalleryServer.init`: `start()` begins it on threads of its own, in
+/// slices through the work gate, and requests that come before it is done wait for that one
+/// build.
 final class ManifestStore: Sendable {
     /// The document, its tag, and what it took to make.
     struct Document: Sendable {
@@ -28,51 +27,64 @@ final class ManifestStore: Sendable {
 
     private let index: GalleryIndex
     private let sizes: [Int]
-    private let pool: NIOThreadPool
+    private let gate: WorkGate
     private let workers: Int
-    private let build = Locked<EventLoopFuture<Document>?>(nil)
+    private let built = Pending<Document>()
+    private let builder = Locked<(started: Bool, thread: JoinableThread?)>((false, nil))
 
-    init(index: GalleryIndex, sizes: [Int], pool: NIOThreadPool, workers: Int) {
+    init(index: GalleryIndex, sizes: [Int], gate: WorkGate, workers: Int) {
         self.index = index
         self.sizes = sizes
-        self.pool = pool
+        self.gate = gate
         self.workers = workers
     }
 
-    /// The manifest, on `loop`; the first call starts the build that all later calls share.
-    func document(on loop: EventLoop) -> EventLoopFuture<Document> {
-        let future = build.withLock { build in
-            if let build { return build }
-            let started = makeDocument(on: loop)
-            build = started
-            return started
+    /// Begins the build, once.
+    func start() {
+        builder.withLock { builder in
+            guard !builder.started else { return }
+            builder.started = true
+            builder.thread = JoinableThread { self.built.fulfil(self.makeDocument()) }
+            // No thread to spare: the first request builds it instead.
+            if builder.thread == nil { builder.started = false }
         }
-        return future.hop(to: loop)
     }
 
-    private func makeDocument(on loop: EventLoop) -> EventLoopFuture<Document> {
+    /// The manifest, waiting for its build (started now if it was not).
+    func document() -> Document {
+        start()
+        if builder.withLock({ $0.thread == nil }) {
+            built.fulfil(makeDocument())
+        }
+        return built.wait()
+    }
+
+    /// Waits for a build under way: `stop` leaves no thread reading the folder behind it.
+    func waitForBuild() {
+        builder.withLock { $0.thread }?.join()
+    }
+
+    private func makeDocument() -> Document {
         let start = SystemClock().seconds()
         let entries = index.entries, root = index.root
-        let index = self.index, sizes = self.sizes, pool = self.pool
         // A few slices per worker rather than one, so that a slice of slow files (cold disk,
         // large XMP) does not leave the other workers idle at the end.
         let sliceCount = max(1, min(entries.count, workers * 4))
         let slices = (0..<sliceCount).map { slice in
             (entries.count * slice / sliceCount)..<(entries.count * (slice + 1) / sliceCount)
         }
-        let reads = slices.map { range in
-            pool.runIfActive(eventLoop: loop) { range.map { Manifest.details(of: entries[$0], root: root) } }
+        let parts = Locked([[Manifest.Details]](repeating: [], count: sliceCount))
+        let gate = self.gate
+        JoinableThread.forEach(sliceCount, threads: workers) { slice in
+            let details = gate.run { slices[slice].map { Manifest.details(of: entries[$0], root: root) } }
+            parts.withLock { $0[slice] = details }
         }
-        return EventLoopFuture.whenAllSucceed(reads, on: loop).flatMap { parts in
-            pool.runIfActive(eventLoop: loop) {
-                let details = parts.flatMap { $0 }
-                let bytes = Manifest.document(index, details: details, sizes: sizes)
-                var hash = Hash128()
-                hash.combine(field: bytes)
-                return Document(bytes: bytes, etag: Validators.etag(kind: "m", hash: hash.value64),
-                                buildSeconds: SystemClock().seconds() - start, shapes: details.map { ($0.width, $0.height) },
-                                sizes: Array(Set(sizes)).sorted())
-            }
-        }
+        let details = parts.withLock { $0 }.flatMap { $0 }
+        let bytes = Manifest.document(index, details: details, sizes: sizes)
+        var hash = Hash128()
+        hash.combine(field: bytes)
+        return Document(bytes: bytes, etag: Validators.etag(kind: "m", hash: hash.value64),
+                        buildSeconds: SystemClock().seconds() - start, shapes: details.map { ($0.width, $0.height) },
+                        sizes: Array(Set(sizes)).sorted())
     }
 }

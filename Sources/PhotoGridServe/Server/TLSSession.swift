@@ -2,8 +2,8 @@ import CSSL
 
 /// TLS for `photogrid serve --tls-cert`, from the system's OpenSSL (the one file calling libssl):
 /// a context made once from the certificate chain and key, and a session a connection, fed the
-/// bytes that arrive and giving back the bytes to send, through memory BIOs; NIO does the I/O
-/// (TLSHandler). OpenSSL, not swift-nio-ssl's copy of BoringSSL: that copy was 162 s of a fresh
+/// bytes that arrive and giving back the bytes to send, through memory BIOs; `Connection` does
+/// the I/O. OpenSSL, not swift-nio-ssl's copy of BoringSSL: that copy was 162 s of a fresh
 /// release build's 409 (docs/decisions.md), and libcurl already links this one.
 final class TLSContext: @unchecked Sendable {
     let context: OpaquePointer
@@ -31,7 +31,7 @@ final class TLSContext: @unchecked Sendable {
 }
 
 /// One connection's TLS: bytes in from the network, plain bytes out; plain bytes in, bytes out.
-/// Used on the connection's event loop only.
+/// Used on the connection's thread only.
 final class TLSSession {
     private let ssl: OpaquePointer
     /// What the network brought, for OpenSSL to read; what OpenSSL wrote, for the network.

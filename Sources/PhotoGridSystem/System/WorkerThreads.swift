@@ -58,7 +58,9 @@ package enum WorkerThreads {
         init(_ body: @escaping () -> Void) { self.body = body }
     }
 
-    package static func start(_ body: @escaping @Sendable () -> Void) {
+    /// False when no thread could be started: `body` will not run.
+    @discardableResult
+    package static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
         let box = Unmanaged.passRetained(Box(body)).toOpaque()
         var thread = pthread_t()
         var attributes = pthread_attr_t()
@@ -76,6 +78,7 @@ package enum WorkerThreads {
             // No thread: run nothing, but do not leak the closure.
             Unmanaged<Box>.fromOpaque(box).release()
         }
+        return status == 0
     }
 }
 
