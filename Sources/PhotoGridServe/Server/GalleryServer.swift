@@ -143,7 +143,9 @@ package final class GalleryServer: Sendable {
                 open.release(address)
                 continue
             }
-            let started = WorkerThreads.start {
+            // glibc's usual 8 MB of stack, reserved rather than used: a connection's thread runs
+            // every decoder (LibRaw, libheif and libtiff among them) where NIO's pool did.
+            let started = WorkerThreads.start(stackBytes: 8 << 20) {
                 served.run()
                 live.remove(connection)
                 connection.close()

@@ -50,7 +50,7 @@ final class ServedConnection: @unchecked Sendable {
                 started = SystemClock().seconds()
                 counter.record(Route.path(of: request.target))
                 // `--delay-ms`, before any answer.
-                if delayMilliseconds > 0 { usleep(UInt32(min(delayMilliseconds, 60_000)) * 1000) }
+                if delayMilliseconds > 0 { SystemClock.sleep(milliseconds: delayMilliseconds) }
                 let goesOn = request.method == "POST" ? batch(request) : write(slowed(responder.respond(to: request)), for: request)
                 guard goesOn else { return }
             }
@@ -86,7 +86,7 @@ final class ServedConnection: @unchecked Sendable {
     /// A wrong token waits before it is told so, longer the more it is tried.
     private func slowed(_ response: Response) -> Response {
         if response.status == .unauthorized {
-            usleep(UInt32(failures.delay(for: connection.address)) * 1000)
+            SystemClock.sleep(milliseconds: Int(failures.delay(for: connection.address)))
         }
         return response
     }

@@ -58,16 +58,17 @@ package enum WorkerThreads {
         init(_ body: @escaping () -> Void) { self.body = body }
     }
 
-    /// False when no thread could be started: `body` will not run.
+    /// False when no thread could be started: `body` will not run. `stackBytes` is reserved, not
+    /// used: pages are taken as the stack grows into them.
     @discardableResult
-    package static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
+    package static func start(stackBytes: Int = 1 << 20, _ body: @escaping @Sendable () -> Void) -> Bool {
         let box = Unmanaged.passRetained(Box(body)).toOpaque()
         var thread = pthread_t()
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
         // libjpeg and the resampler need little stack; 1 MB is ample and keeps memory down.
-        pthread_attr_setstacksize(&attributes, 1 << 20)
+        pthread_attr_setstacksize(&attributes, stackBytes)
         let status = pthread_create(&thread, &attributes, { context in
             let box = Unmanaged<Box>.fromOpaque(context!).takeRetainedValue()
             box.body()
