@@ -63,15 +63,18 @@ struct RequestReader {
         case .success(let parsed): request = parsed
         }
         switch readBody(of: &request, until: deadline) {
-        case .none: return .gone
-        case .some(.some(let refusal)): return .refused(refusal)
-        case .some(.none): return .request(request)
+        case .gone: return .gone
+        case .refused(let refusal): return .refused(refusal)
+        case .read: return .request(request)
         }
     }
 
-    /// Reads the body the head announces: nil when the client went or the deadline passed, a
-    /// refusal for a body framed wrongly, `.some(nil)` when it is read.
-    private func readBody(of request: inout Request, until deadline: Int) -> Response?? {
+    /// What reading a body came to: read (kept or dropped), the client gone or the deadline
+    /// passed, or a body framed wrongly.
+    private enum BodyRead { case read, gone, refused(Response) }
+
+    /// Reads the body the head announces.
+    private func readBody(of request: inout Request, until deadline: Int) -> BodyRead {
         let isPost = request.method == "POST"
         var kept: [UInt8]? = []
         func keep(_ bytes: ArraySlice<UInt8>) {
@@ -84,52 +87,52 @@ struct RequestReader {
         if !codings.isEmpty {
             // A length beside chunks, or chunks in HTTP/1.0, is how requests are smuggled past
             // proxies: refused, as RFC 9112 §6.1 allows.
-            guard lengths.isEmpty, request.minorVersion == 1 else { return .some(.text(.badRequest, "bad request framing")) }
+            guard lengths.isEmpty, request.minorVersion == 1 else { return .refused(.text(.badRequest, "bad request framing")) }
             let last = codings.joined(separator: ",").split(separator: ",").last.map { $0.trimmingSpaces.lowercased() }
-            guard last == "chunked" else { return .some(.text(.notImplemented, "only chunked transfer coding is understood")) }
+            guard last == "chunked" else { return .refused(.text(.notImplemented, "only chunked transfer coding is understood")) }
             continueIfAsked(request)
             return readChunks(until: deadline, keep)
         }
-        guard !lengths.isEmpty else { return .some(nil) }
+        guard !lengths.isEmpty else { return .read }
         let values = Set(lengths.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false).map { String($0.trimmingSpaces) } })
         guard values.count == 1, let text = values.first, !text.isEmpty, text.utf8.allSatisfy({ (48...57).contains($0) }),
               let length = Int(text) else {
-            return .some(.text(.badRequest, "bad Content-Length"))
+            return .refused(.text(.badRequest, "bad Content-Length"))
         }
         if length > 0 { continueIfAsked(request) }
         var left = length
         while left > 0 {
-            if connection.waiting == 0, connection.receive(until: deadline) != .bytes { return nil }
+            if connection.waiting == 0, connection.receive(until: deadline) != .bytes { return .gone }
             let count = min(left, connection.waiting)
             keep(connection.take(count))
             left -= count
         }
-        return .some(nil)
+        return .read
     }
 
     /// A chunked body (RFC 9112 §7.1): each chunk's size in hex, its bytes, then trailer fields,
     /// which are read and dropped.
-    private func readChunks(until deadline: Int, _ keep: (ArraySlice<UInt8>) -> Void) -> Response?? {
-        let bad: Response?? = .some(.text(.badRequest, "bad chunked body"))
+    private func readChunks(until deadline: Int, _ keep: (ArraySlice<UInt8>) -> Void) -> BodyRead {
+        let bad = BodyRead.refused(.text(.badRequest, "bad chunked body"))
         while true {
-            guard let line = readLine(until: deadline) else { return nil }
+            guard let line = readLine(until: deadline) else { return .gone }
             let sizeText = line.prefix { $0 != UInt8(ascii: ";") }.filter { $0 != 32 && $0 != 9 }
             guard !sizeText.isEmpty, sizeText.count <= 15, let size = Int(String(decoding: sizeText, as: UTF8.self), radix: 16) else { return bad }
             if size == 0 { break }
             var left = size
             while left > 0 {
-                if connection.waiting == 0, connection.receive(until: deadline) != .bytes { return nil }
+                if connection.waiting == 0, connection.receive(until: deadline) != .bytes { return .gone }
                 let count = min(left, connection.waiting)
                 keep(connection.take(count))
                 left -= count
             }
-            guard let end = readLine(until: deadline) else { return nil }
+            guard let end = readLine(until: deadline) else { return .gone }
             guard end.isEmpty else { return bad }
         }
         var trailers = 0
         while true {
-            guard let line = readLine(until: deadline) else { return nil }
-            if line.isEmpty { return .some(nil) }
+            guard let line = readLine(until: deadline) else { return .gone }
+            if line.isEmpty { return .read }
             trailers += line.count
             guard trailers <= RequestReader.maxHeadBytes else { return bad }
         }
