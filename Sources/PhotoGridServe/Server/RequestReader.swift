@@ -100,14 +100,20 @@ struct RequestReader {
             return .refused(.text(.badRequest, "bad Content-Length"))
         }
         if length > 0 { continueIfAsked(request) }
-        var left = length
+        return pass(length, until: deadline, to: keep) ? .read : .gone
+    }
+
+    /// Hands the next `count` bytes to `keep` as they come; false when the client went or the
+    /// deadline passed first.
+    private func pass(_ count: Int, until deadline: Int, to keep: (ArraySlice<UInt8>) -> Void) -> Bool {
+        var left = count
         while left > 0 {
-            if connection.waiting == 0, connection.receive(until: deadline) != .bytes { return .gone }
-            let count = min(left, connection.waiting)
-            keep(connection.take(count))
-            left -= count
+            if connection.waiting == 0, connection.receive(until: deadline) != .bytes { return false }
+            let taken = min(left, connection.waiting)
+            keep(connection.take(taken))
+            left -= taken
         }
-        return .read
+        return true
     }
 
     /// A chunked body (RFC 9112 §7.1): each chunk's size in hex, its bytes, then trailer fields,
@@ -119,14 +125,7 @@ struct RequestReader {
             let sizeText = line.prefix { $0 != UInt8(ascii: ";") }.filter { $0 != 32 && $0 != 9 }
             guard !sizeText.isEmpty, sizeText.count <= 15, let size = Int(String(decoding: sizeText, as: UTF8.self), radix: 16) else { return bad }
             if size == 0 { break }
-            var left = size
-            while left > 0 {
-                if connection.waiting == 0, connection.receive(until: deadline) != .bytes { return .gone }
-                let count = min(left, connection.waiting)
-                keep(connection.take(count))
-                left -= count
-            }
-            guard let end = readLine(until: deadline) else { return .gone }
+            guard pass(size, until: deadline, to: keep), let end = readLine(until: deadline) else { return .gone }
             guard end.isEmpty else { return bad }
         }
         var trailers = 0
