@@ -111,6 +111,18 @@ import PhotoGridSystem
         }
     }
 
+    /// Three thousand requests in one write (140 KB): each answered, in order, by a connection
+    /// whose buffer never runs empty until the last.
+    @Test(.startsPrograms) func threeThousandPipelinedRequestsAreAnsweredInOrder() throws {
+        try BlockingServedGallery.with { _, _, port in
+            let requests = (0..<2999).map { "GET /nothing-\($0) HTTP/1.1\r\nHost: x\r\n\r\n" }.joined()
+                + "GET /manifest.json HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+            let replies = try RawHTTP.exchange(port: port, requests)
+            #expect(replies.count == 3000)
+            #expect(replies.dropLast().allSatisfy { $0.status == 404 } && replies.last?.status == 200)
+        }
+    }
+
     /// Many clients at once, each on a connection of its own (a thread each on the server):
     /// all served, and stop ends them all, idle or not.
     @Test(.startsPrograms) func manyClientsAtOnceAndAStopWithConnectionsOpen() throws {

@@ -15,10 +15,15 @@ final class Connection: @unchecked Sendable {
     private(set) var start = 0
     private var raw = [UInt8](repeating: 0, count: 64 * 1024)
 
+    /// TLS was asked for and OpenSSL could not make a session: nothing is read or written, never
+    /// plain bytes on a TLS port.
+    private let tlsFailed: Bool
+
     init(fd: Int32, address: String, tls: TLSContext?) {
         self.fd = fd
         self.address = address
         self.tls = tls.flatMap(TLSSession.init)
+        tlsFailed = tls != nil && self.tls == nil
     }
 
     /// Whether TLS stands between the socket and the plain bytes: files then go as bytes.
@@ -43,6 +48,7 @@ final class Connection: @unchecked Sendable {
     /// Waits until at least one more plain byte has come, or `deadline` (`SystemClock.now()`,
     /// milliseconds) passes, or the client closes. TLS handshake records count as nothing come.
     func receive(until deadline: Int) -> Arrival {
+        if tlsFailed { return .closed }
         while true {
             let left = deadline - SystemClock().now()
             guard left > 0 else { return .timedOut }
@@ -53,8 +59,10 @@ final class Connection: @unchecked Sendable {
             let count = raw.withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress, $0.count, 0) }
             if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
             guard count > 0 else { return .closed }
-            if start > 0 && start == buffer.count {
-                buffer.removeAll(keepingCapacity: true)
+            // What was taken goes before more comes: all of it when nothing is left, else once
+            // it is 64 KB (a client pipelining without pause never leaves the buffer empty).
+            if start > 0 && (start == buffer.count || start >= 64 * 1024) {
+                buffer.removeFirst(start)
                 start = 0
             }
             guard let tls else {
@@ -84,7 +92,7 @@ final class Connection: @unchecked Sendable {
     func send(file: Int32, range: Range<Int>) -> Bool {
         var offset = off_t(range.lowerBound)
         let end = off_t(range.upperBound)
-        if tls == nil {
+        if tls == nil && !tlsFailed {
             while offset < end {
                 let sent = sendfile(fd, file, &offset, Int(min(end - offset, 1 << 30)))
                 if sent < 0 && errno == EINTR { continue }
@@ -147,6 +155,7 @@ final class Connection: @unchecked Sendable {
     }
 
     private func sendRaw(_ bytes: [UInt8]) -> Bool {
+        if tlsFailed { return false }
         var sent = 0
         while sent < bytes.count {
             let count = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
