@@ -10,7 +10,8 @@ import PhotoGridSystem
 /// refuses, from clients that send requests no browser would.
 @Suite struct RequestFramingTests {
     @Test func aHeadIsReadAsSent() throws {
-        let head = Array("GET /renditions/a%20b.jpg/256.jpg?x=1 HTTP/1.1\r\nHost: x\r\nIf-None-Match:  \"a\" \r\nX-Two: 1\r\nx-two: 2\r\n\r\n".utf8)
+        let head = Array(("GET /renditions/a%20b.jpg/256.jpg?x=1 HTTP/1.1\r\nHost: x\r\n"
+            + "If-None-Match:  \"a\" \r\nX-Two: 1\r\nx-two: 2\r\n\r\n").utf8)
         let request = try RequestHead.parse(head).get()
         #expect(request.method == "GET" && request.target == "/renditions/a%20b.jpg/256.jpg?x=1" && request.minorVersion == 1)
         #expect(request.headers.first(name: "if-none-match") == "\"a\"")

@@ -4,8 +4,8 @@ import PhotoGridSystem
 
 /// One batch response: a few items made at a time by threads of the batch's own, started in the
 /// order asked (the client lists the screen first), each written as its part the moment it is
-/// ready, then the end. When the client goes (it moved on and cancelled), no further item is started:
-/// at most `concurrency` renditions are made for nothing.
+/// ready, then the end. When the client goes (it moved on and cancelled), no further item is
+/// started: at most `concurrency` renditions are made for nothing.
 final class BatchStream: @unchecked Sendable {
     /// Items being made at once: enough to keep every core busy (the work gate lets one a core
     /// decode), few enough that a cancelled batch wastes little.

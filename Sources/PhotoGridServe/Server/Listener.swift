@@ -19,7 +19,9 @@ final class Listener: @unchecked Sendable {
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var found: UnsafeMutablePointer<addrinfo>?
         let looked = getaddrinfo(host.isEmpty ? nil : host, String(port), &hints, &found)
-        guard looked == 0, let first = found else { throw Failure(reason: "no such address on this machine (\(String(cString: gai_strerror(looked))))") }
+        guard looked == 0, let first = found else {
+            throw Failure(reason: "no such address on this machine (\(String(cString: gai_strerror(looked))))")
+        }
         defer { freeaddrinfo(found) }
         let socketFD = socket(first.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard socketFD >= 0 else { throw Failure(errno: errno) }

@@ -123,7 +123,8 @@ struct RequestReader {
         while true {
             guard let line = readLine(until: deadline) else { return .gone }
             let sizeText = line.prefix { $0 != UInt8(ascii: ";") }.filter { $0 != 32 && $0 != 9 }
-            guard !sizeText.isEmpty, sizeText.count <= 15, let size = Int(String(decoding: sizeText, as: UTF8.self), radix: 16) else { return bad }
+            guard !sizeText.isEmpty, sizeText.count <= 15,
+                  let size = Int(String(decoding: sizeText, as: UTF8.self), radix: 16) else { return bad }
             if size == 0 { break }
             guard pass(size, until: deadline, to: keep), let end = readLine(until: deadline) else { return .gone }
             guard end.isEmpty else { return bad }
