@@ -133,7 +133,7 @@ let package = Package(
         .executableTarget(name: "photogrid-samples", dependencies: ["PhotoGridSamples"]),
         // What each fuzz target does with an input: shared by Tests/Fuzz and the replay of the
         // inputs fuzzers found (docs/reliability.md).
-        .target(name: "PhotoGridFuzzing", dependencies: ["PhotoGridCore", "GalleryFormats"]),
+        .target(name: "PhotoGridFuzzing", dependencies: ["PhotoGridCore", "GalleryFormats", "PhotoGridServe"]),
         // Benchmarks are a program that prints figures (docs/benchmarks.md), not timed tests.
         .executableTarget(name: "photogrid-bench", dependencies: ["PhotoGridCore", "PhotoGridSamples", "PhotoGridTestSupport", "GalleryFormats"]),
 

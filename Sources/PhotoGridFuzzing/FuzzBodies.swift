@@ -1,5 +1,6 @@
 import PhotoGridCore
 import GalleryFormats
+import PhotoGridServe
 
 /// What each fuzz target does with one input: the libFuzzer binary in Tests/Fuzz calls these,
 /// and `FuzzRegressionTests` replays every input a fuzzer once crashed on
@@ -18,6 +19,8 @@ public enum FuzzBodies {
         "tiff": picture(signature: [0x49, 0x49, 0x2A, 0]),
         "jxl": picture(signature: [0xFF, 0x0A]),
         "raw": raw, "sidecar": sidecar,
+        // What a client sends `photogrid serve`: requests read off a connection, one after another.
+        "http": RequestFuzzing.read,
     ]
 
     /// A raw file through LibRaw as a tile and as the photo view ask for it (preview, else the

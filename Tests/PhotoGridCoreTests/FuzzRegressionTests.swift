@@ -15,7 +15,7 @@ import PhotoGridTestFixtures
     /// The file extensions of each picture target's hostile files and sample pictures.
     static let extensions = ["png": ["png"], "webp": ["webp"], "gif": ["gif"], "heif": ["heic", "avif"], "avif": ["avif"]]
 
-    @Test(arguments: ["jpeg", "metadata", "remote", "terminal", "keys", "png", "webp", "gif", "heif", "avif", "raw", "sidecar"])
+    @Test(arguments: ["jpeg", "metadata", "remote", "terminal", "keys", "png", "webp", "gif", "heif", "avif", "raw", "sidecar", "http"])
     func foundAndSeedInputsRunCleanly(target: String) throws {
         var files = Self.inputs(Paths.root + "/Tests/Fixtures/fuzz/" + target) + Self.inputs(Paths.root + "/Tests/Fuzz/corpus/" + target)
         if target == "jpeg" || target == "metadata" { files += Self.inputs(Paths.root + "/Tests/Fixtures/bad") }
