@@ -112,6 +112,22 @@ import PhotoGridSystem
         }
     }
 
+    /// A HEAD is answered by a head alone, whatever its status, so that the next response on the
+    /// connection starts where the client looks for it.
+    @Test(.startsPrograms) func headAnswersCarryNoBody() throws {
+        try BlockingServedGallery.with { _, _, port in
+            let text = String(decoding: try RawHTTP.exchangeBytes(port: port,
+                "HEAD /nothing HTTP/1.1\r\nHost: x\r\n\r\nHEAD /manifest.json HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "HEAD /originals/" + GalleryFixture.rotated + " HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "GET /nothing HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"), as: UTF8.self)
+            let heads = text.components(separatedBy: "\r\n\r\n")
+            #expect(heads.count == 5, "\(text)")
+            #expect(heads.prefix(4).map { $0.split(separator: "\r\n").first.map(String.init) ?? "" }
+                    == ["HTTP/1.1 404 Not Found", "HTTP/1.1 200 OK", "HTTP/1.1 200 OK", "HTTP/1.1 404 Not Found"], "\(text)")
+            #expect(heads[4] == "not found\n", "only the GET has a body: \(heads[4].debugDescription)")
+        }
+    }
+
     /// Three thousand requests in one write (140 KB): each answered, in order, by a connection
     /// whose buffer never runs empty until the last.
     @Test(.startsPrograms) func threeThousandPipelinedRequestsAreAnsweredInOrder() throws {

@@ -109,8 +109,13 @@ final class ServedConnection: @unchecked Sendable {
         for field in headers { head += field.name + ": " + field.value + "\r\n" }
         head += "\r\n"
         var sent: Bool
-        switch response.body {
-        case .none, .bytes:
+        // A response to HEAD is its head alone, whatever the responder made (a 404's text): a
+        // body there would be read as the next response by a client keeping the connection.
+        let body = request.method == "HEAD" ? .none : response.body
+        switch body {
+        case .none:
+            sent = connection.send(Array(head.utf8))
+        case .bytes:
             sent = connection.send(Array(head.utf8) + bodyBytes)
         case .file(let file, let range):
             // The descriptor is closed here, once the file has gone or the client has: the file
