@@ -41,6 +41,9 @@ final class Listener: @unchecked Sendable {
             Glibc.close(socketFD)
             throw Failure(reason: "no pipe to stop by (\(error))")
         }
+        // Non-blocking, so that a connection gone between poll and accept (EAGAIN) sends the
+        // loop back to poll, where `wake` can reach it. Accepted sockets do not inherit it.
+        _ = fcntl(socketFD, F_SETFL, fcntl(socketFD, F_GETFL) | O_NONBLOCK)
         fd = socketFD
         (wakeRead, wakeWrite) = (ends.read.raw, ends.write.raw)
         var address = sockaddr_storage()
