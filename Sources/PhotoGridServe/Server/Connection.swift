@@ -26,9 +26,6 @@ final class Connection: @unchecked Sendable {
         tlsFailed = tls != nil && self.tls == nil
     }
 
-    /// Whether TLS stands between the socket and the plain bytes: files then go as bytes.
-    var encrypts: Bool { tls != nil }
-
     /// Plain bytes waiting, not yet taken.
     var waiting: Int { buffer.count - start }
 
