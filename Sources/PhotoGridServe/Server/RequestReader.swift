@@ -156,7 +156,7 @@ struct RequestReader {
     /// large POSTs, for a second, then sends anyway).
     private func continueIfAsked(_ request: Request) {
         guard request.minorVersion == 1, request.headers.contains(token: "100-continue", in: "Expect") else { return }
-        connection.send(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+        connection.send(Array("HTTP/1.1 \(Status.continue.code) \(Status.continue.reason)\r\n\r\n".utf8))
     }
 
     /// Where the blank line ending a head ends, searching from `from`.
