@@ -15,15 +15,20 @@ final class Connection: @unchecked Sendable {
     private(set) var start = 0
     private var raw = [UInt8](repeating: 0, count: 64 * 1024)
 
-    /// TLS was asked for and OpenSSL could not make a session: nothing is read or written, never
-    /// plain bytes on a TLS port.
-    private let tlsFailed: Bool
+    /// The TLS goodbye was sent (by `linger`, then not again by `close`).
+    private var saidGoodbye = false
 
-    init(fd: Int32, address: String, tls: TLSContext?) {
+    /// Nil when TLS was asked for and OpenSSL could not make a session: the connection is not
+    /// served at all, never in plain bytes on a TLS port. The caller still owns `fd` then.
+    init?(fd: Int32, address: String, tls: TLSContext?) {
+        if let tls {
+            guard let session = TLSSession(tls) else { return nil }
+            self.tls = session
+        } else {
+            self.tls = nil
+        }
         self.fd = fd
         self.address = address
-        self.tls = tls.flatMap(TLSSession.init)
-        tlsFailed = tls != nil && self.tls == nil
     }
 
     /// Plain bytes waiting, not yet taken.
@@ -45,20 +50,12 @@ final class Connection: @unchecked Sendable {
     /// Waits until at least one more plain byte has come, or `deadline` (`SystemClock.now()`,
     /// milliseconds) passes, or the client closes. TLS handshake records count as nothing come.
     func receive(until deadline: Int) -> Arrival {
-        if tlsFailed { return .closed }
         while true {
-            let left = deadline - SystemClock().now()
-            guard left > 0 else { return .timedOut }
-            var watched = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&watched, 1, Int32(min(left, 60_000)))
-            if ready < 0 && errno == EINTR { continue }
-            guard ready > 0 else { if ready < 0 { return .closed }; continue }
-            let count = raw.withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress, $0.count, 0) }
-            if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+            guard let count = receiveRaw(until: deadline) else { return .timedOut }
             guard count > 0 else { return .closed }
-            // What was taken goes before more comes: all of it when nothing is left, else once
-            // it is 64 KB (a client pipelining without pause never leaves the buffer empty).
-            if start > 0 && (start == buffer.count || start >= 64 * 1024) {
+            // What was taken goes once it is 64 KB: `take` empties the buffer when all is taken,
+            // but a client pipelining without pause never lets that happen.
+            if start >= 64 * 1024 {
                 buffer.removeFirst(start)
                 start = 0
             }
@@ -89,7 +86,7 @@ final class Connection: @unchecked Sendable {
     func send(file: Int32, range: Range<Int>) -> Bool {
         var offset = off_t(range.lowerBound)
         let end = off_t(range.upperBound)
-        if tls == nil && !tlsFailed {
+        if tls == nil {
             while offset < end {
                 let sent = sendfile(fd, file, &offset, Int(min(end - offset, 1 << 30)))
                 if sent < 0 && errno == EINTR { continue }
@@ -121,19 +118,11 @@ final class Connection: @unchecked Sendable {
     /// unread, the socket would reset the connection, and the client could lose the answer
     /// saying why (what Apache and nginx call a lingering close).
     func linger() {
-        if let tls {
-            tls.shutdown()
-            _ = sendRaw(tls.takeOutgoing())
-        }
+        sayGoodbye()
         shutdown(fd, Int32(SHUT_WR))
         let deadline = SystemClock().now() + 1000
         var dropped = 0
-        while dropped < 1 << 20 {
-            let left = deadline - SystemClock().now()
-            var watched = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard left > 0, poll(&watched, 1, Int32(left)) > 0 else { return }
-            let count = raw.withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress, $0.count, 0) }
-            guard count > 0 else { return }
+        while dropped < 1 << 20, let count = receiveRaw(until: deadline), count > 0 {
             dropped += count
         }
     }
@@ -144,15 +133,36 @@ final class Connection: @unchecked Sendable {
 
     /// Says goodbye in TLS when it can, then closes. Once only.
     func close() {
-        if let tls, !tls.failed {
-            tls.shutdown()
-            _ = sendRaw(tls.takeOutgoing())
-        }
+        sayGoodbye()
         _ = Glibc.close(fd)
     }
 
+    /// TLS's close_notify, once, unless the session failed.
+    private func sayGoodbye() {
+        guard let tls, !tls.failed, !saidGoodbye else { return }
+        saidGoodbye = true
+        tls.shutdown()
+        _ = sendRaw(tls.takeOutgoing())
+    }
+
+    /// Bytes off the socket into `raw`, waiting for them until `deadline`: how many (0 when the
+    /// client closed or the socket failed), or nil when the deadline passed first.
+    private func receiveRaw(until deadline: Int) -> Int? {
+        while true {
+            let left = deadline - SystemClock().now()
+            guard left > 0 else { return nil }
+            var watched = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&watched, 1, Int32(min(left, 60_000)))
+            if ready < 0 && errno == EINTR { continue }
+            if ready < 0 { return 0 }
+            if ready == 0 { continue }
+            let count = raw.withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress, $0.count, 0) }
+            if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+            return max(0, count)
+        }
+    }
+
     private func sendRaw(_ bytes: [UInt8]) -> Bool {
-        if tlsFailed { return false }
         var sent = 0
         while sent < bytes.count {
             let count = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }

@@ -134,7 +134,11 @@ package final class GalleryServer: Sendable {
                 close(fd)
                 continue
             }
-            let connection = Connection(fd: fd, address: address, tls: tls)
+            guard let connection = Connection(fd: fd, address: address, tls: tls) else {
+                close(fd)
+                openConnections.release(address)
+                continue
+            }
             let served = ServedConnection(connection, responder: responder, counter: counter, failures: failures,
                                           delayMilliseconds: configuration.delayMilliseconds, log: configuration.log, limits: limits)
             let open = openConnections, live = self.live
@@ -143,20 +147,22 @@ package final class GalleryServer: Sendable {
                 open.release(address)
                 continue
             }
+            // Out of `live` before the socket closes, so that `closeAll` never touches its number.
+            let end: @Sendable () -> Void = {
+                live.remove(connection)
+                connection.close()
+                open.release(address)
+            }
             // glibc's usual 8 MB of stack, reserved rather than used: a connection's thread runs
             // every decoder (LibRaw, libheif and libtiff among them) where NIO's pool did.
             let started = WorkerThreads.start(stackBytes: 8 << 20) {
                 served.run()
-                live.remove(connection)
-                connection.close()
-                open.release(address)
+                end()
                 served.finish()
                 live.ended()
             }
             if !started {
-                live.remove(connection)
-                connection.close()
-                open.release(address)
+                end()
                 live.ended()
             }
         }

@@ -9,20 +9,17 @@ import GalleryFormats
 package enum RequestFuzzing {
     package static func read(_ bytes: [UInt8]) {
         var ends: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0 else { return }
-        defer { close(ends[1]) }
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0,
+              let client = Connection(fd: ends[1], address: "fuzz", tls: nil),
+              let connection = Connection(fd: ends[0], address: "fuzz", tls: nil) else { return }
+        defer {
+            client.close()
+            connection.close()
+        }
         // Written whole, then the writing end shut: a socket pair holds more than the fuzzer's
         // inputs (64 KB at most), and the reader meets the end of the stream instead of a deadline.
-        var sent = 0
-        let input = Array(bytes.prefix(64 * 1024))
-        while sent < input.count {
-            let count = input.withUnsafeBytes { send(ends[1], $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
-            guard count > 0 else { break }
-            sent += count
-        }
+        client.send(Array(bytes.prefix(64 * 1024)))
         shutdown(ends[1], Int32(SHUT_WR))
-        let connection = Connection(fd: ends[0], address: "fuzz", tls: nil)
-        defer { connection.close() }
         var limits = ConnectionLimits()
         limits.idleSeconds = 1
         limits.requestSeconds = 1

@@ -8,6 +8,7 @@ import PhotoGridSystem
 /// connection's buffer for their turn.
 struct RequestReader {
     static let maxHeadBytes = 80 * 1024
+    static let headTooLarge = Response.text(.headTooLarge, "the request's head is longer than \(maxHeadBytes / 1024) KB")
 
     let connection: Connection
     let limits: ConnectionLimits
@@ -47,15 +48,11 @@ struct RequestReader {
             guard RequestHead.beginsWell(connection.buffer[connection.start...]) else {
                 return .refused(.text(.badRequest, "bad request line"))
             }
-            if scanned > RequestReader.maxHeadBytes {
-                return .refused(.text(.headTooLarge, "the request's head is longer than \(RequestReader.maxHeadBytes / 1024) KB"))
-            }
+            if scanned > RequestReader.maxHeadBytes { return .refused(RequestReader.headTooLarge) }
             guard connection.receive(until: deadline) == .bytes else { return .gone }
         }
         let headLength = headEnd - connection.start
-        guard headLength <= RequestReader.maxHeadBytes else {
-            return .refused(.text(.headTooLarge, "the request's head is longer than \(RequestReader.maxHeadBytes / 1024) KB"))
-        }
+        guard headLength <= RequestReader.maxHeadBytes else { return .refused(RequestReader.headTooLarge) }
         let head = Array(connection.take(headLength))
         var request: Request
         switch RequestHead.parse(head) {
