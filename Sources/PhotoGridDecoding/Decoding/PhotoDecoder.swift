@@ -152,7 +152,7 @@ package struct PhotoDecoder: PhotoDecoding {
         // The preview lies after the photo: read whole, the file was copied that far.
         if let preview = try preview(header, covering: size, atMost: limit, read: { file.bytes(in: $0) }) { return preview }
         // libjpeg reads the file itself, in chunks: no copy of it all in memory.
-        return try decode(header: header, covering: size, atMost: limit, whole: { () throws(DecodeError) in try file.all() },
+        return try decode(header: header, covering: size, atMost: limit, fileSize: file.size, whole: { () throws(DecodeError) in try file.all() },
                           prefix: { count in try? file.head(count) }, reachesEnd: reachesEnd) { options throws(DecodeError) in
             try file.withDescriptor { fd throws(DecodeError) in try JPEG.decode(descriptor: fd, options: options) }
         }
@@ -276,7 +276,7 @@ package struct PhotoDecoder: PhotoDecoding {
         options.cancel = CancelFlag.current
         (options.fast, options.partialScans) = (true, true)
         // Past the scans it needs, libjpeg stops; a head that ends before them is `truncated`.
-        let dcOnly = PhotoDecoder.readsDCOnly(header, options)
+        let dcOnly = PhotoDecoder.readsDCOnly(options)
         let (decoded, scans) = try gate.run(bytes: PhotoDecoder.decodeBytes(header, scale: scale, dcOnly: dcOnly)) { () throws(DecodeError) in
             if dcOnly, let picture = try ProgressiveDC.decode(maxPixels: options.maxPixels, cancel: options.cancel, prefix: { _ in data }) { return picture }
             return try JPEG.decodeCountingScans(data, options: options)
@@ -318,7 +318,7 @@ package struct PhotoDecoder: PhotoDecoding {
         if let preview = try preview(header, covering: size, atMost: limit, read: { $0.upperBound <= data.count ? Array(data[$0]) : nil }) {
             return preview
         }
-        return try decode(header: header, covering: size, atMost: limit, whole: { () throws(DecodeError) in data },
+        return try decode(header: header, covering: size, atMost: limit, fileSize: data.count, whole: { () throws(DecodeError) in data },
                           prefix: { _ in data }, reachesEnd: { () throws(DecodeError) in JPEGSegments.reachesEnd(data) }) { options throws(DecodeError) in
             try JPEG.decodeCountingScans(data, options: options)
         }
@@ -328,7 +328,7 @@ package struct PhotoDecoder: PhotoDecoding {
     /// `prefix(n)` gives the file's first `n` bytes or more, for a decode that reads only its
     /// first scans (`ProgressiveDC`). `reachesEnd` says whether the file runs to its end, asked
     /// when the decode did not read that far (a progressive file's first scans only).
-    private func decode(header: JPEG.Header, covering size: Int, atMost limit: Int, whole: () throws(DecodeError) -> [UInt8],
+    private func decode(header: JPEG.Header, covering size: Int, atMost limit: Int, fileSize: Int, whole: () throws(DecodeError) -> [UInt8],
                         prefix: (Int) -> [UInt8]?, reachesEnd: () throws(DecodeError) -> Bool,
                         _ source: (JPEG.DecodeOptions) throws(DecodeError) -> (image: RGBImage, scans: Int)) throws(DecodeError) -> DecodedImage {
         let orientation = header.exif.map { ExifInfo.parse($0).orientation } ?? .up
@@ -341,11 +341,18 @@ package struct PhotoDecoder: PhotoDecoding {
             options.partialScans = scale <= 2
         }
         // At 1/8 a progressive file's first DC scans are the picture, read without libjpeg's
-        // coefficients for all of it; libjpeg reads what `ProgressiveDC` does not.
+        // coefficients for all of it, and a sequential file's DC coefficients are, its AC ones
+        // passed over unread; libjpeg reads what `ProgressiveDC` does not. A sequential scan is
+        // most of its file: read whole at once.
         var early: (image: RGBImage, scans: Int)? = nil
-        if PhotoDecoder.readsDCOnly(header, options) {
-            early = try gate.run(bytes: PhotoDecoder.decodeBytes(header, scale: 1, dcOnly: true)) { () throws(DecodeError) in
-                try ProgressiveDC.decode(maxPixels: options.maxPixels, cancel: options.cancel, prefix: prefix)
+        if PhotoDecoder.readsDCOnly(options) {
+            let wholeFile = header.isProgressive ? 0 : fileSize
+            early = try gate.run(bytes: PhotoDecoder.decodeBytes(header, scale: 1, dcOnly: true) + wholeFile) { () throws(DecodeError) in
+                if header.isProgressive {
+                    return try ProgressiveDC.decode(maxPixels: options.maxPixels, cancel: options.cancel, prefix: prefix)
+                }
+                let data = try whole()
+                return try ProgressiveDC.decode(maxPixels: options.maxPixels, cancel: options.cancel, prefix: { _ in data })
             }
         }
         let (kept, uprightWidth, scans, partial) = try gate.run(bytes: PhotoDecoder.decodeBytes(header, scale: scale, dcOnly: early != nil)) {
@@ -382,10 +389,11 @@ package struct PhotoDecoder: PhotoDecoding {
         return DecodedImage(image: kept, origin: .file(scaleEighths: scale, scans: scans), isComplete: complete, isPartial: partial)
     }
 
-    /// Whether a decode with `options` is a progressive file's first DC scans at 1/8, which
-    /// `ProgressiveDC` reads (the fast settings: libjpeg's output it matches).
-    static func readsDCOnly(_ header: JPEG.Header, _ options: JPEG.DecodeOptions) -> Bool {
-        header.isProgressive && options.partialScans && options.fast && options.scaleEighths == 1 && !options.allowTruncated
+    /// Whether a decode with `options` is a JPEG's DC coefficients at 1/8, which `ProgressiveDC`
+    /// reads (the fast settings, whose output it matches or, for a sequential file's subsampled
+    /// colour, nearly matches): a progressive file's first DC scans, a sequential file's blocks.
+    static func readsDCOnly(_ options: JPEG.DecodeOptions) -> Bool {
+        options.partialScans && options.fast && options.scaleEighths == 1 && !options.allowTruncated
     }
 
     /// What a decode at `scale` eighths uses while it runs, at most: a progressive file's

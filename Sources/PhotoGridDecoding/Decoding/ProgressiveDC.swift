@@ -19,10 +19,10 @@ import PhotoGridSystem
 /// where an Adobe marker or the components' names say so), sampling factors that divide the
 /// largest, DC scans interleaved or not, restart intervals. Anything else, and any file that
 /// breaks a rule or ends before the DC scans do, is left to libjpeg: `nil`.
-enum ProgressiveDC {
+package enum ProgressiveDC {
     /// The picture when the file is one this reads, else nil. `prefix(n)` gives the file's first
     /// `n` bytes or more (all there is when it is shorter); it is asked for more as the scans run on.
-    static func decode(maxPixels: Int, cancel: CancelFlag?, prefix: (Int) -> [UInt8]?) throws(DecodeError) -> (image: RGBImage, scans: Int)? {
+    package static func decode(maxPixels: Int, cancel: CancelFlag?, prefix: (Int) -> [UInt8]?) throws(DecodeError) -> (image: RGBImage, scans: Int)? {
         let outcome = withoutActuallyEscaping(prefix) { prefix in
             var parser = Parser(prefix: prefix)
             return Result { () throws(DecodeError) in try parser.run(maxPixels: maxPixels, cancel: cancel) }
@@ -42,6 +42,12 @@ enum ProgressiveDC {
         var hasDC = false
         /// The dequantising factor of its DC coefficient, taken when its first scan starts.
         var quant = 0
+        /// A colour plane of a sequential file at half the largest sampling both ways (4:2:0),
+        /// which libjpeg draws 2x2 a block at 1/8: its three lowest AC coefficients are kept too
+        /// (`Parser.details`, from `detailBase`, three a block), with their factors.
+        var detail = false
+        var detailBase = 0
+        var quantLow = (0, 0, 0)
     }
 
     struct Parser {
@@ -54,7 +60,16 @@ enum ProgressiveDC {
         var coefficients: [Int32] = []
         var width = 0, height = 0, hMax = 1, vMax = 1
         var dcTables: [HuffmanTable?] = [nil, nil, nil, nil]
+        /// A sequential frame's AC tables, only passed over (`SkipTable`).
+        var acTables: [SkipTable?] = [nil, nil, nil, nil]
+        /// Baseline or extended sequential (SOF0, SOF1) rather than progressive (SOF2).
+        var sequential = false
         var quantDC: [Int?] = [nil, nil, nil, nil]
+        /// Each table's factors for the AC coefficients 1, 2 and 4 in zigzag order (the lowest
+        /// across, down, and both).
+        var quantLow: [(Int, Int, Int)?] = [nil, nil, nil, nil]
+        /// The kept AC coefficients of `Component.detail` planes.
+        var details: [Int32] = []
         var restartInterval = 0
         var adobeTransform: Int?
         var sawJFIF = false
@@ -72,7 +87,7 @@ enum ProgressiveDC {
             return bytes.count >= count
         }
 
-        private mutating func grow(to count: Int) {
+        mutating func grow(to count: Int) {
             guard let more = prefix(count), more.count > bytes.count else { ended = true; return }
             bytes = more
             if more.count < count { ended = true }
@@ -103,8 +118,10 @@ enum ProgressiveDC {
                 guard length >= 2, have(at + length) else { return nil }
                 let body = at + 2, end = at + length
                 switch marker {
-                case 0xC2: guard components.isEmpty, frame(body, end, maxPixels: maxPixels) else { return nil }
-                case 0xC0, 0xC1, 0xC3, 0xC5...0xC7, 0xC8...0xCB, 0xCC, 0xCD...0xCF: return nil
+                case 0xC0, 0xC1, 0xC2:
+                    sequential = marker != 0xC2
+                    guard components.isEmpty, frame(body, end, maxPixels: maxPixels) else { return nil }
+                case 0xC3, 0xC5...0xC7, 0xC8...0xCB, 0xCC, 0xCD...0xCF: return nil
                 case 0xC4: guard huffmanTables(body, end) else { return nil }
                 case 0xDB: guard quantTables(body, end) else { return nil }
                 case 0xDD:
@@ -155,10 +172,26 @@ enum ProgressiveDC {
                 total += components[k].stride * components[k].rows
             }
             coefficients = [Int32](repeating: 0, count: total)
+            if sequential {
+                var kept = 0
+                for k in components.indices {
+                    let (across, down) = (hMax / components[k].h, vMax / components[k].v)
+                    // libjpeg draws a plane at 1/8 with an IDCT of 2, 4 or 8 a side where its
+                    // sampling is half, a quarter or an eighth of the largest both ways; 2 is
+                    // drawn here, 4 and 8 (no camera writes them) are left to libjpeg.
+                    guard across == 1 || down == 1 || (across == 2 && down == 2) else { return false }
+                    components[k].detail = across == 2 && down == 2
+                    guard components[k].detail else { continue }
+                    components[k].detailBase = kept
+                    kept += 3 * components[k].stride * components[k].rows
+                }
+                details = [Int32](repeating: 0, count: kept)
+            }
             return true
         }
 
-        /// DHT: the DC tables are kept; AC tables only checked for their length.
+        /// DHT: the DC tables are kept, and the AC tables as `SkipTable`s (a sequential scan's AC
+        /// coefficients are passed over; a progressive file's AC scans are not read at all).
         mutating func huffmanTables(_ body: Int, _ end: Int) -> Bool {
             var p = body
             while p < end {
@@ -168,22 +201,28 @@ enum ProgressiveDC {
                 let counts = (0..<16).map { Int(bytes[p + 1 + $0]) }
                 let total = counts.reduce(0, +)
                 guard total <= 256, end - p >= 17 + total else { return false }
+                let symbols = Array(bytes[(p + 17)..<(p + 17 + total)])
                 if kind == 0 {
-                    guard let table = HuffmanTable(counts: counts, symbols: Array(bytes[(p + 17)..<(p + 17 + total)])) else { return false }
+                    guard let table = HuffmanTable(counts: counts, symbols: symbols) else { return false }
                     dcTables[slot] = table
+                } else {
+                    // A broken AC table matters only to a scan that uses it (as in libjpeg).
+                    acTables[slot] = HuffmanTable(counts: counts, symbols: symbols).map { SkipTable($0) }
                 }
                 p += 17 + total
             }
             return true
         }
 
-        /// DQT: the first (DC) entry of each table.
+        /// DQT: the first (DC) entry of each table, and the three `quantLow` ones.
         mutating func quantTables(_ body: Int, _ end: Int) -> Bool {
             var p = body
             while p < end {
                 let precision = Int(bytes[p] >> 4), slot = Int(bytes[p] & 15)
                 guard precision <= 1, slot < 4, end - p >= 1 + 64 * (precision + 1) else { return false }
-                quantDC[slot] = precision == 0 ? Int(bytes[p + 1]) : word(p + 1)
+                let entries = (0..<5).map { precision == 0 ? Int(bytes[p + 1 + $0]) : word(p + 1 + 2 * $0) }
+                quantDC[slot] = entries[0]
+                quantLow[slot] = (entries[1], entries[2], entries[4])
                 p += 1 + 64 * (precision + 1)
             }
             return true
@@ -204,6 +243,10 @@ enum ProgressiveDC {
             }
             let p = body + 1 + 2 * count
             let (start, stop, high, low) = (Int(bytes[p]), Int(bytes[p + 1]), Int(bytes[p + 2] >> 4), Int(bytes[p + 2] & 15))
+            if sequential {
+                return try sequentialScan(from: end, members: members, tables: tables, acTables: (0..<count).map { Int(bytes[body + 2 + 2 * $0] & 15) },
+                                          spectrum: (start, stop, high, low), cancel: cancel)
+            }
             // Where the data ends: at the first marker that is not a restart.
             guard let dataEnd = entropyEnd(from: end) else { return nil }
             guard start == 0, high == 0 else {
@@ -234,6 +277,54 @@ enum ProgressiveDC {
             return dataEnd
         }
 
+        /// A sequential scan: every coefficient of its components' blocks, of which the DC ones
+        /// are kept and the AC ones passed over. Read where the whole file is in hand and the scan
+        /// holds every component (nearly every file) without looking for its end first: the bits
+        /// stop at the first marker, and a scan that runs past one is broken.
+        mutating func sequentialScan(from end: Int, members: [Int], tables: [Int], acTables: [Int],
+                                     spectrum: (Int, Int, Int, Int), cancel: CancelFlag?) throws(DecodeError) -> Int? {
+            guard spectrum == (0, 63, 0, 0) else { return nil }
+            var dc: [HuffmanTable] = [], ac: [SkipTable] = []
+            for (k, index) in members.enumerated() {
+                guard !components[index].hasDC, tables[k] < 4, acTables[k] < 4, let dcTable = dcTables[tables[k]],
+                      let acTable = self.acTables[acTables[k]], let quant = quantDC[components[index].quantTable] else { return nil }
+                components[index].quant = quant
+                if components[index].detail {
+                    guard let low = quantLow[components[index].quantTable] else { return nil }
+                    components[index].quantLow = low
+                }
+                dc.append(dcTable)
+                ac.append(acTable)
+            }
+            // The scan is most of the file: all of it, at once where the caller has it.
+            while !ended { grow(to: bytes.count * 2) }
+            let dataEnd: Int
+            if members.count == components.count {
+                dataEnd = bytes.count
+            } else {
+                guard let found = entropyEnd(from: end) else { return nil }
+                dataEnd = found
+            }
+            let layout = members.map { components[$0] }
+            let restarts = restartInterval
+            let decoded = bytes.withUnsafeBufferPointer { data in
+                coefficients.withUnsafeMutableBufferPointer { out in
+                    details.withUnsafeMutableBufferPointer { kept in
+                        ProgressiveDC.decodeSequential(BitReader(data: data.baseAddress!, at: end, end: dataEnd), into: out.baseAddress!,
+                                                       details: kept.baseAddress, members: layout, dc: dc, ac: ac,
+                                                       restartInterval: restarts, cancel: cancel)
+                    }
+                }
+            }
+            switch decoded {
+            case .ok: break
+            case .broken: return nil
+            case .cancelled: throw .cancelled
+            }
+            for index in members { components[index].hasDC = true }
+            return dataEnd
+        }
+
         /// The offset of the first marker other than RSTn at or after `from`, reading on as needed.
         mutating func entropyEnd(from: Int) -> Int? {
             var p = from
@@ -246,6 +337,41 @@ enum ProgressiveDC {
             }
         }
 
+        /// A `Component.detail` plane: each block 2x2, each quarter the block's average plus what
+        /// its lowest AC coefficients add to that quarter's average (libjpeg's 2x2 IDCT adds the
+        /// 3rd, 5th and 7th too). Across, the first coefficient's basis averages to
+        /// cos(pi/16) + cos(3pi/16) + cos(5pi/16) + cos(7pi/16), over 4, = 0.64073 on the left half
+        /// and its negative on the right; with the IDCT's 1/4 and 1/sqrt(2) its weight is 0.11327,
+        /// and 0.64073^2 / 4 = 0.10263 for the one across and down. In 16.16 fixed point.
+        func detailedPlane(_ c: Component, width: Int, height: Int) -> [UInt8] {
+            var plane = [UInt8](repeating: 0, count: width * height)
+            let (q0, q1, q2, q4) = (c.quant, c.quantLow.0, c.quantLow.1, c.quantLow.2)
+            let (single, both) = (7423, 6726)
+            coefficients.withUnsafeBufferPointer { blocks in
+                details.withUnsafeBufferPointer { kept in
+                    plane.withUnsafeMutableBufferPointer { plane in
+                        // A block at a time, its four quarters from the same four terms.
+                        for row in 0..<((height + 1) / 2) {
+                            for column in 0..<((width + 1) / 2) {
+                                let block = row * c.stride + column, low = c.detailBase + 3 * block
+                                let mean = Int(blocks[c.base + block]) * q0 * 8192 + 32768
+                                let across = single * Int(kept[low]) * q1, down = single * Int(kept[low + 1]) * q2
+                                let diagonal = both * Int(kept[low + 2]) * q4
+                                let (x, y) = (2 * column, 2 * row), right = x + 1 < width, below = y + 1 < height
+                                plane[y * width + x] = UInt8(clamping: (mean + across + down + diagonal) >> 16 + 128)
+                                if right { plane[y * width + x + 1] = UInt8(clamping: (mean - across + down - diagonal) >> 16 + 128) }
+                                if below { plane[(y + 1) * width + x] = UInt8(clamping: (mean + across - down - diagonal) >> 16 + 128) }
+                                if right && below {
+                                    plane[(y + 1) * width + x + 1] = UInt8(clamping: (mean - across - down + diagonal) >> 16 + 128)
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            return plane
+        }
+
         /// The blocks as pixels, libjpeg's way (see the type's comment).
         func picture() -> RGBImage {
             let outWidth = (width + 7) / 8, outHeight = (height + 7) / 8
@@ -255,34 +381,45 @@ enum ProgressiveDC {
                 && (adobeTransform.map { $0 == 0 } ?? (components.map(\.id) == [0x52, 0x47, 0x42]))
             // Each plane's blocks as sample values, repeated over the pixels they cover.
             let planes: [[UInt8]] = components.map { c in
+                if c.detail { return detailedPlane(c, width: outWidth, height: outHeight) }
                 var plane = [UInt8](repeating: 0, count: outWidth * outHeight)
                 let quant = Int32(c.quant)
-                for y in 0..<outHeight {
-                    let source = (y * c.v / vMax) * c.stride
-                    for x in 0..<outWidth {
-                        let value = (coefficients[c.base + source + x * c.h / hMax] &* quant &+ 4) >> 3 &+ 128
-                        plane[y * outWidth + x] = UInt8(clamping: value)
+                // The block under each column, worked out once rather than divided for each pixel.
+                let columns = (0..<outWidth).map { $0 * c.h / hMax }
+                coefficients.withUnsafeBufferPointer { blocks in
+                    plane.withUnsafeMutableBufferPointer { plane in
+                        for y in 0..<outHeight {
+                            let source = c.base + (y * c.v / vMax) * c.stride, line = y * outWidth
+                            for x in 0..<outWidth {
+                                plane[line + x] = UInt8(clamping: (blocks[source + columns[x]] &* quant &+ 4) >> 3 &+ 128)
+                            }
+                        }
                     }
                 }
                 return plane
             }
             var pixels = [UInt8](repeating: 0, count: outWidth * outHeight * 3)
-            pixels.withUnsafeMutableBufferPointer { out in
-                for i in 0..<(outWidth * outHeight) {
-                    if components.count == 1 {
-                        let g = planes[0][i]
-                        (out[3 * i], out[3 * i + 1], out[3 * i + 2]) = (g, g, g)
-                    } else if rgb {
-                        (out[3 * i], out[3 * i + 1], out[3 * i + 2]) = (planes[0][i], planes[1][i], planes[2][i])
-                    } else {
-                        let y = Int32(planes[0][i]), cb = Int32(planes[1][i]) - 128, cr = Int32(planes[2][i]) - 128
-                        // JFIF's conversion, as libjpeg rounds it: 1.402, 0.34414, 0.71414 and 1.772 in 16.16.
-                        out[3 * i] = UInt8(clamping: y + ((91881 * cr + 32768) >> 16))
-                        out[3 * i + 1] = UInt8(clamping: y + ((-22554 * cb - 46802 * cr + 32768) >> 16))
-                        out[3 * i + 2] = UInt8(clamping: y + ((116130 * cb + 32768) >> 16))
+            let count = outWidth * outHeight
+            // The planes by pointer: indexed as arrays of arrays, each read retained its plane.
+            let first = planes[0], second = planes.count == 3 ? planes[1] : first, third = planes.count == 3 ? planes[2] : first
+            first.withUnsafeBufferPointer { p0 in second.withUnsafeBufferPointer { p1 in third.withUnsafeBufferPointer { p2 in
+                pixels.withUnsafeMutableBufferPointer { out in
+                    for i in 0..<count {
+                        if components.count == 1 {
+                            let g = p0[i]
+                            (out[3 * i], out[3 * i + 1], out[3 * i + 2]) = (g, g, g)
+                        } else if rgb {
+                            (out[3 * i], out[3 * i + 1], out[3 * i + 2]) = (p0[i], p1[i], p2[i])
+                        } else {
+                            let y = Int32(p0[i]), cb = Int32(p1[i]) - 128, cr = Int32(p2[i]) - 128
+                            // JFIF's conversion, as libjpeg rounds it: 1.402, 0.34414, 0.71414 and 1.772 in 16.16.
+                            out[3 * i] = UInt8(clamping: y + ((91881 * cr + 32768) >> 16))
+                            out[3 * i + 1] = UInt8(clamping: y + ((-22554 * cb - 46802 * cr + 32768) >> 16))
+                            out[3 * i + 2] = UInt8(clamping: y + ((116130 * cb + 32768) >> 16))
+                        }
                     }
                 }
-            }
+            } } }
             return RGBImage(width: outWidth, height: outHeight, pixels: pixels)
         }
     }
@@ -337,16 +474,14 @@ enum ProgressiveDC {
     }
 
     /// A JPEG Huffman table (ITU T.81 Annex C): codes of up to 9 bits looked up at once, longer
-    /// ones by the largest code of each length.
+    /// ones by the largest code of each length. It owns the tables that `codes` points into.
     final class HuffmanTable {
-        /// For each 9-bit prefix: the symbol and its code's length, or 0 for a longer code.
-        var fast = [UInt16](repeating: 0, count: 512)
-        var maxCode = [Int32](repeating: -1, count: 18)
-        var offset = [Int32](repeating: 0, count: 17)
-        let symbols: [UInt8]
+        let codes: Codes
 
         init?(counts: [Int], symbols: [UInt8]) {
-            self.symbols = symbols
+            var fast = [UInt16](repeating: 0, count: 512)
+            var maxCode = [Int32](repeating: -1, count: 18)
+            var offset = [Int32](repeating: 0, count: 17)
             var code: Int32 = 0, k = 0
             for length in 1...16 {
                 offset[length] = Int32(k) - code
@@ -363,10 +498,40 @@ enum ProgressiveDC {
                 if counts[length - 1] > 0 { maxCode[length] = code - 1 }
                 code <<= 1
             }
+            codes = Codes(fast: Codes.copy(fast), maxCode: Codes.copy(maxCode), offset: Codes.copy(offset),
+                          symbols: Codes.copy(symbols), symbolCount: symbols.count)
         }
 
+        deinit {
+            codes.fast.deallocate()
+            codes.maxCode.deallocate()
+            codes.offset.deallocate()
+            codes.symbols.deallocate()
+        }
+
+        @inline(__always)
+        func decode(_ bits: inout BitReader) -> Int? { codes.decode(&bits) }
+    }
+
+    /// A Huffman table's lookups by pointer, alive while its `HuffmanTable` is: copied into the
+    /// decoding loops without the reference counting a class costs at every block.
+    struct Codes {
+        /// For each 9-bit prefix: the symbol and its code's length, or 0 for a longer code.
+        let fast: UnsafePointer<UInt16>
+        let maxCode: UnsafePointer<Int32>
+        let offset: UnsafePointer<Int32>
+        let symbols: UnsafePointer<UInt8>
+        let symbolCount: Int
+
+        static func copy<T>(_ values: [T]) -> UnsafePointer<T> {
+            let copy = UnsafeMutablePointer<T>.allocate(capacity: max(1, values.count))
+            copy.initialize(from: values, count: values.count)
+            return UnsafePointer(copy)
+        }
+
+        @inline(__always)
         func decode(_ bits: inout BitReader) -> Int? {
-            bits.fill()
+            bits.refill()
             let entry = fast[Int(bits.peek(9))]
             if entry != 0 {
                 bits.skip(Int(entry >> 8))
@@ -377,7 +542,7 @@ enum ProgressiveDC {
                 if code <= maxCode[length] {
                     bits.skip(length)
                     let k = Int(offset[length] + code)
-                    return k >= 0 && k < symbols.count ? Int(symbols[k]) : nil
+                    return k >= 0 && k < symbolCount ? Int(symbols[k]) : nil
                 }
             }
             return nil
@@ -421,17 +586,18 @@ enum ProgressiveDC {
         }
 
         @inline(__always)
-        func peek(_ n: Int) -> UInt64 { buffer >> UInt64(64 - n) }
+        func peek(_ n: Int) -> UInt64 { buffer &>> UInt64(64 &- n) }
 
         @inline(__always)
         mutating func skip(_ n: Int) {
-            buffer <<= UInt64(n)
-            count -= n
+            // n is at most 32 (a code and its value), never past what `fill` put in.
+            buffer &<<= UInt64(n)
+            count &-= n
         }
 
         @inline(__always)
         mutating func take(_ n: Int) -> Int32 {
-            fill()
+            refill()
             let value = Int32(truncatingIfNeeded: peek(n))
             skip(n)
             return value
