@@ -3,7 +3,7 @@ import PhotoGridCore
 /// `photogrid-bench decode DIR [SIZE]`: for each photo, the time of a full libjpeg decode at the
 /// scale a SIZE-pixel tile needs against photogrid's (fast IDCT, partial progressive scans), and
 /// how far apart their pixels are; at 1/8, also photogrid's own reading of the DC coefficients
-/// (`ProgressiveDC`) and how far its pixels are from libjpeg's fast ones. Shows what the shortcuts
+/// (`JPEGEighth`) and how far its pixels are from libjpeg's fast ones. Shows what the shortcuts
 /// buy and what they cost.
 enum DecodeReport {
     package static func run(folder: String, size: Int) throws {
@@ -24,7 +24,7 @@ enum DecodeReport {
             var dcImage: RGBImage? = nil, dc = 0.0
             if scale == 1 {
                 dc = Timing.best(of: 3) {
-                    dcImage = (try? ProgressiveDC.decode(maxPixels: JPEG.defaultMaxPixels, cancel: nil, prefix: { _ in data }))??.image
+                    dcImage = (try? JPEGEighth.decode(maxPixels: JPEG.defaultMaxPixels, cancel: nil, prefix: { _ in data }))??.image
                 }
                 if dcImage == nil { dc = fast }
             }

@@ -6,7 +6,7 @@ import Testing
 @testable import PhotoGridSystem
 import PhotoGridTestFixtures
 
-/// A progressive JPEG at 1/8 from its DC scans alone (`ProgressiveDC`): the same picture libjpeg
+/// A progressive JPEG at 1/8 from its DC scans alone (`JPEGEighth`): the same picture libjpeg
 /// makes of those scans, on every layout of them, and libjpeg's whenever the file is one it does
 /// not read.
 @Suite struct ProgressiveDCTests {
@@ -24,7 +24,7 @@ import PhotoGridTestFixtures
     /// where a component's DC refinement comes before another's first DC scan, libjpeg has that
     /// bit and this does not: within 2 there.
     static func expectLikeLibjpeg(_ data: [UInt8], _ name: String, tolerance: Int = 1) throws {
-        let ours = try #require(try ProgressiveDC.decode(maxPixels: JPEG.defaultMaxPixels, cancel: nil, prefix: { _ in data }), "\(name): not read")
+        let ours = try #require(try JPEGEighth.decode(maxPixels: JPEG.defaultMaxPixels, cancel: nil, prefix: { _ in data }), "\(name): not read")
         let theirs = try JPEG.decodeCountingScans(data, options: options)
         #expect(ours.image.width == theirs.image.width && ours.image.height == theirs.image.height, "\(name)")
         #expect(ours.scans == theirs.scans, "\(name): \(ours.scans) scans read, libjpeg \(theirs.scans)")
@@ -54,11 +54,11 @@ import PhotoGridTestFixtures
         for _ in 0..<5 { padded += [0xFF, 0xFE, 0xEA, 0x62] + [UInt8](repeating: 0x20, count: 60_000) }
         padded += Array(data[2...]) + [UInt8](repeating: 0, count: 2_000_000)
         var asked: [Int] = []
-        let picture = try #require(try ProgressiveDC.decode(maxPixels: JPEG.defaultMaxPixels, cancel: nil) { count in
+        let picture = try #require(try JPEGEighth.decode(maxPixels: JPEG.defaultMaxPixels, cancel: nil) { count in
             asked.append(count)
             return Array(padded.prefix(count))
         })
-        #expect(picture.image == (try ProgressiveDC.decode(maxPixels: JPEG.defaultMaxPixels, cancel: nil, prefix: { _ in data }))?.image)
+        #expect(picture.image == (try JPEGEighth.decode(maxPixels: JPEG.defaultMaxPixels, cancel: nil, prefix: { _ in data }))?.image)
         #expect(asked.count == 2 && asked.last! <= 1 << 20, "\(asked)")
     }
 
@@ -76,12 +76,12 @@ import PhotoGridTestFixtures
         let ends: [Int] = Array(stride(from: 0, to: scanEnd, by: 5)) + [firstScan + 4, firstScan + 14, scanEnd, scanEnd + 1]
         for end in ends {
             let cut = Array(progressive.prefix(end))
-            let result = try ProgressiveDC.decode(maxPixels: JPEG.defaultMaxPixels, cancel: nil, prefix: { _ in cut })
+            let result = try JPEGEighth.decode(maxPixels: JPEG.defaultMaxPixels, cancel: nil, prefix: { _ in cut })
             // Cut inside the first DC scan: its blocks past the cut would be made up.
             #expect(result == nil, "cut at \(end)")
         }
         // Too large for the limit.
-        #expect(try ProgressiveDC.decode(maxPixels: 1000, cancel: nil, prefix: { _ in progressive }) == nil)
+        #expect(try JPEGEighth.decode(maxPixels: 1000, cancel: nil, prefix: { _ in progressive }) == nil)
         // A byte changed anywhere in the headers or the first scan, the file then cut there or
         // not: a picture or nil, never a crash; and one changed in a restart marker breaks the scan.
         var random = SeededGenerator(seed: 5)
@@ -90,17 +90,17 @@ import PhotoGridTestFixtures
             let at = Int(random.next() % UInt64(min(firstScan + 2000, progressive.count)))
             damaged[at] = UInt8(truncatingIfNeeded: random.next())
             if round % 3 == 0 { damaged = Array(damaged.prefix(at + 1 + Int(random.next() % 40))) }
-            _ = try ProgressiveDC.decode(maxPixels: JPEG.defaultMaxPixels, cancel: nil, prefix: { _ in damaged })
+            _ = try JPEGEighth.decode(maxPixels: JPEG.defaultMaxPixels, cancel: nil, prefix: { _ in damaged })
         }
         let restart = try #require((firstScan..<(progressive.count - 1)).first { (at: Int) -> Bool in progressive[at] == 0xFF && progressive[at + 1] == 0xD1 })
         var wrongRestart = progressive
         wrongRestart[restart + 1] = 0xD3
-        #expect(try ProgressiveDC.decode(maxPixels: JPEG.defaultMaxPixels, cancel: nil, prefix: { _ in wrongRestart }) == nil)
+        #expect(try JPEGEighth.decode(maxPixels: JPEG.defaultMaxPixels, cancel: nil, prefix: { _ in wrongRestart }) == nil)
         // The hostile corpus: nothing crashes; the CMYK, 12-bit and arithmetic files are not read.
         let bad = Paths.root + "/Tests/Fixtures/bad"
         for name in try FileManager.default.contentsOfDirectory(atPath: bad) where name.hasSuffix(".jpg") {
             let data = try FileReader.read(RawPath(bad + "/" + name))
-            let result = try ProgressiveDC.decode(maxPixels: JPEG.defaultMaxPixels, cancel: nil, prefix: { _ in data })
+            let result = try JPEGEighth.decode(maxPixels: JPEG.defaultMaxPixels, cancel: nil, prefix: { _ in data })
             if ["cmyk-adobe.jpg", "12-bit-samples.jpg", "arithmetic-coded.jpg", "progressive-cut-during-the-fifth-scan.jpg"].contains(name) {
                 #expect(result == nil || name.hasPrefix("progressive"), "\(name)")
             }
@@ -111,7 +111,7 @@ import PhotoGridTestFixtures
         let data = try JPEG.encode(TestImages.gradient(width: 800, height: 600), quality: 90, progressive: true)
         let flag = CancelFlag()
         flag.cancel()
-        #expect(throws: DecodeError.cancelled) { try ProgressiveDC.decode(maxPixels: JPEG.defaultMaxPixels, cancel: flag, prefix: { _ in data }) }
+        #expect(throws: DecodeError.cancelled) { try JPEGEighth.decode(maxPixels: JPEG.defaultMaxPixels, cancel: flag, prefix: { _ in data }) }
     }
 
     /// Through the decoder: a small tile of a progressive file is read this way, from the file
@@ -121,7 +121,7 @@ import PhotoGridTestFixtures
         let photo = Photo(path: RawPath(path), relativePath: RawPath("420.jpg"))
         let small = try PhotoDecoder().image(of: photo, covering: 20, atMost: 40)
         let data = try FileReader.read(RawPath(path))
-        let expected = try #require(try ProgressiveDC.decode(maxPixels: JPEG.defaultMaxPixels, cancel: nil, prefix: { _ in data }))
+        let expected = try #require(try JPEGEighth.decode(maxPixels: JPEG.defaultMaxPixels, cancel: nil, prefix: { _ in data }))
         #expect(small.image == expected.image && small.origin == .file(scaleEighths: 1, scans: expected.scans))
         #expect(try PhotoDecoder().decode(data, covering: 20, atMost: 40).image == expected.image)
         let large = try PhotoDecoder().image(of: photo, covering: 200, atMost: 400)

@@ -7,7 +7,7 @@ import Testing
 import PhotoGridTestFixtures
 
 /// A sequential (baseline) JPEG at 1/8 from its DC coefficients, its AC ones passed over
-/// (`ProgressiveDC+Sequential`): libjpeg's picture where the colour is not subsampled, and as
+/// (`JPEGEighth+Sequential`): libjpeg's picture where the colour is not subsampled, and as
 /// close to the photo's own block averages as libjpeg's where it is.
 @Suite struct SequentialDCTests {
     static let folder = Paths.root + "/Tests/Fixtures/sequential"
@@ -23,7 +23,7 @@ import PhotoGridTestFixtures
     static func fixture(_ name: String) throws -> [UInt8] { try FileReader.read(RawPath(folder + "/" + name + ".jpg")) }
 
     static func ours(_ data: [UInt8], _ name: String) throws -> RGBImage {
-        try #require(try ProgressiveDC.decode(maxPixels: JPEG.defaultMaxPixels, cancel: nil, prefix: { _ in data }), "\(name): not read").image
+        try #require(try JPEGEighth.decode(maxPixels: JPEG.defaultMaxPixels, cancel: nil, prefix: { _ in data }), "\(name): not read").image
     }
 
     /// The mean of each 8x8 block of the full-size picture: what a pixel at 1/8 stands for.
@@ -88,7 +88,7 @@ import PhotoGridTestFixtures
         for name in names where name.hasSuffix(".jpg") {
             let data = try FileReader.read(RawPath(Paths.gallery + "/" + name))
             let header = try JPEG.readHeader(data)
-            guard let picture = try ProgressiveDC.decode(maxPixels: JPEG.defaultMaxPixels, cancel: nil, prefix: { _ in data }) else {
+            guard let picture = try JPEGEighth.decode(maxPixels: JPEG.defaultMaxPixels, cancel: nil, prefix: { _ in data }) else {
                 continue
             }
             let theirs = try JPEG.decode(data, options: Self.options)
@@ -105,7 +105,7 @@ import PhotoGridTestFixtures
         let scan = try #require((0..<(data.count - 1)).first { data[$0] == 0xFF && data[$0 + 1] == 0xDA })
         for end in stride(from: scan, to: data.count - 2, by: 7) {
             let cut = Array(data.prefix(end))
-            #expect(try ProgressiveDC.decode(maxPixels: JPEG.defaultMaxPixels, cancel: nil, prefix: { _ in cut }) == nil, "cut at \(end)")
+            #expect(try JPEGEighth.decode(maxPixels: JPEG.defaultMaxPixels, cancel: nil, prefix: { _ in cut }) == nil, "cut at \(end)")
         }
         var random = SeededGenerator(seed: 11)
         for name in ["420", "quality-100", "scan-per-component"] {
@@ -115,20 +115,20 @@ import PhotoGridTestFixtures
                 let at = Int(random.next() % UInt64(damaged.count))
                 damaged[at] = UInt8(truncatingIfNeeded: random.next())
                 if round % 4 == 0 { damaged = Array(damaged.prefix(at + 1 + Int(random.next() % 40))) }
-                _ = try ProgressiveDC.decode(maxPixels: JPEG.defaultMaxPixels, cancel: nil, prefix: { _ in damaged })
+                _ = try JPEGEighth.decode(maxPixels: JPEG.defaultMaxPixels, cancel: nil, prefix: { _ in damaged })
             }
         }
         let restart = try #require((scan..<(data.count - 1)).first { data[$0] == 0xFF && data[$0 + 1] == 0xD1 })
         var wrongRestart = data
         wrongRestart[restart + 1] = 0xD3
-        #expect(try ProgressiveDC.decode(maxPixels: JPEG.defaultMaxPixels, cancel: nil, prefix: { _ in wrongRestart }) == nil)
+        #expect(try JPEGEighth.decode(maxPixels: JPEG.defaultMaxPixels, cancel: nil, prefix: { _ in wrongRestart }) == nil)
     }
 
     @Test func aCancelledDecodeStops() throws {
         let data = try JPEG.encode(TestImages.gradient(width: 800, height: 600), quality: 90)
         let flag = CancelFlag()
         flag.cancel()
-        #expect(throws: DecodeError.cancelled) { try ProgressiveDC.decode(maxPixels: JPEG.defaultMaxPixels, cancel: flag, prefix: { _ in data }) }
+        #expect(throws: DecodeError.cancelled) { try JPEGEighth.decode(maxPixels: JPEG.defaultMaxPixels, cancel: flag, prefix: { _ in data }) }
     }
 
     /// Through the decoder: a small tile of a baseline file is read this way, from the file and

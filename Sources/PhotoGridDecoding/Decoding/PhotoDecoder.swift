@@ -278,7 +278,7 @@ package struct PhotoDecoder: PhotoDecoding {
         // Past the scans it needs, libjpeg stops; a head that ends before them is `truncated`.
         let dcOnly = PhotoDecoder.readsDCOnly(options)
         let (decoded, scans) = try gate.run(bytes: PhotoDecoder.decodeBytes(header, scale: scale, dcOnly: dcOnly)) { () throws(DecodeError) in
-            if dcOnly, let picture = try ProgressiveDC.decode(maxPixels: options.maxPixels, cancel: options.cancel, prefix: { _ in data }) { return picture }
+            if dcOnly, let picture = try JPEGEighth.decode(maxPixels: options.maxPixels, cancel: options.cancel, prefix: { _ in data }) { return picture }
             return try JPEG.decodeCountingScans(data, options: options)
         }
         let orientation = header.exif.map { ExifInfo.parse($0).orientation } ?? .up
@@ -326,7 +326,7 @@ package struct PhotoDecoder: PhotoDecoding {
 
     /// The decode itself, from whichever source: the scale, the shortcuts, orientation and size.
     /// `prefix(n)` gives the file's first `n` bytes or more, for a decode that reads only its
-    /// first scans (`ProgressiveDC`). `reachesEnd` says whether the file runs to its end, asked
+    /// first scans (`JPEGEighth`). `reachesEnd` says whether the file runs to its end, asked
     /// when the decode did not read that far (a progressive file's first scans only).
     private func decode(header: JPEG.Header, covering size: Int, atMost limit: Int, fileSize: Int, whole: () throws(DecodeError) -> [UInt8],
                         prefix: (Int) -> [UInt8]?, reachesEnd: () throws(DecodeError) -> Bool,
@@ -342,17 +342,17 @@ package struct PhotoDecoder: PhotoDecoding {
         }
         // At 1/8 a progressive file's first DC scans are the picture, read without libjpeg's
         // coefficients for all of it, and a sequential file's DC coefficients are, its AC ones
-        // passed over unread; libjpeg reads what `ProgressiveDC` does not. A sequential scan is
+        // passed over unread; libjpeg reads what `JPEGEighth` does not. A sequential scan is
         // most of its file: read whole at once.
         var early: (image: RGBImage, scans: Int)? = nil
         if PhotoDecoder.readsDCOnly(options) {
             let wholeFile = header.isProgressive ? 0 : fileSize
             early = try gate.run(bytes: PhotoDecoder.decodeBytes(header, scale: 1, dcOnly: true) + wholeFile) { () throws(DecodeError) in
                 if header.isProgressive {
-                    return try ProgressiveDC.decode(maxPixels: options.maxPixels, cancel: options.cancel, prefix: prefix)
+                    return try JPEGEighth.decode(maxPixels: options.maxPixels, cancel: options.cancel, prefix: prefix)
                 }
                 let data = try whole()
-                return try ProgressiveDC.decode(maxPixels: options.maxPixels, cancel: options.cancel, prefix: { _ in data })
+                return try JPEGEighth.decode(maxPixels: options.maxPixels, cancel: options.cancel, prefix: { _ in data })
             }
         }
         let (kept, uprightWidth, scans, partial) = try gate.run(bytes: PhotoDecoder.decodeBytes(header, scale: scale, dcOnly: early != nil)) {
@@ -389,7 +389,7 @@ package struct PhotoDecoder: PhotoDecoding {
         return DecodedImage(image: kept, origin: .file(scaleEighths: scale, scans: scans), isComplete: complete, isPartial: partial)
     }
 
-    /// Whether a decode with `options` is a JPEG's DC coefficients at 1/8, which `ProgressiveDC`
+    /// Whether a decode with `options` is a JPEG's DC coefficients at 1/8, which `JPEGEighth`
     /// reads (the fast settings, whose output it matches or, for a sequential file's subsampled
     /// colour, nearly matches): a progressive file's first DC scans, a sequential file's blocks.
     static func readsDCOnly(_ options: JPEG.DecodeOptions) -> Bool {
@@ -400,7 +400,7 @@ package struct PhotoDecoder: PhotoDecoding {
     /// coefficients (two bytes each: three bytes a pixel at 4:2:0, six with three full-size
     /// components; the header does not say which, so six), libjpeg's output, our copy of it and
     /// the turned and shrunk images made from it.
-    /// Read by `ProgressiveDC` (`dcOnly`): a 4-byte DC coefficient a block of each of three
+    /// Read by `JPEGEighth` (`dcOnly`): a 4-byte DC coefficient a block of each of three
     /// components, and the first megabyte or so of the file.
     static func decodeBytes(_ header: JPEG.Header, scale: Int, dcOnly: Bool = false) -> Int {
         let pixels = header.width * header.height

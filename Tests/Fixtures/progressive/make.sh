@@ -1,6 +1,6 @@
 #!/bin/sh
 # Makes the progressive JPEGs in this folder, each a way of laying out the DC scans that
-# ProgressiveDC reads (Tests/PhotoGridDecodingTests/ProgressiveDCTests.swift compares it with
+# JPEGEighth reads (Tests/PhotoGridDecodingTests/ProgressiveDCTests.swift compares it with
 # libjpeg on each). Needs cjpeg and djpeg (libjpeg-turbo-progs) and ImageMagick's convert; the
 # files are committed, so only whoever changes the set runs it: sh Tests/Fixtures/progressive/make.sh
 set -eu

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Makes the sequential (baseline) JPEGs in this folder, each a layout of blocks and scans that
-# ProgressiveDC's sequential reading passes over (Tests/PhotoGridDecodingTests/SequentialDCTests.swift
+# JPEGEighth's sequential reading passes over (Tests/PhotoGridDecodingTests/SequentialDCTests.swift
 # compares it with libjpeg on each). Needs cjpeg and djpeg (libjpeg-turbo-progs) and ImageMagick's
 # convert; the files are committed, so only whoever changes the set runs it:
 # sh Tests/Fixtures/sequential/make.sh

@@ -2,24 +2,29 @@ import PhotoGridMetadata
 import PhotoGridModel
 import PhotoGridSystem
 
-/// A progressive JPEG at an eighth of its size from its first DC scans alone: each 8x8 block is
-/// one pixel, its average, which is the block's DC coefficient.
+/// A JPEG at an eighth of its size from its DC coefficients: each 8x8 block is one pixel, its
+/// average, which is the block's DC coefficient. Two kinds of file:
 ///
-/// Why not libjpeg, which photogrid asks for the same (`partialScans` at 1/8): reading a
-/// progressive file scan by scan, libjpeg keeps every coefficient of the picture, zeroed before
-/// use (54 MB for an 18 MP photo), even when it reads only the first scans. Over real-photos'
-/// first screen that memory's page faults were a fifth of the CPU, and the gate let only one such
-/// decode run at a time. Here a block is one number.
+/// - Progressive (SOF2): the first DC scans alone. Why not libjpeg, which photogrid asks for the
+///   same (`partialScans` at 1/8): reading a progressive file scan by scan, libjpeg keeps every
+///   coefficient of the picture, zeroed before use (54 MB for an 18 MP photo), even when it reads
+///   only the first scans. Over real-photos' first screen that memory's page faults were a fifth
+///   of the CPU, and the gate let only one such decode run at a time. Here a block is one number.
+/// - Sequential (SOF0, SOF1; baseline, as cameras write): every block's DC coefficient, its AC
+///   ones passed over without being decoded (`JPEGEighth+Sequential`), which libjpeg decodes and
+///   stores only for its 1x1 IDCT to ignore them.
 ///
 /// The pixels are libjpeg's at 1/8 with its fast settings: a block's value is its DC coefficient
 /// dequantised and divided by 8 (rounded), plus 128; smaller colour planes repeated over the
-/// pixels they cover, then JFIF's YCbCr to RGB in 16-bit fixed point.
+/// pixels they cover, then JFIF's YCbCr to RGB in 16-bit fixed point. One exception: a
+/// sequential file's 4:2:0 colour, which libjpeg draws 2x2 a block, is drawn 2x2 from its three
+/// lowest AC coefficients (`Parser.detailedPlane`), near libjpeg's but not the same.
 ///
-/// What it reads: 8-bit progressive Huffman frames (SOF2), grey or three components (YCbCr; RGB
-/// where an Adobe marker or the components' names say so), sampling factors that divide the
-/// largest, DC scans interleaved or not, restart intervals. Anything else, and any file that
-/// breaks a rule or ends before the DC scans do, is left to libjpeg: `nil`.
-package enum ProgressiveDC {
+/// What it reads: 8-bit Huffman frames, grey or three components (YCbCr; RGB where an Adobe
+/// marker or the components' names say so), sampling factors that divide the largest, scans
+/// interleaved or not, restart intervals. Anything else, and any file that breaks a rule or
+/// ends before the scans it needs do, is left to libjpeg: `nil`.
+package enum JPEGEighth {
     /// The picture when the file is one this reads, else nil. `prefix(n)` gives the file's first
     /// `n` bytes or more (all there is when it is shorter); it is asked for more as the scans run on.
     package static func decode(maxPixels: Int, cancel: CancelFlag?, prefix: (Int) -> [UInt8]?) throws(DecodeError) -> (image: RGBImage, scans: Int)? {
@@ -264,7 +269,7 @@ package enum ProgressiveDC {
             let restarts = restartInterval
             let decoded = bytes.withUnsafeBufferPointer { data in
                 coefficients.withUnsafeMutableBufferPointer { out in
-                    ProgressiveDC.decodeDC(BitReader(data: data.baseAddress!, at: end, end: dataEnd), into: out.baseAddress!, members: layout,
+                    JPEGEighth.decodeDC(BitReader(data: data.baseAddress!, at: end, end: dataEnd), into: out.baseAddress!, members: layout,
                                            tables: tables.map { dcTables[$0]! }, shift: low, restartInterval: restarts, cancel: cancel)
                 }
             }
@@ -310,7 +315,7 @@ package enum ProgressiveDC {
             let decoded = bytes.withUnsafeBufferPointer { data in
                 coefficients.withUnsafeMutableBufferPointer { out in
                     details.withUnsafeMutableBufferPointer { kept in
-                        ProgressiveDC.decodeSequential(BitReader(data: data.baseAddress!, at: end, end: dataEnd), into: out.baseAddress!,
+                        JPEGEighth.decodeSequential(BitReader(data: data.baseAddress!, at: end, end: dataEnd), into: out.baseAddress!,
                                                        details: kept.baseAddress, members: layout, dc: dc, ac: ac,
                                                        restartInterval: restarts, cancel: cancel)
                     }
@@ -344,84 +349,88 @@ package enum ProgressiveDC {
         /// and its negative on the right; with the IDCT's 1/4 and 1/sqrt(2) its weight is 0.11327,
         /// and 0.64073^2 / 4 = 0.10263 for the one across and down. In 16.16 fixed point.
         func detailedPlane(_ c: Component, width: Int, height: Int) -> [UInt8] {
-            var plane = [UInt8](repeating: 0, count: width * height)
             let (q0, q1, q2, q4) = (c.quant, c.quantLow.0, c.quantLow.1, c.quantLow.2)
             let (single, both) = (7423, 6726)
-            coefficients.withUnsafeBufferPointer { blocks in
-                details.withUnsafeBufferPointer { kept in
-                    plane.withUnsafeMutableBufferPointer { plane in
+            return [UInt8](unsafeUninitializedCapacity: width * height) { plane, initialized in
+                coefficients.withUnsafeBufferPointer { blocks in
+                    details.withUnsafeBufferPointer { kept in
+                        let plane = plane.baseAddress!, blocks = blocks.baseAddress! + c.base, kept = kept.baseAddress! + c.detailBase
                         // A block at a time, its four quarters from the same four terms.
                         for row in 0..<((height + 1) / 2) {
                             for column in 0..<((width + 1) / 2) {
-                                let block = row * c.stride + column, low = c.detailBase + 3 * block
-                                let mean = Int(blocks[c.base + block]) * q0 * 8192 + 32768
-                                let across = single * Int(kept[low]) * q1, down = single * Int(kept[low + 1]) * q2
-                                let diagonal = both * Int(kept[low + 2]) * q4
-                                let (x, y) = (2 * column, 2 * row), right = x + 1 < width, below = y + 1 < height
-                                plane[y * width + x] = UInt8(clamping: (mean + across + down + diagonal) >> 16 + 128)
-                                if right { plane[y * width + x + 1] = UInt8(clamping: (mean - across + down - diagonal) >> 16 + 128) }
-                                if below { plane[(y + 1) * width + x] = UInt8(clamping: (mean + across - down - diagonal) >> 16 + 128) }
-                                if right && below {
-                                    plane[(y + 1) * width + x + 1] = UInt8(clamping: (mean - across - down + diagonal) >> 16 + 128)
-                                }
+                                let block = row &* c.stride &+ column, low = kept + 3 &* block
+                                let mean = Int(blocks[block]) &* q0 &* 8192 &+ 32768
+                                let across = single &* Int(low[0]) &* q1, down = single &* Int(low[1]) &* q2
+                                let diagonal = both &* Int(low[2]) &* q4
+                                let (x, y) = (2 &* column, 2 &* row), right = x &+ 1 < width, below = y &+ 1 < height
+                                let top = plane + (y &* width &+ x), bottom = top + width
+                                top[0] = Self.sample(mean &+ across &+ down &+ diagonal)
+                                if right { top[1] = Self.sample(mean &- across &+ down &- diagonal) }
+                                if below { bottom[0] = Self.sample(mean &+ across &- down &- diagonal) }
+                                if right && below { bottom[1] = Self.sample(mean &- across &- down &+ diagonal) }
                             }
                         }
                     }
                 }
+                initialized = width * height
             }
-            return plane
+        }
+
+        /// A 16.16 value about 0 as a sample about 128, clamped.
+        @inline(__always)
+        static func sample(_ value: Int) -> UInt8 { UInt8(truncatingIfNeeded: min(max(value &>> 16 &+ 128, 0), 255)) }
+
+        /// A plane of block averages, each repeated over the pixels it covers: the sampling
+        /// factors divide the largest, so a block covers whole pixels.
+        func plainPlane(_ c: Component, width: Int, height: Int) -> [UInt8] {
+            let quant = c.quant, across = hMax / c.h, down = vMax / c.v
+            return [UInt8](unsafeUninitializedCapacity: width * height) { plane, initialized in
+                coefficients.withUnsafeBufferPointer { blocks in
+                    for y in 0..<height {
+                        let source = blocks.baseAddress! + c.base + (y / down) &* c.stride, line = plane.baseAddress! + y &* width
+                        for x in 0..<width {
+                            line[x] = Self.sample(Int(source[across == 1 ? x : x / across]) &* quant &* 8192 &+ 32768)
+                        }
+                    }
+                }
+                initialized = width * height
+            }
         }
 
         /// The blocks as pixels, libjpeg's way (see the type's comment).
         func picture() -> RGBImage {
-            let outWidth = (width + 7) / 8, outHeight = (height + 7) / 8
+            let outWidth = (width + 7) / 8, outHeight = (height + 7) / 8, count = outWidth * outHeight
             // libjpeg's guess of the colour space: JFIF says YCbCr, else Adobe's transform, else the
             // components' names.
             let rgb = components.count == 3 && !sawJFIF
                 && (adobeTransform.map { $0 == 0 } ?? (components.map(\.id) == [0x52, 0x47, 0x42]))
-            // Each plane's blocks as sample values, repeated over the pixels they cover.
-            let planes: [[UInt8]] = components.map { c in
-                if c.detail { return detailedPlane(c, width: outWidth, height: outHeight) }
-                var plane = [UInt8](repeating: 0, count: outWidth * outHeight)
-                let quant = Int32(c.quant)
-                // The block under each column, worked out once rather than divided for each pixel.
-                let columns = (0..<outWidth).map { $0 * c.h / hMax }
-                coefficients.withUnsafeBufferPointer { blocks in
-                    plane.withUnsafeMutableBufferPointer { plane in
-                        for y in 0..<outHeight {
-                            let source = c.base + (y * c.v / vMax) * c.stride, line = y * outWidth
-                            for x in 0..<outWidth {
-                                plane[line + x] = UInt8(clamping: (blocks[source + columns[x]] &* quant &+ 4) >> 3 &+ 128)
-                            }
-                        }
-                    }
-                }
-                return plane
-            }
-            var pixels = [UInt8](repeating: 0, count: outWidth * outHeight * 3)
-            let count = outWidth * outHeight
+            let planes = components.map { c in c.detail ? detailedPlane(c, width: outWidth, height: outHeight) : plainPlane(c, width: outWidth, height: outHeight) }
             // The planes by pointer: indexed as arrays of arrays, each read retained its plane.
             let first = planes[0], second = planes.count == 3 ? planes[1] : first, third = planes.count == 3 ? planes[2] : first
-            first.withUnsafeBufferPointer { p0 in second.withUnsafeBufferPointer { p1 in third.withUnsafeBufferPointer { p2 in
-                pixels.withUnsafeMutableBufferPointer { out in
-                    for i in 0..<count {
-                        if components.count == 1 {
-                            let g = p0[i]
-                            (out[3 * i], out[3 * i + 1], out[3 * i + 2]) = (g, g, g)
-                        } else if rgb {
-                            (out[3 * i], out[3 * i + 1], out[3 * i + 2]) = (p0[i], p1[i], p2[i])
-                        } else {
-                            let y = Int32(p0[i]), cb = Int32(p1[i]) - 128, cr = Int32(p2[i]) - 128
+            let pixels = [UInt8](unsafeUninitializedCapacity: count * 3) { out, initialized in
+                first.withUnsafeBufferPointer { p0 in second.withUnsafeBufferPointer { p1 in third.withUnsafeBufferPointer { p2 in
+                    let out = out.baseAddress!, p0 = p0.baseAddress!, p1 = p1.baseAddress!, p2 = p2.baseAddress!
+                    if components.count == 1 {
+                        for i in 0..<count { (out[3 &* i], out[3 &* i &+ 1], out[3 &* i &+ 2]) = (p0[i], p0[i], p0[i]) }
+                    } else if rgb {
+                        for i in 0..<count { (out[3 &* i], out[3 &* i &+ 1], out[3 &* i &+ 2]) = (p0[i], p1[i], p2[i]) }
+                    } else {
+                        for i in 0..<count {
+                            let y = Int(p0[i]), cb = Int(p1[i]) &- 128, cr = Int(p2[i]) &- 128
                             // JFIF's conversion, as libjpeg rounds it: 1.402, 0.34414, 0.71414 and 1.772 in 16.16.
-                            out[3 * i] = UInt8(clamping: y + ((91881 * cr + 32768) >> 16))
-                            out[3 * i + 1] = UInt8(clamping: y + ((-22554 * cb - 46802 * cr + 32768) >> 16))
-                            out[3 * i + 2] = UInt8(clamping: y + ((116130 * cb + 32768) >> 16))
+                            out[3 &* i] = Self.channel(y &+ ((91881 &* cr &+ 32768) &>> 16))
+                            out[3 &* i &+ 1] = Self.channel(y &+ ((-22554 &* cb &- 46802 &* cr &+ 32768) &>> 16))
+                            out[3 &* i &+ 2] = Self.channel(y &+ ((116130 &* cb &+ 32768) &>> 16))
                         }
                     }
-                }
-            } } }
+                } } }
+                initialized = count * 3
+            }
             return RGBImage(width: outWidth, height: outHeight, pixels: pixels)
         }
+
+        @inline(__always)
+        static func channel(_ value: Int) -> UInt8 { UInt8(truncatingIfNeeded: min(max(value, 0), 255)) }
     }
 
     enum Outcome { case ok, broken, cancelled }
