@@ -57,23 +57,27 @@ enum HuffmanDeflate {
                 var previous = before.map { Int($0) } ?? -1
                 while i < n {
                     let byte = Int(bytes[i])
-                    if byte == previous {
+                    // A run (of at least 3) only where the next two bytes are this one too: tested
+                    // at once, as a pair of equal bytes is common in filtered rows and a branch on
+                    // it alone was mispredicted about as often as taken.
+                    let starts = i &+ 2 < n ? (byte ^ previous) | (Int(bytes[i &+ 1]) ^ byte) | (Int(bytes[i &+ 2]) ^ byte) == 0 : byte == previous
+                    if starts {
                         var run = 1
                         while run < 258, i + run < n, Int(bytes[i + run]) == byte { run += 1 }
                         if run >= 3 {
                             let length = runSymbols[run]
                             tokens[taken] = length
-                            taken += 1
-                            counts[Int(length & 0x1FF)] += 1
-                            i += run
+                            taken &+= 1
+                            counts[Int(length & 0x1FF)] &+= 1
+                            i &+= run
                             continue
                         }
                     }
                     tokens[taken] = UInt32(byte)
-                    taken += 1
-                    counts[byte] += 1
+                    taken &+= 1
+                    counts[byte] &+= 1
                     previous = byte
-                    i += 1
+                    i &+= 1
                 }
             }
         }
@@ -131,18 +135,21 @@ enum HuffmanDeflate {
             default: break
             }
         }
-        codes.withUnsafeBufferPointer { codes in
-            lengths.withUnsafeBufferPointer { lengths in
-                for token in UnsafeBufferPointer(start: tokens, count: taken) {
-                    let symbol = Int(token & 0x1FF)
-                    out.put(codes[symbol], Int(lengths[symbol]))
-                    if symbol > 256 {
-                        out.put(token >> 13, Int((token >> 9) & 0xF))
-                        out.put(0, 1)                     // distance code 0: distance 1
-                    }
+        // Each symbol's code and its length in one word, and the writer in a local copy: through
+        // `inout` its bits went to memory and back at every symbol.
+        let coded = (0..<286).map { UInt64(codes[$0]) | UInt64(lengths[$0]) << 32 }
+        var writer = out
+        coded.withUnsafeBufferPointer { coded in
+            for token in UnsafeBufferPointer(start: tokens, count: taken) {
+                let symbol = Int(token & 0x1FF), code = coded[symbol]
+                writer.put(UInt32(truncatingIfNeeded: code), Int(truncatingIfNeeded: code &>> 32))
+                if symbol > 256 {
+                    // The run's extra bits, then distance code 0 (distance 1), a zero bit.
+                    writer.put(token &>> 13, Int((token &>> 9) & 0xF) &+ 1)
                 }
             }
         }
+        out = writer
     }
 
     /// For each run length 3-258, its length symbol (bits 0-8), the count of its extra bits
@@ -235,13 +242,13 @@ enum HuffmanDeflate {
         /// The low `length` bits of `value` (at most 32 with what is held).
         @inline(__always)
         mutating func put(_ value: UInt32, _ length: Int) {
-            bits |= UInt64(value) << UInt64(count)
-            count += length
+            bits |= UInt64(value) &<< UInt64(count)
+            count &+= length
             if count >= 32 {
                 UnsafeMutableRawPointer(base + position).storeBytes(of: UInt32(truncatingIfNeeded: bits).littleEndian, as: UInt32.self)
-                position += 4
-                bits >>= 32
-                count -= 32
+                position &+= 4
+                bits &>>= 32
+                count &-= 32
             }
         }
 
