@@ -37,10 +37,10 @@ extension JPEGEighth {
         let lanes = UnsafeMutablePointer<Lane>.allocate(capacity: members.count)
         defer { lanes.deallocate() }
         for (k, c) in members.enumerated() {
-            lanes[k] = Lane(dc: dc[k].codes, ac: ac[k].codes.codes, skip: UnsafePointer(ac[k].entries), values: UnsafePointer(ac[k].values),
-                            out: out + c.base,
-                            details: c.detail ? details.map { $0 + c.detailBase } : nil, stride: c.stride,
-                            h: single ? 1 : c.h, v: single ? 1 : c.v)
+            (lanes + k).initialize(to: Lane(dc: dc[k].codes, ac: ac[k].codes.codes, skip: UnsafePointer(ac[k].entries),
+                                            values: UnsafePointer(ac[k].values), out: out + c.base,
+                                            details: c.detail ? details.map { $0 + c.detailBase } : nil, stride: c.stride,
+                                            h: single ? 1 : c.h, v: single ? 1 : c.v))
         }
         let count = members.count
         for row in 0..<down {
@@ -186,7 +186,7 @@ extension JPEGEighth {
         return k
     }
 
-    /// An AC Huffman table for passing coefficients over: for each 12-bit prefix of the bits, the
+    /// An AC Huffman table for passing coefficients over: for each 13-bit prefix of the bits, the
     /// whole coefficients it holds (each a code and its value's bits): how many bits they take,
     /// how far they move along the block (each its run of zeros and itself, 16 for a run of
     /// sixteen zeros), and whether the block's end code follows them. 0 where the first code and

@@ -273,13 +273,7 @@ package enum JPEGEighth {
                                            tables: tables.map { dcTables[$0]! }, shift: low, restartInterval: restarts, cancel: cancel)
                 }
             }
-            switch decoded {
-            case .ok: break
-            case .broken: return nil
-            case .cancelled: throw .cancelled
-            }
-            for index in members { components[index].hasDC = true }
-            return dataEnd
+            return try finished(decoded, members: members, dataEnd: dataEnd)
         }
 
         /// A sequential scan: every coefficient of its components' blocks, of which the DC ones
@@ -321,7 +315,13 @@ package enum JPEGEighth {
                     }
                 }
             }
-            switch decoded {
+            return try finished(decoded, members: members, dataEnd: dataEnd)
+        }
+
+        /// After a scan: its members have their DC coefficients, and the next segment is at
+        /// `dataEnd`; nil for a broken scan.
+        mutating func finished(_ outcome: Outcome, members: [Int], dataEnd: Int) throws(DecodeError) -> Int? {
+            switch outcome {
             case .ok: break
             case .broken: return nil
             case .cancelled: throw .cancelled
