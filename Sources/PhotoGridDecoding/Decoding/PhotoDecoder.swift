@@ -151,7 +151,8 @@ package struct PhotoDecoder: PhotoDecoding {
         }
         // The preview lies after the photo: read whole, the file was copied that far.
         if let preview = try preview(header, covering: size, atMost: limit, read: { file.bytes(in: $0) }) { return preview }
-        // libjpeg reads the file itself, in chunks: no copy of it all in memory.
+        // libjpeg reads the file itself, in chunks: no copy of it all in memory (but for a
+        // baseline file at 1/8, which `JPEGEighth` reads whole: its scan is most of it).
         return try decode(header: header, covering: size, atMost: limit, fileSize: file.size, whole: { () throws(DecodeError) in try file.all() },
                           prefix: { count in try? file.head(count) }, reachesEnd: reachesEnd) { options throws(DecodeError) in
             try file.withDescriptor { fd throws(DecodeError) in try JPEG.decode(descriptor: fd, options: options) }
