@@ -148,7 +148,8 @@ package enum JPEGEighth {
             }
         }
 
-        /// SOF2: the size and the components.
+        /// SOF0, SOF1 or SOF2: the size and the components; for a sequential frame, which planes
+        /// keep their lowest AC coefficients (`Component.detail`).
         mutating func frame(_ body: Int, _ end: Int, maxPixels: Int) -> Bool {
             guard end - body >= 6, bytes[body] == 8 else { return false }
             height = word(body + 1)
