@@ -30,8 +30,7 @@ extension JPEGEighth {
         let single = members.count == 1
         let across = single ? members[0].blocksWide : members[0].stride / members[0].h
         let down = single ? members[0].blocksHigh : members[0].rows / members[0].v
-        var left = restartInterval
-        var expected: UInt8 = 0
+        var restarts = Restarts(restartInterval)
         // The tables are kept alive to the end of the scan; the lanes point into them.
         defer { withExtendedLifetime((dc, ac)) {} }
         let lanes = UnsafeMutablePointer<Lane>.allocate(capacity: members.count)
@@ -46,14 +45,10 @@ extension JPEGEighth {
         for row in 0..<down {
             if cancel?.isCancelled == true { return .cancelled }
             for column in 0..<across {
-                if restartInterval > 0 {
-                    if left == 0 {
-                        guard bits.restart(expected) else { return .broken }
-                        expected = (expected + 1) & 7
-                        for k in 0..<count { lanes[k].prediction = 0 }
-                        left = restartInterval
-                    }
-                    left -= 1
+                switch restarts.beforeMCU(&bits) {
+                case .broken: return .broken
+                case .restarted: for k in 0..<count { lanes[k].prediction = 0 }
+                case .none: break
                 }
                 for k in 0..<count {
                     let lane = lanes + k

@@ -65,8 +65,10 @@ package enum JPEGEighth {
         var coefficients: [Int32] = []
         var width = 0, height = 0, hMax = 1, vMax = 1
         var dcTables: [HuffmanTable?] = [nil, nil, nil, nil]
-        /// A sequential frame's AC tables, only passed over (`SkipTable`).
-        var acTables: [SkipTable?] = [nil, nil, nil, nil]
+        /// The AC tables, and for those a sequential scan uses, their `SkipTable`s, made when a
+        /// scan first needs them (a progressive file's AC scans are never read here).
+        var acTables: [HuffmanTable?] = [nil, nil, nil, nil]
+        var skipTables: [SkipTable?] = [nil, nil, nil, nil]
         /// Baseline or extended sequential (SOF0, SOF1) rather than progressive (SOF2).
         var sequential = false
         var quantDC: [Int?] = [nil, nil, nil, nil]
@@ -196,8 +198,7 @@ package enum JPEGEighth {
             return true
         }
 
-        /// DHT: the DC tables are kept, and the AC tables as `SkipTable`s (a sequential scan's AC
-        /// coefficients are passed over; a progressive file's AC scans are not read at all).
+        /// DHT: the DC and AC tables; a table given again replaces the one before.
         mutating func huffmanTables(_ body: Int, _ end: Int) -> Bool {
             var p = body
             while p < end {
@@ -213,7 +214,8 @@ package enum JPEGEighth {
                     dcTables[slot] = table
                 } else {
                     // A broken AC table matters only to a scan that uses it (as in libjpeg).
-                    acTables[slot] = HuffmanTable(counts: counts, symbols: symbols).map { SkipTable($0) }
+                    acTables[slot] = HuffmanTable(counts: counts, symbols: symbols)
+                    skipTables[slot] = nil
                 }
                 p += 17 + total
             }
@@ -293,8 +295,10 @@ package enum JPEGEighth {
                     guard let low = quantLow[components[index].quantTable] else { return nil }
                     components[index].quantLow = low
                 }
+                let skip = skipTables[acTables[k]] ?? SkipTable(acTable)
+                skipTables[acTables[k]] = skip
                 dc.append(dcTable)
-                ac.append(acTable)
+                ac.append(skip)
             }
             // The scan is most of the file: all of it, at once where the caller has it.
             while !ended { grow(to: bytes.count * 2) }
@@ -447,19 +451,14 @@ package enum JPEGEighth {
         let single = members.count == 1
         let across = single ? members[0].blocksWide : members[0].stride / members[0].h
         let down = single ? members[0].blocksHigh : members[0].rows / members[0].v
-        var left = restartInterval
-        var expected: UInt8 = 0
+        var restarts = Restarts(restartInterval)
         for row in 0..<down {
             if cancel?.isCancelled == true { return .cancelled }
             for column in 0..<across {
-                if restartInterval > 0 {
-                    if left == 0 {
-                        guard bits.restart(expected) else { return .broken }
-                        expected = (expected + 1) & 7
-                        for k in predictions.indices { predictions[k] = 0 }
-                        left = restartInterval
-                    }
-                    left -= 1
+                switch restarts.beforeMCU(&bits) {
+                case .broken: return .broken
+                case .restarted: for k in predictions.indices { predictions[k] = 0 }
+                case .none: break
                 }
                 for k in 0..<members.count {
                     let c = members[k], table = tables[k]
@@ -556,6 +555,34 @@ package enum JPEGEighth {
                 }
             }
             return nil
+        }
+    }
+
+    /// A scan's restart intervals (DRI): before each MCU, whether an interval ends there, and if
+    /// so its marker read and checked. The DC predictions start again after one.
+    struct Restarts {
+        enum Step { case none, restarted, broken }
+        let interval: Int
+        private var left: Int
+        private var expected: UInt8 = 0
+
+        init(_ interval: Int) {
+            self.interval = interval
+            left = interval
+        }
+
+        @inline(__always)
+        mutating func beforeMCU(_ bits: inout BitReader) -> Step {
+            guard interval > 0 else { return .none }
+            var step = Step.none
+            if left == 0 {
+                guard bits.restart(expected) else { return .broken }
+                expected = (expected + 1) & 7
+                left = interval
+                step = .restarted
+            }
+            left -= 1
+            return step
         }
     }
 
