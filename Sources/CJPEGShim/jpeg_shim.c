@@ -307,6 +307,7 @@ static pg_jpeg_status pg_decode(const unsigned char *data, size_t length, int fd
 }
 
 pg_jpeg_status pg_jpeg_encode(const unsigned char *rgb, int width, int height, int quality, int progressive,
+                              int optimize,
                               const unsigned char *app1, size_t app1_length,
                               unsigned char **output, size_t *output_length, char *error, size_t error_length) {
     struct jpeg_compress_struct cinfo;
@@ -334,7 +335,7 @@ pg_jpeg_status pg_jpeg_encode(const unsigned char *rgb, int width, int height, i
     cinfo.in_color_space = JCS_RGB;
     jpeg_set_defaults(&cinfo);
     jpeg_set_quality(&cinfo, quality, TRUE);
-    cinfo.optimize_coding = TRUE;
+    cinfo.optimize_coding = optimize ? TRUE : FALSE;
     if (progressive) jpeg_simple_progression(&cinfo);
     jpeg_start_compress(&cinfo, TRUE);
     if (app1 && app1_length > 0) jpeg_write_marker(&cinfo, JPEG_APP0 + 1, app1, (unsigned int)app1_length);

@@ -75,8 +75,11 @@ pg_jpeg_status pg_jpeg_decode(const unsigned char *data, size_t length, const pg
 pg_jpeg_status pg_jpeg_decode_fd(int fd, const pg_jpeg_decode_options *options,
                                  pg_jpeg_image *image, char *error, size_t error_length);
 
-/* Encodes RGB888 pixels; app1 (may be NULL) is written as one APP1 segment, e.g. "Exif\0\0" + TIFF. */
+/* Encodes RGB888 pixels; app1 (may be NULL) is written as one APP1 segment, e.g. "Exif\0\0" + TIFF.
+   optimize: Huffman tables made for this image (a second pass: about 3x the time, 2-3% fewer
+   bytes); a progressive file always has them. */
 pg_jpeg_status pg_jpeg_encode(const unsigned char *rgb, int width, int height, int quality, int progressive,
+                              int optimize,
                               const unsigned char *app1, size_t app1_length,
                               unsigned char **output, size_t *output_length, char *error, size_t error_length);
 
