@@ -45,10 +45,12 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // What glibc has that Swift's Glibc module leaves out: malloc.h (how much memory malloc keeps) and pipe2.
         .systemLibrary(name: "CGlibc"),
-        // libcurl: remote galleries over HTTP/1.1, HTTP/2, TLS and SFTP (through libssh2), with netrc.
         // SQLite: the catalog (PhotoGridCatalog/Catalog/SQLite.swift is the one file calling it).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // libcurl: remote galleries over HTTP/1.1, HTTP/2, TLS and SFTP (through libssh2), with
+        // netrc; loaded on first use, its 26 libraries cost every start 6 ms
+        // (Sources/CCurl/include/curl_loader.h). Its header comes from libcurl4-openssl-dev.
+        .target(name: "CCurl"),
         // libcrypto (OpenSSL, which libcurl links already): buckets' request signatures and ETags.
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // libssl (OpenSSL's, as above): `photogrid serve --tls-cert` (PhotoGridServe/Server/TLSSession.swift).

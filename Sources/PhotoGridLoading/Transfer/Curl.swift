@@ -11,21 +11,12 @@ import PhotoGridSystem
 /// and HTTP/2 with keep-alive and TLS, SFTP through libssh2, netrc, proxies from the environment,
 /// and basic and digest logins; photogrid adds what it decides (limits, what counts as failure).
 enum Curl {
-    /// Once per process, before any handle: libcurl's global set-up is not thread-safe.
-    static let started: Bool = curl_global_init(pg_curl_global_default) == CURLE_OK
+    /// Once per process, before any handle: libcurl loaded (on first use, not linked: see
+    /// Sources/CCurl/include/curl_loader.h) and its global set-up run, which is not thread-safe.
+    static let started: Bool = pg_curl_load() == 1
 
-    /// "libcurl/7.88.1 OpenSSL/3.0.19 ... libssh2/1.10.0 nghttp2/1.52.0", for `--version` and reports.
-    static var version: String { String(cString: curl_version()) }
-
-    /// Whether this libcurl reads `sftp://` (Debian's does, through libssh2).
-    static var speaksSFTP: Bool {
-        guard let info = curl_version_info(pg_curl_version_now), var protocols = info.pointee.protocols else { return false }
-        while let name = protocols.pointee {
-            if String(cString: name) == "sftp" { return true }
-            protocols += 1
-        }
-        return false
-    }
+    /// Why no transfer can start when libcurl could not be loaded.
+    static let missing = "remote galleries need libcurl (libcurl.so.4, Debian's libcurl4), which could not be loaded"
 }
 
 /// What a transfer hears from libcurl, on the loop's thread. Each returns false to stop it.
@@ -49,9 +40,9 @@ final class CurlEasy {
     /// The receiver, unretained: the transfer that owns this handle outlives it.
     private let context: UnsafeMutableRawPointer
 
+    /// Nil when libcurl has no memory; only once `Curl.started`.
     init?(receiver: CurlReceiver) {
-        _ = Curl.started
-        guard let handle = curl_easy_init() else { return nil }
+        guard let handle = pg_curl_easy_init() else { return nil }
         self.handle = handle
         let context = Unmanaged.passUnretained(receiver as AnyObject).toOpaque()
         self.context = context
@@ -74,9 +65,9 @@ final class CurlEasy {
     }
 
     deinit {
-        curl_easy_cleanup(handle)
+        pg_curl_easy_cleanup(handle)
         strings.forEach { $0.deallocate() }
-        lists.forEach { curl_slist_free_all($0) }
+        lists.forEach { pg_curl_slist_free_all($0) }
         body?.deallocate()
     }
 
@@ -148,7 +139,7 @@ final class CurlEasy {
     func set(headers: [String]) {
         guard !headers.isEmpty else { return }
         var list: UnsafeMutablePointer<curl_slist>?
-        for header in headers { list = curl_slist_append(list, header) }
+        for header in headers { list = pg_curl_slist_append(list, header) }
         if let list {
             lists.append(list)
             pg_curl_set_pointer(handle, CURLOPT_HTTPHEADER, list)
@@ -249,7 +240,7 @@ struct CurlFailure: Error, Sendable {
     /// `systemError`: the errno of the last failed system call (`CURLINFO_OS_ERRNO`), which
     /// says why a connection failed where libcurl's words do not.
     init(code: CURLcode, detail: String, systemError: Int = 0) {
-        let words = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+        let words = detail.isEmpty ? String(cString: pg_curl_easy_strerror(code)) : detail
         text = words
         switch code {
         case CURLE_COULDNT_CONNECT:
@@ -286,49 +277,50 @@ final class CurlMulti: @unchecked Sendable {
     /// Per-transfer error text (CURLOPT_ERRORBUFFER), by handle.
     private var errors: [UnsafeMutableRawPointer: UnsafeMutablePointer<CChar>] = [:]
 
-    init(connectionsPerHost: Int) {
-        _ = Curl.started
-        multi = curl_multi_init()
+    /// Nil when libcurl could not be loaded (`Curl.missing`) or has no memory.
+    init?(connectionsPerHost: Int) {
+        guard Curl.started, let multi = pg_curl_multi_init() else { return nil }
+        self.multi = multi
         // At most so many connections to one server; HTTP/2 servers take every request on one.
         pg_curl_multi_set_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, connectionsPerHost)
         pg_curl_multi_set_long(multi, CURLMOPT_PIPELINING, pg_curl_pipe_multiplex)
     }
 
-    deinit { curl_multi_cleanup(multi) }
+    deinit { pg_curl_multi_cleanup(multi) }
 
     func add(_ easy: CurlEasy) {
         let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
         buffer[0] = 0
         errors[easy.handle] = buffer
         pg_curl_set_pointer(easy.handle, CURLOPT_ERRORBUFFER, buffer)
-        curl_multi_add_handle(multi, easy.handle)
+        pg_curl_multi_add_handle(multi, easy.handle)
     }
 
     func remove(_ easy: CurlEasy) {
-        curl_multi_remove_handle(multi, easy.handle)
+        pg_curl_multi_remove_handle(multi, easy.handle)
         errors.removeValue(forKey: easy.handle)?.deallocate()
     }
 
     /// Moves every transfer on as far as it can go without waiting.
     func perform() {
         var running: Int32 = 0
-        curl_multi_perform(multi, &running)
+        pg_curl_multi_perform(multi, &running)
     }
 
     /// Waits for any transfer's socket, a wake-up, or `milliseconds`.
     func poll(milliseconds: Int) {
         var ready: Int32 = 0
-        curl_multi_poll(multi, nil, 0, Int32(milliseconds), &ready)
+        pg_curl_multi_poll(multi, Int32(milliseconds), &ready)
     }
 
     /// Wakes `poll` from another thread.
-    func wakeUp() { curl_multi_wakeup(multi) }
+    func wakeUp() { pg_curl_multi_wakeup(multi) }
 
     /// The transfers that ended since last asked: each handle, and its failure if it failed.
     func finished() -> [(handle: UnsafeMutableRawPointer, failure: CurlFailure?)] {
         var ended: [(UnsafeMutableRawPointer, CurlFailure?)] = []
         var left: Int32 = 0
-        while let message = curl_multi_info_read(multi, &left) {
+        while let message = pg_curl_multi_info_read(multi, &left) {
             guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle else { continue }
             let code = message.pointee.data.result
             let detail = errors[handle].map { String(cString: $0) } ?? ""

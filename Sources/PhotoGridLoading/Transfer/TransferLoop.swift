@@ -44,18 +44,22 @@ package final class TransferLoop: @unchecked Sendable {
 
     /// Starts a transfer; its owner hears of it on the loop's thread.
     package func start(_ transfer: Transfer) {
-        let multi = inbox.withLock { inbox -> CurlMulti? in
-            guard !inbox.stopping else { return nil }
-            inbox.starts.append(transfer)
+        let multi = inbox.withLock { inbox -> Result<CurlMulti, FetchError> in
+            guard !inbox.stopping else { return .failure(.cancelled) }
             if inbox.multi == nil {
-                let multi = CurlMulti(connectionsPerHost: settings.connectionsPerHost)
+                guard let multi = CurlMulti(connectionsPerHost: settings.connectionsPerHost) else {
+                    return .failure(.unusable(Curl.missing))
+                }
                 inbox.multi = multi
                 inbox.thread = JoinableThread { [self] in run(multi) }
             }
-            return inbox.multi
+            inbox.starts.append(transfer)
+            return .success(inbox.multi!)
         }
-        guard let multi else { return end(transfer, .failure(.cancelled)) }
-        multi.wakeUp()
+        switch multi {
+        case .success(let multi): multi.wakeUp()
+        case .failure(let error): end(transfer, .failure(error))
+        }
     }
 
     /// Cuts `transfer` short (any thread).
