@@ -51,10 +51,12 @@ let package = Package(
         // netrc; loaded on first use, its 26 libraries cost every start 6 ms
         // (Sources/CCurl/include/curl_loader.h). Its header comes from libcurl4-openssl-dev.
         .target(name: "CCurl"),
-        // libcrypto (OpenSSL, which libcurl links already): buckets' request signatures and ETags.
-        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // libcrypto (OpenSSL, which libcurl links already): buckets' request signatures and ETags;
+        // loaded on first use, as is libssl below: linked, the two cost every start 2 ms
+        // (Sources/CCrypto/include/crypto_loader.h). Their headers come from libssl-dev.
+        .target(name: "CCrypto"),
         // libssl (OpenSSL's, as above): `photogrid serve --tls-cert` (PhotoGridServe/Server/TLSSession.swift).
-        .systemLibrary(name: "CSSL", pkgConfig: "libssl", providers: [.apt(["libssl-dev"])]),
+        .target(name: "CSSL"),
         // libjpeg needs setjmp/longjmp for its errors, which Swift cannot do: a thin C layer does.
         .target(name: "CJPEGShim", dependencies: ["CLibJPEG"]),
 

@@ -3,18 +3,32 @@ import PhotoGridSystem
 
 /// The hashes buckets need, from OpenSSL's libcrypto (the one file calling it): SHA-256 and
 /// HMAC-SHA-256 for Signature Version 4, MD5 for a file's ETag. Lower-case hex where AWS wants text.
+/// libcrypto is loaded on first use (Sources/CCrypto/include/crypto_loader.h); a machine without
+/// it has no libcurl either (libcurl links it), so no bucket is reached: the digests are then
+/// empty rather than a crash.
 package enum Digest {
-    package static func sha256(_ bytes: some Collection<UInt8>) -> [UInt8] { digest(Array(bytes), EVP_sha256()) }
+    /// libcrypto's functions (loaded once; a pthread_once after that).
+    static var crypto: UnsafePointer<pg_crypto>? { pg_crypto_load() }
 
-    package static func md5(_ bytes: some Collection<UInt8>) -> [UInt8] { digest(Array(bytes), EVP_md5()) }
+    package static func sha256(_ bytes: some Collection<UInt8>) -> [UInt8] {
+        guard let crypto else { return [] }
+        return digest(Array(bytes), crypto.pointee.EVP_sha256())
+    }
+
+    package static func md5(_ bytes: some Collection<UInt8>) -> [UInt8] {
+        guard let crypto else { return [] }
+        return digest(Array(bytes), crypto.pointee.EVP_md5())
+    }
 
     package static func hmacSHA256(key: [UInt8], _ message: some Collection<UInt8>) -> [UInt8] {
+        guard let crypto else { return [] }
         var out = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         let message = Array(message)
         key.withUnsafeBufferPointer { key in
             message.withUnsafeBufferPointer { data in
-                _ = HMAC(EVP_sha256(), key.baseAddress, Int32(key.count), data.baseAddress, data.count, &out, &length)
+                _ = crypto.pointee.HMAC(crypto.pointee.EVP_sha256(), key.baseAddress, Int32(key.count), data.baseAddress, data.count,
+                                        &out, &length)
             }
         }
         return Array(out.prefix(Int(length)))
@@ -29,25 +43,25 @@ package enum Digest {
         defer { try? file.close() }
         var parts: [[UInt8]] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        guard let context = EVP_MD_CTX_new() else { return nil }
-        defer { EVP_MD_CTX_free(context) }
+        guard let crypto, let context = crypto.pointee.EVP_MD_CTX_new() else { return nil }
+        defer { crypto.pointee.EVP_MD_CTX_free(context) }
         var inPart = 0
         func finish() -> Bool {
             var out = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
             var length: UInt32 = 0
-            guard EVP_DigestFinal_ex(context, &out, &length) == 1 else { return false }
+            guard crypto.pointee.EVP_DigestFinal_ex(context, &out, &length) == 1 else { return false }
             parts.append(Array(out.prefix(Int(length))))
             inPart = 0
-            return EVP_DigestInit_ex(context, EVP_md5(), nil) == 1
+            return crypto.pointee.EVP_DigestInit_ex(context, crypto.pointee.EVP_md5(), nil) == 1
         }
-        guard EVP_DigestInit_ex(context, EVP_md5(), nil) == 1 else { return nil }
+        guard crypto.pointee.EVP_DigestInit_ex(context, crypto.pointee.EVP_md5(), nil) == 1 else { return nil }
         while true {
             let room = min(buffer.count, partSize - inPart)
             guard let count = try? buffer.withUnsafeMutableBytes({ buffer throws(SystemError) in
                 try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer.prefix(room)))
             }) else { return nil }
             if count == 0 { break }
-            _ = buffer.withUnsafeBytes { EVP_DigestUpdate(context, $0.baseAddress, count) }
+            _ = buffer.withUnsafeBytes { crypto.pointee.EVP_DigestUpdate(context, $0.baseAddress, count) }
             inPart += count
             if inPart == partSize, !finish() { return nil }
         }
@@ -65,10 +79,11 @@ package enum Digest {
     }
 
     private static func digest(_ bytes: [UInt8], _ type: OpaquePointer?) -> [UInt8] {
+        guard let crypto else { return [] }
         var out = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         bytes.withUnsafeBufferPointer { data in
-            _ = EVP_Digest(data.baseAddress, data.count, &out, &length, type, nil)
+            _ = crypto.pointee.EVP_Digest(data.baseAddress, data.count, &out, &length, type, nil)
         }
         return Array(out.prefix(Int(length)))
     }

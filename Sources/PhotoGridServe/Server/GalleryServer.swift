@@ -196,6 +196,8 @@ package final class GalleryServer: Sendable {
         guard let certificate = configuration.tlsCertificate, let key = configuration.tlsKey else { return nil }
         do throws(TLSFailure) {
             return try TLSContext(certificate: certificate, key: key)
+        } catch where error.libraryMissing {
+            throw .invalid(error.description)
         } catch {
             throw .invalid("cannot use --tls-cert \(certificate) with --tls-key \(key): not PEM files of a certificate and its private key")
         }

@@ -7,32 +7,42 @@ import CSSL
 /// release build's 409 (docs/decisions.md), and libcurl already links this one.
 final class TLSContext: @unchecked Sendable {
     let context: OpaquePointer
+    /// libssl's functions, loaded when the first context is made (Sources/CSSL/include/ssl_loader.h).
+    let ssl: UnsafePointer<pg_ssl>
 
     /// The context for `certificate` (a PEM chain, the server's first) and its `key`; the
     /// reason in a user's words when they cannot be used together.
     init(certificate: String, key: String) throws(TLSFailure) {
-        guard let context = SSL_CTX_new(TLS_server_method()) else { throw TLSFailure("OpenSSL could not make a TLS context") }
+        guard let ssl = pg_ssl_load() else {
+            throw TLSFailure("--tls-cert needs OpenSSL's libssl (libssl.so.3, Debian's libssl3), which could not be loaded",
+                             libraryMissing: true)
+        }
+        self.ssl = ssl
+        guard let context = ssl.pointee.SSL_CTX_new(ssl.pointee.TLS_server_method()) else {
+            throw TLSFailure("OpenSSL could not make a TLS context")
+        }
         self.context = context
-        _ = pg_ssl_ctx_set_min_tls12(context)
-        _ = pg_ssl_ctx_set_modes(context)
-        ERR_clear_error()
-        guard SSL_CTX_use_certificate_chain_file(context, certificate) == 1 else {
-            throw TLSFailure("\(certificate): no PEM certificate in it (\(TLSFailure.openSSLWords()))")
+        _ = pg_ssl_ctx_set_min_tls12(ssl, context)
+        _ = pg_ssl_ctx_set_modes(ssl, context)
+        ssl.pointee.ERR_clear_error()
+        guard ssl.pointee.SSL_CTX_use_certificate_chain_file(context, certificate) == 1 else {
+            throw TLSFailure("\(certificate): no PEM certificate in it (\(TLSFailure.openSSLWords(ssl)))")
         }
-        guard SSL_CTX_use_PrivateKey_file(context, key, SSL_FILETYPE_PEM) == 1 else {
-            throw TLSFailure("\(key): no PEM private key in it (\(TLSFailure.openSSLWords()))")
+        guard ssl.pointee.SSL_CTX_use_PrivateKey_file(context, key, SSL_FILETYPE_PEM) == 1 else {
+            throw TLSFailure("\(key): no PEM private key in it (\(TLSFailure.openSSLWords(ssl)))")
         }
-        guard SSL_CTX_check_private_key(context) == 1 else {
+        guard ssl.pointee.SSL_CTX_check_private_key(context) == 1 else {
             throw TLSFailure("\(key) is not the private key of \(certificate)")
         }
     }
 
-    deinit { SSL_CTX_free(context) }
+    deinit { ssl.pointee.SSL_CTX_free(context) }
 }
 
 /// One connection's TLS: bytes in from the network, plain bytes out; plain bytes in, bytes out.
 /// Used on the connection's thread only.
 final class TLSSession {
+    private let library: UnsafePointer<pg_ssl>
     private let ssl: OpaquePointer
     /// What the network brought, for OpenSSL to read; what OpenSSL wrote, for the network.
     private let incoming: OpaquePointer
@@ -40,37 +50,43 @@ final class TLSSession {
     private(set) var failed = false
 
     init?(_ context: TLSContext) {
-        guard let ssl = SSL_new(context.context), let incoming = BIO_new(BIO_s_mem()), let outgoing = BIO_new(BIO_s_mem()) else { return nil }
-        (self.ssl, self.incoming, self.outgoing) = (ssl, incoming, outgoing)
+        let library = context.ssl
+        guard let ssl = library.pointee.SSL_new(context.context) else { return nil }
+        guard let incoming = library.pointee.BIO_new(library.pointee.BIO_s_mem()),
+              let outgoing = library.pointee.BIO_new(library.pointee.BIO_s_mem()) else {
+            library.pointee.SSL_free(ssl)
+            return nil
+        }
+        (self.library, self.ssl, self.incoming, self.outgoing) = (library, ssl, incoming, outgoing)
         // An empty memory BIO says "retry", not "end of file".
-        pg_bio_set_mem_eof_return(incoming, -1)
-        pg_bio_set_mem_eof_return(outgoing, -1)
-        SSL_set_bio(ssl, incoming, outgoing)     // the session owns both now
-        SSL_set_accept_state(ssl)
+        pg_bio_set_mem_eof_return(library, incoming, -1)
+        pg_bio_set_mem_eof_return(library, outgoing, -1)
+        library.pointee.SSL_set_bio(ssl, incoming, outgoing)     // the session owns both now
+        library.pointee.SSL_set_accept_state(ssl)
     }
 
-    deinit { SSL_free(ssl) }
+    deinit { library.pointee.SSL_free(ssl) }
 
     /// Takes bytes from the network; returns the plain bytes they complete (none during the
     /// handshake). A protocol error marks the session failed: the connection is to be closed.
     func receive(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
         var offset = 0
         while offset < bytes.count {
-            let written = BIO_write(incoming, bytes.baseAddress! + offset, Int32(min(bytes.count - offset, Int(Int32.max))))
+            let written = library.pointee.BIO_write(incoming, bytes.baseAddress! + offset, Int32(min(bytes.count - offset, Int(Int32.max))))
             guard written > 0 else { failed = true; return [] }
             offset += Int(written)
         }
         var plain: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16_384)
         while true {
-            let count = chunk.withUnsafeMutableBytes { SSL_read(ssl, $0.baseAddress, Int32($0.count)) }
+            let count = chunk.withUnsafeMutableBytes { library.pointee.SSL_read(ssl, $0.baseAddress, Int32($0.count)) }
             if count > 0 {
                 plain += chunk[0..<Int(count)]
                 continue
             }
-            let error = SSL_get_error(ssl, count)
+            let error = library.pointee.SSL_get_error(ssl, count)
             if error != SSL_ERROR_WANT_READ && error != SSL_ERROR_WANT_WRITE && error != SSL_ERROR_ZERO_RETURN { failed = true }
-            ERR_clear_error()
+            library.pointee.ERR_clear_error()
             return plain
         }
     }
@@ -79,9 +95,9 @@ final class TLSSession {
     func send(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let count = SSL_write(ssl, bytes.baseAddress! + offset, Int32(min(bytes.count - offset, 1 << 20)))
+            let count = library.pointee.SSL_write(ssl, bytes.baseAddress! + offset, Int32(min(bytes.count - offset, 1 << 20)))
             guard count > 0 else {
-                ERR_clear_error()
+                library.pointee.ERR_clear_error()
                 failed = true
                 return false
             }
@@ -92,29 +108,34 @@ final class TLSSession {
 
     /// A close_notify, for a connection closed in order.
     func shutdown() {
-        _ = SSL_shutdown(ssl)
-        ERR_clear_error()
+        _ = library.pointee.SSL_shutdown(ssl)
+        library.pointee.ERR_clear_error()
     }
 
     /// What OpenSSL has written for the network since last asked: handshake messages, records.
     func takeOutgoing() -> [UInt8] {
-        let pending = Int(BIO_ctrl_pending(outgoing))
+        let pending = Int(library.pointee.BIO_ctrl_pending(outgoing))
         guard pending > 0 else { return [] }
         var bytes = [UInt8](repeating: 0, count: pending)
-        let read = bytes.withUnsafeMutableBytes { BIO_read(outgoing, $0.baseAddress, Int32(pending)) }
+        let read = bytes.withUnsafeMutableBytes { library.pointee.BIO_read(outgoing, $0.baseAddress, Int32(pending)) }
         return read > 0 ? Array(bytes.prefix(Int(read))) : []
     }
 }
 
 struct TLSFailure: Error, CustomStringConvertible {
     var description: String
-    init(_ description: String) { self.description = description }
+    /// libssl itself could not be loaded: not the files' fault.
+    var libraryMissing = false
+    init(_ description: String, libraryMissing: Bool = false) {
+        self.description = description
+        self.libraryMissing = libraryMissing
+    }
 
     /// OpenSSL's reason for its last error, its queue then cleared.
-    static func openSSLWords() -> String {
-        let code = ERR_get_error()
-        ERR_clear_error()
-        guard code != 0, let reason = ERR_reason_error_string(code) else { return "unreadable" }
+    static func openSSLWords(_ ssl: UnsafePointer<pg_ssl>) -> String {
+        let code = ssl.pointee.ERR_get_error()
+        ssl.pointee.ERR_clear_error()
+        guard code != 0, let reason = ssl.pointee.ERR_reason_error_string(code) else { return "unreadable" }
         return String(cString: reason)
     }
 }
