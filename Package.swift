@@ -59,6 +59,10 @@ let package = Package(
         .target(name: "CSSL"),
         // libjpeg needs setjmp/longjmp for its errors, which Swift cannot do: a thin C layer does.
         .target(name: "CJPEGShim", dependencies: ["CLibJPEG"]),
+        // The resampler's inner loop, compiled for AVX2, SSE4.1 and the baseline and chosen at
+        // start, which Swift cannot do (Sources/CResampling/include/resampling.h). Optimised in
+        // debug builds too, as PhotoGridDecoding is.
+        .target(name: "CResampling", cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))]),
 
         // The stages of a photo's journey, each a target that sees only the ones below it
         // (docs/architecture.md draws the graph): the layer over libc; the shared vocabulary;
@@ -78,7 +82,7 @@ let package = Package(
                                                          "PhotoGridGallery", "CSQLite"],
                 swiftSettings: metadataByAccessor),
         .target(name: "PhotoGridDecoding", dependencies: ["PhotoGridSystem", "PhotoGridModel", "PhotoGridMetadata", "CJPEGShim", "CSPNG", "CWebP", "CHeif",
-                                                          "CAvif", "CGif", "CZlib", "CTiff", "CJxl", "CRaw", "CLcms"],
+                                                          "CAvif", "CGif", "CZlib", "CTiff", "CJxl", "CRaw", "CLcms", "CResampling"],
                 // Optimised in debug builds too: the tests decode and resample thousands of
                 // pictures, and unoptimised pixel loops made a debug --print of 18 photos in sixel
                 // 1.67 s against 0.83 s (docs/decisions.md, "Fitted tiles from their shape...").
