@@ -16,7 +16,7 @@
     X(TLS_server_method) X(SSL_CTX_new) X(SSL_CTX_free) X(SSL_CTX_ctrl) X(SSL_CTX_use_certificate_chain_file) \
     X(SSL_CTX_use_PrivateKey_file) X(SSL_CTX_check_private_key) X(SSL_new) X(SSL_free) X(SSL_set_bio) \
     X(SSL_set_accept_state) X(SSL_read) X(SSL_write) X(SSL_get_error) X(SSL_shutdown) \
-    X(BIO_new) X(BIO_s_mem) X(BIO_ctrl) X(BIO_ctrl_pending) X(BIO_read) X(BIO_write) \
+    X(BIO_new) X(BIO_free) X(BIO_s_mem) X(BIO_ctrl) X(BIO_ctrl_pending) X(BIO_read) X(BIO_write) \
     X(ERR_clear_error) X(ERR_get_error) X(ERR_reason_error_string)
 
 #define PG_SSL_FIELD(name) __typeof__(name) * _Nonnull name;

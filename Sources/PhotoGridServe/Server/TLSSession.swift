@@ -52,8 +52,12 @@ final class TLSSession {
     init?(_ context: TLSContext) {
         let library = context.ssl
         guard let ssl = library.pointee.SSL_new(context.context) else { return nil }
-        guard let incoming = library.pointee.BIO_new(library.pointee.BIO_s_mem()),
-              let outgoing = library.pointee.BIO_new(library.pointee.BIO_s_mem()) else {
+        guard let incoming = library.pointee.BIO_new(library.pointee.BIO_s_mem()) else {
+            library.pointee.SSL_free(ssl)
+            return nil
+        }
+        guard let outgoing = library.pointee.BIO_new(library.pointee.BIO_s_mem()) else {
+            _ = library.pointee.BIO_free(incoming)
             library.pointee.SSL_free(ssl)
             return nil
         }
