@@ -13,3 +13,6 @@ static inline int pg_pipe2(int fds[2], int flags) {
    shim reads the same flag with. */
 static inline void pg_flag_set(int *flag) { __atomic_store_n(flag, 1, __ATOMIC_RELEASE); }
 static inline int pg_flag_get(const int *flag) { return __atomic_load_n(flag, __ATOMIC_ACQUIRE); }
+
+/* A count of writes under way, kept by TTY.writeAll and waited on by CrashGuard's handler. */
+static inline void pg_count_add(int *count, int delta) { __atomic_add_fetch(count, delta, __ATOMIC_ACQ_REL); }

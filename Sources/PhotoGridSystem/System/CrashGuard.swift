@@ -1,3 +1,4 @@
+import CGlibc
 import Glibc
 
 /// Gives the terminal back when photogrid dies of a signal: a Swift runtime trap (SIGILL or
@@ -16,6 +17,11 @@ package enum CrashGuard {
     nonisolated(unsafe) private static var resetCount = 0
     nonisolated(unsafe) private static var modes: UnsafeMutablePointer<termios>? = nil
     nonisolated(unsafe) private static var previous: UnsafeMutablePointer<sigaction>? = nil
+    /// Set by the handler before it gives the terminal back, and the writes to the terminal under
+    /// way then: a frame another thread is writing must not go on over the shell's screen once the
+    /// alternate screen is left (`TTY.writeAll` checks the first and counts the second).
+    nonisolated(unsafe) static var dying: UnsafeMutablePointer<Int32>? = nil
+    nonisolated(unsafe) static var writing: UnsafeMutablePointer<Int32>? = nil
 
     /// The terminal's modes as they are now, before ncurses changes them.
     package static func saveModes() {
@@ -25,6 +31,9 @@ package enum CrashGuard {
     }
 
     package static func install(resetSequence: [UInt8]) {
+        let flags = UnsafeMutablePointer<Int32>.allocate(capacity: 2)
+        flags.initialize(repeating: 0, count: 2)
+        (dying, writing) = (flags, flags + 1)
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, resetSequence.count))
         resetSequence.withUnsafeBufferPointer { buffer.initialize(from: $0.baseAddress!, count: $0.count) }
         reset = buffer
@@ -49,6 +58,17 @@ package enum CrashGuard {
     }
 
     private static func handle(_ signal: Int32) {
+        // No write starts from here on; one under way on another thread is let finish, for at
+        // most 50 ms (this may be the thread that was writing).
+        if let dying, let writing {
+            pg_flag_set(dying)
+            var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000), waited = 0
+            // A plain loop: a range's iterator is generic code, which a debug build runs through the runtime.
+            while waited < 50 && pg_flag_get(writing) != 0 {
+                nanosleep(&pause, nil)
+                waited += 1
+            }
+        }
         if let reset { _ = write(1, reset, resetCount) }
         if let modes { tcsetattr(0, TCSANOW, modes) }
         // The handler before ours (the Swift runtime's backtracer prints where it crashed).

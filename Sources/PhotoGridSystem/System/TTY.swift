@@ -1,3 +1,4 @@
+import CGlibc
 import Glibc
 
 /// The terminal device below ncurses: size, raw reads for the capability probe, and writes.
@@ -27,9 +28,16 @@ package enum TTY {
     package static let brokenPipeStatus = 128 + SIGPIPE
 
     /// Writes every byte, through interrupted and partial writes.
+    /// Nothing more once photogrid is dying of a signal (`CrashGuard`): the terminal is being
+    /// given back, and a frame's rest would land on the shell's screen.
     package static func writeAll(_ bytes: [UInt8], to fd: Int32 = 1) throws(WriteError) {
         var written = 0
         while written < bytes.count {
+            // Counted before the flag is read: the handler, which sets the flag first, then waits
+            // for the count to fall to nothing, never misses a write that saw the flag unset.
+            if let writing = CrashGuard.writing { pg_count_add(writing, 1) }
+            defer { if let writing = CrashGuard.writing { pg_count_add(writing, -1) } }
+            if let dying = CrashGuard.dying, pg_flag_get(dying) != 0 { return }
             let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
             if n < 0 {
                 if errno == EINTR { continue }
