@@ -9,19 +9,21 @@ void pg_filter_rows(const uint8_t *restrict source, long row_bytes, long line_by
                     const long *restrict starts, const long *restrict counts, const int32_t *restrict taps,
                     long max_taps, long rows, long first_row, int precision,
                     uint8_t *restrict target, int32_t *restrict sums) {
-    const int32_t half = (int32_t)1 << (precision - 1);
+    /* Summed as unsigned numbers, which wrap where a signed overflow would be undefined; the
+       weights of a row add up to about 1 << precision, so a sum stays far from wrapping, and
+       the bits are those of the signed sum either way. */
+    uint32_t *restrict sum = (uint32_t *)sums;
+    const uint32_t half = (uint32_t)1 << (precision - 1);
     for (long i = 0; i < rows; i++) {
-        for (long j = 0; j < line_bytes; j++) sums[j] = half;
+        for (long j = 0; j < line_bytes; j++) sum[j] = half;
         for (long k = 0; k < counts[i]; k++) {
-            const int32_t weight = taps[i * max_taps + k];
+            const uint32_t weight = (uint32_t)taps[i * max_taps + k];
             const uint8_t *restrict row = source + (starts[i] + k - first_row) * row_bytes;
-            /* No overflow: the weights of a row sum to 1 << precision, give or take the
-               negative lobes, so a sum stays within 255 * 2 << precision. */
-            for (long j = 0; j < line_bytes; j++) sums[j] += (int32_t)row[j] * weight;
+            for (long j = 0; j < line_bytes; j++) sum[j] += (uint32_t)row[j] * weight;
         }
         uint8_t *restrict line = target + i * line_bytes;
         for (long j = 0; j < line_bytes; j++) {
-            const int32_t value = sums[j] >> precision;
+            const int32_t value = (int32_t)sum[j] >> precision;
             line[j] = (uint8_t)(value < 0 ? 0 : value > 255 ? 255 : value);
         }
     }
