@@ -31,6 +31,11 @@ struct HuffmanDeflateTests {
         var across = (0..<(HuffmanDeflate.blockSize - 5)).map { _ in UInt8(truncatingIfNeeded: next()) }
         across += [UInt8](repeating: 200, count: 40) + (0..<100).map { _ in UInt8(truncatingIfNeeded: next()) }
         _ = Self.roundTrip(across, "a run across a block's end")
+        // Two and three byte values at random: runs begin at every place of the eight the
+        // counting looks at together, beside pairs and triples that begin none, and cross blocks.
+        for values in [2, 3] as [UInt64] {
+            _ = Self.roundTrip((0..<(2 * HuffmanDeflate.blockSize + 999)).map { _ in UInt8(next() % values) }, "\(values) values at random")
+        }
         // Every byte value equally often: no shorter code to be had.
         _ = Self.roundTrip((0..<100_000).map { _ in UInt8(truncatingIfNeeded: next()) }, "noise")
         // Counts that double from symbol to symbol: a Huffman code 20 and more bits long, limited to 15.

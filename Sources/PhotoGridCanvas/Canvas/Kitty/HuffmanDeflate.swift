@@ -22,8 +22,9 @@ enum HuffmanDeflate {
         // At most 15 bits a byte, and a block's description under 320 bytes.
         let capacity = 2 + data.count * 2 + blocks * 320 + 8
         let adler = Zlib.adler32(UnsafeRawBufferPointer(data))
-        let tokens = UnsafeMutablePointer<UInt32>.allocate(capacity: blockSize + 1)
-        defer { tokens.deallocate() }
+        // A run takes at least 3 bytes: at most a third of a block's places begin one.
+        let runs = UnsafeMutablePointer<UInt32>.allocate(capacity: 2 * (blockSize / 3 + 1))
+        defer { runs.deallocate() }
         return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
             var out = BitWriter(buffer.baseAddress!)
             // CMF 0x78 (deflate, a 32 KB window), FLG 0x01: the check bits, no dictionary.
@@ -31,8 +32,7 @@ enum HuffmanDeflate {
             var start = 0
             repeat {
                 let end = min(data.count, start + blockSize)
-                block(UnsafeBufferPointer(rebasing: data[start..<end]), before: start > 0 ? data[start - 1] : nil,
-                      final: end == data.count, tokens: tokens, to: &out)
+                block(data, start: start, end: end, final: end == data.count, runs: runs, to: &out)
                 start = end
             } while start < data.count
             out.align()
@@ -41,49 +41,78 @@ enum HuffmanDeflate {
         }
     }
 
-    /// One dynamic-code block (BTYPE 10): its literal/length code, described through the
-    /// code-length code, then its bytes (a run of one byte as the byte and a repeat of it) and
-    /// the end of the block. `before` is the byte before the block, if any: a run may go on from it.
-    private static func block(_ data: UnsafeBufferPointer<UInt8>, before: UInt8?, final: Bool, tokens: UnsafeMutablePointer<UInt32>,
+    /// One dynamic-code block (BTYPE 10) of `data[start..<end]`: its literal/length code,
+    /// described through the code-length code, then its bytes (a run of one byte as the byte and
+    /// a repeat of it) and the end of the block. A run may go on from the byte before `start`.
+    private static func block(_ data: UnsafeBufferPointer<UInt8>, start: Int, end: Int, final: Bool, runs: UnsafeMutablePointer<UInt32>,
                               to out: inout BitWriter) {
-        // The block as symbols first, each with its extra bits: a literal (0-255), a run's
-        // length (257-285, distance 1), the end (256).
+        // First the runs (where each begins, its length) and how often each symbol comes: a
+        // literal (0-255), a run's length (257-285, distance 1), the end (256).
         var counts = [Int](repeating: 0, count: 286)
-        var taken = 0
+        var found = 0
         counts.withUnsafeMutableBufferPointer { counts in
             runSymbols.withUnsafeBufferPointer { runSymbols in
-                let bytes = data.baseAddress!, n = data.count
-                var i = 0
-                var previous = before.map { Int($0) } ?? -1
-                while i < n {
-                    let byte = Int(bytes[i])
-                    // A run (of at least 3) only where the next two bytes are this one too: tested
-                    // at once, as a pair of equal bytes is common in filtered rows and a branch on
-                    // it alone was mispredicted about as often as taken.
-                    let starts = i &+ 2 < n ? (byte ^ previous) | (Int(bytes[i &+ 1]) ^ byte) | (Int(bytes[i &+ 2]) ^ byte) == 0 : byte == previous
-                    if starts {
-                        var run = 1
-                        while run < 258, i + run < n, Int(bytes[i + run]) == byte { run += 1 }
-                        if run >= 3 {
-                            let length = runSymbols[run]
-                            tokens[taken] = length
-                            taken &+= 1
-                            counts[Int(length & 0x1FF)] &+= 1
-                            i &+= run
+                let bytes = data.baseAddress!
+                // Literals are counted in two tables, by the parity of their place, then added:
+                // equal bytes side by side (common in filtered rows) would otherwise wait on each
+                // other's count.
+                let odd = UnsafeMutablePointer<Int>.allocate(capacity: 256)
+                odd.initialize(repeating: 0, count: 256)
+                defer { odd.deallocate() }
+                let even = counts.baseAddress!
+                var i = start
+                while i < end {
+                    // Eight places at once where none begins a run: a run begins at i where the
+                    // byte before, i and the next two are the same (the repeat is of the byte
+                    // before, distance 1).
+                    if i >= 1 && i &+ 10 <= end {
+                        let w0 = UInt64(littleEndian: UnsafeRawPointer(bytes + (i &- 1)).loadUnaligned(as: UInt64.self))
+                        let w1 = UInt64(littleEndian: UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt64.self))
+                        let w2 = UInt64(littleEndian: UnsafeRawPointer(bytes + (i &+ 1)).loadUnaligned(as: UInt64.self))
+                        let w3 = UInt64(littleEndian: UnsafeRawPointer(bytes + (i &+ 2)).loadUnaligned(as: UInt64.self))
+                        let x = (w0 ^ w1) | (w1 ^ w2) | (w2 ^ w3)
+                        // A zero byte of x: a run begins there. The lowest one found this way is
+                        // exact (a borrow only runs upwards from a zero byte).
+                        let zeros = (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
+                        if zeros == 0 {
+                            even[Int(w1 & 0xFF)] &+= 1
+                            odd[Int((w1 &>> 8) & 0xFF)] &+= 1
+                            even[Int((w1 &>> 16) & 0xFF)] &+= 1
+                            odd[Int((w1 &>> 24) & 0xFF)] &+= 1
+                            even[Int((w1 &>> 32) & 0xFF)] &+= 1
+                            odd[Int((w1 &>> 40) & 0xFF)] &+= 1
+                            even[Int((w1 &>> 48) & 0xFF)] &+= 1
+                            odd[Int(w1 &>> 56)] &+= 1
+                            i &+= 8
                             continue
                         }
+                        // The literals before the run; the run itself below.
+                        let literals = zeros.trailingZeroBitCount &>> 3
+                        var rest = w1
+                        for _ in 0..<literals {
+                            even[Int(rest & 0xFF)] &+= 1
+                            rest &>>= 8
+                        }
+                        i &+= literals
                     }
-                    tokens[taken] = UInt32(byte)
-                    taken &+= 1
-                    counts[byte] &+= 1
-                    previous = byte
+                    let byte = bytes[i]
+                    if i >= 1, i &+ 2 < end, bytes[i &- 1] == byte, bytes[i &+ 1] == byte, bytes[i &+ 2] == byte {
+                        var run = 3
+                        while run < 258, i &+ run < end, bytes[i &+ run] == byte { run &+= 1 }
+                        runs[found &* 2] = UInt32(i)
+                        runs[found &* 2 &+ 1] = UInt32(run)
+                        found &+= 1
+                        even[Int(runSymbols[run] & 0x1FF)] &+= 1
+                        i &+= run
+                        continue
+                    }
+                    even[Int(byte)] &+= 1
                     i &+= 1
                 }
+                for k in 0..<256 { even[k] &+= odd[k] }
             }
         }
         counts[256] = 1
-        tokens[taken] = 256
-        taken += 1
         let lengths = codeLengths(counts, limit: 15)
         let codes = canonicalCodes(lengths)
 
@@ -135,19 +164,26 @@ enum HuffmanDeflate {
             default: break
             }
         }
-        // Each symbol's code and its length in one word, and the writer in a local copy: through
-        // `inout` its bits went to memory and back at every symbol.
-        let coded = (0..<286).map { UInt64(codes[$0]) | UInt64(lengths[$0]) << 32 }
+        // Each literal's code and its length in one word; the writer in a local copy (through
+        // `inout` its bits went to memory and back at every symbol).
+        let coded = (0..<286).map { UInt32(codes[$0]) | UInt32(lengths[$0]) << 16 }
         var writer = out
         coded.withUnsafeBufferPointer { coded in
-            for token in UnsafeBufferPointer(start: tokens, count: taken) {
-                let symbol = Int(token & 0x1FF), code = coded[symbol]
-                writer.put(UInt32(truncatingIfNeeded: code), Int(truncatingIfNeeded: code &>> 32))
-                if symbol > 256 {
+            let bytes = data.baseAddress!
+            var at = start
+            for r in 0...found {
+                let (runStart, run) = r < found ? (Int(runs[r &* 2]), Int(runs[r &* 2 &+ 1])) : (end, 0)
+                writer.literals(bytes + at, count: runStart &- at, codes: coded.baseAddress!)
+                if run > 0 {
+                    let token = runSymbols[run], code = coded[Int(token & 0x1FF)]
+                    writer.put(code & 0xFFFF, Int(code &>> 16))
                     // The run's extra bits, then distance code 0 (distance 1), a zero bit.
                     writer.put(token &>> 13, Int((token &>> 9) & 0xF) &+ 1)
                 }
+                at = runStart &+ run
             }
+            let stop = coded[256]
+            writer.put(stop & 0xFFFF, Int(stop &>> 16))
         }
         out = writer
     }
@@ -181,7 +217,9 @@ enum HuffmanDeflate {
         while true {
             // Leaves by count (then by symbol, so the code is the same every run), then the
             // inner nodes as they are made: the two lightest of the two queues joined.
-            let leaves = counts.indices.filter { counts[$0] > 0 }.sorted { (counts[$0], $0) < (counts[$1], $1) }
+            // Sorted as one number each, the count above the symbol: a comparison of pairs in a
+            // closure was most of the time a block's code took to make.
+            let leaves = counts.indices.filter { counts[$0] > 0 }.map { counts[$0] << 9 | $0 }.sorted().map { $0 & 0x1FF }
             let m = leaves.count
             var weight = [Int](repeating: 0, count: 2 * m - 1), parent = [Int](repeating: 0, count: 2 * m - 1)
             for k in 0..<m { weight[k] = counts[leaves[k]] }
@@ -224,10 +262,17 @@ enum HuffmanDeflate {
             guard length > 0 else { return 0 }
             let value = next[Int(length)]
             next[Int(length)] += 1
-            var reversed: UInt32 = 0
-            for bit in 0..<Int(length) where value & (1 << UInt32(bit)) != 0 { reversed |= 1 << UInt32(Int(length) - 1 - bit) }
-            return reversed
+            // Reversed through a byte table: a loop over the bits was 7% of the deflate's time.
+            let wide = UInt32(reversedBytes[Int(value & 0xFF)]) << 8 | UInt32(reversedBytes[Int((value >> 8) & 0xFF)])
+            return wide >> (16 - UInt32(length))
         }
+    }
+
+    /// Each byte with its bits in the opposite order.
+    static let reversedBytes: [UInt8] = (0..<256).map { byte in
+        var reversed: UInt8 = 0
+        for bit in 0..<8 where byte & (1 << bit) != 0 { reversed |= 1 << (7 - bit) }
+        return reversed
     }
 
     /// Bits written from the lowest up, as deflate packs them, 32 at a time.
@@ -250,6 +295,52 @@ enum HuffmanDeflate {
                 bits &>>= 32
                 count &-= 32
             }
+        }
+
+        /// `count` bytes as literals, each by its code (bits 0-15) and length (from bit 16) in
+        /// `codes`, three at a time: the bits held go out as whole bytes in one 8-byte store,
+        /// however many there are, rather than 32 at a time behind a branch that the codes'
+        /// lengths made a guess (the output has 8 bytes to spare past its end).
+        @inline(__always)
+        mutating func literals(_ bytes: UnsafePointer<UInt8>, count n: Int, codes: UnsafePointer<UInt32>) {
+            guard n > 0 else { return }
+            var bits = self.bits, count = self.count, out = base + position
+            var i = 0
+            while i &+ 2 < n {
+                // Held: under 8 bits after a store, under 32 on the way in; codes of at most 15.
+                let a = codes[Int(bytes[i])], b = codes[Int(bytes[i &+ 1])], c = codes[Int(bytes[i &+ 2])]
+                Self.add(a, to: &bits, &count)
+                Self.add(b, to: &bits, &count)
+                if count >= 32 { Self.store(&bits, &count, at: &out) }
+                Self.add(c, to: &bits, &count)
+                Self.store(&bits, &count, at: &out)
+                i &+= 3
+            }
+            while i < n {
+                Self.add(codes[Int(bytes[i])], to: &bits, &count)
+                Self.store(&bits, &count, at: &out)
+                i &+= 1
+            }
+            position = out - base
+            self.bits = bits
+            self.count = count
+        }
+
+        @inline(__always)
+        private static func add(_ code: UInt32, to bits: inout UInt64, _ count: inout Int) {
+            bits |= UInt64(code & 0xFFFF) &<< UInt64(count)
+            count &+= Int(code &>> 16)
+        }
+
+        /// The whole bytes of what is held, out; fewer than 8 bits stay. Never more than 61 bits
+        /// held, so never a shift by 64.
+        @inline(__always)
+        private static func store(_ bits: inout UInt64, _ count: inout Int, at out: inout UnsafeMutablePointer<UInt8>) {
+            UnsafeMutableRawPointer(out).storeBytes(of: bits.littleEndian, as: UInt64.self)
+            let whole = count &>> 3
+            out += whole
+            bits &>>= UInt64(whole &* 8)
+            count &= 7
         }
 
         /// The bits held, out to the next whole byte.
