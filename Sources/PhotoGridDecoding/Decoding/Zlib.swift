@@ -37,9 +37,10 @@ package enum Zlib {
         return out
     }
 
-    /// The CRC-32 of `bytes` (ISO 3309, as PNG's chunks carry it).
-    package static func crc32(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        UInt32(CZlib.crc32_z(0, bytes.baseAddress?.assumingMemoryBound(to: Bytef.self), bytes.count))
+    /// The CRC-32 of `bytes` (ISO 3309, as PNG's chunks carry it); after `earlier`, that of the
+    /// bytes it was of and then these.
+    package static func crc32(_ bytes: UnsafeRawBufferPointer, after earlier: UInt32 = 0) -> UInt32 {
+        UInt32(CZlib.crc32_z(uLong(earlier), bytes.baseAddress?.assumingMemoryBound(to: Bytef.self), bytes.count))
     }
 
     /// The Adler-32 of `bytes` (RFC 1950: the check at a zlib stream's end).

@@ -13,18 +13,22 @@ enum KittyPNG {
     static func encode(_ image: RGBImage) -> [UInt8]? {
         let width = image.width, height = image.height, stride = width * 3
         guard width > 0, height > 0, image.pixels.count >= stride * height else { return nil }
-        var filtered = [UInt8](repeating: 0, count: (stride + 1) * height)
-        image.pixels.withUnsafeBufferPointer { pixels in
-            filtered.withUnsafeMutableBufferPointer { out in
+        // Every byte is written below: no zeros first.
+        let filtered = [UInt8](unsafeUninitializedCapacity: (stride + 1) * height) { out, count in
+            image.pixels.withUnsafeBufferPointer { pixels in
                 for y in 0..<height {
                     let target = out.baseAddress! + y * (stride + 1)
                     target[0] = 1
                     sub(row: pixels.baseAddress! + y * stride, count: stride, into: target + 1)
                 }
             }
+            count = (stride + 1) * height
         }
         let data = filtered.withUnsafeBufferPointer { HuffmanDeflate.zlib($0) }
+        // The signature, IHDR's 25 bytes, IDAT's 12 around its data, IEND's 12: one copy of the
+        // data, into its place.
         var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        png.reserveCapacity(8 + 25 + 12 + data.count + 12)
         var header = bigEndian(UInt32(width)) + bigEndian(UInt32(height))
         header += [8, 2, 0, 0, 0]                        // 8 bits, RGB, deflate, adaptive filters, no interlace
         chunk("IHDR", header, into: &png)
@@ -47,8 +51,12 @@ enum KittyPNG {
     }
 
     private static func chunk(_ type: String, _ data: [UInt8], into png: inout [UInt8]) {
-        let typed = Array(type.utf8) + data
-        png += bigEndian(UInt32(data.count)) + typed
-        png += bigEndian(typed.withUnsafeBytes { Zlib.crc32($0) })
+        let name = Array(type.utf8)
+        png += bigEndian(UInt32(data.count))
+        png += name
+        png += data
+        // The check covers the type and the data, taken one after the other.
+        let crc = data.withUnsafeBytes { Zlib.crc32($0, after: name.withUnsafeBytes { Zlib.crc32($0) }) }
+        png += bigEndian(crc)
     }
 }
