@@ -203,6 +203,23 @@ import PhotoGridTestFixtures
         for y in 1..<15 { for x in 1..<15 { #expect(abs(Int(small[x, y].r) - 128) <= 6) } }
     }
 
+    /// Sizes down to one pixel each way, where the passes turn a single row or column on its
+    /// side: every pixel keeps its own colour at the same size, and a flat colour stays flat.
+    @Test func narrowPicturesKeepTheirPixels() {
+        for (width, height) in [(1, 1), (1, 5), (5, 1), (2, 3), (7, 4)] {
+            var image = RGBImage(width: width, height: height)
+            for y in 0..<height { for x in 0..<width { image[x, y] = RGB(UInt8(40 * x + 3), UInt8(50 * y + 7), UInt8(11 * (x + y))) } }
+            let whole = Resampler.Region(x: 0, y: 0, width: Double(width), height: Double(height))
+            #expect(Resampler.resample(image, region: whole, width: width, height: height) == image, "\(width)x\(height)")
+            var flat = RGBImage(width: width, height: height)
+            for y in 0..<height { for x in 0..<width { flat[x, y] = RGB(200, 90, 17) } }
+            for (w, h) in [(1, 1), (3, 1), (1, 3), (4, 6)] {
+                let scaled = Resampler.resample(flat, region: whole, width: w, height: h)
+                #expect(scaled.pixels == [UInt8]((0..<(w * h)).flatMap { _ in [200, 90, 17] as [UInt8] }), "\(width)x\(height) to \(w)x\(h)")
+            }
+        }
+    }
+
     @Test func enlargingAndShrinkingKeepsSmoothImages() {
         let gradient = TestImages.gradient(width: 120, height: 80)
         let down = Resampler.resample(gradient, region: .init(x: 0, y: 0, width: 120, height: 80), width: 60, height: 40)
