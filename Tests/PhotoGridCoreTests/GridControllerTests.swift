@@ -2,8 +2,10 @@ import Glibc
 import Testing
 @testable import PhotoGridCanvas
 @testable import PhotoGridCore
+@testable import PhotoGridDiskCache
 @testable import PhotoGridGallery
 @testable import PhotoGridModel
+@testable import PhotoGridPipeline
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
 import PhotoGridTestFixtures
@@ -202,5 +204,40 @@ import PhotoGridTestSupport
             let groups = status.components(separatedBy: StatusLine.separator).map { $0.trimmingCharacters(in: .whitespaces) }
             #expect(Set(groups).count == groups.count, "after \(key): \(status)")
         }
+    }
+}
+
+/// The focus frame in fit mode from a warm disk cache.
+@Suite struct FitFrameTests {
+    let waiter = Waiter()
+
+    /// At 6 columns in fit mode the frame goes round the photo's part of its square, from a
+    /// warm disk cache as from a cold one: a tile read back from the cache comes without a
+    /// decode, so the focused photo's details are read for its shape.
+    @Test func theFrameGoesRoundThePhotoFromAWarmCacheToo() throws {
+        let photos = try FolderScanner().scan(RawPath(Paths.gallery))
+        let folder = TestImages.scratchFolder("fitframe")
+        defer { TestImages.remove(folder) }
+        func framed() throws -> FocusMarker? {
+            let cache = try #require(DiskCache(directory: folder + "/cache", limitBytes: 64 << 20))
+            let session = GridSession(photos: photos, mode: .halfBlock(.trueColor), fit: .fit, cacheBytes: 256 << 20,
+                                      tierStore: DiskTierStore(cache: cache)) { [waiter] in waiter.signal() }
+            defer { session.pipeline.stop() }
+            let grid = GridController(title: "sample-gallery", session: session, screen: ScreenMetrics(columns: 120, rows: 40),
+                                      columns: 6, modeName: "half-block")
+            // Until every tile is drawn and the frame is round less than its whole square.
+            let settled = waiter.wait {
+                _ = grid.frame()
+                let contents = grid.contents()
+                guard contents.loading == 0, let marker = contents.marker else { return false }
+                return marker.rows < marker.tileRows || marker.width < marker.tileWidth
+            }
+            #expect(settled, "the frame stayed round the whole square")
+            return grid.contents().marker
+        }
+        let cold = try framed()
+        let warm = try framed()
+        #expect(cold != nil)
+        #expect(warm == cold)
     }
 }

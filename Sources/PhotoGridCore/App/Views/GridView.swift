@@ -176,11 +176,16 @@ final class GridView: ScreenView {
     }
 
     /// Photos whose details the grid needs: the focused one for the panel, and every one on
-    /// screen at 1-3 columns, for the badges.
+    /// screen at 1-3 columns, for the badges. In fit mode, the focused one's too while its shape
+    /// is unknown, for the frame to go round the photo and not its whole square: a tile from
+    /// the disk cache comes without a decode, and a first run's frame came from the decode.
     func wantedInfos(_ context: ViewContext) -> [WantedInfo] {
-        var infos = context.detailsOpen ? currentPhoto(context).map { [WantedInfo($0, .visible)] } ?? [] : []
+        let focused = currentPhoto(context)
+        var infos = context.detailsOpen ? focused.map { [WantedInfo($0, .visible)] } ?? [] : []
         if layout.columns <= GridSession.badgeColumns {
             infos += layout.visibleIndexes(topRow: position.topRow, photos: list(context).count).map { WantedInfo(list(context).ids[$0], .background) }
+        } else if context.session.fit == .fit, cards == nil, let focused, !context.detailsOpen, context.session.photoShape(focused) == nil {
+            infos.append(WantedInfo(focused, .visible))
         }
         return infos
     }
