@@ -6,8 +6,11 @@ import PhotoGridTestSupport
 /// 10x20 pixels, as `--print --fit` draws them in kitty and in sixel mode beside `timg -pk` and
 /// `timg -ps`, side by side in one run, each in a pty of 2400x1340 pixels that answers the peers'
 /// queries as they come; photogrid with an empty disk cache. Time from the start to the last byte
-/// written, median of RUNS, alternating; bytes as the pty read them; CPU (user and system, as
-/// /usr/bin/time reports it) of the last run.
+/// written, median of RUNS, alternating (each run a pair, photogrid first in every other one);
+/// bytes as the pty read them; CPU (user and system, as /usr/bin/time reports it) of the last run.
+/// "time / timg" is the ratio of the medians; "paired" the median of each pair's own ratio, with
+/// the pairs' range: this machine's speed drifts by a third within minutes, and a pair's two
+/// runs share a moment of it where the medians may not.
 enum PeersReport {
     static let columns = 240, rows = 67
 
@@ -22,8 +25,8 @@ enum PeersReport {
         print("# photogrid --print --fit beside timg\n")
         for line in Machine.describe() { print("- \(line)") }
         print("- \(source): its first \(files.count) photos, 6x3 on 240x67 cells of 10x20, median of \(runs) runs, alternating\n")
-        print(Table.row(["mode", "photogrid", "bytes", "CPU", "timg", "bytes", "CPU", "time / timg", "bytes / timg"]))
-        print(Table.rule(9))
+        print(Table.row(["mode", "photogrid", "bytes", "CPU", "timg", "bytes", "CPU", "time / timg", "paired", "bytes / timg"]))
+        print(Table.rule(10))
         for kitty in [true, false] {
             let mode = kitty ? "kitty" : "sixel"
             // BENCH_ARGS: more of photogrid's options, to measure what one of them costs (--no-disk-cache).
@@ -35,19 +38,23 @@ enum PeersReport {
             // (timg's is not kept: the pty mixes the echo of its late query answers into it).
             let kept = getenv("PEERS_KEEP").map { String(cString: $0) }
             var times: ([Double], [Double]) = ([], []), bytes = (0, 0), cpu = (0.0, 0.0)
-            for _ in 0..<runs {
+            for run in 0..<runs {
                 let cache = FirstScreen.scratch("peers-cache")
                 defer { _ = system("rm -rf '\(cache)'") }
-                let a = try counted(ours, kitty: kitty, cache: cache, keep: kept.map { "\($0)/photogrid.\(mode)" }),
-                    b = try counted(theirs, kitty: kitty, cache: cache, keep: nil)
+                let ourFirst = run % 2 == 0
+                let early = ourFirst ? nil : try counted(theirs, kitty: kitty, cache: cache, keep: nil)
+                let a = try counted(ours, kitty: kitty, cache: cache, keep: kept.map { "\($0)/photogrid.\(mode)" })
+                let b = try early ?? counted(theirs, kitty: kitty, cache: cache, keep: nil)
                 times.0.append(a.seconds); times.1.append(b.seconds)
                 bytes = (a.bytes, b.bytes)
                 cpu = (a.cpu, b.cpu)
             }
             let (mine, peer) = (Timing.median(times.0), Timing.median(times.1))
+            let pairs = zip(times.0, times.1).map { $0 / $1 }
+            let paired = Table.fixed(Timing.median(pairs), 2) + "x (" + Table.fixed(pairs.min() ?? 0, 2) + "-" + Table.fixed(pairs.max() ?? 0, 2) + ")"
             print(Table.row([mode, KittyReport.ms(mine), KittyReport.kb(bytes.0), KittyReport.ms(cpu.0), KittyReport.ms(peer),
                              KittyReport.kb(bytes.1), KittyReport.ms(cpu.1),
-                             Table.fixed(mine / peer, 2) + "x", Table.fixed(Double(bytes.0) / Double(max(1, bytes.1)), 2) + "x"]))
+                             Table.fixed(mine / peer, 2) + "x", paired, Table.fixed(Double(bytes.0) / Double(max(1, bytes.1)), 2) + "x"]))
         }
     }
 
