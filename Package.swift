@@ -14,9 +14,9 @@ let package = Package(
         // For the fuzz targets in Tests/Fuzz, a package of their own built with libFuzzer.
         .library(name: "PhotoGridFuzzing", targets: ["PhotoGridFuzzing"]),
     ],
-    dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-    ],
+    // No packages: the command line is parsed by photogrid's own code (docs/decisions.md, "The
+    // command line without swift-argument-parser").
+    dependencies: [],
     targets: [
         // C libraries, each reached from exactly one Swift file (see docs/architecture.md).
         .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
@@ -121,16 +121,11 @@ let package = Package(
         .executableTarget(name: "photogrid", dependencies: [
             "PhotoGridCore",
             "PhotoGridServe",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: metadataByAccessor, linkerSettings: [
             // The Swift runtime and libraries linked in: a start takes 5 ms instead of 8.5 (no
             // symbol lookups across eleven shared libraries). Release only: debug builds serve
             // the tests and the sanitizers, which link their own runtimes.
             .unsafeFlags(["-static-stdlib"], .when(configuration: .release)),
-            // What FoundationEssentials (through ArgumentParser) calls, which its shared library
-            // brings along and its static one does not.
-            .linkedLibrary("_FoundationCShims", .when(configuration: .release)),
-            .linkedLibrary("_FoundationCollections", .when(configuration: .release)),
         ]),
 
         // Procedural scenes and EXIF writing: makes sample-gallery/ and the test fixtures.
