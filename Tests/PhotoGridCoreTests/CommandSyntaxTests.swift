@@ -38,6 +38,17 @@ import Testing
         #expect(line.argument(1) == nil)
     }
 
+    /// A value that starts with a dash but is none of the options is a value: a filter's term
+    /// turned round, a number below zero, a name.
+    @Test func aWordThatIsNoOptionIsAValueDashOrNot() throws {
+        let line = try run(["a", "--files", "-is:raw", "--count", "-x"])
+        #expect(line.string("--files") == "-is:raw")
+        #expect(throws: CommandLineError("--count takes a whole number, not '-x'", option: "--count")) { try line.int("--count") }
+        #expect(refusal(["a", "--files", "--count=3"]) == CommandLineError("Missing value for '--files <file>'", option: "--files"))
+        #expect(refusal(["a", "--files", "--"]) == CommandLineError("Missing value for '--files <file>'", option: "--files"))
+        #expect(try run(["a", "--files", "--nothing"]).string("--files") == "--nothing")
+    }
+
     @Test func aDoubleDashEndsTheOptions() throws {
         let line = try run(["--", "--fit", "-o"])
         #expect(line.arguments == ["--fit", "-o"])
@@ -60,6 +71,8 @@ import Testing
         #expect(refusal(["a", "--count"]) == CommandLineError("Missing value for '--count <count>'", option: "--count"))
         #expect(refusal(["a", "--files", "--fit"]) == CommandLineError("Missing value for '--files <file>'", option: "--files"),
                 "an option after an option is not its value")
+        #expect(refusal(["a", "--files", "-o0"]) == CommandLineError("Missing value for '--files <file>'", option: "--files"),
+                "short flags together are options too")
         #expect(refusal(["a", "--fit=yes"]) == CommandLineError("--fit takes no value, but 'yes' was given", option: "--fit"))
     }
 

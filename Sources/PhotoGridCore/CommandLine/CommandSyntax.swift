@@ -181,24 +181,27 @@ extension CommandSyntax {
     }
 
     /// A flag is set; an option with a value takes the next word, unless there is none or it is
-    /// another option: `--url --print` is a missing URL, not a URL named "--print". A word that
-    /// starts with "-" and a digit is a value (`--cache-mb -5` is a number the command refuses
-    /// by its limit), as is "-" alone (stdin).
+    /// one of the command's options: `--url --print` is a missing URL, not a URL named
+    /// "--print". Any other word is the value, dash or not: `--filter -is:raw` (a term turned
+    /// round), `--cache-mb -5` (a number the command refuses by its limit), `--files -` (stdin).
     private func take(_ option: CommandOption, from words: [String], at index: inout Int, into parsed: inout ParsedCommandLine) throws(CommandLineError) {
         guard option.takesValue else {
             parsed.flags.insert(option.key)
             return
         }
-        guard index < words.count, !CommandSyntax.looksLikeOption(words[index]) else {
+        guard index < words.count, !isOption(words[index]) else {
             throw CommandLineError("Missing value for '\(option.label)'", option: option.key)
         }
         parsed.values[option.key] = words[index]
         index += 1
     }
 
-    private static func looksLikeOption(_ word: String) -> Bool {
+    /// `word` read as options: one of the long names (with a value after "=" or not), a
+    /// cluster of short ones, `--`, help or version.
+    private func isOption(_ word: String) -> Bool {
+        if ["--", "-h", "--help", "--version"].contains(word) { return true }
+        if word.hasPrefix("--") { return option(named: String(word.prefix { $0 != "=" })) != nil }
         guard word.hasPrefix("-"), word.count > 1 else { return false }
-        let second = word.dropFirst().first!
-        return second == "-" || !second.isNumber
+        return word.dropFirst().allSatisfy { option(named: "-\($0)") != nil }
     }
 }
