@@ -15,7 +15,10 @@ import PhotoGridTestFixtures
         out += entry(0x8769, type: 4, count: 1, value: exifPointer)
         out += [0, 0, 0, 0]
         let n = count ?? entries.count
-        out += [UInt8(n & 0xFF), UInt8(n >> 8)] + entries.flatMap { $0 } + [0, 0, 0, 0] + extra
+        out += [UInt8(n & 0xFF), UInt8(n >> 8)]
+        for entry in entries { out += entry }
+        out += [0, 0, 0, 0]
+        out += extra
         return out
     }
 
