@@ -68,7 +68,7 @@ import PhotoGridTestFixtures
     @Test func filesItDoesNotReadAreLeftToLibjpeg() throws {
         let progressive = try FileReader.read(RawPath(Self.folder + "/restart-every-5-mcus.jpg"))
         // Cut at every length up to the end of the first scan: nil each time.
-        let firstScan = try #require((0..<(progressive.count - 1)).first { progressive[$0] == 0xFF && progressive[$0 + 1] == 0xDA })
+        let firstScan = try #require(SequentialDCTests.marker(0xDA, in: progressive))
         let scanEnd = try #require((firstScan + 2..<(progressive.count - 1)).first { (at: Int) -> Bool in
             let marker: UInt8 = progressive[at + 1]
             return progressive[at] == 0xFF && marker != 0 && !(0xD0...0xD7).contains(marker)
