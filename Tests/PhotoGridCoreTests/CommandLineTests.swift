@@ -35,6 +35,28 @@ import PhotoGridTestSupport
         }
     }
 
+    /// serve and export end as the browser does (README, "Exit status"): a folder that is not
+    /// there or a value out of range is the command line's mistake, status 2, and nothing starts.
+    @Test func serveAndExportRefuseWhatIsNotThereWithTheUsageStatus() throws {
+        let scratch = TestImages.scratchFolder("serve-export-status")
+        defer { TestImages.remove(scratch) }
+        let missing = "/nonexistent-\(getpid())"
+        let cases: [(String, String)] = [
+            ("serve \(missing)", "no such folder"),
+            ("serve --no-cache --port 99999 '\(Paths.gallery)'", "port 99999 is not in 0...65535"),
+            ("serve --no-cache --token short '\(Paths.gallery)'", "the token must be 16 to 128"),
+            ("export \(missing) '\(scratch)/out'", "no such folder"),
+            ("export '\(Paths.gallery)' '\(Paths.gallery)/out'", "photogrid writes nothing there"),
+            ("serve --host= '\(Paths.gallery)'", "Missing value for '--host <host>'"),
+        ]
+        for (arguments, expected) in cases {
+            let (status, stderr) = try shell(arguments)
+            #expect(status == 2, "\(arguments): status \(status), \(stderr)")
+            #expect(stderr.hasPrefix("photogrid: ") && stderr.contains(expected), "\(arguments): \(stderr)")
+        }
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: scratch)) == [], "something was written")
+    }
+
     @Test func aFailedWriteOnStandardOutputIsAnError() throws {
         for arguments in ["--version", "--help", "--print --mode halfblock --size 40x6 '\(Paths.gallery)'"] {
             let (status, stderr) = try shell(arguments, stdout: "/dev/full")

@@ -73,6 +73,9 @@ import Testing
                 "an option after an option is not its value")
         #expect(refusal(["a", "--files", "-o0"]) == CommandLineError("Missing value for '--files <file>'", option: "--files"),
                 "short flags together are options too")
+        #expect(refusal(["a", "--files="]) == CommandLineError("Missing value for '--files <file>'", option: "--files"),
+                "an empty value is none")
+        #expect(refusal(["a", "--files", ""]) == CommandLineError("Missing value for '--files <file>'", option: "--files"))
         #expect(refusal(["a", "--fit=yes"]) == CommandLineError("--fit takes no value, but 'yes' was given", option: "--fit"))
     }
 

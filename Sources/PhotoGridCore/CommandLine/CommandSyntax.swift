@@ -162,6 +162,8 @@ extension CommandSyntax {
                     guard option.takesValue else {
                         throw CommandLineError("\(option.key) takes no value, but '\(parts[1])' was given", option: option.key)
                     }
+                    // No option takes an empty value: `--host=` is not every address.
+                    guard !parts[1].isEmpty else { throw CommandLineError("Missing value for '\(option.label)'", option: option.key) }
                     parsed.values[option.key] = String(parts[1])
                 } else {
                     try take(option, from: words, at: &index, into: &parsed)
@@ -180,8 +182,8 @@ extension CommandSyntax {
         return .run(parsed)
     }
 
-    /// A flag is set; an option with a value takes the next word, unless there is none or it is
-    /// one of the command's options: `--url --print` is a missing URL, not a URL named
+    /// A flag is set; an option with a value takes the next word, unless there is none, it is
+    /// empty, or it is one of the command's options: `--url --print` is a missing URL, not a URL named
     /// "--print". Any other word is the value, dash or not: `--filter -is:raw` (a term turned
     /// round), `--cache-mb -5` (a number the command refuses by its limit), `--files -` (stdin).
     private func take(_ option: CommandOption, from words: [String], at index: inout Int, into parsed: inout ParsedCommandLine) throws(CommandLineError) {
@@ -189,7 +191,7 @@ extension CommandSyntax {
             parsed.flags.insert(option.key)
             return
         }
-        guard index < words.count, !isOption(words[index]) else {
+        guard index < words.count, !words[index].isEmpty, !isOption(words[index]) else {
             throw CommandLineError("Missing value for '\(option.label)'", option: option.key)
         }
         parsed.values[option.key] = words[index]

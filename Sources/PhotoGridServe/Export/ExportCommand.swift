@@ -70,7 +70,7 @@ package enum ExportCommand {
         let export: GalleryExport
         do throws(GalleryExport.ExportError) { export = try GalleryExport(configuration) } catch {
             say("photogrid: \(TerminalText.sanitize(error.description))")
-            return 1
+            return error.status
         }
         if export.excludedCount > 0 {
             say("photogrid: left out \(export.excludedCount) photo\(export.excludedCount == 1 ? "" : "s") linked from outside "

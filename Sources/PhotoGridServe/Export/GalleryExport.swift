@@ -55,6 +55,16 @@ package struct GalleryExport {
         case cannotWrite(String, String)
         case invalid(String)
 
+        /// The exit status, as `ServeError.status`: an output that cannot be one is the
+        /// command line's mistake (2), a failed write is not (1).
+        package var status: Int32 {
+            switch self {
+            case .serve(let error): return error.status
+            case .overlaps, .notAnExport, .invalid: return 2
+            case .cannotWrite: return 1
+            }
+        }
+
         package var description: String {
             switch self {
             case .serve(let error): return error.description

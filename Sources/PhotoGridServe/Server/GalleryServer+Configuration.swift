@@ -84,6 +84,15 @@ extension GalleryServer {
         /// `start()` after `stop()`: a stopped server's threads are gone.
         case stopped
 
+        /// The exit status (README, "Exit status"): 2 where the command line names a folder
+        /// that is not there or a value out of range, 1 for what fails once running.
+        package var status: Int32 {
+            switch self {
+            case .folderNotFound, .notAFolder, .invalid: return 2
+            case .folderUnreadable, .cacheUnusable, .cannotListen, .stopped: return 1
+            }
+        }
+
         package var description: String {
             switch self {
             case .folderNotFound(let path): return "\(path): no such folder"

@@ -27,7 +27,7 @@ package enum ServeCommand {
             try server.start()
         } catch {
             say("photogrid: \(TerminalText.sanitize("\(error)"))", to: 2)
-            return 1
+            return (error as? GalleryServer.ServeError)?.status ?? 1
         }
         if server.excludedCount > 0 {
             let count = server.excludedCount
