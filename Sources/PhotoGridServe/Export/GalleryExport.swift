@@ -118,7 +118,7 @@ package struct GalleryExport {
             throw .cannotWrite(configuration.output, SystemError.lastMessage())
         }
         // Made since the check (a link created meanwhile would show here): checked again.
-        if output != planned { throw .overlaps("\(configuration.output) changed while it was made") }
+        if output != planned { throw .cannotWrite(configuration.output, "it changed while it was made") }
         // Only a folder that is empty or an earlier export is written to: the clean-up at the end
         // deletes what the manifest does not name, which must never be someone's own files.
         let names = DirectoryEntry.names(in: output) ?? []
