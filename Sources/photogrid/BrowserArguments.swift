@@ -3,9 +3,12 @@ import PhotoGridCore
 /// The browser's command line read into values and checked together: each limit and each pair
 /// of options that cannot go together is refused here, before anything runs.
 struct BrowserArguments {
+    /// What runs unless the command line or the config file says otherwise.
+    static let defaults = Options(path: ".")
+
     var path: String?
     var url: String?
-    var connections = 6
+    var connections: Int
     var caCertificate: String?
     var user: String?
     var files: String?
@@ -31,7 +34,7 @@ struct BrowserArguments {
     var print: Bool
     var labels: Bool
     var size: (columns: Int, rows: Int)?
-    var slideshow = 4
+    var slideshow: Int
     var noMouse: Bool
     var probe: Bool
     var cellSize: (width: Int, height: Int)?
@@ -39,7 +42,7 @@ struct BrowserArguments {
     init(_ line: ParsedCommandLine) throws(CommandLineError) {
         path = line.argument(0)
         url = line.string("--url")
-        connections = try line.int("--connections") ?? 6
+        connections = try line.int("--connections") ?? BrowserArguments.defaults.remote.connections
         caCertificate = line.string("--ca-cert")
         user = line.string("--user")
         files = line.string("--files")
@@ -63,7 +66,7 @@ struct BrowserArguments {
         rejected = line.flag("--rejected")
         print = line.flag("--print")
         labels = line.flag("--labels")
-        slideshow = try line.int("--slideshow") ?? 4
+        slideshow = try line.int("--slideshow") ?? BrowserArguments.defaults.slideshowSeconds
         noMouse = line.flag("--no-mouse")
         probe = line.flag("--probe")
         if let filter = line.string("--filter") {

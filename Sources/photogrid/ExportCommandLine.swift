@@ -13,7 +13,7 @@ enum ExportCommandLine {
             CommandArgument("output", help: "Where the gallery goes: a new or empty folder, or an earlier export of the same folder; or a bucket, s3://BUCKET/PREFIX (credentials as the AWS tools read them)."),
         ],
         options: [
-            .value("--sizes", default: "256,512,1024,2048", help: "The renditions' long sides in pixels, comma-separated."),
+            .value("--sizes", default: GalleryExport.Configuration(folder: "", output: "").sizes.map(String.init).joined(separator: ","), help: "The renditions' long sides in pixels, comma-separated."),
             .flag("--force", help: "Make every file again, even those that are up to date."),
         ])
 
@@ -25,11 +25,13 @@ enum ExportCommandLine {
             throw CommandLineError("\(output): export writes to a folder or to s3://BUCKET/PREFIX; \(scheme) is not a place photogrid exports to")
         }
         var configuration = GalleryExport.Configuration(folder: line.argument(0)!, output: output)
-        let parsed = (line.string("--sizes") ?? "256,512,1024,2048").split(separator: ",").map { Int($0.filter { $0 != " " }) }
-        guard !parsed.isEmpty, parsed.allSatisfy({ $0 != nil }) else {
-            throw CommandLineError("--sizes takes whole numbers separated by commas, as 256,1024")
+        if let sizes = line.string("--sizes") {
+            let parsed = sizes.split(separator: ",").map { Int($0.filter { $0 != " " }) }
+            guard !parsed.isEmpty, parsed.allSatisfy({ $0 != nil }) else {
+                throw CommandLineError("--sizes takes whole numbers separated by commas, as 256,1024")
+            }
+            configuration.sizes = parsed.compactMap { $0 }
         }
-        configuration.sizes = parsed.compactMap { $0 }
         configuration.force = line.flag("--force")
         return ExportCommand.run(configuration)
     }

@@ -35,7 +35,7 @@ enum BrowserCommandLine {
         ],
         options: [
             .value("--url", help: "Browse the gallery at this http, https, sftp or s3 URL instead: a photogrid manifest, a web directory listing, a WebDAV share, an SFTP folder, a bucket (s3://BUCKET/PREFIX/, keys as the AWS tools read them), or `photogrid serve`."),
-            .value("--connections", default: "6", help: "With --url: at most this many connections to the server."),
+            .value("--connections", default: String(BrowserArguments.defaults.remote.connections), help: "With --url: at most this many connections to the server."),
             .value("--ca-cert", help: "With an https --url: also trust the certificates in this PEM file (a server's own, self-signed one)."),
             .value("--user", value: "name", help: "With --url: log in as this user; the password is asked on the terminal. Without it, ~/.netrc (or $NETRC) is read, as curl does."),
             .value("--files", value: "file", help: "Show the photos this file names, one a line, in its order (- for stdin: `fd -e jpg | photogrid --files -`); a folder in it brings its photos."),
@@ -62,7 +62,7 @@ enum BrowserCommandLine {
             .flag("--print", help: "Write one frame to stdout once every visible photo has loaded, then exit."),
             .flag("--labels", help: "With --print: each photo's name under its tile."),
             .value("--size", help: "With --print: the frame's size in cells, COLSxROWS (default: the terminal's, else 80x24)."),
-            .value("--slideshow", default: "4", help: "Seconds a photo in the slideshow (s in the photo view)."),
+            .value("--slideshow", default: String(BrowserArguments.defaults.slideshowSeconds), help: "Seconds a photo in the slideshow (s in the photo view)."),
             .flag("--no-mouse", help: "Leave the mouse to the terminal (text selection without Shift): no clicks or wheel in photogrid."),
             .flag("--probe", help: "Report what the terminal answers (sixel, cell size) and what photogrid would use, then exit."),
             .value("--cell-size", help: "A cell's size in pixels, WxH, for sixel (default: asked of the terminal, else 10x20)."),

@@ -18,7 +18,7 @@ extension CommandSyntax {
             for argument in arguments { text += CommandSyntax.entry("<\(argument.name)>", argument.help) }
         }
         text += "\nOPTIONS:\n"
-        for option in options { text += CommandSyntax.entry(option.helpLabel, option.fullHelp) }
+        for option in options { text += CommandSyntax.entry(option.label, option.fullHelp) }
         if version != nil { text += CommandSyntax.entry("--version", "Show the version.") }
         text += CommandSyntax.entry("-h, --help", "Show help information.")
         return text
@@ -68,11 +68,6 @@ extension CommandSyntax {
 }
 
 extension CommandOption {
-    /// The names as the help lists them: "-h, --help", "--columns <columns>".
-    var helpLabel: String {
-        names.joined(separator: ", ") + (value.map { " <\($0)>" } ?? "")
-    }
-
     /// The help with the values and the default after it.
     var fullHelp: String {
         var text = help

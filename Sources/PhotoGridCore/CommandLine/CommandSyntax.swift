@@ -77,7 +77,7 @@ package struct CommandOption: Sendable {
     package var key: String { names[0] }
     package var takesValue: Bool { value != nil }
     /// "--columns <columns>", "-o": the option as the help and the errors write it.
-    package var label: String { value.map { "\(names.last!) <\($0)>" } ?? names.joined(separator: ", ") }
+    package var label: String { names.joined(separator: ", ") + (value.map { " <\($0)>" } ?? "") }
 }
 
 /// Why a command line cannot be run as given; `option` is the one it is about, if any, whose
@@ -141,9 +141,9 @@ extension CommandSyntax {
     /// Reads `words` (the command line after the command's name). `-h`/`--help` anywhere before
     /// `--` asks for the help, whatever else is wrong, as in most tools; then `--version`.
     package func parse(_ words: [String]) throws(CommandLineError) -> CommandRequest {
-        let options = words.prefix { $0 != "--" }
-        if options.contains(where: { $0 == "-h" || $0 == "--help" }) { return .help }
-        if version != nil, options.contains("--version") { return .version }
+        let beforeDashes = words.prefix { $0 != "--" }
+        if beforeDashes.contains(where: { $0 == "-h" || $0 == "--help" }) { return .help }
+        if version != nil, beforeDashes.contains("--version") { return .version }
         var parsed = ParsedCommandLine(syntax: self)
         var index = 0
         var onlyArguments = false
