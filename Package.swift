@@ -132,7 +132,7 @@ let package = Package(
         .target(name: "PhotoGridSamples", dependencies: ["PhotoGridCore", "CSPNG", "CWebP", "CGif", "CHeif"]),
         // What the tests, the benchmark and the soak drive photogrid with: processes, tmux, a pty
         // that answers like a terminal, and a model screen to play its output on.
-        .target(name: "PhotoGridTestSupport", dependencies: ["PhotoGridCore", "PhotoGridSamples"]),
+        .target(name: "PhotoGridTestSupport", dependencies: ["PhotoGridCore", "PhotoGridCanvas", "PhotoGridSamples"]),
         .executableTarget(name: "photogrid-samples", dependencies: ["PhotoGridSamples"]),
         // What each fuzz target does with an input: shared by Tests/Fuzz and the replay of the
         // inputs fuzzers found (docs/reliability.md).

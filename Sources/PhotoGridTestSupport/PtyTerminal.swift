@@ -1,5 +1,8 @@
 import Glibc
+import PhotoGridCanvas
 import PhotoGridCore
+import PhotoGridMetadata
+import PhotoGridSystem
 
 /// A program in a pseudo-terminal that answers photogrid's probe like a terminal of our choosing
 /// (a sixel xterm, or a terminal with no graphics) and reads everything it writes as fast as it
@@ -27,6 +30,15 @@ package final class PtyTerminal: @unchecked Sendable {
         /// then go as files (which nothing here reads; photogrid removes them when it quits).
         package static let kittyFiles = Kind(answers: "\u{1B}_Gi=32;OK\u{1B}\\\u{1B}_Gi=31;OK\u{1B}\\\u{1B}_Gi=33;OK\u{1B}\\"
                                              + "\u{1B}[6;20;10t\u{1B}[?62;c")
+
+        /// A kitty on this machine: as `kittyFiles`, and it reads each picture handed to it as a
+        /// file (`t=t`) and deletes it, as kitty does, before it answers a DA1 sent after it.
+        package static let kittyReadingFiles: Kind = {
+            var kind = kittyFiles
+            kind.readsFiles = true
+            return kind
+        }()
+        var readsFiles = false
 
         /// A terminal that answers the kitty graphics query and then ignores a picture sent to
         /// it, with sixel: photogrid must not take it for kitty.
@@ -80,7 +92,13 @@ package final class PtyTerminal: @unchecked Sendable {
         var head: [UInt8] = []
         var answered = false
         var closed = false
+        /// Pictures read from files (`kittyReadingFiles`), and what is held of a command cut by a read.
+        var filesRead = 0
+        var command: [UInt8] = []
     }
+
+    /// Pictures a `kittyReadingFiles` terminal has read from files so far.
+    package var filesRead: Int { state.withLock { $0.filesRead } }
 
     /// Starts `command` on a terminal of `columns` x `rows` cells of 10x20 pixels; with `capture`,
     /// keeps everything it writes from the first byte (`takeCaptured()`).
@@ -112,8 +130,9 @@ package final class PtyTerminal: @unchecked Sendable {
             posix_spawn_file_actions_addclose(&actions, fd)
         }
         let answers = Array(kind.answers.utf8)
-        let each = kind.answersEach ? kind.replies() : []
-        WorkerThreads.start { [self] in read(answering: answers, each: each) }
+        let each = kind.answersEach ? kind.replies() : kind.readsFiles ? [(PtyTerminal.da1, Array("\u{1B}[?62;c".utf8))] : []
+        let readsFiles = kind.readsFiles
+        WorkerThreads.start { [self] in read(answering: answers, each: each, readsFiles: readsFiles) }
     }
 
     deinit { close(master) }
@@ -171,7 +190,7 @@ package final class PtyTerminal: @unchecked Sendable {
     }
 
     /// Drains the pty; answers the probe (which ends with DA1) once, when its DA1 arrives.
-    private func read(answering answers: [UInt8], each: [([UInt8], [UInt8])] = []) {
+    private func read(answering answers: [UInt8], each: [([UInt8], [UInt8])] = [], readsFiles: Bool = false) {
         var tail: [UInt8] = []
         // Read a little at a time at a limited rate, so that the pace is even.
         var buffer = [UInt8](repeating: 0, count: rate == nil ? 1 << 16 : 4096)
@@ -206,8 +225,11 @@ package final class PtyTerminal: @unchecked Sendable {
                 s.answered = true
                 return true
             }
+            // Files first: a terminal answers in order, so a DA1 after a picture is answered once it is read.
+            if readsFiles { state.withLock { $0.filesRead += PtyTerminal.readFiles(buffer[0..<count], held: &$0.command) } }
             if reply && !answers.isEmpty { _ = answers.withUnsafeBytes { write(master, $0.baseAddress, $0.count) } }
-            if !each.isEmpty {
+            // The first DA1 is the probe's, answered with `answers`.
+            if !each.isEmpty && (!readsFiles || !reply) {
                 // The new bytes with the last few before them, so that a query cut between two
                 // reads is seen; each found is answered once.
                 for index in PtyTerminal.startsAnEscape(of: each.map(\.0), tail: tail, read: buffer, count: count).sorted() {
@@ -219,6 +241,29 @@ package final class PtyTerminal: @unchecked Sendable {
     }
 
     private static let da1: [UInt8] = [0x1B, 0x5B, 0x63]
+
+    /// kitty's part of a terminal on this machine: each kitty command in `bytes` (after what
+    /// `held` kept of one cut by the last read) that hands over a picture as a file is read and
+    /// deletes the file, as kitty does with a name that says "tty-graphics-protocol". How many.
+    static func readFiles(_ bytes: ArraySlice<UInt8>, held: inout [UInt8]) -> Int {
+        let text = held + bytes
+        // The last command, if the read cut it, waits for the next read (a picture's chunk
+        // through the pty is dropped: it names no file).
+        let opened = (0..<max(0, text.count - 2)).last { text[$0] == 0x1B && text[$0 + 1] == 0x5F && text[$0 + 2] == 0x47 }
+        let cut = opened.flatMap { open in
+            (open..<max(open, text.count - 1)).contains { text[$0] == 0x1B && text[$0 + 1] == 0x5C } ? nil : open
+        }
+        held = cut.map { text.count - $0 < 4096 ? Array(text[$0...]) : [] } ?? []
+        var read = 0
+        for command in TerminalOutput.kittyCommands(Array(text[..<(cut ?? text.count)])) {
+            let keys = command.keys.split(separator: ",")
+            guard keys.contains("t=t"), !keys.contains("a=q"), let name = Base64.decode(command.payload),
+                  String(decoding: name, as: UTF8.self).contains("tty-graphics-protocol") else { continue }
+            let path = RawPath(name)
+            if (try? FileReader.read(path)) != nil && path.remove() { read += 1 }
+        }
+        return read
+    }
 
     /// The last 8 bytes of `tail` followed by the first `count` of `read`: enough to hold the
     /// start of any query cut by the end of a read.

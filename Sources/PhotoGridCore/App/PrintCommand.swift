@@ -15,10 +15,16 @@ struct PrintCommand {
 
     package func run() throws -> Int32 {
         let (screen, mode) = try terminalSetup()
+        // A kitty on this machine is handed the pictures as files (it read the probe's): they are
+        // removed if photogrid is stopped first, and after the sheet once the terminal has read them.
+        let files = mode == .kitty(.file) ? PrintedFiles() : nil
+        defer { files?.finish() }
         if options.url == nil, RawPath(options.path).isRegularFile {
             try TTY.writeAll(try singlePhoto(screen: screen, mode: mode))
+            files?.awaitTerminal()
         } else {
             let (session, source) = try grid(screen: screen, mode: mode) { try TTY.writeAll($0) }
+            files?.awaitTerminal()
             // The frame is complete: let whoever reads it go on (a previewer, a benchmark) while
             // the new thumbnails are written to the disk cache for next time.
             TTY.closeStandardOutput()
@@ -185,5 +191,35 @@ struct PrintCommand {
         let size = Resampler.fittedSize(width: upright.width, height: upright.height, inside: box.width, box.height)
         let whole = Resampler.Region(x: 0, y: 0, width: Double(upright.width), height: Double(upright.height))
         return Resampler.resample(upright, region: whole, width: size.width, height: size.height)
+    }
+}
+
+/// The files a `--print` hands a kitty on this machine (`t=t`), which kitty deletes as it reads
+/// them. Whatever it has not read is removed: once it has answered a query sent after the sheet
+/// (it answers in order), when photogrid is stopped by a signal, and at the end.
+final class PrintedFiles {
+    private let signals: SignalSources
+
+    init() {
+        // Ctrl-C also makes the pty drop what it holds for the terminal: pictures sent but not
+        // yet read would stay. Terminal modes are put back as the probe found them.
+        let modes = TTY.modes(0)
+        signals = SignalSources([SignalSources.interrupt, SignalSources.terminate, SignalSources.hangUp], label: "photogrid.print") { number in
+            if let modes { TTY.restore(modes, to: 0) }
+            TemporaryFiles.removeLeftovers()
+            ThisProcess.exitNow(128 + number)
+        }
+    }
+
+    /// Waits (at most two seconds) for the terminal to have taken the sheet, files and all.
+    func awaitTerminal() {
+        if !TerminalProbe.caughtUp(timeoutMilliseconds: 2000) {
+            PhotoGrid.printError("the terminal did not answer within 2 s: pictures it has not read yet are removed")
+        }
+    }
+
+    func finish() {
+        TemporaryFiles.removeLeftovers()
+        signals.cancel()
     }
 }

@@ -53,6 +53,20 @@ package enum TTY {
     }
 
     /// Non-canonical, no-echo input for the length of `body`, then the modes as they were.
+    /// A terminal's modes, as `modes` found them, for `restore`.
+    package struct Modes: @unchecked Sendable { fileprivate var value: termios }
+
+    /// The modes of the terminal on `fd`; nil where it is not one.
+    package static func modes(_ fd: Int32) -> Modes? {
+        var value = termios()
+        return tcgetattr(fd, &value) == 0 ? Modes(value: value) : nil
+    }
+
+    package static func restore(_ modes: Modes, to fd: Int32) {
+        var value = modes.value
+        tcsetattr(fd, TCSANOW, &value)
+    }
+
     package static func withRawInput<T>(_ fd: Int32, _ body: () -> T) -> T {
         var saved = termios()
         guard tcgetattr(fd, &saved) == 0 else { return body() }

@@ -14,6 +14,10 @@ package enum ThisProcess {
     /// exit(3), flushing what the C library buffers.
     package static func exit(_ status: Int32) -> Never { Glibc.exit(status) }
 
+    /// _exit(2), at once: from a signal's handler while other threads run, whose exit handlers
+    /// and buffers must not be touched.
+    package static func exitNow(_ status: Int32) -> Never { Glibc._exit(status) }
+
     /// The user's locale, for ncurses to draw UTF-8 by; C.UTF-8 when theirs is not UTF-8 (a bare
     /// "C" or POSIX locale would make every block and accent a `?`).
     package static func useUTF8Locale() {

@@ -189,6 +189,24 @@ package struct Capabilities: Sendable, Equatable {
 
 /// Asks the terminal what it can do, before ncurses starts.
 package enum TerminalProbe {
+    /// Asks DA1 and waits up to `timeoutMilliseconds` for its answer: terminals answer in order,
+    /// so when it comes, the terminal has taken everything written before it (kitty has read the
+    /// files it was handed). Whether it came.
+    package static func caughtUp(input: Int32 = 0, output: Int32 = 1, timeoutMilliseconds: Int) -> Bool {
+        TTY.withRawInput(input) {
+            guard (try? TTY.writeAll(Array("\u{1B}[c".utf8), to: output)) != nil else { return false }
+            let deadline = SystemClock().now() + timeoutMilliseconds
+            var pending: [UInt8] = []
+            while true {
+                let left = deadline - SystemClock().now()
+                guard left > 0, let bytes = TTY.read(input, waitingUpTo: Int32(left)) else { return false }
+                let (parsed, incomplete) = TerminalReplies.parse(pending + bytes)
+                if parsed.deviceAttributes != nil { return true }
+                pending = incomplete
+            }
+        }
+    }
+
     /// Sends the queries in one batch ending with DA1 and reads until the DA1 reply or the timeout.
     package static func run(input: Int32 = 0, output: Int32 = 1, timeoutMilliseconds: Int = 1000,
                            environment: [String: String]) -> TerminalReplies {

@@ -82,9 +82,15 @@ package enum Kitty {
     package static func remove(_ path: String) { RawPath(path).remove() }
 
     /// Stores and shows the picture at the cursor in one (a=T), over `columns` x `rows` cells,
-    /// the cursor left where it was: for `--print`, which keeps nothing in the terminal.
+    /// the cursor left where it was: for `--print`, which keeps nothing in the terminal. A file
+    /// picture goes as a file (the printer then waits for the terminal to have read it, and
+    /// removes what it has not: `TemporaryFiles.removeLeftovers`).
     static func display(_ picture: KittyPicture, columns: Int, rows: Int) -> [UInt8] {
-        frame(inlined(picture), keys: "a=T,c=\(columns),r=\(rows),C=1,z=\(zIndex)")
+        let keys = "a=T,c=\(columns),r=\(rows),C=1,z=\(zIndex)"
+        if picture.isFile, let path = TemporaryFiles.write(picture.payload) {
+            return command(keys + ",t=t,f=24,s=\(picture.width),v=\(picture.height)", payload: Base64.encode(Array(path.utf8)))
+        }
+        return frame(inlined(picture), keys: keys)
     }
 
     /// Shows image `id` at the cursor over `columns` x `rows` cells, only the part `source` (in
