@@ -47,6 +47,20 @@ struct HuffmanDeflateTests {
 
     /// A code's lengths make a whole code (Kraft's sum is one) and keep to the limit, however
     /// skewed the counts; one symbol used gets a second, as deflate's code-length code needs.
+    /// The check 16 bytes at a time is zlib's, at the lengths around its 16s and its stretches,
+    /// and with every byte 255 (the largest sums a stretch can hold).
+    @Test func adler32IsZlibs() {
+        var generator = SystemRandomNumberGenerator()
+        let lengths = Array(0...40) + [5535, 5536, 5537, 5552, 11072, 11090, 65536, 300_001]
+        for length in lengths {
+            for bytes in [(0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }, [UInt8](repeating: 255, count: length)] {
+                let ours = bytes.withUnsafeBytes { HuffmanDeflate.adler32($0) }
+                let zlib = bytes.withUnsafeBytes { Zlib.adler32($0) }
+                #expect(ours == zlib, "\(length) bytes")
+            }
+        }
+    }
+
     @Test func codesAreWholeAndWithinTheirLimit() {
         let doubling = (0..<30).map { 1 << $0 }
         for (counts, limit) in [(doubling, 15), (doubling.map { $0 + 1 }, 7), ([5] + [Int](repeating: 0, count: 18), 7), ([1, 1], 15)] {

@@ -21,7 +21,7 @@ enum HuffmanDeflate {
         let blocks = max(1, (data.count + blockSize - 1) / blockSize)
         // At most 15 bits a byte, and a block's description under 320 bytes.
         let capacity = 2 + data.count * 2 + blocks * 320 + 8
-        let adler = Zlib.adler32(UnsafeRawBufferPointer(data))
+        let adler = adler32(UnsafeRawBufferPointer(data))
         // A run takes at least 3 bytes: at most a third of a block's places begin one.
         let runs = UnsafeMutablePointer<UInt32>.allocate(capacity: 2 * (blockSize / 3 + 1))
         defer { runs.deallocate() }
@@ -39,6 +39,40 @@ enum HuffmanDeflate {
             out.bytes(UInt8(adler >> 24), UInt8((adler >> 16) & 0xFF), UInt8((adler >> 8) & 0xFF), UInt8(adler & 0xFF))
             count = out.position
         }
+    }
+
+    /// The Adler-32 of `bytes` (RFC 1950), 16 bytes at a time: zlib's loop takes them one by one,
+    /// 0.9% of a kitty sheet's CPU. A lane of `sums` adds the bytes at its place in each 16;
+    /// `weighted` adds `sums` before each 16 is added, which counts each byte once for every 16
+    /// after it in the stretch. So b gains 16 times `weighted`'s lanes, plus each lane's sum times
+    /// the bytes from its place to the end of its 16; every stretch ends before the sums can
+    /// overflow (5,536 bytes: zlib's NMAX, 5,552, rounded down to 16s).
+    static func adler32(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        let modulus: UInt64 = 65521
+        var a: UInt64 = 1, b: UInt64 = 0
+        var at = 0
+        let blocks = bytes.count / 16 * 16
+        while at < blocks {
+            let end = min(blocks, at + 5536)
+            var sums = SIMD16<UInt32>(), weighted = SIMD16<UInt32>()
+            var i = at
+            while i < end {
+                weighted &+= sums
+                sums &+= SIMD16<UInt32>(truncatingIfNeeded: bytes.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self))
+                i += 16
+            }
+            var tail: UInt64 = 0
+            for lane in 0..<16 { tail += UInt64(sums[lane]) * UInt64(16 - lane) }
+            b = (b + a * UInt64(end - at) + 16 * UInt64(weighted.wrappedSum()) + tail) % modulus
+            a = (a + UInt64(sums.wrappedSum())) % modulus
+            at = end
+        }
+        while at < bytes.count {
+            a = (a + UInt64(bytes[at])) % modulus
+            b = (b + a) % modulus
+            at += 1
+        }
+        return UInt32(b << 16 | a)
     }
 
     /// One dynamic-code block (BTYPE 10) of `data[start..<end]`: its literal/length code,

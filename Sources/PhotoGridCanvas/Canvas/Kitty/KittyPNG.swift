@@ -38,12 +38,24 @@ enum KittyPNG {
     }
 
     /// PNG's Sub filter of one row, 3 bytes a pixel: the first pixel as it is (nothing to its
-    /// left), then each byte less the one a pixel before. Reads only the source, so the loop
-    /// vectorises.
-    private static func sub(row: UnsafePointer<UInt8>, count: Int, into out: UnsafeMutablePointer<UInt8>) {
+    /// left), then each byte less the one a pixel before; 16 bytes at a time, since the compiler
+    /// kept the plain loop a byte at a time (the two pointers may overlap, for all it knows),
+    /// 2% of a kitty sheet's CPU.
+    static func sub(row: UnsafePointer<UInt8>, count: Int, into out: UnsafeMutablePointer<UInt8>) {
         let first = min(3, count)
         for i in 0..<first { out[i] = row[i] }
-        for i in first..<max(first, count) { out[i] = row[i] &- row[i - 3] }
+        var i = first
+        let source = UnsafeRawPointer(row), target = UnsafeMutableRawPointer(out)
+        while i + 16 <= count {
+            let difference = source.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
+                &- source.loadUnaligned(fromByteOffset: i - 3, as: SIMD16<UInt8>.self)
+            target.storeBytes(of: difference, toByteOffset: i, as: SIMD16<UInt8>.self)
+            i += 16
+        }
+        while i < count {
+            out[i] = row[i] &- row[i - 3]
+            i += 1
+        }
     }
 
     private static func bigEndian(_ value: UInt32) -> [UInt8] {
