@@ -211,7 +211,14 @@ package final class PtyTerminal: @unchecked Sendable {
                 return
             }
             defer { output.signal() }
-            if let rate { linkFree = max(linkFree, SystemClock().seconds()) + Double(count) / Double(rate) }
+            if let rate {
+                // A link kept busy runs on from when it was free, not from when this read came:
+                // each sleep above wakes a little late, and counting from the wake-up lost that
+                // every 4 KB (the "20 Mbit/s" link carried 2.14-2.2 MB a second, not 2.5). One
+                // that sat idle for longer (nothing was written) starts again from now.
+                let now = SystemClock().seconds()
+                linkFree = (now - linkFree > 0.005 ? now : linkFree) + Double(count) / Double(rate)
+            }
             let reply: Bool = state.withLock { s in
                 s.bytes += count
                 s.lastOutput = SystemClock().seconds()

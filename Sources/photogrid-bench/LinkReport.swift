@@ -8,19 +8,20 @@ import PhotoGridTestSupport
 /// cells of 10x20, disk cache cold, kitty through the pty and sixel. The first screen, to its
 /// last byte before 0.8 s of quiet; the sharp pictures that follow on a slow link, to their last
 /// byte from the start; then five PgDn 200 ms apart, from the last key to the last byte before
-/// 0.8 s of quiet (issue 37).
+/// 0.8 s of quiet (issue 37), with the bytes that came after the last key and, of those, the
+/// rest of the picture that was being written when it came.
 enum LinkReport {
     static let columns = 240, rows = 67
 
-    struct Run { var first = 0.0, firstBytes = 0, sharp = 0.0, sharpBytes = 0, afterKeys = 0.0, keysBytes = 0, lastKeyBytes = 0 }
+    struct Run { var first = 0.0, firstBytes = 0, sharp = 0.0, sharpBytes = 0, afterKeys = 0.0, keysBytes = 0, lastKeyBytes = 0, inFlight = 0 }
 
     package static func run(source: String, photogrid: String, megabits: Double, runs: Int, timg: String? = nil, chafa: String? = nil) throws {
         print("# photogrid over a slow link\n")
         for line in Machine.describe() { print("- \(line)") }
         print("- \(source), 4 columns on 240x67 cells of 10x20, disk cache cold, median of \(runs) runs; times to the last byte written\n")
         print(Table.row(["mode", "link", "first screen", "bytes", "sharp pictures", "bytes", "five PgDn: after the last key", "bytes",
-                         "of which after the last key"]))
-        print(Table.rule(9))
+                         "of which after the last key", "of which the picture in flight"]))
+        print(Table.rule(10))
         let rate = Int(megabits * 1_000_000 / 8)
         for (name, kind) in [("kitty, through the pty", PtyTerminal.Kind.kitty), ("sixel (xterm)", .sixelXterm(columns: columns, rows: rows))] {
             // Over SSH (the session says so, as sshd's does), the same link not said to be remote,
@@ -31,14 +32,15 @@ enum LinkReport {
                 for _ in 0..<runs {
                     let cache = FirstScreen.scratch("link")
                     defer { _ = system("rm -rf '\(cache)'") }
-                    all.append(try once(photogrid: photogrid, folder: source, kind: kind, cache: cache, bytesPerSecond: bytesPerSecond, ssh: ssh))
+                    all.append(try once(photogrid: photogrid, folder: source, kind: kind, kitty: name.hasPrefix("kitty"), cache: cache,
+                                        bytesPerSecond: bytesPerSecond, ssh: ssh))
                 }
                 func median(_ key: (Run) -> Double) -> Double { Timing.median(all.map(key)) }
                 let sharp = median(\.sharp)
                 print(Table.row([name, link, KittyReport.ms(median(\.first)), KittyReport.kb(all[0].firstBytes),
                                  sharp > 0 ? KittyReport.ms(sharp) : "", sharp > 0 ? KittyReport.kb(all[0].sharpBytes) : "",
                                  KittyReport.ms(median(\.afterKeys)), KittyReport.kb(all[0].keysBytes),
-                                 KittyReport.kb(Int(median { Double($0.lastKeyBytes) }))]))
+                                 KittyReport.kb(Int(median { Double($0.lastKeyBytes) })), KittyReport.kb(Int(median { Double($0.inFlight) }))]))
             }
         }
         try peers(source: source, rate: rate, megabits: megabits, runs: runs, timg: timg, chafa: chafa)
@@ -80,7 +82,7 @@ enum LinkReport {
         }
     }
 
-    static func once(photogrid: String, folder: String, kind: PtyTerminal.Kind, cache: String, bytesPerSecond: Int?, ssh: Bool) throws -> Run {
+    static func once(photogrid: String, folder: String, kind: PtyTerminal.Kind, kitty: Bool, cache: String, bytesPerSecond: Int?, ssh: Bool) throws -> Run {
         let started = SystemClock().seconds()
         var environment = ["TERM": "xterm-256color", "COLORTERM": "truecolor", "PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": cache]
         if ssh { environment["SSH_CONNECTION"] = "192.0.2.10 50000 192.0.2.1 22" }
@@ -111,10 +113,17 @@ enum LinkReport {
         }
         terminal.waitForQuiet(0.8, limit: 120)
         run.afterKeys = max(0, SystemClock().seconds() - terminal.quietFor - last)
-        run.keysBytes = terminal.takeCaptured().count
+        let captured = terminal.takeCaptured()
+        run.keysBytes = captured.count
         // What came after the last key: on a slow link, at the link's rate from the start, what
         // the screen landed on costs (the floor of the time after the last key).
         run.lastKeyBytes = terminal.takeArrivals().filter { $0.seconds > last }.reduce(0) { $0 + $1.bytes }
+        // Of which the rest of the picture being written when the key came (a write is not cut):
+        // what comes before the first picture that starts after it (sixel's DCS, kitty's `a=`).
+        let after = captured.suffix(run.lastKeyBytes)
+        let start: [UInt8] = kitty ? Array("\u{1B}_Ga=".utf8) : [0x1B, 0x50]
+        run.inFlight = (after.startIndex..<max(after.startIndex, after.endIndex - start.count + 1))
+            .first { after[$0..<($0 + start.count)].elementsEqual(start) }.map { $0 - after.startIndex } ?? after.count
         return run
     }
 }

@@ -24,10 +24,14 @@ import PhotoGridTestSupport
         link.wrote(600_000, seconds: 0.25)
         #expect(link.isSlow)
         #expect(link.frameBudget == 300_000)
-        // Kitty's pictures at half size for a screen of 2400x1340 pixels (5.1 MB at full size
-        // would take 2 s), at full size for a small screen.
+        // Kitty's pictures at half size for a screen of 2400x1340 pixels (7 MB at full size
+        // would take 3 s, 4 MB at 3/4 1.6 s), at full size for a small screen.
         #expect(link.pictureScale(screenPixels: 2400 * 1340) == 0.5)
         #expect(link.pictureScale(screenPixels: 800 * 600) == 1)
+        // At 20 Mbit/s exactly too (2.5 MB/s): 3/4 of that screen is more than 1.2 s of it.
+        var twenty = LinkMeter(overSSH: true)
+        twenty.wrote(625_000, seconds: 0.25)
+        #expect(twenty.isSlow && twenty.pictureScale(screenPixels: 2400 * 1340) == 0.5)
         // Between the two marks it stays slow; past the upper one it is fast again.
         link.wrote(4_500_000, seconds: 1)
         #expect(link.isSlow)

@@ -73,12 +73,19 @@ package struct LinkMeter {
 
     /// On a slow link, the share of their size at which pictures a terminal scales to
     /// their cells are sent: the largest of 1, 3/4 and 1/2 whose screen of `pixels` fits
-    /// in 1.2 s of the link, at 1.6 bytes a pixel (what camera photos take as PNG in base64 at
-    /// a tile's size, measured on real-photos).
+    /// in 1.2 s of the link, at `bytesPerPixel`.
     package func pictureScale(screenPixels pixels: Int) -> Double {
         guard isSlow, let rate = bytesPerSecond else { return 1 }
-        return LinkScales.all.first { Double(pixels) * $0 * $0 * 1.6 <= rate * 1.2 } ?? LinkScales.all.last!
+        return LinkScales.all.first { Double(pixels) * $0 * $0 * LinkMeter.bytesPerPixel <= rate * 1.2 } ?? LinkScales.all.last!
     }
+
+    /// What kitty's pictures take a pixel, as PNG in base64: 2.03-2.05 bytes at a 590x600 tile's
+    /// full size and 2.19-2.21 at half of it, on three photo sets (real-photos, their baseline
+    /// copies, the 12 MP camera-like set; `--print` at 4 columns with 10x20, 8x15 and 5x10
+    /// cells). It was 1.6, measured before the rows were Sub-filtered and on full-size tiles
+    /// only: a screen at 3/4 then looked like 2.9 MB and was 5.2, and kitty's first screen at
+    /// 20 Mbit/s took 2.2 s.
+    static let bytesPerPixel = 2.2
 }
 
 /// The shares of their size at which pictures may go on a slow link, largest first: few, so that
