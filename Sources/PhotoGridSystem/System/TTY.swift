@@ -52,7 +52,6 @@ package enum TTY {
         }
     }
 
-    /// Non-canonical, no-echo input for the length of `body`, then the modes as they were.
     /// A terminal's modes, as `modes` found them, for `restore`.
     package struct Modes: @unchecked Sendable { fileprivate var value: termios }
 
@@ -67,6 +66,7 @@ package enum TTY {
         tcsetattr(fd, TCSANOW, &value)
     }
 
+    /// Non-canonical, no-echo input for the length of `body`, then the modes as they were.
     package static func withRawInput<T>(_ fd: Int32, _ body: () -> T) -> T {
         var saved = termios()
         guard tcgetattr(fd, &saved) == 0 else { return body() }
