@@ -1,3 +1,5 @@
+import Dispatch
+import Glibc
 import Testing
 @testable import PhotoGridSystem
 @testable import PhotoGridTerminal
@@ -52,6 +54,51 @@ import PhotoGridTestFixtures
 
     @Test func queryEndsWithDA1() {
         #expect(TerminalReplies.query.suffix(3) == [0x1B, UInt8(ascii: "["), UInt8(ascii: "c")])
+    }
+}
+
+/// `--print`'s wait for the terminal after handing it files: DA1 asked, its answer awaited among
+/// whatever else comes, and a terminal that answers junk without end is given up on in time.
+@Suite struct CaughtUpTests {
+    /// caughtUp reading the pipe `answer` is written to, asking on another; whether it came, and
+    /// what it asked.
+    func wait(feeding answer: [UInt8], timeout: Int) -> (came: Bool, asked: [UInt8]) {
+        var input: [Int32] = [0, 0], output: [Int32] = [0, 0]
+        guard pipe(&input) == 0, pipe(&output) == 0 else { return (false, []) }
+        defer { for fd in input + output { close(fd) } }
+        _ = fcntl(input[1], F_SETFL, O_NONBLOCK)
+        let stop = Locked(false), done = DispatchSemaphore(value: 0)
+        let (fd, bytes) = (input[1], answer)
+        _ = WorkerThreads.start {
+            var at = 0
+            // In pieces, as a terminal's answers come, until all is written or the wait is over.
+            while at < bytes.count, !stop.withLock({ $0 }) {
+                let n = bytes[at...].prefix(4096).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                if n > 0 { at += n } else { usleep(1000) }
+            }
+            done.signal()
+        }
+        let came = TerminalProbe.caughtUp(input: input[0], output: output[1], timeoutMilliseconds: timeout)
+        stop.withLock { $0 = true }
+        done.wait()
+        var asked = [UInt8](repeating: 0, count: 16)
+        let n = asked.withUnsafeMutableBytes { read(output[0], $0.baseAddress, $0.count) }
+        return (came, Array(asked.prefix(max(0, n))))
+    }
+
+    @Test func theAnswerToDA1EndsTheWait() {
+        let run = wait(feeding: Array("\u{1B}_Gi=1;OK\u{1B}\\\u{1B}[?62;22c".utf8), timeout: 2000)
+        #expect(run.came)
+        #expect(run.asked == Array("\u{1B}[c".utf8))
+    }
+
+    @Test func endlessJunkIsGivenUpOnAtTheTimeout() {
+        // A "reply" that never ends: a CSI whose parameters go on for 4 MB.
+        let junk = Array("\u{1B}[".utf8) + [UInt8](repeating: UInt8(ascii: "1"), count: 4 << 20)
+        let started = SystemClock().seconds()
+        let run = wait(feeding: junk, timeout: 300)
+        #expect(!run.came)
+        #expect(SystemClock().seconds() - started < 3, "took \(SystemClock().seconds() - started) s")
     }
 }
 

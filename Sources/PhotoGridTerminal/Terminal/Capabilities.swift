@@ -189,6 +189,9 @@ package struct Capabilities: Sendable, Equatable {
 
 /// Asks the terminal what it can do, before ncurses starts.
 package enum TerminalProbe {
+    /// More than any answer to our queries takes: what has not ended by then is dropped.
+    static let longestReply = 65536
+
     /// Asks DA1 and waits up to `timeoutMilliseconds` for its answer: terminals answer in order,
     /// so when it comes, the terminal has taken everything written before it (kitty has read the
     /// files it was handed). Whether it came.
@@ -202,7 +205,8 @@ package enum TerminalProbe {
                 guard left > 0, let bytes = TTY.read(input, waitingUpTo: Int32(left)) else { return false }
                 let (parsed, incomplete) = TerminalReplies.parse(pending + bytes)
                 if parsed.deviceAttributes != nil { return true }
-                pending = incomplete
+                // Untrusted: a "reply" that never ends is not kept growing.
+                pending = incomplete.count > TerminalProbe.longestReply ? [] : incomplete
             }
         }
     }
@@ -225,7 +229,7 @@ package enum TerminalProbe {
                 guard left > 0, let bytes = TTY.read(input, waitingUpTo: Int32(left)) else { break }
                 let (parsed, incomplete) = TerminalReplies.parse(pending + bytes)
                 replies.merge(parsed)
-                pending = incomplete
+                pending = incomplete.count > TerminalProbe.longestReply ? [] : incomplete
             }
             replies.other += pending
             if Capabilities.isTmux(environment), let attached = TmuxClient.attached() {
