@@ -122,8 +122,7 @@ enum LinkReport {
         // what comes before the first picture that starts after it (sixel's DCS, kitty's `a=`).
         let after = captured.suffix(run.lastKeyBytes)
         let start: [UInt8] = kitty ? Array("\u{1B}_Ga=".utf8) : [0x1B, 0x50]
-        run.inFlight = (after.startIndex..<max(after.startIndex, after.endIndex - start.count + 1))
-            .first { after[$0..<($0 + start.count)].elementsEqual(start) }.map { $0 - after.startIndex } ?? after.count
+        run.inFlight = after.firstRange(of: start).map { $0.lowerBound - after.startIndex } ?? after.count
         return run
     }
 }
